@@ -1,0 +1,22 @@
+/*
+ * 'fiberloop map': placeholder until its issue lands.
+ */
+#include <stdio.h>
+
+#include "cli/cli.h"
+
+static int run(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "fiberloop map: not available in this build yet\n");
+	return CLI_EXIT_USAGE;
+}
+
+const struct cli_command cmd_map = {
+	.name = "map",
+	.summary = "(not available yet)",
+	.usage = "map FILE...",
+	.help = "",
+	.run = run,
+};

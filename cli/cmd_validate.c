@@ -1,0 +1,22 @@
+/*
+ * 'fiberloop validate': placeholder until its issue lands.
+ */
+#include <stdio.h>
+
+#include "cli/cli.h"
+
+static int run(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "fiberloop validate: not available in this build yet\n");
+	return CLI_EXIT_USAGE;
+}
+
+const struct cli_command cmd_validate = {
+	.name = "validate",
+	.summary = "(not available yet)",
+	.usage = "validate FILE...",
+	.help = "",
+	.run = run,
+};

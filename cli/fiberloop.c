@@ -1,0 +1,122 @@
+/*
+ * fiberloop: analytical modeler for sparse tensor accelerators.
+ * main() dispatches to a subcommand; see cli/cli.h for the exit codes.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "cli/cli.h"
+#include "util/diag.h"
+
+extern const struct cli_command cmd_check;
+extern const struct cli_command cmd_model;
+extern const struct cli_command cmd_map;
+extern const struct cli_command cmd_exec;
+extern const struct cli_command cmd_validate;
+
+static int run_help(int argc, char **argv);
+
+static const struct cli_command cmd_help = {
+	.name = "help",
+	.summary = "Show the help of fiberloop or of one command.",
+	.usage = "help [COMMAND]",
+	.help = "",
+	.run = run_help,
+};
+
+const struct cli_command *const cli_commands[] = {
+	&cmd_check,
+	&cmd_model,
+	&cmd_map,
+	&cmd_exec,
+	&cmd_validate,
+	&cmd_help,
+	NULL,
+};
+
+static const struct cli_command *find_command(const char *name)
+{
+	size_t i;
+	for (i = 0; cli_commands[i]; i++)
+		if (!strcmp(cli_commands[i]->name, name))
+			return cli_commands[i];
+	return NULL;
+}
+
+static void print_main_help(FILE *fp)
+{
+	size_t i;
+	fprintf(fp,
+		"usage: fiberloop [--version] [--help] COMMAND [ARGS]\n\n"
+		"Analytical modeling of sparse tensor accelerators (Timeloop/Sparseloop compatible).\n\n"
+		"Commands:\n");
+	for (i = 0; cli_commands[i]; i++)
+		fprintf(fp, "   %-10s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
+	fprintf(fp,
+		"\nFILE... arguments are YAML files merged at the top level, as Timeloop does.\n"
+		"Exit status: 0 success, 1 bad input, 2 usage error, 3 infeasible design.\n"
+		"See 'fiberloop help COMMAND' and fiberloop(1).\n");
+}
+
+static int run_help(int argc, char **argv)
+{
+	const struct cli_command *cmd;
+	if (argc < 2) {
+		print_main_help(stdout);
+		return CLI_EXIT_OK;
+	}
+	cmd = find_command(argv[1]);
+	if (!cmd) {
+		fprintf(stderr, "fiberloop help: unknown command '%s'\n", argv[1]);
+		return CLI_EXIT_USAGE;
+	}
+	cli_print_help(cmd);
+	return CLI_EXIT_OK;
+}
+
+/* Name of the known command nearest to 'name', for a hint. */
+static const char *suggest_command(const char *name);
+
+int main(int argc, char **argv)
+{
+	const struct cli_command *cmd;
+
+	if (argc < 2) {
+		print_main_help(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("fiberloop %s\n", PACKAGE_VERSION);
+		return CLI_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		print_main_help(stdout);
+		return CLI_EXIT_OK;
+	}
+	cmd = find_command(argv[1]);
+	if (!cmd) {
+		const char *hint = suggest_command(argv[1]);
+		fprintf(stderr, "fiberloop: '%s' is not a fiberloop command.", argv[1]);
+		if (hint)
+			fprintf(stderr, " Did you mean '%s'?", hint);
+		fprintf(stderr, "\nSee 'fiberloop --help'.\n");
+		return CLI_EXIT_USAGE;
+	}
+	if (cmd != &cmd_help && cli_wants_help(argc - 1, argv + 1)) {
+		cli_print_help(cmd);
+		return CLI_EXIT_OK;
+	}
+	return cmd->run(argc - 1, argv + 1);
+}
+
+static const char *suggest_command(const char *name)
+{
+	const char *names[16];
+	size_t n = 0;
+	while (cli_commands[n] && n < 16) {
+		names[n] = cli_commands[n]->name;
+		n++;
+	}
+	return diag_suggest(name, names, n);
+}

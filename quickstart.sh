@@ -1,0 +1,72 @@
+#!/bin/sh
+# fiberloop quick start: install what is missing, build, then run.
+#
+#   ./quickstart.sh demo    build and evaluate the bundled example design
+#   ./quickstart.sh test    build and run the whole test suite (make check)
+#   ./quickstart.sh sanitize  build with ASan+UBSan in _build-san and run the suite
+#
+# Works as root on a fresh Debian 12 machine (apt-get update runs only when a
+# package is missing). Build trees: _build/ (and _build-san/), out of the source.
+set -eu
+cd "$(dirname "$0")"
+top=$(pwd)
+mode=${1:-demo}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+PKGS="gcc make autoconf automake libtool pkg-config libyaml-dev libisl-dev libcunit1-dev"
+
+install_missing() {
+	missing=""
+	for p in $PKGS; do
+		if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+			missing="$missing $p"
+		fi
+	done
+	[ -z "$missing" ] && return 0
+	echo "quickstart: installing$missing"
+	sudo=""
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+}
+
+# build DIR CONFIGURE-ARGS...: configure (once) and build in DIR.
+build() {
+	dir=$1; shift
+	[ -x "$top/configure" ] || (cd "$top" && autoreconf -fi)
+	mkdir -p "$top/$dir"
+	cd "$top/$dir"
+	[ -f Makefile ] || "$top/configure" --enable-werror "$@"
+	make -j"$jobs"
+}
+
+# check: run the suite, showing the logs of failures.
+check() {
+	if ! make -j"$jobs" check; then
+		for f in $(find . -name '*.log' ! -name test-suite.log); do
+			grep -q '^:test-result: \(FAIL\|ERROR\|XPASS\)' "${f%.log}.trs" 2>/dev/null && {
+				echo "==== $f"; tail -n 60 "$f"; }
+		done
+		exit 1
+	fi
+}
+
+install_missing
+case $mode in
+demo)
+	build _build
+	./fiberloop model "$top"/examples/eyeriss_like/*.yaml
+	;;
+test)
+	build _build
+	check
+	;;
+sanitize)
+	build _build-san --enable-sanitizers
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 check
+	;;
+*)
+	echo "usage: $0 demo|test|sanitize" >&2
+	exit 2
+	;;
+esac

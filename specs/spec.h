@@ -1,0 +1,555 @@
+/*
+ * The typed, validated, immutable design that every stage reads.
+ *
+ * spec_set_load() turns one or more YAML files (Timeloop's v0.3 tree, v0.4
+ * flattened tree and v0.4 node list dialects, ERT/ART tables, sparse
+ * optimizations, mapper settings and constraints) into a 'struct spec_set'.
+ * Everything inside lives in the set's arena until spec_set_free(); other
+ * modules read it through const pointers and never re-check user input.
+ * Storage levels are numbered from 0 = innermost (nearest the compute unit).
+ * Units are in the field names (_words, _bits, _pj, _um2, _per_cycle).
+ */
+#ifndef SPECS_SPEC_H
+#define SPECS_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/arena.h"
+#include "util/diag.h"
+
+struct strbuf;
+
+/* ------------------------------------------------------------------ limits */
+
+#define SPEC_MAX_DIMS 16         /* problem dimensions (bit masks are uint32_t) */
+#define SPEC_MAX_TENSORS 16      /* data spaces */
+#define SPEC_MAX_TENSOR_RANKS 8  /* ranks of one data space's projection */
+#define SPEC_MAX_TERMS 4         /* terms in one rank's projection expression */
+#define SPEC_MAX_LEVELS 16       /* storage levels */
+#define SPEC_MAX_LOOPS (2 * SPEC_MAX_LEVELS * SPEC_MAX_DIMS)
+#define SPEC_MAX_FMT_RANKS 16    /* ranks of one representation format */
+#define SPEC_MAX_METRICS 4       /* mapper optimization metrics */
+
+/* ------------------------------------------------------------------- enums */
+
+/* Which Timeloop dialect the architecture was written in. */
+enum spec_dialect {
+	SPEC_DIALECT_V03_TREE,   /* subtree/local, nested, attributes inherited */
+	SPEC_DIALECT_V04_FLAT,   /* the tree timeloopfe dumps (parsed-processed-input) */
+	SPEC_DIALECT_V04_NODES,  /* nodes: with !Container/!Component/!Parallel */
+};
+
+enum spec_tech { SPEC_TECH_SRAM, SPEC_TECH_DRAM };
+
+/* Loop kind. */
+enum spec_spacetime { SPEC_TEMPORAL, SPEC_SPATIAL_X, SPEC_SPATIAL_Y };
+
+/* Density model of a tensor (semantics 4.2, plus N:M and actual data). */
+enum spec_density_kind {
+	SPEC_DENSITY_FIXED_STRUCTURED,
+	SPEC_DENSITY_HYPERGEOMETRIC,
+	SPEC_DENSITY_BANDED,
+	SPEC_DENSITY_NM,          /* exactly N non-zeros in every M along one dim */
+	SPEC_DENSITY_ACTUAL,      /* non-zero pattern read from a file */
+	SPEC_DENSITY_KIND_COUNT
+};
+
+/* Per-rank fibertree representation formats. */
+enum fmt_kind {
+	FMT_U,    /* uncompressed, no metadata */
+	FMT_UOP,  /* uncompressed offset pairs */
+	FMT_CP,   /* coordinate payload */
+	FMT_B,    /* bitmask */
+	FMT_RLE,  /* run-length encoding */
+	FMT_UB,   /* uncompressed bitmask */
+	FMT_COUNT
+};
+
+/* Named formats that expand to per-rank formats at model time. */
+enum spec_named_format {
+	SPEC_NAMED_NONE,
+	SPEC_NAMED_CSR,
+	SPEC_NAMED_CSC,
+	SPEC_NAMED_COO,
+	SPEC_NAMED_BITMASK,
+	SPEC_NAMED_CSF,
+	SPEC_NAMED_NM,
+	SPEC_NAMED_COUNT
+};
+
+/* Storage action optimizations. */
+enum spec_saf_kind {
+	SPEC_SAF_GATING,
+	SPEC_SAF_SKIPPING,
+	SPEC_SAF_SPATIAL_SKIPPING,
+	SPEC_SAF_KIND_COUNT
+};
+
+enum spec_metric {
+	SPEC_METRIC_ENERGY,
+	SPEC_METRIC_DELAY,
+	SPEC_METRIC_EDP,
+	SPEC_METRIC_LAST_LEVEL_ACCESSES,
+	SPEC_METRIC_COUNT
+};
+
+enum spec_search {
+	SPEC_SEARCH_EXHAUSTIVE,
+	SPEC_SEARCH_RANDOM,
+	SPEC_SEARCH_RANDOM_PRUNED,
+	SPEC_SEARCH_LINEAR_PRUNED,
+	SPEC_SEARCH_HYBRID,
+	SPEC_SEARCH_COUNT
+};
+
+enum spec_constraint_kind {
+	SPEC_CON_TEMPORAL,
+	SPEC_CON_SPATIAL,
+	SPEC_CON_BYPASS,
+	SPEC_CON_UTILIZATION,
+	SPEC_CON_KIND_COUNT
+};
+
+/* ------------------------------------------------------- energy and area */
+
+/* One ERT action: the maximum energy over its argument variants. */
+struct spec_ert_action {
+	const char *name;
+	double energy_pj;
+	unsigned n_variants;
+	struct diag_loc loc;
+};
+
+/* One ERT table ("system_top_level.Buffer[1..1]" -> component "Buffer"). */
+struct spec_ert_table {
+	const char *name;       /* as written */
+	const char *component;  /* the text after the last '.', without [a..b] */
+	size_t n_actions;
+	const struct spec_ert_action *actions;
+	struct diag_loc loc;
+};
+
+struct spec_art_entry {
+	const char *name;
+	const char *component;
+	double area_um2;
+	struct diag_loc loc;
+};
+
+struct spec_energy_tables {
+	bool has_ert;
+	const char *ert_version;
+	size_t n_ert;
+	const struct spec_ert_table *ert;
+	bool has_art;
+	size_t n_art;
+	const struct spec_art_entry *art;
+};
+
+/* ----------------------------------------------------------- architecture */
+
+/* A free-form attribute as written (kept for display; scalars only). */
+struct spec_attr {
+	const char *key;
+	const char *value;
+	struct diag_loc loc;
+};
+
+/* Parameters of the network Timeloop infers below a buffer (semantics 3.7). */
+struct spec_network_params {
+	unsigned network_word_bits;        /* 0 = the level's word_bits */
+	bool has_energy_per_hop;
+	double energy_per_hop_pj;
+	double router_energy_pj;
+	double ingress_energy_pj;          /* "energy-per-ingress" */
+	bool has_wire_energy;
+	double wire_energy_pj;             /* per bit per mm */
+	double tile_width_mm;
+	const char *network_type;          /* e.g. "1:1", "M:N"; NULL = default */
+};
+
+/* A storage level (buffer). */
+struct spec_level {
+	const char *name;          /* without the [a..b] instance range */
+	const char *class_name;
+	const char *subclass;      /* NULL when absent */
+	struct diag_loc loc;
+	enum spec_tech technology;
+	bool is_dummy;             /* dummy_storage: a spatial container's level */
+	uint64_t instances;
+	unsigned mesh_x, mesh_y;
+	unsigned fanout_x, fanout_y;   /* mesh of the inner neighbour / own mesh */
+	unsigned word_bits;
+	unsigned block_size;           /* words per vector access */
+	unsigned cluster_size;
+	bool has_width;
+	unsigned width_bits;
+	bool has_size;                 /* false: unbounded (DRAM); prints '-' */
+	uint64_t size_words;
+	uint64_t effective_size_words; /* floor(size / multiple_buffering) */
+	unsigned metadata_block_size;
+	unsigned metadata_word_bits;   /* default metadata word bits; 0 = unset */
+	unsigned metadata_storage_width; /* bits per metadata row; 0 = none */
+	bool has_metadata_storage_depth;
+	uint64_t metadata_storage_depth;
+	uint64_t metadata_size_words;  /* depth * metadata_block_size */
+	uint64_t metadata_size_bits;   /* depth * metadata_storage_width */
+	uint64_t effective_metadata_size_bits;
+	double multiple_buffering;
+	double min_utilization;
+	bool has_read_bw, has_write_bw, has_shared_bw;
+	double read_bw_words_per_cycle;
+	double write_bw_words_per_cycle;
+	double shared_bw_words_per_cycle;
+	double bw_consumption_scale[SPEC_MAX_TENSORS]; /* per data space; 1.0 default */
+	unsigned num_ports;
+	unsigned num_banks;
+	bool reduction_supported;
+	uint64_t network_fill_latency_cycles;
+	uint64_t network_drain_latency_cycles;
+	bool allow_overbooking;
+	bool concordant_compressed_tile_traversal;
+	bool decompression_supported;
+	bool compression_supported;
+	bool has_vector_access_energy;
+	double vector_access_energy_pj;
+	double addr_gen_energy_pj;     /* < 0: adder energy of the technology */
+	unsigned power_gated_at;       /* storage level index; own index by default */
+	bool has_cluster_area;
+	double cluster_area_um2;
+	const char *network_read;      /* user network names; NULL = inferred */
+	const char *network_fill;
+	const char *network_update;
+	const char *network_drain;
+	struct spec_network_params network;
+	const struct spec_ert_table *ert;  /* energy table feeding this level, or NULL */
+	const struct spec_art_entry *art;  /* area entry, or NULL */
+	size_t n_attrs;
+	const struct spec_attr *attrs;
+};
+
+/* The arithmetic unit (topology level 0). */
+struct spec_compute {
+	const char *name;
+	const char *class_name;
+	const char *subclass;
+	struct diag_loc loc;
+	uint64_t instances;
+	unsigned mesh_x, mesh_y;
+	unsigned word_bits;
+	bool has_energy;
+	double energy_pj;              /* user override of the compute energy */
+	bool has_area;
+	double area_um2;
+	const char *network_operand;
+	const char *network_result;
+	const struct spec_ert_table *ert;
+	const struct spec_art_entry *art;
+	size_t n_attrs;
+	const struct spec_attr *attrs;
+};
+
+/* A user-declared network component (XY_NoC, Legacy, ...). */
+struct spec_network {
+	const char *name;
+	const char *class_name;
+	struct diag_loc loc;
+	struct spec_network_params params;
+	const struct spec_ert_table *ert;
+	size_t n_attrs;
+	const struct spec_attr *attrs;
+};
+
+struct spec_arch {
+	enum spec_dialect dialect;
+	const char *version;
+	struct diag_loc loc;
+	unsigned n_levels;
+	const struct spec_level *levels;   /* [0] innermost ... [n_levels-1] outermost */
+	struct spec_compute compute;
+	size_t n_networks;
+	const struct spec_network *networks;
+};
+
+/* --------------------------------------------------------------- workload */
+
+struct spec_coef {
+	const char *name;
+	int64_t value;                 /* the instance value, else the default */
+	struct diag_loc loc;
+};
+
+/* One term of a rank projection: coef * dim. */
+struct spec_term {
+	unsigned dim;
+	int coef_idx;                  /* index into coefs, or -1 for a literal 1 */
+	int64_t coef;                  /* resolved value */
+};
+
+struct spec_rank_proj {
+	unsigned n_terms;
+	struct spec_term terms[SPEC_MAX_TERMS];
+};
+
+/* A loaded non-zero pattern (Matrix Market or dense text), coordinates 0-based. */
+struct spec_matrix {
+	const char *file;
+	unsigned n_ranks;
+	uint64_t shape[SPEC_MAX_TENSOR_RANKS];
+	size_t nnz;
+	const uint64_t *coords;        /* nnz * n_ranks, row-major by entry */
+	const double *values;          /* nnz values (1.0 for a pattern file) */
+};
+
+struct spec_density {
+	enum spec_density_kind kind;
+	double density;                /* expected fraction of non-zeros */
+	uint64_t workload_tensor_size; /* hypergeometric; 0 = the tensor's size */
+	uint64_t band_width;           /* banded */
+	unsigned nm_n, nm_m;           /* N:M */
+	unsigned nm_dim;               /* dimension along which the groups of M run */
+	const struct spec_matrix *data;/* actual data; NULL otherwise */
+	bool is_default;               /* not given: fixed_structured, 1.0 */
+	struct diag_loc loc;
+};
+
+struct spec_tensor {
+	const char *name;
+	struct diag_loc loc;
+	unsigned n_ranks;
+	struct spec_rank_proj ranks[SPEC_MAX_TENSOR_RANKS];
+	bool read_write;
+	uint32_t dim_mask;             /* dimensions that project to this tensor */
+	uint64_t size;                 /* points of the convex hull of its projection */
+	struct spec_density density;
+};
+
+struct spec_workload {
+	const char *shape_name;
+	struct diag_loc loc;
+	unsigned n_dims;
+	const char *dim_names[SPEC_MAX_DIMS];
+	uint64_t bounds[SPEC_MAX_DIMS];
+	unsigned n_coefs;
+	const struct spec_coef *coefs;
+	unsigned n_tensors;
+	const struct spec_tensor *tensors;
+};
+
+/* ---------------------------------------------------------------- mapping */
+
+/* One loop: for dim in [0:end) (stride 1), residual_end on the last pass. */
+struct spec_loop {
+	uint8_t dim;
+	uint8_t spacetime;             /* enum spec_spacetime */
+	uint8_t level;                 /* owning storage level */
+	uint64_t end;
+	uint64_t residual_end;         /* == end when the factor is perfect */
+};
+
+/* The directives of one storage level, as written (after defaults). */
+struct spec_map_level {
+	uint64_t temporal_factors[SPEC_MAX_DIMS];
+	uint64_t temporal_residuals[SPEC_MAX_DIMS];  /* == factor when perfect */
+	uint8_t temporal_perm[SPEC_MAX_DIMS];        /* every dim, innermost first */
+	bool has_spatial;
+	uint64_t spatial_factors[SPEC_MAX_DIMS];
+	uint64_t spatial_residuals[SPEC_MAX_DIMS];
+	uint8_t spatial_perm[SPEC_MAX_DIMS];         /* every dim, innermost first */
+	unsigned split;                /* spatial perm positions < split are X */
+	uint32_t keep_mask;            /* tensors kept here */
+	uint32_t no_temporal_reuse_mask;
+	uint32_t no_multicast_mask;    /* spatial no_reuse */
+	uint32_t no_link_transfer_mask;
+	uint32_t rmw_first_update_mask;
+	uint32_t no_coalesce_mask;
+	struct diag_loc temporal_loc, spatial_loc, datatype_loc;
+};
+
+/*
+ * A mapping: per-level directives plus the loop nests derived from them by
+ * spec_mapping_derive() (semantics 1.4). Plain data with no pointers, so the
+ * mapper can build and copy mappings without allocation.
+ */
+struct spec_mapping {
+	unsigned n_levels;
+	unsigned n_dims;
+	struct spec_map_level levels[SPEC_MAX_LEVELS];
+
+	/* derived: the loop nest without trivial loops, innermost first */
+	unsigned n_loops;
+	struct spec_loop loops[SPEC_MAX_LOOPS];
+	unsigned boundary[SPEC_MAX_LEVELS];  /* index of level l's outermost loop */
+	/* derived: every loop, trivial ones included; level l owns
+	 * complete[complete_begin[l] .. complete_begin[l+1]) (spatial first) */
+	unsigned n_complete;
+	struct spec_loop complete[SPEC_MAX_LOOPS];
+	unsigned complete_begin[SPEC_MAX_LEVELS + 1];
+	bool is_imperfect;                   /* some residual_end != end */
+};
+
+/* ---------------------------------------------------- sparse optimizations */
+
+struct spec_rank_format {
+	enum fmt_kind kind;
+	int metadata_word_bits;        /* -1 = the level's default */
+	int payload_word_bits;         /* -1 = the level's default */
+	unsigned n_flatten_groups;     /* flattened_rankIDs: groups of dims */
+	uint32_t flatten_groups[SPEC_MAX_TENSOR_RANKS];
+	struct diag_loc loc;
+};
+
+/* The representation format of one tensor at one level. */
+struct spec_tensor_format {
+	unsigned tensor;
+	bool inner_to_outer;           /* rank_application_order */
+	enum spec_named_format named;  /* NONE: 'ranks' as written */
+	unsigned nm_n, nm_m;           /* for SPEC_NAMED_NM */
+	int named_metadata_word_bits;  /* for named formats; -1 = default */
+	unsigned n_ranks;
+	struct spec_rank_format ranks[SPEC_MAX_FMT_RANKS];  /* OUTERMOST rank first */
+	struct diag_loc loc;
+};
+
+struct spec_saf_option {
+	unsigned target;               /* tensor index */
+	unsigned n_conditions;
+	uint8_t conditions[SPEC_MAX_TENSORS];  /* leader tensors, as listed */
+	uint32_t condition_mask;
+	struct diag_loc loc;
+};
+
+/* One action_optimization entry: a group whose best option is kept. */
+struct spec_saf_group {
+	enum spec_saf_kind kind;
+	unsigned n_options;
+	const struct spec_saf_option *options;
+	struct diag_loc loc;
+};
+
+/* Sparse optimizations of one component. */
+struct spec_sparse_target {
+	const char *name;
+	struct diag_loc loc;
+	bool is_compute;               /* the arithmetic unit */
+	unsigned level;                /* storage level index when !is_compute */
+	unsigned n_formats;
+	const struct spec_tensor_format *formats;
+	unsigned n_groups;
+	const struct spec_saf_group *groups;
+	bool compute_gating;           /* gating / gate_on_zero_operand */
+	bool compute_skipping;         /* skipping / skip_on_not_aligned_operands */
+};
+
+struct spec_sparse {
+	bool present;                  /* the key exists (switches the report layout) */
+	unsigned n_targets;
+	const struct spec_sparse_target *targets;
+};
+
+/* ---------------------------------------------- mapper and its constraints */
+
+struct spec_mapper_settings {
+	bool present;
+	struct diag_loc loc;
+	enum spec_search algorithm;
+	unsigned num_threads;          /* 0 = all cores */
+	unsigned n_metrics;
+	enum spec_metric metrics[SPEC_MAX_METRICS];  /* priority order */
+	uint64_t search_size;          /* 0 = unlimited */
+	uint64_t timeout;              /* consecutive invalid mappings; 0 = none */
+	uint64_t victory_condition;    /* consecutive non-improving; 0 = none */
+	unsigned max_permutations_per_if_visit;
+	uint64_t seed;
+	double time_limit_s;           /* 0 = none */
+};
+
+struct spec_constraint {
+	enum spec_constraint_kind kind;
+	unsigned level;
+	struct diag_loc loc;
+	uint32_t fixed_mask;           /* dims whose factor is fixed */
+	uint64_t factors[SPEC_MAX_DIMS];      /* fixed value (0 in YAML -> the bound) */
+	uint32_t max_mask;             /* dims with an upper bound ("<=") */
+	uint64_t max_factors[SPEC_MAX_DIMS];
+	unsigned n_perm;               /* permutation given: innermost first */
+	uint8_t perm[SPEC_MAX_DIMS];
+	bool has_split;
+	unsigned split;
+	uint32_t keep_mask, bypass_mask;
+	double min_utilization;        /* utilization constraints */
+};
+
+struct spec_constraints {
+	unsigned n;
+	const struct spec_constraint *items;
+};
+
+/* ------------------------------------------------------------ the spec set */
+
+struct spec_set {
+	struct arena arena;            /* owns everything below */
+	size_t n_files;
+	const char *const *files;
+	struct spec_arch arch;
+	struct spec_workload workload;
+	bool has_mapping;
+	const struct spec_mapping *mapping;
+	struct spec_sparse sparse;
+	struct spec_energy_tables energy;
+	struct spec_mapper_settings mapper;
+	struct spec_constraints constraints;
+};
+
+struct spec_load_options {
+	bool require_mapping;          /* 'model', 'exec': a mapping must be given */
+	bool allow_no_problem;         /* 'check' of an architecture alone */
+};
+
+/* ------------------------------------------------------------- functions */
+
+/*
+ * Load and merge 'paths' (YAML files merged at the top level, Timeloop-style)
+ * into a validated spec set. Every problem found is appended to 'dl'. Returns
+ * the set, or NULL when any error was reported. 'opt' may be NULL.
+ */
+struct spec_set *spec_set_load(const char *const *paths, size_t n_paths,
+			       const struct spec_load_options *opt, struct diag_list *dl);
+
+/* Free a spec set and everything in it. spec_set_free(NULL) is a no-op. */
+void spec_set_free(struct spec_set *s);
+
+/* Index of the storage level named 'name', or -1. */
+int spec_level_find(const struct spec_arch *arch, const char *name);
+
+/* Index of the tensor named 'name', or -1. */
+int spec_tensor_find(const struct spec_workload *w, const char *name);
+
+/* Index of the dimension named 'name', or -1. */
+int spec_dim_find(const struct spec_workload *w, const char *name);
+
+/*
+ * Fill the derived fields of 'm' (loop nests, boundaries, is_imperfect) from
+ * its per-level directives, as Timeloop's mapping parser does (semantics
+ * 1.4). 'm->n_levels' and 'm->n_dims' must be set. Returns 0, or -1 when a
+ * dimension's factors do not multiply out to its bound (nothing is reported;
+ * specs/ diagnoses user mappings before calling this).
+ */
+int spec_mapping_derive(struct spec_mapping *m, const struct spec_workload *w);
+
+/* Write 'm' as a Timeloop mapping YAML document (loadable again) to 'out'. */
+void spec_mapping_write_yaml(const struct spec_mapping *m, const struct spec_arch *arch,
+			     const struct spec_workload *w, struct strbuf *out);
+
+/* Name tables shared by the parser, the printers and every message. */
+const char *spec_fmt_kind_name(enum fmt_kind k);
+const char *spec_density_kind_name(enum spec_density_kind k);
+const char *spec_saf_kind_name(enum spec_saf_kind k);
+const char *spec_named_format_name(enum spec_named_format k);
+const char *spec_metric_name(enum spec_metric m);
+const char *spec_search_name(enum spec_search s);
+const char *spec_spacetime_name(enum spec_spacetime st);
+
+#endif

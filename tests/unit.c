@@ -1,0 +1,49 @@
+#include "tests/unit.h"
+
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+int unit_main(CU_SuiteInfo *suites)
+{
+	unsigned failed;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 99;
+	if (CU_register_suites(suites) != CUE_SUCCESS) {
+		fprintf(stderr, "CUnit: %s\n", CU_get_error_msg());
+		CU_cleanup_registry();
+		return 99;
+	}
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	if (CU_basic_run_tests() != CUE_SUCCESS) {
+		CU_cleanup_registry();
+		return 99;
+	}
+	failed = CU_get_number_of_tests_failed() + CU_get_number_of_suites_failed();
+	CU_cleanup_registry();
+	return failed ? 1 : 0;
+}
+
+const char *unit_data_path(const char *rel)
+{
+	static char buf[4096];
+	const char *dir = getenv("TEST_DATA_DIR");
+	snprintf(buf, sizeof(buf), "%s/%s", dir ? dir : "tests/data", rel);
+	return buf;
+}
+
+const char *unit_conformance_dir(void)
+{
+	static char buf[4096];
+	struct stat st;
+	const char *dir = getenv("FIBERLOOP_CONFORMANCE_DIR");
+	if (dir && stat(dir, &st) == 0)
+		return dir;
+	dir = getenv("TEST_DATA_DIR");
+	snprintf(buf, sizeof(buf), "%s/conformance", dir ? dir : "tests/data");
+	if (stat(buf, &st) == 0)
+		return buf;
+	return NULL;
+}

@@ -1,0 +1,109 @@
+#include "util/diag.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/unit.h"
+
+/* Everything diag_print writes for 'dl', as one string (caller frees). */
+static char *printed(const struct diag_list *dl)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	diag_print(dl, fp);
+	fclose(fp);
+	return buf;
+}
+
+static void test_gnu_format(void)
+{
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct diag_loc at = { "arch.yaml", 14, 16 };
+	char *out;
+
+	CU_ASSERT_EQUAL(diag_error(&dl, at, "'word_bits' must be in [1, 64], got %d", -4), -1);
+	diag_note(&dl, (struct diag_loc){ "arch.yaml", 11, 7 }, "in 'architecture.levels[2]'");
+	diag_warning(&dl, (struct diag_loc){ "map.yaml", 3, 0 }, "factor of 'N' not given");
+	diag_error(&dl, DIAG_LOC_NONE, "no mapping given");
+	out = printed(&dl);
+	CU_ASSERT_STRING_EQUAL(out,
+		"arch.yaml:14:16: error: 'word_bits' must be in [1, 64], got -4\n"
+		"arch.yaml:11:7: note: in 'architecture.levels[2]'\n"
+		"map.yaml:3: warning: factor of 'N' not given\n"
+		"error: no mapping given\n");
+	CU_ASSERT_EQUAL(dl.n_errors, 2);
+	CU_ASSERT_EQUAL(dl.n_warnings, 1);
+	CU_ASSERT_TRUE(diag_has_errors(&dl));
+	free(out);
+	diag_list_release(&dl);
+	CU_ASSERT_FALSE(diag_has_errors(&dl));
+}
+
+static void test_cap_drops_errors_and_their_notes(void)
+{
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct diag_loc at = { "f.yaml", 1, 1 };
+	char *out;
+	int i;
+
+	dl.max_errors = 2;
+	for (i = 0; i < 4; i++) {
+		diag_error(&dl, at, "e%d", i);
+		diag_note(&dl, at, "n%d", i);
+	}
+	out = printed(&dl);
+	CU_ASSERT_STRING_EQUAL(out,
+		"f.yaml:1:1: error: e0\nf.yaml:1:1: note: n0\n"
+		"f.yaml:1:1: error: e1\nf.yaml:1:1: note: n1\n"
+		"error: too many errors (4); only the first 2 are shown\n");
+	free(out);
+	diag_list_release(&dl);
+}
+
+static const struct {
+	const char *a, *b;
+	size_t dist;
+} distances[] = {
+	{ "capacity", "capcity", 1 },
+	{ "word_bits", "word-bits", 0 },
+	{ "Weights", "weights", 0 },
+	{ "ab", "ba", 1 },
+	{ "", "abc", 3 },
+	{ "kitten", "sitting", 3 },
+};
+
+static void test_edit_distance(void)
+{
+	size_t i;
+	for (i = 0; i < sizeof(distances) / sizeof(distances[0]); i++)
+		CU_ASSERT_EQUAL(diag_edit_distance(distances[i].a, distances[i].b),
+				distances[i].dist);
+}
+
+static void test_suggest(void)
+{
+	const char *const keys[] = { "depth", "width", "datawidth", NULL, "read_bandwidth" };
+	CU_ASSERT_STRING_EQUAL(diag_suggest("dpeth", keys, 5), "depth");
+	CU_ASSERT_STRING_EQUAL(diag_suggest("read-bandwith", keys, 5), "read_bandwidth");
+	CU_ASSERT_PTR_NULL(diag_suggest("technology", keys, 5));
+}
+
+static CU_TestInfo diag_tests[] = {
+	{ "GNU format with notes and warnings", test_gnu_format },
+	{ "cap drops errors and their notes", test_cap_drops_errors_and_their_notes },
+	{ "edit distance", test_edit_distance },
+	{ "did you mean", test_suggest },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ .pName = "diag", .pTests = diag_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int main(void)
+{
+	return unit_main(suites);
+}

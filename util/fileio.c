@@ -1,0 +1,121 @@
+#include "util/fileio.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+int atomic_file_open(struct atomic_file *af, const char *path, struct strbuf *err)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	strbuf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+	af->fp = fopen(tmp.buf, "w");
+	if (!af->fp) {
+		strbuf_addf(err, "cannot write '%s': %s", path, strerror(errno));
+		strbuf_release(&tmp);
+		af->path = af->tmp = NULL;
+		return -1;
+	}
+	af->path = xstrdup(path);
+	af->tmp = strbuf_detach(&tmp, NULL);
+	return 0;
+}
+
+static void atomic_file_clear(struct atomic_file *af)
+{
+	free(af->path);
+	free(af->tmp);
+	af->fp = NULL;
+	af->path = af->tmp = NULL;
+}
+
+int atomic_file_commit(struct atomic_file *af, struct strbuf *err)
+{
+	int bad = ferror(af->fp);
+	if (fclose(af->fp) != 0 || bad) {
+		strbuf_addf(err, "cannot write '%s': %s", af->path,
+			    bad ? "write error" : strerror(errno));
+		remove(af->tmp);
+		atomic_file_clear(af);
+		return -1;
+	}
+	if (rename(af->tmp, af->path) != 0) {
+		strbuf_addf(err, "cannot rename '%s' to '%s': %s", af->tmp, af->path,
+			    strerror(errno));
+		remove(af->tmp);
+		atomic_file_clear(af);
+		return -1;
+	}
+	atomic_file_clear(af);
+	return 0;
+}
+
+void atomic_file_abort(struct atomic_file *af)
+{
+	if (!af->fp)
+		return;
+	fclose(af->fp);
+	remove(af->tmp);
+	atomic_file_clear(af);
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len, struct strbuf *err)
+{
+	struct atomic_file af;
+	if (atomic_file_open(&af, path, err) < 0)
+		return -1;
+	if (len && fwrite(data, 1, len, af.fp) != len) {
+		strbuf_addf(err, "cannot write '%s': %s", path, strerror(errno));
+		atomic_file_abort(&af);
+		return -1;
+	}
+	return atomic_file_commit(&af, err);
+}
+
+int read_file(const char *path, struct strbuf *out, struct strbuf *err)
+{
+	char buf[65536];
+	size_t n;
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		strbuf_addf(err, "cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
+		strbuf_add(out, buf, n);
+	if (ferror(fp)) {
+		strbuf_addf(err, "cannot read '%s': %s", path, strerror(errno));
+		fclose(fp);
+		return -1;
+	}
+	fclose(fp);
+	return 0;
+}
+
+int make_dirs(const char *path, struct strbuf *err)
+{
+	char *p = xstrdup(path), *s;
+	int rc = 0;
+	for (s = p + 1; ; s++) {
+		char c = *s;
+		if (c == '/' || c == '\0') {
+			*s = '\0';
+			if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+				strbuf_addf(err, "cannot create directory '%s': %s", p,
+					    strerror(errno));
+				rc = -1;
+				break;
+			}
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	free(p);
+	return rc;
+}

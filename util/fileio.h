@@ -1,0 +1,41 @@
+/*
+ * Whole-file output that never leaves a half-written file behind.
+ *
+ * An output is written to "<path>.tmp.<pid>" and renamed over 'path' only
+ * when everything was written and flushed; on failure the temporary file is
+ * removed. Errors are returned as text for cli/ to print.
+ */
+#ifndef UTIL_FILEIO_H
+#define UTIL_FILEIO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct strbuf;
+
+struct atomic_file {
+	FILE *fp;    /* write here */
+	char *path;  /* final name */
+	char *tmp;   /* temporary name */
+};
+
+/* Open a temporary beside 'path'. Returns 0, or -1 with 'err' filled. */
+int atomic_file_open(struct atomic_file *af, const char *path, struct strbuf *err);
+
+/* Flush, close and rename into place. Returns 0, or -1 with 'err' filled
+ * (the temporary is removed). */
+int atomic_file_commit(struct atomic_file *af, struct strbuf *err);
+
+/* Close and remove the temporary without touching 'path'. */
+void atomic_file_abort(struct atomic_file *af);
+
+/* Write 'len' bytes of 'data' to 'path' atomically. Returns 0 or -1 + 'err'. */
+int write_file_atomic(const char *path, const void *data, size_t len, struct strbuf *err);
+
+/* Read the whole file into 'out'. Returns 0, or -1 with 'err' filled. */
+int read_file(const char *path, struct strbuf *out, struct strbuf *err);
+
+/* Create directory 'path' (and parents) if missing. Returns 0 or -1 + 'err'. */
+int make_dirs(const char *path, struct strbuf *err);
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * A growable, always NUL-terminated string (git's strbuf, reduced).
+ *
+ * The caller owns the struct; strbuf_release() frees the buffer and leaves an
+ * empty, reusable strbuf. 'buf' is never NULL after STRBUF_INIT.
+ */
+#ifndef UTIL_STRBUF_H
+#define UTIL_STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct strbuf {
+	size_t alloc;
+	size_t len;
+	char *buf;
+};
+
+extern char strbuf_empty_[];
+#define STRBUF_INIT { 0, 0, strbuf_empty_ }
+
+/* Initialize 'sb' to the empty string, reserving 'hint' bytes (may be 0). */
+void strbuf_init(struct strbuf *sb, size_t hint);
+
+/* Make room for 'extra' more bytes plus the terminating NUL. */
+void strbuf_grow(struct strbuf *sb, size_t extra);
+
+/* Append 'n' bytes of 'data'. */
+void strbuf_add(struct strbuf *sb, const void *data, size_t n);
+
+/* Append the NUL-terminated string 's'. */
+void strbuf_addstr(struct strbuf *sb, const char *s);
+
+/* Append one character. */
+void strbuf_addch(struct strbuf *sb, int c);
+
+/* Append printf-formatted text. */
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Append vprintf-formatted text. */
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0), nonnull(2)));
+
+/* Append 'n' copies of character 'c'. */
+void strbuf_addchars(struct strbuf *sb, int c, size_t n);
+
+/* Truncate to 'len' bytes (len <= sb->len). */
+void strbuf_setlen(struct strbuf *sb, size_t len);
+
+/* Empty the string, keeping the allocation. */
+void strbuf_reset(struct strbuf *sb);
+
+/* Hand the buffer to the caller (who frees it) and reset 'sb'. */
+char *strbuf_detach(struct strbuf *sb, size_t *len);
+
+/* Free the buffer; 'sb' becomes an empty strbuf again. */
+void strbuf_release(struct strbuf *sb);
+
+#endif
