@@ -506,6 +506,8 @@ struct spec_set {
 struct spec_load_options {
 	bool require_mapping;          /* 'model', 'exec': a mapping must be given */
 	bool allow_no_problem;         /* 'check' of an architecture alone */
+	const char *const *tensor_files; /* "NAME=FILE" overrides: actual data for NAME */
+	size_t n_tensor_files;
 };
 
 /* ------------------------------------------------------------- functions */
@@ -538,6 +540,16 @@ int spec_dim_find(const struct spec_workload *w, const char *name);
  * specs/ diagnoses user mappings before calling this).
  */
 int spec_mapping_derive(struct spec_mapping *m, const struct spec_workload *w);
+
+/*
+ * Load a non-zero pattern for an actual-data density: a Matrix Market file
+ * (.mtx: coordinate or array, real/integer/pattern, general/symmetric) or a
+ * dense text file (one row per line, whitespace-separated values; zeros are
+ * absent entries). The result lives in 'a'. Every problem is reported to 'dl'
+ * as "file:line: error: ..." and NULL is returned.
+ */
+const struct spec_matrix *spec_matrix_load(struct arena *a, const char *path,
+					   struct diag_list *dl);
 
 /* Write 'm' as a Timeloop mapping YAML document (loadable again) to 'out'. */
 void spec_mapping_write_yaml(const struct spec_mapping *m, const struct spec_arch *arch,
