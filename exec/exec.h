@@ -1,0 +1,222 @@
+/*
+ * The reference functional executor: runs a workload on real tensors, in
+ * the real formats and the mapping's real loop order, and counts every
+ * storage and compute action. It is the independent ground truth for the
+ * analytical model and shares no code with model/, saf/, formats/ or poly/.
+ *
+ * Tensors and fibertrees are opaque heap handles (_new/_free). Results are
+ * caller-owned structs released with exec_result_release(). Counts are
+ * totals over all instances of a level (divide by 'instances' for Timeloop's
+ * per-instance figures); scalar counts are words, format counts are
+ * metadata/payload units. Nothing here prints or exits.
+ */
+#ifndef EXEC_EXEC_H
+#define EXEC_EXEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "specs/spec.h"
+
+/* ------------------------------------------------------------------ enums */
+
+/* What a buffer keeps of its previous tile when the next one arrives. */
+enum exec_retention {
+	EXEC_RETAIN_TRANSLATION, /* Timeloop's rule: overlap reused only while the
+				    translation between tiles stays the same */
+	EXEC_RETAIN_OVERLAP,     /* any overlap with the held tile is reused */
+};
+
+/* How the points of a tile are counted. */
+enum exec_footprint {
+	EXEC_FOOTPRINT_HULL,     /* convex hull per rank: holes of strided
+				    projections count as data (Timeloop) */
+	EXEC_FOOTPRINT_EXACT,    /* only the coordinates actually touched */
+};
+
+enum exec_status {
+	EXEC_OK,
+	EXEC_UNSUPPORTED,        /* the design uses something the executor lacks */
+	EXEC_TOO_LARGE,          /* the tensors or the iteration space are too big */
+};
+
+/* Classes of an access that happens (the rest of the algorithmic count is
+ * "nonexistent": zeros never stored, or data a skip upstream never sent). */
+enum exec_class { EXEC_ACTUAL, EXEC_GATED, EXEC_SKIPPED, EXEC_N_CLASSES };
+
+/* --------------------------------------------------------------- structs */
+
+struct exec_options {
+	uint64_t seed;                 /* tensor generation; stream = tensor id */
+	enum exec_retention retention;
+	enum exec_footprint footprint;
+	bool skip_numeric;             /* do not evaluate the Einsum (benchmarks) */
+	bool all_partitions;           /* also count the partitions of read-only
+					  tensors (read-write ones always are) */
+};
+
+#define EXEC_OPTIONS_INIT { 1, EXEC_RETAIN_TRANSLATION, EXEC_FOOTPRINT_HULL, false, false }
+
+/* Scalar accesses of one kind (reads, fills or updates). */
+struct exec_access {
+	uint64_t algorithmic;          /* as if every tensor were dense */
+	uint64_t n[EXEC_N_CLASSES];    /* actual, gated, skipped */
+};
+
+/* Format accesses of one kind, per rank (index 0 = innermost rank). */
+struct exec_format_access {
+	double md_units[EXEC_N_CLASSES][SPEC_MAX_FMT_RANKS];
+	double pl_units[EXEC_N_CLASSES][SPEC_MAX_FMT_RANKS];
+};
+
+/* What one tensor did at one storage level, summed over the instances. */
+struct exec_tensor_stats {
+	bool kept;
+	uint64_t instances;            /* instances that held at least one tile */
+	uint64_t tile_shape;           /* max points of one tile */
+	uint64_t max_occupancy;        /* max non-zeros of one tile */
+	uint64_t partition;            /* distinct points held, summed over instances
+					  (read-only tensors: only with all_partitions) */
+	struct exec_access reads, fills, updates;
+	uint64_t temporal_reductions;  /* read-modify-write reads that happen */
+	uint64_t decompressions;       /* words filled from a compressed parent */
+	uint64_t compressions;         /* words drained to a compressed parent */
+	/* representation format (when the tensor has metadata here) */
+	bool has_format;
+	unsigned n_format_ranks;
+	double max_md_units[SPEC_MAX_FMT_RANKS];  /* max over tiles, rank 0 innermost */
+	double max_pl_units[SPEC_MAX_FMT_RANKS];
+	struct exec_format_access fmt_reads, fmt_fills, fmt_updates;
+};
+
+struct exec_result {
+	enum exec_status status;
+	char reason[256];              /* why, when status != EXEC_OK */
+	unsigned n_levels, n_tensors;
+	struct exec_tensor_stats *stats;   /* [level * n_tensors + tensor], owned */
+	uint64_t compute_instances;    /* arithmetic units used */
+	uint64_t computes;             /* algorithmic: every point of the op space */
+	uint64_t computes_class[EXEC_N_CLASSES];  /* actual, gated, skipped */
+	/* numeric check of the Einsum against a plain dense evaluation */
+	bool numeric_checked;
+	bool numeric_ok;
+	uint64_t numeric_n_outputs;    /* output points compared */
+	double numeric_max_abs_err;
+	uint64_t n_events;             /* counted tile events and computes */
+};
+
+struct exec_tensor;
+struct exec_fibertree;
+
+/* ------------------------------------------------------------- executor */
+
+/*
+ * Execute the mapping of 's' on tensors generated from 's' (density models,
+ * seeded by 'opt->seed', or the actual data the spec carries) and fill 'out'
+ * (initialized here; release it with exec_result_release()). Returns 0, or
+ * -1 with out->status and out->reason set when the design cannot be
+ * executed. 'opt' may be NULL (EXEC_OPTIONS_INIT).
+ */
+int exec_run(const struct spec_set *s, const struct exec_options *opt,
+	     struct exec_result *out);
+
+/* Statistics of 'tensor' at storage level 'level' (borrowed from 'r'). */
+const struct exec_tensor_stats *exec_result_stats(const struct exec_result *r,
+						  unsigned level, unsigned tensor);
+
+/* Free what 'r' owns; 'r' becomes empty. */
+void exec_result_release(struct exec_result *r);
+
+/* ---------------------------------------------------------------- tensors */
+
+/*
+ * A tensor over the convex hull of tensor 't's projection of the workload's
+ * op space, with values drawn from its density model: fixed_structured
+ * (the expected count, spread evenly), hypergeometric (ceil(rho*N) non-zeros
+ * placed uniformly), banded (|row - col| <= band_width), N:M (random values
+ * magnitude-pruned to N in every M along the density's dimension) or actual
+ * data. Values are non-zero integers in [-15, 15] (exact sums), reproducible
+ * from (seed, t). Returns NULL and fills 'why' when the model cannot be
+ * realized (e.g. actual data of the wrong shape).
+ */
+struct exec_tensor *exec_tensor_new(const struct spec_workload *w, unsigned t, uint64_t seed,
+				    char why[256]);
+
+/* An all-zero tensor with 'n_ranks' ranks of the given extents. */
+struct exec_tensor *exec_tensor_new_zero(unsigned n_ranks, const uint64_t *extents);
+
+/* Number of ranks, extent of rank 'r', number of points, number of non-zeros. */
+unsigned exec_tensor_n_ranks(const struct exec_tensor *x);
+uint64_t exec_tensor_extent(const struct exec_tensor *x, unsigned r);
+uint64_t exec_tensor_size(const struct exec_tensor *x);
+uint64_t exec_tensor_nnz(const struct exec_tensor *x);
+
+/* Value at 'coords' (0-based, rank 0 first) / set it. */
+double exec_tensor_get(const struct exec_tensor *x, const uint64_t *coords);
+void exec_tensor_set(struct exec_tensor *x, const uint64_t *coords, double v);
+
+/* All values, row-major with rank 0 outermost (borrowed). */
+const double *exec_tensor_values(const struct exec_tensor *x);
+
+/*
+ * Magnitude pruning to N:M along rank 'rank': in every group of 'm'
+ * consecutive coordinates (the other ranks fixed) keep the 'n' values of
+ * largest magnitude (ties: the lower coordinate) and zero the others.
+ */
+void exec_tensor_prune_nm(struct exec_tensor *x, unsigned n, unsigned m, unsigned rank);
+
+/*
+ * Compress an N:M tensor along 'rank' into 'n' values and 'n' indices per
+ * group of 'm' (the index is the position inside the group, ceil(log2 m)
+ * bits). Groups with fewer than 'n' non-zeros are padded with zeros at the
+ * lowest free positions. 'values' and 'indices' hold size/m*n entries.
+ * Returns the number of entries written, or 0 when some group has more
+ * than 'n' non-zeros.
+ */
+size_t exec_nm_compress(const struct exec_tensor *x, unsigned n, unsigned m, unsigned rank,
+			double *values, uint8_t *indices);
+
+/* Expand exec_nm_compress() output back into 'x' (same shape, overwritten). */
+void exec_nm_decompress(struct exec_tensor *x, unsigned n, unsigned m, unsigned rank,
+			const double *values, const uint8_t *indices);
+
+/* Bits of one N:M index: ceil(log2 m). */
+unsigned exec_nm_index_bits(unsigned m);
+
+/* exec_tensor_free(NULL) is a no-op. */
+void exec_tensor_free(struct exec_tensor *x);
+
+/* -------------------------------------------------------------- fibertrees */
+
+/*
+ * Encode a dense block of 'values' laid out row-major over 'shapes' (rank 0
+ * outermost) as a fibertree with one format per rank ('kinds', outermost
+ * first). Every rank stores what its format stores: U nothing, UOP offset
+ * pairs, CP coordinates, B and UB bitmasks, RLE run lengths.
+ */
+struct exec_fibertree *exec_fibertree_encode(unsigned n_ranks, const enum fmt_kind *kinds,
+					     const uint64_t *shapes, const double *values);
+
+/*
+ * Value at position 'pos' (one coordinate per rank, outermost first),
+ * found by walking the encoding: offsets, binary search in coordinate
+ * lists, bitmask popcounts and run-length scans. Zero when absent.
+ */
+double exec_fibertree_lookup(const struct exec_fibertree *ft, const uint64_t *pos);
+
+/*
+ * Metadata and payload units of rank 'r' (outermost = 0) in the actual
+ * encoding, counted as Sparseloop counts them: fibers are the non-empty
+ * ones, and the innermost non-empty rank's payload is the data itself (0).
+ */
+void exec_fibertree_units(const struct exec_fibertree *ft, unsigned r,
+			  uint64_t *md_units, uint64_t *pl_units);
+
+/* Number of non-zero values stored. */
+uint64_t exec_fibertree_nnz(const struct exec_fibertree *ft);
+
+/* exec_fibertree_free(NULL) is a no-op. */
+void exec_fibertree_free(struct exec_fibertree *ft);
+
+#endif

@@ -1,0 +1,126 @@
+/*
+ * Sparse execution: representation formats laid over the tiles, storage
+ * action optimizations (gating, skipping) checked on the actual leader
+ * values at their granularity, and compute classes. A dense design has no
+ * 'struct xsparse' at all.
+ */
+#ifndef EXEC_SPARSE_INT_H
+#define EXEC_SPARSE_INT_H
+
+#include "exec/walk_int.h"
+
+/* One loop of a tile's fibertree layout. */
+struct rloop {
+	unsigned dim;
+	uint64_t end;
+	uint64_t stride;               /* op-space stride inside the tile */
+	unsigned rank;                 /* Sparseloop rank (0 = innermost) */
+};
+
+/* Units of one tile, cached by tile origin. */
+struct units_entry {
+	bool used;
+	int64_t key[XD];
+	uint64_t nnz, shape;
+	double md[SPEC_MAX_FMT_RANKS], pl[SPEC_MAX_FMT_RANKS];  /* rank 0 innermost */
+};
+
+/* The representation of one tensor at one level that keeps it. */
+struct xfmt {
+	bool kept;
+	bool has_md;                   /* a format was given here */
+	bool compressed;               /* some rank is CP, B or RLE */
+	bool inner_to_outer;
+	unsigned n_ranks;              /* Sparseloop ranks (1 without a format) */
+	enum fmt_kind kind[SPEC_MAX_FMT_RANKS];   /* outermost first */
+	size_t n_loops;
+	struct rloop *loops;           /* inner first */
+	uint64_t fiber_shape[SPEC_MAX_FMT_RANKS]; /* rank 0 innermost */
+	int32_t *pos[SPEC_MAX_FMT_RANKS];         /* fiber_shape * tensor ranks offsets */
+	uint64_t ext[XD];              /* tile extent of the level */
+	size_t cache_n, cache_alloc;
+	struct units_entry *cache;
+};
+
+/* One condition of a storage SAF: the leader and its windows. */
+struct xwin {
+	unsigned cond;
+	bool never;                    /* the option is ineffective for this leader */
+	uint64_t box[XD];              /* window extent per dim */
+	uint64_t grid_stride[XD];      /* 0 for dims the leader does not use */
+	uint8_t *empty;                /* one byte per window */
+};
+
+/* One storage SAF as it acts: gate or skip 'target' at 'level'. */
+struct xsaf {
+	unsigned target;
+	int level;
+	bool skip;
+	unsigned n_win;
+	struct xwin win[SPEC_MAX_TENSORS];
+};
+
+struct xsparse {
+	unsigned n_levels, n_tensors;
+	struct xfmt *fmt;              /* [level * n_tensors + tensor] */
+	unsigned n_saf;
+	struct xsaf *saf;
+	bool compute_gating, compute_skipping;
+	bool involved[SPEC_MAX_TENSORS];  /* has a format or is a SAF target */
+	uint64_t **delivered;          /* per parent instance of the current link */
+	uint64_t n_delivered;
+	uint64_t *scratch_ne;          /* layout.c scratch */
+};
+
+static inline struct xfmt *xsparse_fmt(struct xsparse *sp, unsigned level, unsigned t)
+{
+	return &sp->fmt[level * sp->n_tensors + t];
+}
+
+/*
+ * Prepare the sparse side of 'x'. *out is NULL for a design without
+ * sparse optimizations. Returns 0, or -1 with 'why' for a feature the
+ * executor does not support.
+ */
+int xsparse_new(struct xrun *x, struct xsparse **out, char why[256]);
+void xsparse_free(struct xsparse *sp);
+
+/* True when tensor 't' needs no per-point classes (everything is actual). */
+bool xsparse_tensor_is_dense(const struct xsparse *sp, unsigned t);
+
+void xsparse_link_begin(struct xrun *x, const struct xlink *lk);
+void xsparse_link_end(struct xrun *x, const struct xlink *lk);
+
+/*
+ * Classify the points of one delivery: the child of link 'lk' whose tile
+ * at op origin 'op_lo' is 'tile' receives tile - prev ('prev' NULL: all of
+ * it) from parent instance 'pinst'; 'leader' is true for the child whose
+ * delta the parent actually reads (multicast); 'held' is the child's map of
+ * points held before (NULL: none).
+ */
+void xsparse_delivery(struct xrun *x, const struct xlink *lk, const struct tlayout *tl,
+		      const struct tset *tile, const struct tset *prev, const int64_t *op_lo,
+		      uint64_t pinst, bool leader, const uint64_t *held);
+
+/*
+ * Class of the compute at op point 'op' with operand values 'vals':
+ * EXEC_ACTUAL, EXEC_GATED, EXEC_SKIPPED, or -1 when it does not exist (an
+ * upstream skip or gate removed it, or neither operand is stored).
+ */
+int xsparse_compute_class(struct xrun *x, const int64_t *op, const double *vals, int out);
+
+/* Fill the sparse fields of the result. */
+void xsparse_finalize(struct xrun *x);
+
+/* ------------------------------------------------------------- layout.c */
+
+/* Derive the fibertree layout of every kept (level, tensor). */
+int xlayout_init(struct xrun *x, struct xsparse *sp, char why[256]);
+
+/* The units of the tile of (level 'l', tensor 't') at op origin 'origin'. */
+const struct units_entry *xlayout_units(struct xrun *x, unsigned l, unsigned t,
+					const int64_t *origin);
+
+void xlayout_release(struct xsparse *sp);
+
+#endif

@@ -1,0 +1,495 @@
+/*
+ * The tile walk. For every tensor and every pair of consecutive levels
+ * that keep it (child c below parent p; the compute units are the child of
+ * the innermost one), visit every instance of c at every step of the
+ * temporal loops above c, in the mapping's order. Each instance computes
+ * its new tile, keeps what its retention rule lets it keep of the previous
+ * one, and receives the rest (the delta) from p. Children of one parent
+ * instance that need identical deltas at the same step are served by one
+ * multicast read (or, for read-write tensors, one reduced update).
+ */
+#include "exec/walk_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/sparse_int.h"
+#include "util/xalloc.h"
+
+/* Children of one parent instance served in one step. */
+struct hidx {
+	uint64_t hash;
+	uint64_t idx;
+};
+
+struct kid_slot {
+	uint64_t inst;                 /* child instance id */
+	int64_t op_lo[XD];             /* origin of the child's op box */
+	uint64_t delta;                /* |delta| */
+	bool full;                     /* delta is the whole tile */
+	bool valid;                    /* the child exists at this step */
+	uint64_t hash;
+	struct tset tile, prev, hull, hole;
+};
+
+/* Per-child-instance memory of one link. */
+struct kid_state {
+	struct tset last;
+	bool has_tr;
+	int64_t tr[XR];
+	bool seen_any;
+	uint64_t *held;                /* bitmap of points ever held (partition) */
+};
+
+struct link_run {
+	struct xrun *x;
+	const struct xlink *lk;
+	struct tlayout tl;
+	struct kid_state *state;       /* n_pinst * n_kids */
+	struct tset *state_sets;
+	struct kid_slot *slots;        /* n_kids */
+	struct tset *slot_sets;
+	struct hidx *order;            /* grouping scratch */
+	uint64_t ext[XD];              /* child tile extent per dim */
+	uint64_t *pending_held;        /* bitmap being marked by mark_point */
+	uint64_t pending_new;
+	bool track_held;
+	bool sparse;                   /* per-point classes for this tensor */
+};
+
+/* ------------------------------------------------------------- odometers */
+
+static void odo_add(struct odo *o, unsigned k)
+{
+	o->loop[o->n] = k;
+	o->idx[o->n] = 0;
+	o->n++;
+}
+
+static void odo_reset(struct odo *o, const struct xplan *p, int64_t *base)
+{
+	unsigned i;
+	for (i = 0; i < o->n; i++)
+		o->idx[i] = 0;
+	for (i = 0; i < XD; i++)
+		base[i] = 0;
+	(void)p;
+}
+
+/* Advance to the next combination; false (and back at zero) after the last. */
+static bool odo_next(struct odo *o, const struct xplan *p, int64_t *base)
+{
+	unsigned i = o->n;
+
+	while (i-- > 0) {
+		const struct xloop *lp = &p->loops[o->loop[i]];
+		if (++o->idx[i] < lp->end) {
+			base[lp->dim] += (int64_t)lp->stride;
+			return true;
+		}
+		base[lp->dim] -= (int64_t)((lp->end - 1) * lp->stride);
+		o->idx[i] = 0;
+	}
+	return false;
+}
+
+/* Mixed-radix value of the odometer (outermost digit most significant). */
+static uint64_t odo_value(const struct odo *o, const struct xplan *p)
+{
+	uint64_t v = 0;
+	unsigned i;
+	for (i = 0; i < o->n; i++)
+		v = v * p->loops[o->loop[i]].end + o->idx[i];
+	return v;
+}
+
+static uint64_t odo_count(const struct odo *o, const struct xplan *p)
+{
+	uint64_t v = 1;
+	unsigned i;
+	for (i = 0; i < o->n; i++)
+		v *= p->loops[o->loop[i]].end;
+	return v;
+}
+
+/* ----------------------------------------------------------------- links */
+
+static void link_init(struct xlink *lk, const struct xplan *p, unsigned t, int c, int par)
+{
+	const struct spec_mapping *m = p->s->mapping;
+	int k, lo, hi;
+
+	memset(lk, 0, sizeof(*lk));
+	lk->t = t;
+	lk->c = c;
+	lk->p = par;
+	lk->bc = c < 0 ? -1 : p->boundary[c];
+	lk->bp = par < 0 ? (int)p->n_loops - 1 : p->boundary[par];
+	for (k = (int)p->n_loops - 1; k > lk->bc; k--) {
+		const struct xloop *lp = &p->loops[k];
+		if (!lp->spatial)
+			odo_add(&lk->tick, (unsigned)k);
+		else if (k > lk->bp)
+			odo_add(&lk->par, (unsigned)k);
+		else
+			odo_add(&lk->kid, (unsigned)k);
+	}
+	lk->n_pinst = odo_count(&lk->par, p);
+	lk->n_kids = odo_count(&lk->kid, p);
+	lk->no_reuse = c >= 0 && (m->levels[c].no_temporal_reuse_mask & (1u << t));
+	lo = c + 1;
+	hi = par < 0 ? (int)p->n_levels - 1 : par;
+	for (k = lo; k <= hi; k++)
+		if (m->levels[k].no_multicast_mask & (1u << t))
+			lk->no_multicast = true;
+}
+
+static void link_run_init(struct link_run *lr, struct xrun *x, const struct xlink *lk)
+{
+	const struct xplan *p = &x->plan;
+	const struct xgeom *g = &p->geom[lk->t];
+	uint64_t n_inst = lk->n_pinst * lk->n_kids, i;
+	unsigned d;
+
+	memset(lr, 0, sizeof(*lr));
+	lr->x = x;
+	lr->lk = lk;
+	tlayout_init(&lr->tl, g, p->exact);
+	for (d = 0; d < p->n_dims; d++)
+		lr->ext[d] = xplan_level_extent(p, lk->c, d);
+	lr->track_held = lk->c >= 0 && (g->read_write || x->opt->all_partitions);
+	lr->sparse = x->sp && !xsparse_tensor_is_dense(x->sp, lk->t);
+	if (lk->c >= 0) {
+		lr->state = xcalloc(n_inst, sizeof(*lr->state));
+		lr->state_sets = xcalloc(n_inst, sizeof(*lr->state_sets));
+		tset_array_init(lr->state_sets, n_inst, &lr->tl);
+		for (i = 0; i < n_inst; i++)
+			lr->state[i].last = lr->state_sets[i];
+	}
+	lr->slots = xcalloc(lk->n_kids, sizeof(*lr->slots));
+	lr->slot_sets = xcalloc(4 * lk->n_kids, sizeof(*lr->slot_sets));
+	tset_array_init(lr->slot_sets, 4 * lk->n_kids, &lr->tl);
+	for (i = 0; i < lk->n_kids; i++) {
+		lr->slots[i].tile = lr->slot_sets[4 * i];
+		lr->slots[i].prev = lr->slot_sets[4 * i + 1];
+		lr->slots[i].hull = lr->slot_sets[4 * i + 2];
+		lr->slots[i].hole = lr->slot_sets[4 * i + 3];
+	}
+	lr->order = xcalloc(lk->n_kids, sizeof(*lr->order));
+}
+
+static void link_run_release(struct link_run *lr)
+{
+	uint64_t n_inst = lr->lk->n_pinst * lr->lk->n_kids, i;
+
+	if (lr->state) {
+		for (i = 0; i < n_inst; i++)
+			free(lr->state[i].held);
+		tset_array_release(lr->state_sets, n_inst);
+	}
+	free(lr->state);
+	free(lr->state_sets);
+	tset_array_release(lr->slot_sets, 4 * lr->lk->n_kids);
+	free(lr->slot_sets);
+	free(lr->slots);
+	free(lr->order);
+}
+
+/* ------------------------------------------------------- one child's step */
+
+static bool tr_is_zero(const int64_t *t, unsigned n)
+{
+	unsigned r;
+	for (r = 0; r < n; r++)
+		if (t[r])
+			return false;
+	return true;
+}
+
+/*
+ * Apply the retention rule of the child's buffer: decide whether the new
+ * tile 'ks->tile' reuses the overlap with the held one (sets ks->full and
+ * ks->prev), then hold the new tile.
+ */
+static void retain(struct link_run *lr, struct kid_state *st, struct kid_slot *ks)
+{
+	const struct tlayout *tl = &lr->tl;
+	int64_t t[XR];
+
+	ks->full = true;
+	if (!lr->state || lr->lk->no_reuse || st->last.empty) {
+		if (lr->state)
+			tset_copy(&st->last, &ks->tile, tl);
+		return;
+	}
+	tset_copy(&ks->prev, &st->last, tl);
+	tset_translation(&st->last, &ks->tile, tl, t);
+	if (lr->x->opt->retention == EXEC_RETAIN_OVERLAP || tr_is_zero(t, tl->n_ranks)) {
+		ks->full = false;
+	} else if (!st->has_tr) {
+		ks->full = false;
+		st->has_tr = true;
+		memcpy(st->tr, t, sizeof(st->tr));
+	} else if (!memcmp(t, st->tr, tl->n_ranks * sizeof(t[0]))) {
+		ks->full = false;
+	} else {
+		st->has_tr = false;
+	}
+	tset_copy(&st->last, &ks->tile, tl);
+}
+
+static void mark_point(void *ctx, uint64_t lin)
+{
+	struct link_run *lr = ctx;
+	uint64_t bit = 1ull << (lin % 64);
+	if (!(lr->pending_held[lin / 64] & bit)) {
+		lr->pending_held[lin / 64] |= bit;
+		lr->pending_new++;
+	}
+}
+
+/* Record the points the child now holds for the first time. */
+static void track_partition(struct link_run *lr, struct kid_state *st, struct kid_slot *ks,
+			    struct xacc *a)
+{
+	const struct xgeom *g = &lr->x->plan.geom[lr->lk->t];
+
+	if (!st->held)
+		st->held = xcalloc((g->size + 63) / 64, sizeof(uint64_t));
+	if (!lr->tl.exact && ks->delta == 1 && ks->full) {
+		uint64_t lin = 0;
+		unsigned r;
+		for (r = 0; r < g->n_ranks; r++)
+			lin += (uint64_t)ks->tile.lo[r] * g->stride[r];
+		if (!(st->held[lin / 64] >> (lin % 64) & 1)) {
+			st->held[lin / 64] |= 1ull << (lin % 64);
+			a->partition++;
+		}
+		return;
+	}
+	lr->pending_held = st->held;
+	lr->pending_new = 0;
+	tset_diff_foreach(&ks->tile, ks->full ? NULL : &ks->prev, &lr->tl, g, mark_point, lr);
+	a->partition += lr->pending_new;
+}
+
+/* Compute the tile, delta and canonical form of child 'ks' at op origin 'x'. */
+static void child_step(struct link_run *lr, struct kid_slot *ks, uint64_t inst,
+		       const int64_t *xo, bool need_canon)
+{
+	const struct xplan *p = &lr->x->plan;
+	const struct xgeom *g = &p->geom[lr->lk->t];
+	struct kid_state *st = lr->state ? &lr->state[inst] : NULL;
+	struct xacc *a = lr->lk->c >= 0 ? xrun_acc(lr->x, (unsigned)lr->lk->c, lr->lk->t) : NULL;
+	int64_t hi[XD];
+	uint64_t size;
+	unsigned d;
+
+	ks->valid = true;
+	ks->inst = inst;
+	for (d = 0; d < p->n_dims; d++) {
+		if ((uint64_t)xo[d] >= p->bound[d]) {
+			ks->valid = false;
+			return;
+		}
+		ks->op_lo[d] = xo[d];
+		hi[d] = xo[d] + (int64_t)lr->ext[d] - 1;
+		if ((uint64_t)hi[d] >= p->bound[d])
+			hi[d] = (int64_t)p->bound[d] - 1;
+	}
+	tset_project(&ks->tile, &lr->tl, g, ks->op_lo, hi);
+	if (st) {
+		retain(lr, st, ks);
+		if (!st->seen_any) {
+			st->seen_any = true;
+			a->instances++;
+		}
+	}
+	size = tset_size(&ks->tile, &lr->tl);
+	if (a && size > a->tile_shape)
+		a->tile_shape = size;
+	if (ks->full) {
+		ks->delta = size;
+		if (need_canon) {
+			tset_copy(&ks->hull, &ks->tile, &lr->tl);
+			ks->hole.empty = true;
+		}
+	} else if (need_canon) {
+		ks->delta = tset_diff_canon(&ks->tile, &ks->prev, &lr->tl, &ks->hull, &ks->hole);
+	} else {
+		ks->delta = size - tset_inter_size(&ks->tile, &ks->prev, &lr->tl);
+	}
+	if (need_canon)
+		ks->hash = ks->delta ? tset_hash(&ks->hull, &lr->tl) * 31 +
+				       tset_hash(&ks->hole, &lr->tl) : 0;
+	if (a)
+		a->recv += ks->delta;
+	lr->x->out->n_events++;
+}
+
+/* ------------------------------------------------------- grouping (multicast) */
+
+static int cmp_hidx(const void *a, const void *b)
+{
+	const struct hidx *x = a, *y = b;
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static bool same_delta(const struct link_run *lr, const struct kid_slot *a,
+		       const struct kid_slot *b)
+{
+	return a->delta == b->delta && a->hash == b->hash &&
+	       tset_equal(&a->hull, &b->hull, &lr->tl) && tset_equal(&a->hole, &b->hole, &lr->tl);
+}
+
+/*
+ * Group the valid children with non-empty deltas by identical delta; the
+ * parent delivers each distinct delta once. Marks group leaders (the
+ * lowest child of each group) in 'leader' and returns the words the
+ * parent delivers.
+ */
+static uint64_t group_children(struct link_run *lr, bool *leader)
+{
+	struct hidx *h = lr->order;
+	uint64_t n = 0, i, j, words = 0;
+	uint64_t nk = lr->lk->n_kids;
+
+	for (i = 0; i < nk; i++) {
+		leader[i] = false;
+		if (lr->slots[i].valid && lr->slots[i].delta) {
+			h[n].hash = lr->slots[i].hash;
+			h[n++].idx = i;
+		}
+	}
+	if (lr->lk->no_multicast || n <= 1) {
+		for (i = 0; i < n; i++) {
+			leader[h[i].idx] = true;
+			words += lr->slots[h[i].idx].delta;
+		}
+		return words;
+	}
+	if (n <= 32) {
+		for (i = 1; i < n; i++) {          /* insertion sort: groups are small */
+			struct hidx v = h[i];
+			for (j = i; j > 0 && cmp_hidx(&h[j - 1], &v) > 0; j--)
+				h[j] = h[j - 1];
+			h[j] = v;
+		}
+	} else {
+		qsort(h, n, sizeof(*h), cmp_hidx);
+	}
+	for (i = 0; i < n; i = j) {
+		/* within a run of equal hashes, each distinct delta leads once */
+		for (j = i; j < n && h[j].hash == h[i].hash; j++) {
+			uint64_t k;
+			bool dup = false;
+			for (k = i; k < j && !dup; k++)
+				dup = leader[h[k].idx] &&
+				      same_delta(lr, &lr->slots[h[j].idx], &lr->slots[h[k].idx]);
+			if (!dup) {
+				leader[h[j].idx] = true;
+				words += lr->slots[h[j].idx].delta;
+			}
+		}
+	}
+	return words;
+}
+
+/* ------------------------------------------------------------ the walk */
+
+static void serve_parent(struct link_run *lr, bool *leader, uint64_t pinst)
+{
+	const struct xlink *lk = lr->lk;
+	uint64_t words, i;
+
+	words = group_children(lr, leader);
+	if (lk->p >= 0)
+		xrun_acc(lr->x, (unsigned)lk->p, lk->t)->content += words;
+	for (i = 0; i < lk->n_kids; i++) {
+		struct kid_slot *ks = &lr->slots[i];
+		struct kid_state *st = lr->state ? &lr->state[ks->inst] : NULL;
+		if (!ks->valid || !ks->delta)
+			continue;
+		if (lr->sparse)
+			xsparse_delivery(lr->x, lk, &lr->tl, &ks->tile, ks->full ? NULL : &ks->prev,
+					 ks->op_lo, pinst, leader[i], st ? st->held : NULL);
+		if (lr->track_held)
+			track_partition(lr, st, ks, xrun_acc(lr->x, (unsigned)lk->c, lk->t));
+	}
+}
+
+static void walk_link(struct xrun *x, struct xlink *lk)
+{
+	const struct xplan *p = &x->plan;
+	struct link_run lr;
+	int64_t bt[XD], bp[XD], bk[XD], xo[XD];
+	bool *leader;
+	bool need_canon = lk->n_kids > 1 && !lk->no_multicast;
+	unsigned d;
+
+	link_run_init(&lr, x, lk);
+	if (lr.sparse)
+		xsparse_link_begin(x, lk);
+	leader = xcalloc(lk->n_kids, sizeof(*leader));
+	odo_reset(&lk->tick, p, bt);
+	do {
+		odo_reset(&lk->par, p, bp);
+		do {
+			uint64_t pinst = odo_value(&lk->par, p);
+			odo_reset(&lk->kid, p, bk);
+			do {
+				uint64_t kv = odo_value(&lk->kid, p);
+				for (d = 0; d < p->n_dims; d++)
+					xo[d] = bt[d] + bp[d] + bk[d];
+				child_step(&lr, &lr.slots[kv], pinst * lk->n_kids + kv, xo, need_canon);
+			} while (odo_next(&lk->kid, p, bk));
+			serve_parent(&lr, leader, pinst);
+		} while (odo_next(&lk->par, p, bp));
+	} while (odo_next(&lk->tick, p, bt));
+	free(leader);
+	if (lr.sparse)
+		xsparse_link_end(x, lk);
+	link_run_release(&lr);
+}
+
+/*
+ * The compute link of a dense tensor without multicast below its innermost
+ * level: every op point reads (or updates) one word, so the count is the
+ * number of op points and no walk is needed.
+ */
+static bool compute_link_is_trivial(const struct xrun *x, const struct xlink *lk)
+{
+	return lk->c < 0 && lk->n_kids == 1 && (!x->sp || xsparse_tensor_is_dense(x->sp, lk->t));
+}
+
+static uint64_t op_points(const struct xplan *p)
+{
+	uint64_t n = 1;
+	unsigned d;
+	for (d = 0; d < p->n_dims; d++)
+		n *= p->bound[d];
+	return n;
+}
+
+int xwalk_all(struct xrun *x)
+{
+	const struct xplan *p = &x->plan;
+	unsigned t, i;
+
+	for (t = 0; t < p->n_tensors; t++) {
+		for (i = 0; i <= p->n_chain[t]; i++) {
+			struct xlink lk;
+			int c = i == 0 ? -1 : p->chain[t][i - 1];
+			int par = i < p->n_chain[t] ? p->chain[t][i] : -1;
+			link_init(&lk, p, t, c, par);
+			if (compute_link_is_trivial(x, &lk)) {
+				xrun_acc(x, (unsigned)par, t)->content += op_points(p);
+				continue;
+			}
+			walk_link(x, &lk);
+		}
+	}
+	return 0;
+}
