@@ -46,6 +46,7 @@ struct poly_tensor {
 	struct poly_rank written[SPEC_MAX_TENSOR_RANKS];  /* as in the spec (the hull) */
 	struct poly_rank merged[SPEC_MAX_TENSOR_RANKS];   /* one term per dim, none zero */
 	uint32_t dim_mask;                                /* dims of the merged terms */
+	uint64_t *bm_new, *bm_old;                        /* POLY_BITMAP_WORDS each */
 	isl_space *domain;                                /* { [d0, ..., dn-1] } */
 	isl_map *access;                                  /* domain -> [r0, ...] */
 };
@@ -132,6 +133,8 @@ struct poly_tensor *poly_tensor_new(struct poly_ctx *pc, const struct spec_workl
 	pt->pc = pc;
 	pt->n_dims = w->n_dims;
 	pt->n_ranks = t->n_ranks;
+	pt->bm_new = xmalloc(POLY_BITMAP_WORDS * sizeof(*pt->bm_new));
+	pt->bm_old = xmalloc(POLY_BITMAP_WORDS * sizeof(*pt->bm_old));
 	for (r = 0; r < t->n_ranks; r++) {
 		struct poly_rank *wr = &pt->written[r];
 
@@ -178,26 +181,43 @@ static uint32_t rank_terms(const struct poly_tensor *pt, unsigned r, const int64
 	return mask;
 }
 
+/* Number of bitmap words spanning [lo, hi], or 0 when it exceeds POLY_BITMAP_BITS. */
+static size_t bitmap_words(int64_t lo, int64_t hi)
+{
+	uint64_t span = (uint64_t)hi - (uint64_t)lo;   /* modular: huge when hi < lo */
+
+	return span < POLY_BITMAP_BITS ? (size_t)(span / 64 + 1) : 0;
+}
+
 /*
- * Compute the per-rank images of the box [lo, hi] into "img". Return false
- * when the image is not the product of its rank images (two ranks vary with
- * one dimension) or some rank cannot be counted without isl.
+ * Compute the per-rank images of the box [lo, hi] into "img", each with an
+ * exact count (ranks outside the closed forms are counted on a bitmap).
+ * Return false when the image is not the product of its rank images (two
+ * ranks vary with one dimension) or some rank is too wide for the bitmap.
  */
-static bool rank_images(const struct poly_tensor *pt, const int64_t *lo, const int64_t *hi,
+static bool rank_images(struct poly_tensor *pt, const int64_t *lo, const int64_t *hi,
 			struct poly_img *img)
 {
 	struct poly_term_box tb[SPEC_MAX_TERMS];
 	uint32_t seen = 0, mask;
-	unsigned r;
+	unsigned r, n;
+	size_t words;
 
 	for (r = 0; r < pt->n_ranks; r++) {
+		n = pt->merged[r].n_terms;
 		mask = rank_terms(pt, r, lo, hi, tb);
 		if (mask & seen)
 			return false;
 		seen |= mask;
-		poly_img_of_terms(tb, pt->merged[r].n_terms, &img[r]);
-		if (img[r].kind == POLY_IMG_UNKNOWN)
+		poly_img_of_terms(tb, n, &img[r]);
+		if (img[r].kind != POLY_IMG_UNKNOWN)
+			continue;
+		words = bitmap_words(img[r].lo, img[r].hi);
+		if (!words)
 			return false;
+		poly_img_bitmap(tb, n, img[r].lo, pt->bm_new, words);
+		img[r].kind = POLY_IMG_COUNTED;
+		img[r].count = poly_bitmap_meet(pt->bm_new, pt->bm_new, words);
 	}
 	return true;
 }
@@ -229,8 +249,38 @@ static bool rank_same_box(const struct poly_tensor *pt, unsigned r, const int64_
 	return true;
 }
 
-bool poly_footprint_size_fast(const struct poly_tensor *pt, const int64_t *lo,
-			      const int64_t *hi, uint64_t *out)
+/*
+ * Count into "*out" the points shared by the images of rank "r" over the new
+ * box (terms "tb_new", image "img_new") and the old one ("tb_old",
+ * "img_old"): closed form for two lattice intervals, else on two bitmaps
+ * over their common span. Return false when that span is too wide.
+ */
+static bool rank_meet(struct poly_tensor *pt, unsigned r, const struct poly_term_box *tb_new,
+		      const struct poly_img *img_new, const struct poly_term_box *tb_old,
+		      const struct poly_img *img_old, uint64_t *out)
+{
+	int64_t lo, hi;
+	size_t words;
+
+	if (img_new->kind == POLY_IMG_LATTICE && img_old->kind == POLY_IMG_LATTICE)
+		return poly_img_meet_count(img_new, img_old, out);
+	if (img_new->hi < img_old->lo || img_old->hi < img_new->lo) {
+		*out = 0;
+		return true;
+	}
+	lo = img_new->lo < img_old->lo ? img_new->lo : img_old->lo;
+	hi = img_new->hi > img_old->hi ? img_new->hi : img_old->hi;
+	words = bitmap_words(lo, hi);
+	if (!words)
+		return false;
+	poly_img_bitmap(tb_new, pt->merged[r].n_terms, lo, pt->bm_new, words);
+	poly_img_bitmap(tb_old, pt->merged[r].n_terms, lo, pt->bm_old, words);
+	*out = poly_bitmap_meet(pt->bm_new, pt->bm_old, words);
+	return true;
+}
+
+bool poly_footprint_size_fast(struct poly_tensor *pt, const int64_t *lo, const int64_t *hi,
+			      uint64_t *out)
 {
 	struct poly_img img[SPEC_MAX_TENSOR_RANKS];
 
@@ -243,15 +293,13 @@ bool poly_footprint_size_fast(const struct poly_tensor *pt, const int64_t *lo,
 /*
  * |A \ B| for product sets A = prod_r A_r and B = prod_r B_r is
  * prod_r |A_r| - prod_r |A_r ∩ B_r|. A rank whose dimensions have the same
- * bounds in both boxes has A_r = B_r; otherwise both rank images must be
- * lattice intervals, whose intersection is counted by poly_img_meet_count.
+ * bounds in both boxes has A_r = B_r; otherwise rank_meet counts A_r ∩ B_r.
  */
-bool poly_delta_size_fast(const struct poly_tensor *pt, const int64_t *lo_new,
-			  const int64_t *hi_new, const int64_t *lo_old, const int64_t *hi_old,
-			  uint64_t *out)
+bool poly_delta_size_fast(struct poly_tensor *pt, const int64_t *lo_new, const int64_t *hi_new,
+			  const int64_t *lo_old, const int64_t *hi_old, uint64_t *out)
 {
 	struct poly_img img_new[SPEC_MAX_TENSOR_RANKS], img_old;
-	struct poly_term_box tb[SPEC_MAX_TERMS];
+	struct poly_term_box tb_new[SPEC_MAX_TERMS], tb_old[SPEC_MAX_TERMS];
 	uint64_t total, meet = 1, meet_r;
 	uint32_t seen = 0, mask;
 	unsigned r;
@@ -265,16 +313,16 @@ bool poly_delta_size_fast(const struct poly_tensor *pt, const int64_t *lo_new,
 		return true;
 	}
 	for (r = 0; r < pt->n_ranks; r++) {
-		mask = rank_terms(pt, r, lo_old, hi_old, tb);
+		mask = rank_terms(pt, r, lo_old, hi_old, tb_old);
 		if (mask & seen)
 			return false;
 		seen |= mask;
 		if (rank_same_box(pt, r, lo_new, hi_new, lo_old, hi_old)) {
 			meet_r = img_new[r].count;
 		} else {
-			poly_img_of_terms(tb, pt->merged[r].n_terms, &img_old);
-			if (img_new[r].kind != POLY_IMG_LATTICE || img_old.kind != POLY_IMG_LATTICE ||
-			    !poly_img_meet_count(&img_new[r], &img_old, &meet_r))
+			rank_terms(pt, r, lo_new, hi_new, tb_new);
+			poly_img_of_terms(tb_old, pt->merged[r].n_terms, &img_old);
+			if (!rank_meet(pt, r, tb_new, &img_new[r], tb_old, &img_old, &meet_r))
 				return false;
 		}
 		meet *= meet_r;     /* <= total: no overflow */
@@ -447,6 +495,8 @@ void poly_tensor_free(struct poly_tensor *pt)
 		return;
 	isl_map_free(pt->access);
 	isl_space_free(pt->domain);
+	free(pt->bm_new);
+	free(pt->bm_old);
 	free(pt);
 }
 

@@ -17,9 +17,11 @@
  *    the hull, one point exactly).
  * W = 2*P + R with R extent 3 (>= the stride) has no holes: hull = exact.
  *
- * Counting uses integer arithmetic when the image is provably an arithmetic
- * progression per rank or a two-term sum (no isl, no allocation: safe in a
- * hot path); anything else falls back to isl's exact count. isl lives only in
+ * When no two ranks vary with the same dimension, the image is the product of
+ * its rank images, and each rank is counted with integer arithmetic: closed
+ * forms for arithmetic progressions and two-term sums, else a bitmap of up
+ * to 2^16 coordinates (no isl, no allocation: safe in a hot path). Anything
+ * else falls back to isl's exact count. isl lives only in
  * this module: no isl type appears here. One poly_ctx per thread; tensors
  * borrow their context and must be freed before it. Sizes are points (words).
  */

@@ -15,11 +15,11 @@
  * The integer fast path of poly_footprint_size: true and '*out' set when it
  * applies, false (nothing written) when the answer needs isl.
  */
-bool poly_footprint_size_fast(const struct poly_tensor *pt, const int64_t *lo,
-			      const int64_t *hi, uint64_t *out);
+bool poly_footprint_size_fast(struct poly_tensor *pt, const int64_t *lo, const int64_t *hi,
+			      uint64_t *out);
 
 /* The integer fast path of poly_delta_size; same convention. */
-bool poly_delta_size_fast(const struct poly_tensor *pt, const int64_t *lo_new,
+bool poly_delta_size_fast(struct poly_tensor *pt, const int64_t *lo_new,
 			  const int64_t *hi_new, const int64_t *lo_old, const int64_t *hi_old,
 			  uint64_t *out);
 

@@ -3,6 +3,7 @@
 
 #include <assert.h>
 #include <stddef.h>
+#include <string.h>
 
 #define POLY_MAX_RANK_TERMS 8
 
@@ -128,6 +129,8 @@ void poly_img_of_terms(const struct poly_term_box *t, unsigned n, struct poly_im
 
 	assert(n <= POLY_MAX_RANK_TERMS);
 	out->kind = POLY_IMG_UNKNOWN;
+	out->lo = INT64_MIN;      /* until known: no bitmap can hold it */
+	out->hi = INT64_MAX;
 	out->step = 1;
 	out->count = 0;
 	for (k = 0; k < n; k++) {
@@ -147,9 +150,9 @@ void poly_img_of_terms(const struct poly_term_box *t, unsigned n, struct poly_im
 			return;
 		insert_sorted(a, len, m++, ak, ext);
 	}
-	out->lo = base;
 	if (__builtin_add_overflow(base, span, &out->hi))
 		return;
+	out->lo = base;
 	classify(a, len, m, span, out);
 }
 
@@ -187,4 +190,64 @@ bool poly_img_meet_count(const struct poly_img *a, const struct poly_img *b, uin
 	}
 	*out = first > hi ? 0 : (uint64_t)((hi - first) / lcm) + 1;
 	return true;
+}
+
+/* Set "bm" |= "bm" << "s" ("n_words" words; bits shifted past the end are dropped). */
+static void or_shifted(uint64_t *bm, size_t n_words, uint64_t s)
+{
+	size_t q = (size_t)(s / 64), w;
+	unsigned r = (unsigned)(s % 64);
+
+	if (s == 0 || q >= n_words)
+		return;
+	for (w = n_words; w-- > q;) {   /* high to low: sources below w are still old */
+		uint64_t v = bm[w - q] << r;
+		if (r && w > q)
+			v |= bm[w - q - 1] >> (64 - r);
+		bm[w] |= v;
+	}
+}
+
+/*
+ * Replace the set S in "bm" by the union of S + e * "a" for 0 <= e <= "len",
+ * in O(log len) passes: with R covering e < m, R | R << m a covers e < 2m.
+ */
+static void sum_term(uint64_t *bm, size_t n_words, uint64_t a, uint64_t len)
+{
+	uint64_t have = 1, want = len + 1;
+
+	while (have < want) {
+		uint64_t step = have <= want - have ? have : want - have;
+		or_shifted(bm, n_words, step * a);
+		have += step;
+	}
+}
+
+void poly_img_bitmap(const struct poly_term_box *t, unsigned n, int64_t origin, uint64_t *bm,
+		     size_t n_words)
+{
+	int64_t base = 0;
+	uint64_t pos;
+	unsigned k;
+
+	memset(bm, 0, n_words * sizeof(*bm));
+	for (k = 0; k < n; k++)
+		base += t[k].coef * (t[k].coef > 0 ? t[k].lo : t[k].hi);
+	pos = (uint64_t)base - (uint64_t)origin;
+	assert(base >= origin && pos < 64 * (uint64_t)n_words);
+	bm[pos / 64] |= UINT64_C(1) << (pos % 64);
+	for (k = 0; k < n; k++) {
+		uint64_t a = t[k].coef > 0 ? (uint64_t)t[k].coef : 0 - (uint64_t)t[k].coef;
+		sum_term(bm, n_words, a, (uint64_t)t[k].hi - (uint64_t)t[k].lo);
+	}
+}
+
+uint64_t poly_bitmap_meet(const uint64_t *a, const uint64_t *b, size_t n_words)
+{
+	uint64_t n = 0;
+	size_t w;
+
+	for (w = 0; w < n_words; w++)
+		n += (uint64_t)__builtin_popcountll(a[w] & b[w]);
+	return n;
 }

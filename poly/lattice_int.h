@@ -4,15 +4,17 @@
  * A rank coordinate is x = sum_k c_k * d_k over its terms, and every d_k
  * ranges over an interval [lo_k, hi_k]. The image of that box is
  * base + { sum_k a_k * e_k : 0 <= e_k < n_k } with a_k = |c_k|. These helpers
- * recognise the two shapes we can count exactly without isl: an arithmetic
+ * recognise the two shapes we can count in closed form: an arithmetic
  * progression (a "lattice interval", e.g. a dense window or a stride with no
- * window) and a general sum of two terms (closed form). Everything else is
- * POLY_IMG_UNKNOWN and goes to isl. Internal to poly/; nothing here allocates.
+ * window) and a general sum of two terms. Anything else, and intersections of
+ * non-lattice images, can be counted on a bitmap of bounded width; beyond
+ * that it goes to isl. Internal to poly/; nothing here allocates.
  */
 #ifndef POLY_LATTICE_INT_H
 #define POLY_LATTICE_INT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* What is known about a rank image. */
@@ -38,8 +40,9 @@ struct poly_img {
 
 /*
  * Describe the image of the 'n' terms 't' (n <= 8) summed over their boxes.
- * 'out->lo' and 'out->hi' are valid for every kind unless the coordinates
- * overflow int64 (then the kind is POLY_IMG_UNKNOWN).
+ * 'out->lo' and 'out->hi' are valid for every kind; when the coordinates
+ * overflow int64 the kind is POLY_IMG_UNKNOWN and they are INT64_MIN and
+ * INT64_MAX.
  */
 void poly_img_of_terms(const struct poly_term_box *t, unsigned n, struct poly_img *out);
 
@@ -48,6 +51,22 @@ void poly_img_of_terms(const struct poly_term_box *t, unsigned n, struct poly_im
  * Returns false (and leaves '*out' alone) only on int64 overflow.
  */
 bool poly_img_meet_count(const struct poly_img *a, const struct poly_img *b, uint64_t *out);
+
+/* Bits of the largest rank-image bitmap (8 KB); wider images go to isl. */
+#define POLY_BITMAP_BITS (1u << 16)
+#define POLY_BITMAP_WORDS (POLY_BITMAP_BITS / 64)
+
+/*
+ * Set in 'bm' ('n_words' 64-bit words, bit i = coordinate origin + i) the
+ * points of the image of the 'n' terms 't', clearing the rest. The image
+ * must lie in [origin, origin + 64 n_words). Costs about
+ * n_words * sum_k (hi_k - lo_k) word operations.
+ */
+void poly_img_bitmap(const struct poly_term_box *t, unsigned n, int64_t origin, uint64_t *bm,
+		     size_t n_words);
+
+/* Number of bits set in both 'a' and 'b' ('b' may equal 'a'). */
+uint64_t poly_bitmap_meet(const uint64_t *a, const uint64_t *b, size_t n_words);
 
 /* Greatest common divisor of two non-negative numbers; gcd(0, 0) = 0. */
 int64_t poly_gcd(int64_t a, int64_t b);

@@ -117,7 +117,8 @@ static const struct fp_case fp_cases[] = {
 	{PR_DILATED, {0, 0}, {1, 2}, 6, 6, true},
 	{PR_DILATED, {5, 1}, {5, 3}, 3, 5, true},
 	/* sums of three terms */
-	{PR_THREE, {0, 0, 0}, {1, 1, 1}, 8, 14, false},    /* 0 1 3 4 9 10 12 13 */
+	{PR_THREE, {0, 0, 0}, {1, 1, 1}, 8, 14, true},     /* 0 1 3 4 9 10 12 13: bitmap */
+	{PR_THREE, {0, 0, 0}, {1, 1, 9999}, 40000, 89996, false},  /* too wide for the bitmap */
 	{PR_THREE, {0, 0, 0}, {2, 2, 2}, 27, 27, true},     /* base-3 digits: chain */
 	{PR_THREE, {0, 0, 0}, {1, 0, 1}, 4, 11, true},      /* two varying terms */
 	{PR_CHAIN, {0, 0, 0}, {1, 1, 3}, 16, 16, true},
@@ -207,11 +208,13 @@ static const struct delta_case delta_cases[] = {
 	{"matrix, overlap", PR_MATRIX, {0, 0}, {3, 3}, {2, 2}, {5, 5}, 12, 12, true},
 	{"same box", PR_CONV_S3, {0, 0}, {3, 1}, {0, 0}, {3, 1}, 0, 0, true},
 	{"other dims differ", PR_MATRIX, {0, 0, 0}, {3, 3, 3}, {0, 0, 4}, {3, 3, 9}, 0, 0, true},
-	{"two-term holes slide: isl", PR_CONV_S3, {2, 0}, {3, 1}, {0, 0}, {2, 1}, 2, 3, false},
+	{"two-term holes slide: bitmap", PR_CONV_S3, {2, 0}, {3, 1}, {0, 0}, {2, 1}, 2, 3, true},
 	{"two-term holes, same rank box", PR_MIXED, {0, 0, 0, 0, 1}, {3, 0, 1, 1, 1},
 	 {0, 0, 0, 0, 0}, {3, 0, 1, 1, 0}, 16, 35, true},
 	{"diagonal slides: isl", PR_DIAG, {2}, {5}, {0}, {3}, 2, 12, false},
-	{"three terms shift: isl", PR_THREE, {0, 0, 1}, {1, 1, 2}, {0, 0, 0}, {1, 1, 1}, 4, 9,
+	{"three terms shift: bitmap", PR_THREE, {0, 0, 1}, {1, 1, 2}, {0, 0, 0}, {1, 1, 1}, 4, 9,
+	 true},
+	{"three terms, wide: isl", PR_THREE, {0, 0, 1}, {1, 1, 8000}, {0, 0, 0}, {1, 1, 7999}, 4, 9,
 	 false},
 	{"conv2d tile moves in Q", PR_CONV2D, {0, 0, 2, 0, 0, 0}, {3, 2, 5, 2, 0, 0},
 	 {0, 0, 0, 0, 0, 0}, {3, 2, 3, 2, 0, 0}, 36, 36, true},
@@ -347,17 +350,17 @@ static void test_stats(void)
 {
 	struct poly_ctx *pc = poly_ctx_new();
 	struct poly_tensor *s2 = poly_tensor_new(pc, make_workload(&projs[PR_CONV_S2]), 0);
-	struct poly_tensor *three = poly_tensor_new(pc, make_workload(&projs[PR_THREE]), 0);
+	struct poly_tensor *diag = poly_tensor_new(pc, make_workload(&projs[PR_DIAG]), 0);
 	const int64_t lo[ND] = {0}, hi[ND] = {1, 1, 1, 1, 1, 1};
 	struct poly_stats st;
 
 	CU_ASSERT_EQUAL(poly_footprint_size(s2, lo, hi), 4);      /* 0..3 */
 	CU_ASSERT_EQUAL(poly_delta_size(s2, lo, hi, lo, hi), 0);
-	CU_ASSERT_EQUAL(poly_footprint_size(three, lo, hi), 8);   /* isl */
+	CU_ASSERT_EQUAL(poly_footprint_size(diag, lo, hi), 2);    /* isl */
 	poly_ctx_stats(pc, &st);
 	CU_ASSERT_EQUAL(st.n_fast, 2);
 	CU_ASSERT_EQUAL(st.n_isl, 1);
-	poly_tensor_free(three);
+	poly_tensor_free(diag);
 	poly_tensor_free(s2);
 	poly_ctx_free(pc);
 }

@@ -87,6 +87,30 @@ static uint64_t brute_count(const struct poly_term_box *t, unsigned n, int64_t *
 	return count;
 }
 
+
+/* A calloc'ed array over [lo, hi] marking the image of the terms (oracle). */
+static unsigned char *brute_marks(const struct poly_term_box *t, unsigned n, int64_t lo,
+				  int64_t hi)
+{
+	unsigned char *seen = calloc((size_t)(hi - lo + 1), 1);
+	int64_t e[MAXT], v;
+	unsigned k;
+
+	for (k = 0; k < n; k++)
+		e[k] = t[k].lo;
+	for (;;) {
+		for (v = 0, k = 0; k < n; k++)
+			v += t[k].coef * e[k];
+		seen[v - lo] = 1;
+		for (k = 0; k < n && e[k] == t[k].hi; k++)
+			e[k] = t[k].lo;
+		if (k == n)
+			break;
+		e[k]++;
+	}
+	return seen;
+}
+
 static void test_img_table(void)
 {
 	size_t i;
@@ -241,12 +265,81 @@ static void test_gcd(void)
 	CU_ASSERT_EQUAL(poly_gcd(17, 5), 1);
 }
 
+/* Bitmaps: the image's points, and the points shared by two images. */
+static void test_bitmap_random(void)
+{
+	static uint64_t a[POLY_BITMAP_WORDS], b[POLY_BITMAP_WORDS];
+	struct rng r;
+	unsigned iter;
+
+	rng_seed(&r, 99);
+	for (iter = 0; iter < 2000; iter++) {
+		struct poly_term_box t[MAXT], u[MAXT];
+		unsigned n = 1 + (unsigned)rng_below(&r, MAXT), k;
+		struct poly_img ti, ui;
+		int64_t lo, hi, blo, bhi, v;
+		uint64_t brute_meet_n = 0;
+		size_t words;
+		unsigned char *seen_t, *seen_u;
+
+		for (k = 0; k < n; k++) {
+			int64_t c = 1 + (int64_t)rng_below(&r, 70);
+			t[k].coef = rng_below(&r, 4) == 0 ? -c : c;
+			t[k].lo = (int64_t)rng_below(&r, 5) - 2;
+			t[k].hi = t[k].lo + (int64_t)rng_below(&r, 6);
+			u[k] = t[k];
+			if (rng_below(&r, 2)) {   /* the old tile: shifted or resized */
+				u[k].lo += (int64_t)rng_below(&r, 3) - 1;
+				u[k].hi = u[k].lo + (int64_t)rng_below(&r, 6);
+			}
+		}
+		poly_img_of_terms(t, n, &ti);
+		poly_img_of_terms(u, n, &ui);
+		lo = ti.lo < ui.lo ? ti.lo : ui.lo;
+		hi = ti.hi > ui.hi ? ti.hi : ui.hi;
+		words = (size_t)(hi - lo) / 64 + 1;
+		CU_ASSERT_TRUE(words <= POLY_BITMAP_WORDS);
+		poly_img_bitmap(t, n, lo, a, words);
+		poly_img_bitmap(u, n, lo, b, words);
+		CU_ASSERT_EQUAL(poly_bitmap_meet(a, a, words), brute_count(t, n, &blo, &bhi));
+		CU_ASSERT_EQUAL(poly_bitmap_meet(b, b, words), brute_count(u, n, &blo, &bhi));
+		seen_t = brute_marks(t, n, lo, hi);
+		seen_u = brute_marks(u, n, lo, hi);
+		for (v = 0; v <= hi - lo; v++)
+			brute_meet_n += seen_t[v] && seen_u[v];
+		free(seen_t);
+		free(seen_u);
+		CU_ASSERT_EQUAL(poly_bitmap_meet(a, b, words), brute_meet_n);
+	}
+}
+
+/* Shifts across word boundaries land on the right bits. */
+static void test_bitmap_offsets(void)
+{
+	static uint64_t a[4];
+	const struct poly_term_box t[2] = {{64, 0, 2}, {1, 100, 100}};   /* 100 164 228 */
+	const struct poly_term_box s[1] = {{65, 0, 3}};                  /* 0 65 130 195 */
+
+	poly_img_bitmap(t, 2, 37, a, 3);
+	CU_ASSERT_EQUAL(a[0], UINT64_C(1) << 63);
+	CU_ASSERT_EQUAL(a[1], UINT64_C(1) << 63);
+	CU_ASSERT_EQUAL(a[2], UINT64_C(1) << 63);
+	CU_ASSERT_EQUAL(poly_bitmap_meet(a, a, 3), 3);
+	poly_img_bitmap(s, 1, 0, a, 4);
+	CU_ASSERT_EQUAL(a[0], 1);
+	CU_ASSERT_EQUAL(a[1], 2);
+	CU_ASSERT_EQUAL(a[2], 4);
+	CU_ASSERT_EQUAL(a[3], 8);
+}
+
 static CU_TestInfo lattice_tests[] = {
 	{"rank images, table", test_img_table},
 	{"rank images, unknown case pinned", test_img_unknown_brute},
 	{"rank images vs enumeration", test_img_random},
 	{"lattice intersections, table", test_meet_table},
 	{"lattice intersections vs enumeration", test_meet_random},
+	{"bitmaps vs enumeration", test_bitmap_random},
+	{"bitmaps across word boundaries", test_bitmap_offsets},
 	{"gcd", test_gcd},
 	CU_TEST_INFO_NULL,
 };
