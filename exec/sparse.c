@@ -647,16 +647,17 @@ static void parent_side(struct xrun *x, const struct xlink *lk, const struct poi
 
 void xsparse_delivery(struct xrun *x, const struct xlink *lk, const struct tlayout *tl,
 		      const struct tset *tile, const struct tset *prev, const int64_t *op_lo,
-		      uint64_t pinst, bool leader, const uint64_t *held)
+		      uint64_t pinst, unsigned n_reads, const uint64_t *held)
 {
 	struct points pt = { 0, 0, NULL };
+	unsigned i;
 
 	if (lk->p < 0)
 		return;
 	tset_diff_foreach(tile, prev, tl, &x->plan.geom[lk->t], collect_point, &pt);
 	if (lk->c >= 0)
 		fill_side(x, lk, &pt, op_lo, held);
-	if (leader)
+	for (i = 0; i < n_reads; i++)
 		parent_side(x, lk, &pt, op_lo, pinst);
 	free(pt.v);
 }

@@ -94,13 +94,13 @@ void xsparse_link_end(struct xrun *x, const struct xlink *lk);
 /*
  * Classify the points of one delivery: the child of link 'lk' whose tile
  * at op origin 'op_lo' is 'tile' receives tile - prev ('prev' NULL: all of
- * it) from parent instance 'pinst'; 'leader' is true for the child whose
- * delta the parent actually reads (multicast); 'held' is the child's map of
- * points held before (NULL: none).
+ * it) from parent instance 'pinst'; the parent reads this child's delta
+ * 'n_reads' times (0 when another child's identical delta is multicast to
+ * it); 'held' is the child's map of points held before (NULL: none).
  */
 void xsparse_delivery(struct xrun *x, const struct xlink *lk, const struct tlayout *tl,
 		      const struct tset *tile, const struct tset *prev, const int64_t *op_lo,
-		      uint64_t pinst, bool leader, const uint64_t *held);
+		      uint64_t pinst, unsigned n_reads, const uint64_t *held);
 
 /*
  * Class of the compute at op point 'op' with operand values 'vals':

@@ -22,6 +22,15 @@ struct hidx {
 	uint64_t idx;
 };
 
+/* A message on one hop: the multiset of leaf classes a subtree needs. */
+struct msg {
+	uint64_t rep;                  /* a child slot of the subtree */
+	uint64_t inst;                 /* the sending node at the current hop */
+	unsigned n;
+	int64_t *ids;                  /* sorted leaf classes */
+};
+
+
 struct kid_slot {
 	uint64_t inst;                 /* child instance id */
 	int64_t op_lo[XD];             /* origin of the child's op box */
@@ -50,6 +59,10 @@ struct link_run {
 	struct kid_slot *slots;        /* n_kids */
 	struct tset *slot_sets;
 	struct hidx *order;            /* grouping scratch */
+	int64_t *cls;                  /* leaf class of each child slot */
+	uint64_t *mult;                /* times the parent reads each class */
+	struct msg *msgs;              /* multicast messages */
+	int64_t *pool;                 /* 2 * n_kids class ids */
 	uint64_t ext[XD];              /* child tile extent per dim */
 	uint64_t *pending_held;        /* bitmap being marked by mark_point */
 	uint64_t pending_new;
@@ -176,6 +189,10 @@ static void link_run_init(struct link_run *lr, struct xrun *x, const struct xlin
 		lr->slots[i].hole = lr->slot_sets[4 * i + 3];
 	}
 	lr->order = xcalloc(lk->n_kids, sizeof(*lr->order));
+	lr->cls = xcalloc(lk->n_kids, sizeof(*lr->cls));
+	lr->mult = xcalloc(lk->n_kids, sizeof(*lr->mult));
+	lr->msgs = xcalloc(lk->n_kids, sizeof(*lr->msgs));
+	lr->pool = xcalloc(2 * lk->n_kids, sizeof(*lr->pool));
 }
 
 static void link_run_release(struct link_run *lr)
@@ -193,6 +210,10 @@ static void link_run_release(struct link_run *lr)
 	free(lr->slot_sets);
 	free(lr->slots);
 	free(lr->order);
+	free(lr->cls);
+	free(lr->mult);
+	free(lr->msgs);
+	free(lr->pool);
 }
 
 /* ------------------------------------------------------- one child's step */
@@ -345,30 +366,21 @@ static bool same_delta(const struct link_run *lr, const struct kid_slot *a,
 }
 
 /*
- * Group the valid children with non-empty deltas by identical delta; the
- * parent delivers each distinct delta once. Marks group leaders (the
- * lowest child of each group) in 'leader' and returns the words the
- * parent delivers.
+ * Give every valid child with a non-empty delta the index of the first
+ * child with an identical delta (its class); -1 for the others.
  */
-static uint64_t group_children(struct link_run *lr, bool *leader)
+static void classify_leaves(struct link_run *lr)
 {
 	struct hidx *h = lr->order;
-	uint64_t n = 0, i, j, words = 0;
+	uint64_t n = 0, i, j, k;
 	uint64_t nk = lr->lk->n_kids;
 
 	for (i = 0; i < nk; i++) {
-		leader[i] = false;
+		lr->cls[i] = -1;
 		if (lr->slots[i].valid && lr->slots[i].delta) {
 			h[n].hash = lr->slots[i].hash;
 			h[n++].idx = i;
 		}
-	}
-	if (lr->lk->no_multicast || n <= 1) {
-		for (i = 0; i < n; i++) {
-			leader[h[i].idx] = true;
-			words += lr->slots[h[i].idx].delta;
-		}
-		return words;
 	}
 	if (n <= 32) {
 		for (i = 1; i < n; i++) {          /* insertion sort: groups are small */
@@ -381,30 +393,145 @@ static uint64_t group_children(struct link_run *lr, bool *leader)
 		qsort(h, n, sizeof(*h), cmp_hidx);
 	}
 	for (i = 0; i < n; i = j) {
-		/* within a run of equal hashes, each distinct delta leads once */
 		for (j = i; j < n && h[j].hash == h[i].hash; j++) {
-			uint64_t k;
-			bool dup = false;
-			for (k = i; k < j && !dup; k++)
-				dup = leader[h[k].idx] &&
-				      same_delta(lr, &lr->slots[h[j].idx], &lr->slots[h[k].idx]);
-			if (!dup) {
-				leader[h[j].idx] = true;
-				words += lr->slots[h[j].idx].delta;
-			}
+			const struct kid_slot *a = &lr->slots[h[j].idx];
+			lr->cls[h[j].idx] = (int64_t)h[j].idx;
+			for (k = i; k < j; k++)
+				if (lr->cls[h[k].idx] == (int64_t)h[k].idx &&
+				    same_delta(lr, a, &lr->slots[h[k].idx])) {
+					lr->cls[h[j].idx] = (int64_t)h[k].idx;
+					break;
+				}
 		}
 	}
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_msg(const void *a, const void *b)
+{
+	const struct msg *x = a, *y = b;
+	unsigned i;
+
+	if (x->inst != y->inst)
+		return x->inst < y->inst ? -1 : 1;
+	if (x->n != y->n)
+		return x->n < y->n ? -1 : 1;
+	for (i = 0; i < x->n; i++)
+		if (x->ids[i] != y->ids[i])
+			return x->ids[i] < y->ids[i] ? -1 : 1;
+	return x->rep < y->rep ? -1 : x->rep > y->rep;
+}
+
+static bool same_msg(const struct msg *x, const struct msg *y)
+{
+	return x->n == y->n && !memcmp(x->ids, y->ids, x->n * sizeof(*x->ids));
+}
+
+/* Index of the node that sends to child slot 's' on the hop of level 'b'. */
+static uint64_t hop_node(const struct link_run *lr, uint64_t s, unsigned b)
+{
+	const struct xplan *p = &lr->x->plan;
+	const struct odo *kid = &lr->lk->kid;
+	uint64_t v = 0, rest = s, digit[SPEC_MAX_LOOPS];
+	int i;
+
+	for (i = (int)kid->n - 1; i >= 0; i--) {
+		uint64_t e = p->loops[kid->loop[i]].end;
+		digit[i] = rest % e;
+		rest /= e;
+	}
+	for (i = 0; i < (int)kid->n; i++)
+		if (p->loops[kid->loop[i]].level > b)
+			v = v * p->loops[kid->loop[i]].end + digit[i];
+	return v;
+}
+
+/*
+ * One hop of level 'b': every node forwards the distinct messages of its
+ * children once (unless multicast is off there), as one message upwards.
+ */
+static size_t hop(struct link_run *lr, struct msg *m, size_t n, unsigned b, int64_t *pool)
+{
+	const struct spec_mapping *map = lr->x->plan.s->mapping;
+	bool no_mc = map->levels[b].no_multicast_mask & (1u << lr->lk->t);
+	size_t i, j, out = 0, at = 0;
+
+	for (i = 0; i < n; i++)
+		m[i].inst = hop_node(lr, m[i].rep, b);
+	qsort(m, n, sizeof(*m), cmp_msg);
+	for (i = 0; i < n; i = j) {
+		struct msg merged = { m[i].rep, m[i].inst, 0, pool + at };
+		for (j = i; j < n && m[j].inst == m[i].inst; j++) {
+			if (j > i && !no_mc && same_msg(&m[j], &m[j - 1]))
+				continue;
+			memcpy(merged.ids + merged.n, m[j].ids, m[j].n * sizeof(*pool));
+			merged.n += m[j].n;
+		}
+		qsort(merged.ids, merged.n, sizeof(*merged.ids), cmp_i64);
+		at += merged.n;
+		m[out++] = merged;
+	}
+	return out;
+}
+
+/*
+ * Multicast through the spatial hierarchy between the child and parent
+ * levels: leaves are the children's deltas (identical deltas form one
+ * class); each hop forwards every distinct message of its children once.
+ * Sets lr->mult[s] to the times the parent reads child class 's' and
+ * returns the words it reads.
+ */
+static uint64_t multicast(struct link_run *lr)
+{
+	const struct xplan *p = &lr->x->plan;
+	const struct odo *kid = &lr->lk->kid;
+	uint64_t nk = lr->lk->n_kids, s, words = 0;
+	size_t n = 0, i;
+	unsigned b, k;
+	int64_t *pool_a = lr->pool, *pool_b = lr->pool + nk;
+
+	classify_leaves(lr);
+	for (s = 0; s < nk; s++) {
+		lr->mult[s] = 0;
+		if (lr->cls[s] < 0)
+			continue;
+		pool_a[n] = lr->cls[s];
+		lr->msgs[n] = (struct msg){ s, 0, 1, pool_a + n };
+		n++;
+	}
+	for (b = 0; b < p->n_levels && n > 1; b++) {
+		bool has = false;
+		for (k = 0; k < kid->n; k++)
+			has |= p->loops[kid->loop[k]].level == b;
+		if (!has)
+			continue;
+		n = hop(lr, lr->msgs, n, b, pool_b);
+		pool_b = pool_a;
+		pool_a = lr->msgs[0].ids;
+	}
+	for (i = 0; i < n; i++)
+		for (k = 0; k < lr->msgs[i].n; k++) {
+			lr->mult[lr->msgs[i].ids[k]]++;
+			words += lr->slots[lr->msgs[i].ids[k]].delta;
+		}
 	return words;
 }
 
 /* ------------------------------------------------------------ the walk */
 
-static void serve_parent(struct link_run *lr, bool *leader, uint64_t pinst)
+static void serve_parent(struct link_run *lr, uint64_t pinst)
 {
 	const struct xlink *lk = lr->lk;
 	uint64_t words, i;
 
-	words = group_children(lr, leader);
+	words = lk->n_kids > 1 ? multicast(lr) : lr->slots[0].valid ? lr->slots[0].delta : 0;
+	if (lk->n_kids == 1)
+		lr->mult[0] = 1;
 	if (lk->p >= 0)
 		xrun_acc(lr->x, (unsigned)lk->p, lk->t)->content += words;
 	for (i = 0; i < lk->n_kids; i++) {
@@ -414,7 +541,7 @@ static void serve_parent(struct link_run *lr, bool *leader, uint64_t pinst)
 			continue;
 		if (lr->sparse)
 			xsparse_delivery(lr->x, lk, &lr->tl, &ks->tile, ks->full ? NULL : &ks->prev,
-					 ks->op_lo, pinst, leader[i], st ? st->held : NULL);
+					 ks->op_lo, pinst, (unsigned)lr->mult[i], st ? st->held : NULL);
 		if (lr->track_held)
 			track_partition(lr, st, ks, xrun_acc(lr->x, (unsigned)lk->c, lk->t));
 	}
@@ -425,14 +552,12 @@ static void walk_link(struct xrun *x, struct xlink *lk)
 	const struct xplan *p = &x->plan;
 	struct link_run lr;
 	int64_t bt[XD], bp[XD], bk[XD], xo[XD];
-	bool *leader;
-	bool need_canon = lk->n_kids > 1 && !lk->no_multicast;
+	bool need_canon = lk->n_kids > 1;
 	unsigned d;
 
 	link_run_init(&lr, x, lk);
 	if (lr.sparse)
 		xsparse_link_begin(x, lk);
-	leader = xcalloc(lk->n_kids, sizeof(*leader));
 	odo_reset(&lk->tick, p, bt);
 	do {
 		odo_reset(&lk->par, p, bp);
@@ -445,10 +570,9 @@ static void walk_link(struct xrun *x, struct xlink *lk)
 					xo[d] = bt[d] + bp[d] + bk[d];
 				child_step(&lr, &lr.slots[kv], pinst * lk->n_kids + kv, xo, need_canon);
 			} while (odo_next(&lk->kid, p, bk));
-			serve_parent(&lr, leader, pinst);
+			serve_parent(&lr, pinst);
 		} while (odo_next(&lk->par, p, bp));
 	} while (odo_next(&lk->tick, p, bt));
-	free(leader);
 	if (lr.sparse)
 		xsparse_link_end(x, lk);
 	link_run_release(&lr);
