@@ -168,6 +168,10 @@ void xcompute(struct xrun *x)
 	memset(&w, 0, sizeof(w));
 	w.x = x;
 	w.out = -1;
+	x->out->compute_instances = 1;
+	for (k = 0; k < p->n_loops; k++)
+		if (p->loops[k].spatial)
+			x->out->compute_instances *= p->loops[k].end;
 	for (t = 0; t < p->n_tensors; t++)
 		if (p->geom[t].read_write)
 			w.out = (int)t;

@@ -78,7 +78,7 @@ static int assign_ranks(struct sloop *s, size_t n, const struct xfmt *f,
 			return -1;
 		grp = flatten_group(tf, (unsigned)r, s[j].dim, &has_rule);
 		if (f->has_md && has_rule && !grp) {
-			r -= step;          /* the rank stays empty; offer the loop to the next */
+			r += step;          /* the rank stays empty; offer the loop to the next */
 			continue;
 		}
 		s[j].rank = r;
@@ -88,7 +88,7 @@ static int assign_ranks(struct sloop *s, size_t n, const struct xfmt *f,
 			s[j].rank = r;
 			j += step;
 		}
-		r -= step;
+		r += step;
 	}
 	return 0;
 }
