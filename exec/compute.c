@@ -119,19 +119,33 @@ static double *dense_reference(const struct xrun *x, int out)
 {
 	const struct xplan *p = &x->plan;
 	double *ref = xcalloc(p->geom[out].size + 1, sizeof(*ref));
-	int64_t xo[XD] = { 0 };
+	int64_t xo[XD] = { 0 }, step[XD][SPEC_MAX_TENSORS];
+	uint64_t lin[SPEC_MAX_TENSORS];
 	unsigned t;
 	int d;
 
+	for (t = 0; t < p->n_tensors; t++) {
+		lin[t] = op_lin(p, t, xo);
+		for (d = 0; d < (int)p->n_dims; d++) {
+			xo[d] = 1;
+			step[d][t] = (int64_t)(op_lin(p, t, xo) - lin[t]);
+			xo[d] = 0;
+		}
+	}
 	for (;;) {
 		double prod = 1;
 		for (t = 0; t < p->n_tensors; t++)
 			if ((int)t != out)
-				prod *= x->tensors[t]->values[op_lin(p, t, xo)];
-		ref[op_lin(p, (unsigned)out, xo)] += prod;
+				prod *= x->tensors[t]->values[lin[t]];
+		ref[lin[out]] += prod;
 		for (d = (int)p->n_dims - 1; d >= 0; d--) {
-			if ((uint64_t)++xo[d] < p->bound[d])
+			if ((uint64_t)++xo[d] < p->bound[d]) {
+				for (t = 0; t < p->n_tensors; t++)
+					lin[t] += (uint64_t)step[d][t];
 				break;
+			}
+			for (t = 0; t < p->n_tensors; t++)
+				lin[t] -= (uint64_t)(step[d][t] * (xo[d] - 1));
 			xo[d] = 0;
 		}
 		if (d < 0)

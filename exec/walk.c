@@ -68,6 +68,8 @@ struct link_run {
 	uint64_t pending_new;
 	bool track_held;
 	bool sparse;                   /* per-point classes for this tensor */
+	struct xacc la;                /* this link's sums for the child level */
+	uint64_t content;              /* this link's deliveries of the parent */
 };
 
 /* ------------------------------------------------------------- odometers */
@@ -127,9 +129,17 @@ static uint64_t odo_count(const struct odo *o, const struct xplan *p)
 
 /* ----------------------------------------------------------------- links */
 
-static void link_init(struct xlink *lk, const struct xplan *p, unsigned t, int c, int par)
+/*
+ * Set up link (t, c, par). With 'collapse', spatial loops whose dimension
+ * does not index 't' are left out of the walk: the instances they separate
+ * hold identical tiles at every step (and, where multicast is on, merge
+ * into one message), so their counts are the walked ones times 'rep_*'.
+ */
+static void link_init(struct xlink *lk, const struct xplan *p, unsigned t, int c, int par,
+		      bool collapse)
 {
 	const struct spec_mapping *m = p->s->mapping;
+	uint32_t dims = p->geom[t].dim_mask;
 	int k, lo, hi;
 
 	memset(lk, 0, sizeof(*lk));
@@ -138,12 +148,18 @@ static void link_init(struct xlink *lk, const struct xplan *p, unsigned t, int c
 	lk->p = par;
 	lk->bc = c < 0 ? -1 : p->boundary[c];
 	lk->bp = par < 0 ? (int)p->n_loops - 1 : p->boundary[par];
+	lk->rep_par = lk->rep_kid = 1;
 	for (k = (int)p->n_loops - 1; k > lk->bc; k--) {
 		const struct xloop *lp = &p->loops[k];
+		bool irrelevant = collapse && !(dims & (1u << lp->dim));
 		if (!lp->spatial)
 			odo_add(&lk->tick, (unsigned)k);
+		else if (k > lk->bp && irrelevant)
+			lk->rep_par *= lp->end;
 		else if (k > lk->bp)
 			odo_add(&lk->par, (unsigned)k);
+		else if (irrelevant && !(m->levels[lp->level].no_multicast_mask & (1u << t)))
+			lk->rep_kid *= lp->end;
 		else
 			odo_add(&lk->kid, (unsigned)k);
 	}
@@ -277,7 +293,7 @@ static void track_partition(struct link_run *lr, struct kid_state *st, struct ki
 
 	if (!st->held)
 		st->held = xcalloc((g->size + 63) / 64, sizeof(uint64_t));
-	if (!lr->tl.exact && ks->delta == 1 && ks->full) {
+	if (!lr->tl.exact && ks->delta == 1 && tset_size(&ks->tile, &lr->tl) == 1) {
 		uint64_t lin = 0;
 		unsigned r;
 		for (r = 0; r < g->n_ranks; r++)
@@ -301,7 +317,7 @@ static void child_step(struct link_run *lr, struct kid_slot *ks, uint64_t inst,
 	const struct xplan *p = &lr->x->plan;
 	const struct xgeom *g = &p->geom[lr->lk->t];
 	struct kid_state *st = lr->state ? &lr->state[inst] : NULL;
-	struct xacc *a = lr->lk->c >= 0 ? xrun_acc(lr->x, (unsigned)lr->lk->c, lr->lk->t) : NULL;
+	struct xacc *a = lr->lk->c >= 0 ? &lr->la : NULL;
 	int64_t hi[XD];
 	uint64_t size;
 	unsigned d;
@@ -532,8 +548,7 @@ static void serve_parent(struct link_run *lr, uint64_t pinst)
 	words = lk->n_kids > 1 ? multicast(lr) : lr->slots[0].valid ? lr->slots[0].delta : 0;
 	if (lk->n_kids == 1)
 		lr->mult[0] = 1;
-	if (lk->p >= 0)
-		xrun_acc(lr->x, (unsigned)lk->p, lk->t)->content += words;
+	lr->content += words;
 	for (i = 0; i < lk->n_kids; i++) {
 		struct kid_slot *ks = &lr->slots[i];
 		struct kid_state *st = lr->state ? &lr->state[ks->inst] : NULL;
@@ -543,7 +558,25 @@ static void serve_parent(struct link_run *lr, uint64_t pinst)
 			xsparse_delivery(lr->x, lk, &lr->tl, &ks->tile, ks->full ? NULL : &ks->prev,
 					 ks->op_lo, pinst, (unsigned)lr->mult[i], st ? st->held : NULL);
 		if (lr->track_held)
-			track_partition(lr, st, ks, xrun_acc(lr->x, (unsigned)lk->c, lk->t));
+			track_partition(lr, st, ks, &lr->la);
+	}
+}
+
+/* Add this link's sums, times the replicas left out of the walk. */
+static void flush_link(struct link_run *lr)
+{
+	const struct xlink *lk = lr->lk;
+	uint64_t rep = lk->rep_par * lk->rep_kid;
+
+	if (lk->p >= 0)
+		xrun_acc(lr->x, (unsigned)lk->p, lk->t)->content += lr->content * lk->rep_par;
+	if (lk->c >= 0) {
+		struct xacc *a = xrun_acc(lr->x, (unsigned)lk->c, lk->t);
+		a->recv += lr->la.recv * rep;
+		a->partition += lr->la.partition * rep;
+		a->instances += lr->la.instances * rep;
+		if (lr->la.tile_shape > a->tile_shape)
+			a->tile_shape = lr->la.tile_shape;
 	}
 }
 
@@ -575,6 +608,7 @@ static void walk_link(struct xrun *x, struct xlink *lk)
 	} while (odo_next(&lk->tick, p, bt));
 	if (lr.sparse)
 		xsparse_link_end(x, lk);
+	flush_link(&lr);
 	link_run_release(&lr);
 }
 
@@ -607,9 +641,9 @@ int xwalk_all(struct xrun *x)
 			struct xlink lk;
 			int c = i == 0 ? -1 : p->chain[t][i - 1];
 			int par = i < p->n_chain[t] ? p->chain[t][i] : -1;
-			link_init(&lk, p, t, c, par);
+			link_init(&lk, p, t, c, par, !x->sp || xsparse_tensor_is_dense(x->sp, t));
 			if (compute_link_is_trivial(x, &lk)) {
-				xrun_acc(x, (unsigned)par, t)->content += op_points(p);
+				xrun_acc(x, (unsigned)par, t)->content += op_points(p) / lk.rep_kid;
 				continue;
 			}
 			walk_link(x, &lk);

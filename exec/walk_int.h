@@ -22,6 +22,7 @@ struct xlink {
 	int bc, bp;                    /* boundary loops (bc = -1 for compute) */
 	struct odo tick, par, kid;     /* temporal above bc; spatial above bp; spatial in (bc, bp] */
 	uint64_t n_pinst, n_kids;      /* parent instances, children per parent */
+	uint64_t rep_par, rep_kid;     /* identical replicas left out of the walk */
 	bool no_reuse;                 /* no temporal reuse at c */
 	bool no_multicast;             /* no multicast between p and c */
 };
