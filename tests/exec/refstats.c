@@ -20,7 +20,7 @@ static void trim(char *s)
 int refstats_load(struct refstats *rs, const char *path)
 {
 	FILE *fp = fopen(path, "r");
-	char line[512], level[64] = "", tensor[64] = "";
+	char line[512], level[64] = "", tensor[64] = "", last_label[96] = "";
 	size_t alloc = 0;
 
 	rs->n = 0;
@@ -40,8 +40,35 @@ int refstats_load(struct refstats *rs, const char *path)
 			snprintf(tensor, sizeof(tensor), "%.*s", (int)(len - 6), line + 4);
 			continue;
 		}
+		if (strstr(line, "Rank ") && strstr(line, "(metadata, payload): (") && level[0]) {
+			/* "Rank r (metadata, payload): (md, pl)" under the last label */
+			unsigned r;
+			unsigned long long md, pl;
+			const char *rk = strstr(line, "Rank ");
+			const char *open = strstr(line, "): (") + 4;
+			if (sscanf(rk, "Rank %u", &r) != 1 || sscanf(open, "%llu, %llu", &md, &pl) != 2)
+				continue;
+			XGROW(rs->v, rs->n + 1, alloc);
+			memset(&rs->v[rs->n], 0, sizeof(rs->v[0]));
+			snprintf(rs->v[rs->n].level, sizeof(rs->v[0].level), "%s", level);
+			snprintf(rs->v[rs->n].tensor, sizeof(rs->v[0].tensor), "%s", tensor);
+			snprintf(rs->v[rs->n].label, sizeof(rs->v[0].label), "%.80s | Rank %u",
+				 last_label, r);
+			snprintf(rs->v[rs->n].value, sizeof(rs->v[0].value), "%llu %llu", md, pl);
+			rs->n++;
+			continue;
+		}
 		colon = strstr(line, " : ");
-		if (!colon || !level[0])
+		if (!colon) {
+			/* a label whose values follow on "Rank" lines */
+			char tmp[512];
+			snprintf(tmp, sizeof(tmp), "%s", line);
+			trim(tmp);
+			if (level[0] && tmp[0])
+				snprintf(last_label, sizeof(last_label), "%.95s", tmp);
+			continue;
+		}
+		if (!level[0])
 			continue;
 		XGROW(rs->v, rs->n + 1, alloc);
 		memset(&rs->v[rs->n], 0, sizeof(rs->v[0]));
@@ -52,6 +79,7 @@ int refstats_load(struct refstats *rs, const char *path)
 		snprintf(rs->v[rs->n].value, sizeof(rs->v[0].value), "%s", colon + 3);
 		trim(rs->v[rs->n].label);
 		trim(rs->v[rs->n].value);
+		snprintf(last_label, sizeof(last_label), "%s", rs->v[rs->n].label);
 		rs->n++;
 	}
 	fclose(fp);
