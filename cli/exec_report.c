@@ -470,18 +470,57 @@ void exec_cli_release(struct exec_cli *c)
 	free(c->tensors);
 }
 
-/* Check one "NAME=FILE" tensor file; print its diagnostics. */
-static bool tensor_file_ok(const char *arg)
+/* Extent of rank 'r' of tensor 'st': the hull of its projection. */
+static uint64_t rank_extent(const struct spec_workload *w, const struct spec_tensor *st,
+			    unsigned r)
+{
+	uint64_t ext = 1;
+	unsigned k;
+	for (k = 0; k < st->ranks[r].n_terms; k++) {
+		int64_t c = st->ranks[r].terms[k].coef;
+		ext += (uint64_t)(c < 0 ? -c : c) * (w->bounds[st->ranks[r].terms[k].dim] - 1);
+	}
+	return ext;
+}
+
+/*
+ * Check one "NAME=FILE" tensor file: its syntax, and, when the design
+ * 'w' is known, that its shape is the tensor's. Prints its diagnostics.
+ */
+static bool tensor_file_ok(const char *arg, const struct spec_workload *w)
 {
 	struct diag_list dl = DIAG_LIST_INIT;
 	struct arena a = ARENA_INIT;
 	const char *eq = strchr(arg, '=');
+	const struct spec_matrix *m;
+	char name[256];
 	bool ok;
+	int t;
 
 	if (!eq || eq == arg || !eq[1])
 		return true;           /* the loader reports the malformed option */
-	ok = spec_matrix_load(&a, eq + 1, &dl) != NULL;
+	m = spec_matrix_load(&a, eq + 1, &dl);
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
+	if (m && w && (t = spec_tensor_find(w, name)) >= 0) {
+		const struct spec_tensor *st = &w->tensors[t];
+		struct diag_loc at = { eq + 1, m->shape_line, 0 };
+		unsigned r;
+		if (st->n_ranks != m->n_ranks) {
+			diag_error(&dl, at, "tensor '%s' has %u ranks; this file gives %u", name,
+				   st->n_ranks, m->n_ranks);
+		} else {
+			for (r = 0; r < m->n_ranks; r++)
+				if (m->shape[r] != rank_extent(w, st, r)) {
+					diag_error(&dl, at, "rank %u has %llu coordinates; tensor '%s' "
+						   "needs %llu (its projection)", r,
+						   (unsigned long long)m->shape[r], name,
+						   (unsigned long long)rank_extent(w, st, r));
+					break;
+				}
+		}
+	}
 	diag_print(&dl, stderr);
+	ok = !diag_has_errors(&dl);
 	diag_list_release(&dl);
 	arena_release(&a);
 	return ok;
@@ -490,11 +529,19 @@ static bool tensor_file_ok(const char *arg)
 struct spec_set *exec_cli_load(const struct exec_cli *c)
 {
 	struct spec_load_options lo = { .require_mapping = true };
+	struct spec_set *plain = NULL;
 	bool ok = true;
 	size_t i;
 
+	if (c->n_tensors) {
+		/* the design alone, to know the tensors' shapes (its errors come later) */
+		struct diag_list dl = DIAG_LIST_INIT;
+		plain = spec_set_load((const char *const *)c->files, c->n_files, &lo, &dl);
+		diag_list_release(&dl);
+	}
 	for (i = 0; i < c->n_tensors; i++)
-		ok &= tensor_file_ok(c->tensors[i]);
+		ok &= tensor_file_ok(c->tensors[i], plain ? &plain->workload : NULL);
+	spec_set_free(plain);
 	if (!ok)
 		return NULL;
 	lo.tensor_files = c->tensors;

@@ -29,6 +29,7 @@ struct entry {
 
 struct mreader {
 	const char *path;
+	unsigned shape_line;           /* line that fixes the shape */
 	struct diag_list *dl;
 	char *text;
 	char *cur;                     /* start of the next line */
@@ -213,6 +214,7 @@ static int parse_size(struct mreader *r, const struct mm_header *h, uint64_t *ro
 		return -1;
 	if (expect_end(r, s) < 0)
 		return -1;
+	r->shape_line = r->line;
 	if (!*rows || !*cols || *rows > MAX_EXTENT || *cols > MAX_EXTENT)
 		return merr(r, r->line, "a %llux%llu matrix is not supported",
 			    (unsigned long long)*rows, (unsigned long long)*cols);
@@ -342,6 +344,7 @@ static int read_dense(struct mreader *r, uint64_t *rows, uint64_t *cols)
 		if (!*cols) {
 			*cols = n;
 			first_line = r->line;
+			r->shape_line = r->line;
 		} else if (n != *cols) {
 			return merr(r, r->line, "this row has %llu values, the first row (line %u) "
 				    "has %llu", (unsigned long long)n, first_line,
@@ -398,6 +401,7 @@ static const struct spec_matrix *build(struct arena *a, struct mreader *r, uint6
 	m->shape[0] = rows;
 	m->shape[1] = cols;
 	m->nnz = r->n;
+	m->shape_line = r->shape_line;
 	for (i = 0; i < r->n; i++) {
 		coords[2 * i] = r->ents[i].row;
 		coords[2 * i + 1] = r->ents[i].col;

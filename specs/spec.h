@@ -301,6 +301,7 @@ struct spec_matrix {
 	size_t nnz;
 	const uint64_t *coords;        /* nnz * n_ranks, row-major by entry */
 	const double *values;          /* nnz values (1.0 for a pattern file) */
+	unsigned shape_line;           /* line that fixes the shape (size line, first row) */
 };
 
 struct spec_density {
