@@ -164,7 +164,7 @@ static int parse_header(struct mreader *r, char *line, struct mm_header *h)
 
 	for (tok = strtok_r(line, " \t", &save); tok && n < 6; tok = strtok_r(NULL, " \t", &save))
 		w[n++] = tok;
-	if (n < 1 || strcmp(w[0], "%%MatrixMarket"))
+	if (n < 1 || strcasecmp(w[0], "%%MatrixMarket"))
 		return merr(r, 1, "not a Matrix Market file: the first line must start with "
 			    "'%%%%MatrixMarket'");
 	if (n != 5)
@@ -385,7 +385,7 @@ static int check_duplicates(struct mreader *r)
 static bool is_mtx(const char *path, const char *text)
 {
 	size_t n = strlen(path);
-	return !strncmp(text, "%%MatrixMarket", 14) || (n > 4 && !strcasecmp(path + n - 4, ".mtx"));
+	return !strncasecmp(text, "%%MatrixMarket", 14) || (n > 4 && !strcasecmp(path + n - 4, ".mtx"));
 }
 
 static const struct spec_matrix *build(struct arena *a, struct mreader *r, uint64_t rows,
