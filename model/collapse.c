@@ -8,6 +8,7 @@
 #include "model/model_int.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "util/ckmath.h"
@@ -200,7 +201,7 @@ static void store(struct model_ws *ws, unsigned pv, struct col *c, struct model_
 		struct model_tile *t = &out->tiles[l][pv];
 		const struct mlevel *lv = &ws->lv[l];
 		int k;
-		memset(t, 0, sizeof(*t));
+		memset(t, 0, ws->tile_head_size);
 		t->is_kept = c->kept[l];
 		t->replication = (uint64_t)c->replication[l];
 		t->avg_replication = c->replication[l];
