@@ -94,7 +94,10 @@ struct model_options {
 /*
  * One tensor at one storage level. Counts are per instance of the level
  * (per cluster for address generations). In a dense run the "actual" counts
- * equal the algorithmic ones and gated/skipped counts are 0.
+ * equal the algorithmic ones and gated/skipped counts are 0. A tile that is
+ * not kept (bypassed) has is_kept, replication, avg_replication, max_x,
+ * max_y, confidence and parent/child_level set and its counts and energies
+ * zero; its other fields are unspecified.
  */
 struct model_tile {
 	bool is_kept;                 /* the level stores this tensor */

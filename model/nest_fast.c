@@ -28,14 +28,18 @@
 
 #include "util/xalloc.h"
 
-/* The temporal loops (N >= 2) above a boundary, innermost first. */
+/*
+ * Every temporal loop with N >= 2, innermost first. The loops above a
+ * boundary are a suffix of this list, and a leaf weight only depends on the
+ * loops above its own, so one list serves every level.
+ */
 struct above {
-	unsigned m;
-	uint64_t leaves;                      /* product of their trip counts */
-	uint64_t weight[FAST_MAX_LOOPS];      /* total weight of the leaves with ctz = j */
+	unsigned n;
+	unsigned loop[FAST_MAX_LOOPS];
 	uint8_t dim[FAST_MAX_LOOPS];
 	uint64_t stride[FAST_MAX_LOOPS];
-	int64_t u[FAST_MAX_LOOPS][SPEC_MAX_DIMS];   /* op-space u_j (exact mode only) */
+	uint64_t weight[FAST_MAX_LOOPS];      /* (N_j - 1) * prod_{i > j} N_i */
+	uint64_t leaves[FAST_MAX_LOOPS + 1];  /* prod_{i >= j} N_i */
 };
 
 /* The translations u_j seen by one boundary, projected on one tensor. */
@@ -45,37 +49,52 @@ struct proj_u {
 };
 
 
-/* Collect the temporal loops (N >= 2) above loop 'B'. */
-static int collect_above(const struct model_ws *ws, unsigned B, struct above *ab)
+/* Collect the temporal loops with N >= 2 of the whole nest. */
+static int collect_above(const struct model_ws *ws, struct above *ab)
 {
-	int64_t prefix[SPEC_MAX_DIMS] = { 0 };
-	unsigned L, d, j;
+	unsigned L, j;
 
-	ab->m = 0;
-	for (L = B + 1; L < ws->n_loops; L++) {
+	ab->n = 0;
+	for (L = 0; L < ws->n_loops; L++) {
 		const struct mloop *lp = &ws->loops[L];
 		if (lp->is_spatial || lp->end < 2)
 			continue;
-		if (ab->m == FAST_MAX_LOOPS)
+		if (ab->n == FAST_MAX_LOOPS)
 			return -1;
-		ab->dim[ab->m] = lp->dim;
-		ab->stride[ab->m] = lp->stride;
-		ab->weight[ab->m] = lp->end;   /* trip count; turned into weights below */
-		if (ws->poly) {
-			for (d = 0; d < ws->n_dims; d++)
-				ab->u[ab->m][d] = -prefix[d];
-			ab->u[ab->m][lp->dim] += (int64_t)lp->stride;
-			prefix[lp->dim] += (int64_t)lp->stride;
-		}
-		ab->m++;
+		ab->loop[ab->n] = L;
+		ab->dim[ab->n] = lp->dim;
+		ab->stride[ab->n] = lp->stride;
+		ab->n++;
 	}
-	ab->leaves = 1;
-	for (j = ab->m; j-- > 0;) {
-		uint64_t n = ab->weight[j];
-		ab->weight[j] = (n - 1) * ab->leaves;
-		ab->leaves *= n;
+	ab->leaves[ab->n] = 1;
+	for (j = ab->n; j-- > 0;) {
+		uint64_t n = ws->loops[ab->loop[j]].end;
+		ab->weight[j] = (n - 1) * ab->leaves[j + 1];
+		ab->leaves[j] = n * ab->leaves[j + 1];
 	}
 	return 0;
+}
+
+/* Index in 'ab' of the first loop above loop B. */
+static unsigned above_start(const struct above *ab, unsigned B)
+{
+	unsigned o = 0;
+
+	while (o < ab->n && ab->loop[o] <= B)
+		o++;
+	return o;
+}
+
+/* Op-space u_z = s_z - (s_o + ... + s_{z-1}) (exact footprints only). */
+static void op_translation(const struct model_ws *ws, const struct above *ab, unsigned o,
+			   unsigned z, int64_t *u)
+{
+	unsigned i;
+
+	memset(u, 0, SPEC_MAX_DIMS * sizeof(*u));
+	for (i = o; i < z; i++)
+		u[ab->dim[i]] -= (int64_t)ab->stride[i];
+	u[ab->dim[z]] += (int64_t)ab->stride[z];
 }
 
 /* Points two same-shape hull boxes keep in common when one moves by 'v'. */
@@ -131,7 +150,7 @@ static void record_u(struct proj_u *pu, unsigned j, const struct ustate *us,
  * receives every projected translation P(u_j), for the link-transfer check.
  */
 static uint64_t boundary_sum(struct model_ws *ws, unsigned pv, unsigned l,
-			     const struct above *ab, struct proj_u *pu)
+			     const struct above *ab, unsigned o, struct proj_u *pu)
 {
 	static const int64_t zero_lo[SPEC_MAX_DIMS];
 	const struct proj *p = &ws->proj[pv];
@@ -141,13 +160,13 @@ static uint64_t boundary_sum(struct model_ws *ws, unsigned pv, unsigned l,
 	unsigned j, t, z, r;
 
 	if (pu)
-		pu->m = ab->m;
+		pu->m = ab->n - o;
 	if (ws->m->levels[l].no_temporal_reuse_mask & (1u << pv))
-		return full * ab->leaves;
-	for (z = 0; z < ab->m && !p->dims[ab->dim[z]].n; z++)
+		return full * ab->leaves[o];
+	for (z = o; z < ab->n && !p->dims[ab->dim[z]].n; z++)
 		if (pu)
-			memset(pu->pu[z], 0, sizeof(pu->pu[z]));
-	if (z == ab->m)
+			memset(pu->pu[z - o], 0, sizeof(pu->pu[0]));
+	if (z == ab->n)
 		return sum;
 	memset(us.prefix, 0, sizeof(us.prefix));
 	memset(us.pz, 0, sizeof(us.pz));
@@ -159,12 +178,17 @@ static uint64_t boundary_sum(struct model_ws *ws, unsigned pv, unsigned l,
 		us.nonzero = us.mismatch = pd->n;
 		if (pu)
 			for (r = 0; r < p->n_ranks; r++)
-				pu->pu[z][r] = us.pz[r];
+				pu->pu[z - o][r] = us.pz[r];
 	}
-	overlap = ws->poly ? fp_delta(ws, pv, ab->u[z], op_ext, zero_lo, op_ext) :
-			     full - kept_points(ws->tile_ext[l][pv], us.pz, p->n_ranks);
+	if (ws->poly) {
+		int64_t u[SPEC_MAX_DIMS];
+		op_translation(ws, ab, o, z, u);
+		overlap = fp_delta(ws, pv, u, op_ext, zero_lo, op_ext);
+	} else {
+		overlap = full - kept_points(ws->tile_ext[l][pv], us.pz, p->n_ranks);
+	}
 	sum += overlap * ab->weight[z];
-	for (j = z + 1; j < ab->m; j++) {
+	for (j = z + 1; j < ab->n; j++) {
 		const struct proj_dim *pd = &p->dims[ab->dim[j]];
 		int64_t v[SPEC_MAX_TENSOR_RANKS];
 		unsigned nz_t = 0, mm_t = 0;
@@ -178,7 +202,7 @@ static uint64_t boundary_sum(struct model_ws *ws, unsigned pv, unsigned l,
 			same_t &= v[t] == us.pz[r];
 		}
 		if (pu)
-			record_u(pu, j, &us, pd, v, p->n_ranks);
+			record_u(pu, j - o, &us, pd, v, p->n_ranks);
 		if (us.nonzero == nz_t && zero_t)
 			;       /* u_j is zero on this tensor: the tile does not move */
 		else if (us.mismatch == mm_t && same_t)
@@ -252,12 +276,12 @@ static const struct neighbours *neighbour_deltas(struct model_ws *ws, unsigned l
  * then possible and the general walk must decide it.
  */
 static bool link_possible(struct model_ws *ws, unsigned l, unsigned pv,
-			  const struct above *ab, struct proj_u *d)
+			  const struct proj_u *d)
 {
 	const struct mloop *M = &ws->loops[ws->lv[l].in];
 	const struct mloop *g = &ws->loops[M->group_lo];
 	const struct proj *p = &ws->proj[pv];
-	int64_t step[SPEC_MAX_DIMS][SPEC_MAX_TENSOR_RANKS];
+	int64_t step[SPEC_MAX_DIMS][SPEC_MAX_TENSOR_RANKS], reach[SPEC_MAX_TENSOR_RANKS];
 	const struct neighbours *nb;
 	unsigned n = (unsigned)(M - g) + 1, i, j, r, k;
 	bool moves = false, any = false;
@@ -271,9 +295,21 @@ static bool link_possible(struct model_ws *ws, unsigned l, unsigned pv,
 		}
 	if (!moves)
 		return false;
-	for (j = 0; j < d->m && !any; j++)
-		for (r = 0; r < p->n_ranks; r++)
-			any |= d->pu[j][r] != 0;
+	for (r = 0; r < p->n_ranks; r++) {
+		reach[r] = 0;
+		for (k = 0; k < n; k++)
+			reach[r] += (int64_t)(g[k].end - 1) *
+				    (step[k][r] < 0 ? -step[k][r] : step[k][r]);
+	}
+	for (j = 0; j < d->m && !any; j++) {
+		bool zero = true, near = true;
+		for (r = 0; r < p->n_ranks; r++) {
+			int64_t v = d->pu[j][r] < 0 ? -d->pu[j][r] : d->pu[j][r];
+			zero &= v == 0;
+			near &= v <= reach[r];
+		}
+		any = !zero && near;   /* only a move within the group's reach can match */
+	}
 	if (!any)
 		return false;
 	nb = neighbour_deltas(ws, l, M);
@@ -323,15 +359,26 @@ static void fast_level0(struct model_ws *ws)
 	}
 }
 
+/* Do the spatial loops of level l move tensor pv's tiles at all? */
+static bool group_moves(const struct model_ws *ws, unsigned l, unsigned pv)
+{
+	const struct mloop *M = &ws->loops[ws->lv[l].in];
+	unsigned k;
+
+	for (k = M->group_lo; k <= ws->lv[l].in; k++)
+		if (ws->proj[pv].dims[ws->loops[k].dim].n)
+			return true;
+	return false;
+}
+
 /* Level l >= 1: words its children's tiles (level l-1) receive. */
-static int fast_level(struct model_ws *ws, unsigned l, struct above *ab, struct proj_u *d)
+static int fast_level(struct model_ws *ws, unsigned l, const struct above *ab,
+		      struct proj_u *d)
 {
 	const struct mlevel *lv = &ws->lv[l];
-	unsigned pv, k, ng = 0;
+	unsigned pv, k, ng = 0, o = above_start(ab, ws->lv[l - 1].boundary);
 	uint64_t ends[SPEC_MAX_DIMS];
 
-	if (collect_above(ws, ws->lv[l - 1].boundary, ab) < 0)
-		return -1;
 	if (lv->has_master) {
 		const struct mloop *M = &ws->loops[lv->in];
 		ng = lv->in - M->group_lo + 1;
@@ -340,12 +387,13 @@ static int fast_level(struct model_ws *ws, unsigned l, struct above *ab, struct 
 	}
 	for (pv = 0; pv < ws->n_tensors; pv++) {
 		struct nest_tile *t = &ws->nest.t[l][pv];
-		uint64_t sum = boundary_sum(ws, pv, l - 1, ab, lv->has_master ? d : NULL);
+		bool need_u = lv->has_master && group_moves(ws, l, pv);
+		uint64_t sum = boundary_sum(ws, pv, l - 1, ab, o, need_u ? d : NULL);
 		if (!lv->has_master) {
 			nest_rec_add(t, 1, 1, sum);
 			continue;
 		}
-		if (link_possible(ws, l, pv, ab, d))
+		if (need_u && link_possible(ws, l, pv, d))
 			return -1;
 		nest_multicast(ws, pv, &ws->loops[lv->in - ng + 1], ng, ends, NULL, sum, t);
 	}
@@ -384,7 +432,7 @@ int nest_fast(struct model_ws *ws)
 	struct proj_u d;
 	unsigned l;
 
-	if (ws->m->is_imperfect)
+	if (ws->m->is_imperfect || collect_above(ws, &ab) < 0)
 		return -1;
 	fast_sizes(ws);
 	fast_level0(ws);

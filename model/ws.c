@@ -208,10 +208,15 @@ static void result_start(struct model_ws *ws, struct model_result *out)
 
 static void nest_clear(struct model_ws *ws)
 {
-	unsigned l;
+	unsigned l, pv;
 
-	for (l = 0; l < ws->n_levels; l++)
-		memset(ws->nest.t[l], 0, ws->n_tensors * sizeof(ws->nest.t[l][0]));
+	for (l = 0; l < ws->n_levels; l++) {
+		for (pv = 0; pv < ws->n_tensors; pv++) {
+			struct nest_tile *t = &ws->nest.t[l][pv];
+			t->size = t->spatial_size = t->link_transfers = 0;
+			t->n_rec = 0;
+		}
+	}
 	ws->nest.compute_accesses = 0;
 }
 
