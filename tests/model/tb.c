@@ -1,6 +1,7 @@
 #include "tests/model/tb.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,9 +139,11 @@ void tb_ert(struct tb *b, int l, const char *actions)
 	t->actions = b->actions[slot];
 	t->n_actions = 0;
 	while (*p) {
+		char *name = b->action_names[slot][t->n_actions];
 		struct spec_ert_action *a = &b->actions[slot][t->n_actions++];
 		const char *eq = strchr(p, '=');
-		a->name = xstrndup(p, (size_t)(eq - p));
+		snprintf(name, sizeof(b->action_names[0][0]), "%.*s", (int)(eq - p), p);
+		a->name = name;
 		a->energy_pj = strtod(eq + 1, (char **)&p);
 		a->n_variants = 1;
 		while (*p == ' ')

@@ -16,6 +16,7 @@ struct tb {
 	struct spec_tensor tensors[SPEC_MAX_TENSORS];
 	struct spec_ert_table tables[SPEC_MAX_LEVELS + 1];
 	struct spec_ert_action actions[SPEC_MAX_LEVELS + 1][TB_MAX_ACTIONS];
+	char action_names[SPEC_MAX_LEVELS + 1][TB_MAX_ACTIONS][40];
 	struct spec_art_entry areas[SPEC_MAX_LEVELS + 1];
 	struct spec_mapping m;
 	char names[SPEC_MAX_LEVELS][32];

@@ -163,6 +163,8 @@ static struct jnode *jvalue(struct jparser *jp)
 	return n;
 }
 
+static void jfree(struct jnode *n);
+
 /* Parse 'text'; NULL when it is not one well-formed JSON value. */
 static struct jnode *jparse(const char *text)
 {
@@ -171,6 +173,7 @@ static struct jnode *jparse(const char *text)
 
 	jskip(&jp);
 	if (jp.bad || *jp.p) {
+		jfree(n);
 		return NULL;
 	}
 	return n;
