@@ -159,7 +159,7 @@ int spec_parse_double(const char *s, double *out)
 
 	while (isspace((unsigned char)*s))
 		s++;
-	if (!*s)
+	if (!*s || strpbrk(s, "xXpP"))    /* no hexadecimal floats */
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);
@@ -304,6 +304,12 @@ int ld_level_index(struct ld *ld, const struct ysrc_node *n, const struct kpath 
 
 	for (i = 0; i < arch->n_levels; i++)
 		if (!strcmp(arch->levels[i].name, name))
+			return (int)i;
+	for (i = 0; i < arch->n_levels; i++)       /* a spatial container's level */
+		if (arch->levels[i].is_dummy && !strncmp(arch->levels[i].name, "inter_", 6) &&
+		    strlen(arch->levels[i].name) == strlen(name) + 14 &&
+		    !strncmp(arch->levels[i].name + 6, name, strlen(name)) &&
+		    !strcmp(arch->levels[i].name + 6 + strlen(name), "_spatial"))
 			return (int)i;
 	if (arch->compute.name && !strcmp(arch->compute.name, name))
 		return ld_error(ld, n, p, "'%s' is the compute unit, not a storage level", name);

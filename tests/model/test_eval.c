@@ -1,0 +1,203 @@
+/*
+ * model/eval.c: capacity and fan-out checks with their messages, vector
+ * accesses, cluster energy, address generations, bandwidth throttling and
+ * cycles (semantics 2.7, 3.2-3.5).
+ */
+#include <string.h>
+
+#include "model/model_int.h"
+#include "tests/model/tb.h"
+#include "tests/unit.h"
+#include "util/xalloc.h"
+
+static struct tb tb_;
+static struct model_result res_;
+
+enum { A, B, Z };
+
+/* 01.2.1's dot product: K16 at a buffer of 'depth' x 'width' bits. */
+static void dot_product(unsigned depth, unsigned width)
+{
+	struct spec_level *buf;
+
+	tb_init(&tb_);
+	tb_dim(&tb_, "K", 16);
+	tb_dim(&tb_, "M", 1);
+	tb_tensor(&tb_, "A", false, "K");
+	tb_tensor(&tb_, "B", false, "K");
+	tb_tensor(&tb_, "Z", true, "M");
+	tb_compute(&tb_, "mac", 1, 1);
+	tb_ert(&tb_, -1, "compute=0.315");
+	buf = tb_level(&tb_, "Buffer", depth, width, 8, 1, 1);
+	buf->has_read_bw = buf->has_write_bw = true;
+	buf->read_bw_words_per_cycle = 3;
+	buf->write_bw_words_per_cycle = 1;
+	tb_ert(&tb_, 0, "write=1.88608 read=1.95808 leak=0.001606 update=1.88608");
+	tb_temporal(&tb_, 0, "K16 M1", "KM");
+	if (tb_finish(&tb_) < 0)
+		BUG("dot product");
+}
+
+static int evaluate(void)
+{
+	struct model_ws *ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	int rc = model_eval(ws, &tb_.m, &res_);
+	model_ws_free(ws);
+	return rc;
+}
+
+/* 01.2.1's reference numbers: no throttling at read 3, write 1. */
+static void test_dot_product(void)
+{
+	const struct model_tile *z;
+
+	dot_product(64, 8);
+	CU_ASSERT_EQUAL_FATAL(evaluate(), 0);
+	z = &res_.tiles[0][Z];
+	CU_ASSERT_EQUAL(z->reads, 15);
+	CU_ASSERT_EQUAL(z->updates, 16);
+	CU_ASSERT_EQUAL(z->address_generations, 16);
+	CU_ASSERT_DOUBLE_EQUAL(z->energy_pj, 15 * 1.95808 + 16 * 1.88608, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(z->energy_per_access_pj, (15 * 1.95808 + 16 * 1.88608) / 31, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(z->read_bw, 15.0 / 16, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(z->write_bw, 1.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(res_.levels[0].slowdown, 1.0, 0);
+	CU_ASSERT_EQUAL(res_.levels[0].cycles, 16);
+	CU_ASSERT_EQUAL(res_.compute.cycles, 16);
+	CU_ASSERT_DOUBLE_EQUAL(res_.compute.energy_pj, 16 * 0.315, 1e-12);
+}
+
+/* Read bandwidth 1: 47 words in 16 compute cycles throttle the buffer to 47. */
+static void test_throttling(void)
+{
+	dot_product(64, 8);
+	tb_.levels[0].read_bw_words_per_cycle = 1;
+	CU_ASSERT_EQUAL_FATAL(evaluate(), 0);
+	CU_ASSERT_DOUBLE_EQUAL(res_.levels[0].slowdown, 16.0 / 47, 1e-12);
+	CU_ASSERT_EQUAL(res_.levels[0].cycles, 47);
+	CU_ASSERT_EQUAL(res_.cycles, 47);
+	/* reported bandwidths are the throttled ones */
+	CU_ASSERT_DOUBLE_EQUAL(res_.tiles[0][A].read_bw, 16.0 / 47, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(res_.utilization, 16.0 / 47, 1e-12);
+	/* a shared bandwidth of 2 for 47 + 16 words throttles harder */
+	tb_.levels[0].read_bw_words_per_cycle = 3;
+	tb_.levels[0].has_shared_bw = true;
+	tb_.levels[0].shared_bw_words_per_cycle = 2;
+	CU_ASSERT_EQUAL_FATAL(evaluate(), 0);
+	CU_ASSERT_EQUAL(res_.levels[0].cycles, 32);   /* ceil(16 / (2 / (63 / 16))) */
+}
+
+/* A 4-word block: every op is counted in vectors, ceil(count / 4). */
+static void test_vector_accesses(void)
+{
+	dot_product(16, 32);
+	CU_ASSERT_EQUAL_FATAL(evaluate(), 0);
+	CU_ASSERT_DOUBLE_EQUAL(res_.tiles[0][A].energy_pj, 4 * 1.95808, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(res_.tiles[0][Z].energy_pj, 4 * 1.95808 + 4 * 1.88608, 1e-9);
+}
+
+/* Capacity, utilization and fan-out failures say where and how much. */
+static void test_failures(void)
+{
+	static const struct {
+		unsigned depth;
+		double min_util;
+		enum model_status st;
+		const char *reason;
+	} rows[] = {
+		{ 16, 0, EVAL_OVER_CAPACITY,
+		  "tiles at 'Buffer' need 33 words (the largest, 'B', 16), it holds 16" },
+		{ 64, 0.9, EVAL_UNDER_UTILIZATION,
+		  "tiles at 'Buffer' use 33 of 64 words, under min_utilization 0.90" },
+	};
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		dot_product(rows[i].depth, 8);
+		tb_.levels[0].min_utilization = rows[i].min_util;
+		CU_ASSERT_EQUAL(evaluate(), -1);
+		CU_ASSERT_EQUAL(res_.status, rows[i].st);
+		CU_ASSERT_EQUAL(res_.fail_level, 0);
+		CU_ASSERT_EQUAL(res_.fail_tensor, B);
+		CU_ASSERT_STRING_EQUAL(res_.reason, rows[i].reason);
+	}
+	/* 8 PEs of work on 4 MACs */
+	dot_product(64, 8);
+	tb_.s.arch.compute.instances = 4;
+	tb_.s.arch.compute.mesh_x = 4;
+	tb_.levels[0].fanout_x = 8;
+	tb_.m.levels[0].has_spatial = true;
+	tb_spatial(&tb_, 0, "K8", "K", 1);
+	tb_temporal(&tb_, 0, "K2 M1", "KM");
+	CU_ASSERT_EQUAL_FATAL(spec_mapping_derive(&tb_.m, &tb_.s.workload), 0);
+	CU_ASSERT_EQUAL(evaluate(), -1);
+	CU_ASSERT_EQUAL(res_.status, EVAL_FANOUT);
+	CU_ASSERT_EQUAL(res_.fail_level, -1);
+	CU_ASSERT_STRING_EQUAL(res_.reason, "'mac' needs 8 spatial instances (8x1), it has 4");
+}
+
+/* model_check_capacity: tile sizes and fan-outs only. */
+static void test_check_capacity(void)
+{
+	struct model_ws *ws;
+
+	dot_product(16, 8);
+	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	CU_ASSERT_EQUAL(model_check_capacity(ws, &tb_.m, &res_), -1);
+	CU_ASSERT_EQUAL(res_.status, EVAL_OVER_CAPACITY);
+	model_ws_free(ws);
+	dot_product(64, 8);
+	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	CU_ASSERT_EQUAL(model_check_capacity(ws, &tb_.m, &res_), 0);
+	CU_ASSERT_EQUAL(res_.status, EVAL_OK);
+	model_ws_free(ws);
+}
+
+/*
+ * Clusters (simba's PEWeightRegs): 8 instances in clusters of 4, all used:
+ * 2 clusters, and the per-instance energy is the cluster's over 8/2.
+ */
+static void test_clusters(void)
+{
+	double one;
+
+	tb_init(&tb_);
+	tb_dim(&tb_, "K", 8);
+	tb_tensor(&tb_, "A", false, "K");
+	tb_compute(&tb_, "mac", 8, 1);
+	tb_level(&tb_, "reg", 1, 16, 16, 8, 1);
+	tb_level(&tb_, "buf", 64, 16, 16, 1, 1);
+	tb_ert(&tb_, 0, "read=2 write=1");
+	tb_ert(&tb_, 1, "read=1 write=1");
+	tb_keep(&tb_, 0, "A");
+	tb_spatial(&tb_, 1, "K8", "K", 1);
+	CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
+	CU_ASSERT_EQUAL_FATAL(evaluate(), 0);
+	one = res_.tiles[0][0].energy_pj;
+	CU_ASSERT_DOUBLE_EQUAL(one, 1 * 2 + 1 * 1, 1e-12);   /* 1 read, 1 fill */
+	CU_ASSERT_EQUAL(res_.tiles[0][0].utilized_clusters, 8);
+	tb_.levels[0].cluster_size = 4;
+	CU_ASSERT_EQUAL_FATAL(evaluate(), 0);
+	CU_ASSERT_EQUAL(res_.tiles[0][0].utilized_clusters, 2);
+	CU_ASSERT_DOUBLE_EQUAL(res_.tiles[0][0].energy_pj, one / 4, 1e-12);
+}
+
+static CU_TestInfo tests[] = {
+	{ "dot product (01.2.1)", test_dot_product },
+	{ "bandwidth throttling", test_throttling },
+	{ "vector accesses", test_vector_accesses },
+	{ "capacity, utilization, fan-out failures", test_failures },
+	{ "model_check_capacity", test_check_capacity },
+	{ "clusters", test_clusters },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ .pName = "eval", .pTests = tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int main(void)
+{
+	return unit_main(suites);
+}
