@@ -48,6 +48,8 @@ static const struct density_row rows[] = {
 	{ "", 0, SPEC_DENSITY_FIXED_STRUCTURED, 1.0, true, 0 },
 	{ "    densities: {A: 0.25}\n", 0, SPEC_DENSITY_FIXED_STRUCTURED, 0.25, false, 0 },
 	{ "    densities: {A: 0.25}\n", 1, SPEC_DENSITY_FIXED_STRUCTURED, 1.0, true, 0 },
+	{ "    densities: {A: {distribution: fixed-structured, density: 0.5}}\n", 0,
+	  SPEC_DENSITY_FIXED_STRUCTURED, 0.5, false, 0 },
 	{ "    densities: {A: {distribution: fixed, density: 0.5}}\n", 0,
 	  SPEC_DENSITY_FIXED_STRUCTURED, 0.5, false, 0 },
 	{ "    densities: {A: {distribution: fixed_structured, density: 0.5, band_width: 0,"
