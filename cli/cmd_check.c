@@ -82,13 +82,13 @@ static void text_bw(const char *what, bool has, double v)
 static void text_ert(const struct spec_ert_table *ert, const struct spec_art_entry *art)
 {
 	if (ert)
-		printf("      energy: ERT '%s' (%zu actions)", ert->name, ert->n_actions);
+		printf("      ERT: '%s' (%zu actions)", ert->name, ert->n_actions);
 	else
-		printf("      energy: no ERT entry");
+		printf("      ERT: none");
 	if (art)
-		printf(", area %.9g um^2 (ART '%s')\n", art->area_um2, art->name);
+		printf("; ART: '%s', %.9g um^2\n", art->name, art->area_um2);
 	else
-		printf(", no ART entry\n");
+		printf("; ART: none\n");
 }
 
 static void text_level(const struct spec_set *s, unsigned l)
