@@ -152,7 +152,11 @@ static int load_files(struct ld *ld, const char *const *paths, size_t n_paths)
 	return rc;
 }
 
-/* Options "NAME=FILE" are checked once the tensors are known (problem.c). */
+/*
+ * Run the section parsers. A section whose input is broken stops only the
+ * sections that depend on it (the mapping needs the architecture and the
+ * problem), so that one run reports the errors of every section.
+ */
 static int run_sections(struct ld *ld)
 {
 	const struct spec_load_options *opt = ld->opt;
