@@ -74,7 +74,7 @@ static void finalize_tensor_level(struct xrun *x, unsigned l, unsigned t, bool t
 		st->fills.algorithmic = 0;
 	else
 		st->fills.algorithmic = elide && a->recv >= part ? a->recv - part : a->recv;
-	if (!x->sp || xsparse_tensor_is_dense(x->sp, t))
+	if (!x->sp)
 		st->temporal_reductions = st->reads.algorithmic;
 }
 

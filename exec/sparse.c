@@ -458,6 +458,26 @@ bool xsparse_tensor_is_dense(const struct xsparse *sp, unsigned t)
 	return !sp->involved[t];
 }
 
+bool xsparse_link_is_dense(struct xsparse *sp, const struct xlink *lk)
+{
+	unsigned i;
+
+	if (!sp->involved[lk->t])
+		return true;
+	if (lk->p < 0)
+		return true;                    /* the top level: no deliveries */
+	if (xsparse_fmt(sp, (unsigned)lk->p, lk->t)->has_md ||
+	    (lk->c >= 0 && xsparse_fmt(sp, (unsigned)lk->c, lk->t)->has_md))
+		return false;
+	for (i = 0; i < sp->n_saf; i++)
+		if (sp->saf[i].target == lk->t && sp->saf[i].level >= lk->p)
+			return false;
+	sp->dense_parent[lk->p][lk->t] = true;
+	if (lk->c >= 0)
+		sp->dense_fill[lk->c][lk->t] = true;
+	return true;
+}
+
 /* ------------------------------------------------------------ deliveries */
 
 void xsparse_link_begin(struct xrun *x, const struct xlink *lk)
@@ -715,10 +735,13 @@ void xsparse_finalize(struct xrun *x)
 			st->n_format_ranks = f->has_md ? f->n_ranks : 0;
 			if (!f->has_md)
 				st->max_occupancy = st->tile_shape;
-			if (sp->involved[t])
-				continue;
-			st->reads.n[EXEC_ACTUAL] = st->reads.algorithmic;
-			st->fills.n[EXEC_ACTUAL] = st->fills.algorithmic;
-			st->updates.n[EXEC_ACTUAL] = st->updates.algorithmic;
+			if (!sp->involved[t] || sp->dense_fill[l][t])
+				st->fills.n[EXEC_ACTUAL] = st->fills.algorithmic;
+			if (!sp->involved[t] || sp->dense_parent[l][t]) {
+				st->reads.n[EXEC_ACTUAL] = st->reads.algorithmic;
+				st->updates.n[EXEC_ACTUAL] = st->updates.algorithmic;
+				if (p->geom[t].read_write)
+					st->temporal_reductions = st->reads.algorithmic;
+			}
 		}
 }

@@ -67,6 +67,9 @@ struct xsparse {
 	struct xsaf *saf;
 	bool compute_gating, compute_skipping;
 	bool involved[SPEC_MAX_TENSORS];  /* has a format or is a SAF target */
+	/* (level, tensor) whose fills / reads and updates came from dense links */
+	bool dense_fill[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];
+	bool dense_parent[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];
 	uint64_t **delivered;          /* per parent instance of the current link */
 	uint64_t n_delivered;
 	uint64_t *scratch_ne;          /* layout.c scratch */
@@ -87,6 +90,14 @@ void xsparse_free(struct xsparse *sp);
 
 /* True when tensor 't' needs no per-point classes (everything is actual). */
 bool xsparse_tensor_is_dense(const struct xsparse *sp, unsigned t);
+
+/*
+ * True when every access of link 'lk' is actual (no metadata at either
+ * end, no SAF on the tensor at or above the parent): the walk counts it
+ * like a dense link, and records that its classes are the algorithmic
+ * counts. Call once per link.
+ */
+bool xsparse_link_is_dense(struct xsparse *sp, const struct xlink *lk);
 
 void xsparse_link_begin(struct xrun *x, const struct xlink *lk);
 void xsparse_link_end(struct xrun *x, const struct xlink *lk);

@@ -187,7 +187,7 @@ static void link_run_init(struct link_run *lr, struct xrun *x, const struct xlin
 	for (d = 0; d < p->n_dims; d++)
 		lr->ext[d] = xplan_level_extent(p, lk->c, d);
 	lr->track_held = lk->c >= 0 && (g->read_write || x->opt->all_partitions);
-	lr->sparse = x->sp && !xsparse_tensor_is_dense(x->sp, lk->t);
+	lr->sparse = x->sp && !lk->dense;
 	if (lk->c >= 0) {
 		lr->state = xcalloc(n_inst, sizeof(*lr->state));
 		lr->state_sets = xcalloc(n_inst, sizeof(*lr->state_sets));
@@ -619,7 +619,8 @@ static void walk_link(struct xrun *x, struct xlink *lk)
  */
 static bool compute_link_is_trivial(const struct xrun *x, const struct xlink *lk)
 {
-	return lk->c < 0 && lk->n_kids == 1 && (!x->sp || xsparse_tensor_is_dense(x->sp, lk->t));
+	(void)x;
+	return lk->c < 0 && lk->n_kids == 1 && lk->dense;
 }
 
 static uint64_t op_points(const struct xplan *p)
@@ -641,7 +642,14 @@ int xwalk_all(struct xrun *x)
 			struct xlink lk;
 			int c = i == 0 ? -1 : p->chain[t][i - 1];
 			int par = i < p->n_chain[t] ? p->chain[t][i] : -1;
-			link_init(&lk, p, t, c, par, !x->sp || xsparse_tensor_is_dense(x->sp, t));
+			struct xlink probe = { 0 };
+			bool dense;
+			probe.t = t;
+			probe.c = c;
+			probe.p = par;
+			dense = !x->sp || xsparse_link_is_dense(x->sp, &probe);
+			link_init(&lk, p, t, c, par, dense);
+			lk.dense = dense;
 			if (compute_link_is_trivial(x, &lk)) {
 				xrun_acc(x, (unsigned)par, t)->content += op_points(p) / lk.rep_kid;
 				continue;
