@@ -371,7 +371,7 @@ static void compute_units(struct xrun *x, unsigned l, unsigned t, struct xfmt *f
 {
 	const struct xplan *p = &x->plan;
 	const struct xgeom *g = &p->geom[t];
-	struct exec_tensor *v = x->tensors[t];
+	struct exec_tensor *v = x->pattern[t];
 	int64_t org[XR], hi_op[XD], lo_t[XR], hi_t[XR];
 	enum fmt_kind kinds[SPEC_MAX_FMT_RANKS];
 	uint64_t shapes[SPEC_MAX_FMT_RANKS], md[SPEC_MAX_FMT_RANKS], pl[SPEC_MAX_FMT_RANKS], n;

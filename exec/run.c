@@ -37,14 +37,16 @@ static int make_tensors(struct xrun *x, char why[256])
 	unsigned t;
 
 	for (t = 0; t < p->n_tensors; t++) {
+		struct exec_tensor *v = exec_tensor_new(&x->s->workload, t, x->opt->seed, why);
+		if (!v)
+			return -1;
+		x->pattern[t] = v;
 		if (p->geom[t].read_write) {
 			x->tensors[t] = exec_tensor_new_zero(p->geom[t].n_ranks, p->geom[t].extent);
 			x->result = x->tensors[t];
-			continue;
+		} else {
+			x->tensors[t] = v;
 		}
-		x->tensors[t] = exec_tensor_new(&x->s->workload, t, x->opt->seed, why);
-		if (!x->tensors[t])
-			return -1;
 	}
 	return 0;
 }
@@ -110,8 +112,11 @@ static void result_init(struct exec_result *out, const struct spec_set *s)
 static void xrun_release(struct xrun *x)
 {
 	unsigned t;
-	for (t = 0; t < SPEC_MAX_TENSORS; t++)
+	for (t = 0; t < SPEC_MAX_TENSORS; t++) {
+		if (x->pattern[t] != x->tensors[t])
+			exec_tensor_free(x->pattern[t]);
 		exec_tensor_free(x->tensors[t]);
+	}
 	xsparse_free(x->sp);
 	free(x->acc);
 	xplan_release(&x->plan);

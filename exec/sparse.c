@@ -98,7 +98,7 @@ static void build_windows(struct xrun *x, struct xwin *w)
 				thi[q] += c >= 0 ? c * hi[dd] : c * lo[dd];
 			}
 		}
-		w->empty[i] = xtensor_box_nnz(x->tensors[w->cond], tlo, thi) == 0;
+		w->empty[i] = xtensor_box_nnz(x->pattern[w->cond], tlo, thi) == 0;
 	}
 }
 
@@ -551,7 +551,7 @@ static void note_units(struct exec_tensor_stats *st, const struct units_entry *u
 static void fill_side(struct xrun *x, const struct xlink *lk, const struct points *pt,
 		      const int64_t *op_lo, const uint64_t *held)
 {
-	const struct exec_tensor *v = x->tensors[lk->t];
+	const struct exec_tensor *v = x->pattern[lk->t];
 	struct xfmt *fc = xsparse_fmt(x->sp, (unsigned)lk->c, lk->t);
 	struct xfmt *fp = xsparse_fmt(x->sp, (unsigned)lk->p, lk->t);
 	struct exec_tensor_stats *st = stats_of(x, lk->c, lk->t);
@@ -596,7 +596,7 @@ static void classify_parent_points(struct xrun *x, const struct xlink *lk,
 				   struct parent_counts *pc)
 {
 	const struct xplan *p = &x->plan;
-	const struct exec_tensor *v = x->tensors[lk->t];
+	const struct exec_tensor *v = x->pattern[lk->t];
 	struct xfmt *fp = xsparse_fmt(x->sp, (unsigned)lk->p, lk->t);
 	struct exec_tensor_stats *st = stats_of(x, lk->p, lk->t);
 	bool rw = p->geom[lk->t].read_write;

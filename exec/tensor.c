@@ -54,21 +54,32 @@ static void draw_values(struct exec_tensor *x, struct rng *r)
 
 /*
  * fixed_structured: the expected count rho*N (rounded up with probability
- * equal to its fraction), spread evenly: the k-th non-zero is placed
- * uniformly inside the k-th of K equal strata of the linear index space.
+ * equal to its fraction), spread evenly: the N positions, seen as a circle,
+ * are cut into K strata of N/K positions starting at a random offset, and
+ * one non-zero is placed uniformly inside each stratum. Every position is
+ * then non-zero with probability exactly K/N, and any run of 2*ceil(N/K)
+ * consecutive positions holds at least one non-zero.
  */
 static void gen_fixed(struct exec_tensor *x, double rho, struct rng *r)
 {
-	double want = rho * (double)x->size;
+	double want = rho * (double)x->size, step, off;
 	uint64_t k = (uint64_t)want, j;
 
 	if (rng_double(r) < want - (double)k)
 		k++;
 	if (k > x->size)
 		k = x->size;
+	if (!k)
+		return;
+	step = (double)x->size / (double)k;
+	off = rng_double(r) * step;
 	for (j = 0; j < k; j++) {
-		uint64_t lo = j * x->size / k, hi = (j + 1) * x->size / k;
-		x->values[lo + rng_below(r, hi - lo)] = 1;
+		uint64_t lo = (uint64_t)((double)j * step + off);
+		uint64_t hi = j + 1 == k ? (uint64_t)((double)k * step + off)
+					 : (uint64_t)((double)(j + 1) * step + off);
+		if (hi <= lo)
+			hi = lo + 1;
+		x->values[(lo + rng_below(r, hi - lo)) % x->size] = 1;
 	}
 }
 

@@ -44,7 +44,11 @@ struct xrun {
 	const struct spec_set *s;
 	const struct exec_options *opt;
 	struct xplan plan;
-	struct exec_tensor *tensors[SPEC_MAX_TENSORS];   /* NULL for outputs */
+	struct exec_tensor *tensors[SPEC_MAX_TENSORS];   /* values (outputs: computed) */
+	/* what is stored: the values for read-only tensors; for read-write ones a
+	 * pattern drawn from their density model (the executor cannot know which
+	 * outputs an activation would zero) */
+	struct exec_tensor *pattern[SPEC_MAX_TENSORS];
 	struct exec_tensor *result;    /* the read-write tensor computed */
 	struct xacc *acc;              /* [level * n_tensors + tensor] */
 	struct xsparse *sp;            /* NULL for a dense design */

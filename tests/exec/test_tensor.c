@@ -61,24 +61,28 @@ static void test_counts(void)
 	}
 }
 
-/* fixed_structured: with K non-zeros over N points, stratum j (of N/K) holds exactly one. */
+/*
+ * fixed_structured spreads its K non-zeros evenly: N/K = 4 here, so every
+ * run of 8 consecutive positions (circularly) holds one to three of them.
+ */
 static void test_fixed_is_even(void)
 {
 	struct tspec ts;
 	char why[256];
-	struct exec_tensor *x;
-	uint64_t j, i;
+	uint64_t seed, i, j;
 
 	matrix(&ts, 12, 10, SPEC_DENSITY_FIXED_STRUCTURED, 0.25);
-	x = exec_tensor_new(&ts.s.workload, 0, 7, why);
-	CU_ASSERT_EQUAL_FATAL(exec_tensor_nnz(x), 30);
-	for (j = 0; j < 30; j++) {
-		unsigned in = 0;
-		for (i = j * 4; i < (j + 1) * 4; i++)
-			in += exec_tensor_values(x)[i] != 0;
-		CU_ASSERT_EQUAL(in, 1);
+	for (seed = 1; seed <= 50; seed++) {
+		struct exec_tensor *x = exec_tensor_new(&ts.s.workload, 0, seed, why);
+		CU_ASSERT_EQUAL_FATAL(exec_tensor_nnz(x), 30);
+		for (i = 0; i < 120; i++) {
+			unsigned in = 0;
+			for (j = i; j < i + 8; j++)
+				in += exec_tensor_values(x)[j % 120] != 0;
+			CU_ASSERT_TRUE(in >= 1 && in <= 3);
+		}
+		exec_tensor_free(x);
 	}
-	exec_tensor_free(x);
 }
 
 /* Over many seeds every position is non-zero with probability rho. */
@@ -91,19 +95,20 @@ static void test_uniform_placement(void)
 	size_t k;
 	uint64_t seed, i;
 
+	/* N/K = 64/17.6 = 3.64 is not an integer: every position must still get rho */
 	for (k = 0; k < 2; k++) {
 		memset(hits, 0, sizeof(hits));
-		matrix(&ts, 8, 8, kinds[k], 0.25);
-		for (seed = 1; seed <= 2000; seed++) {
+		matrix(&ts, 8, 8, kinds[k], 0.275);
+		for (seed = 1; seed <= 4000; seed++) {
 			char why[256];
 			struct exec_tensor *x = exec_tensor_new(&ts.s.workload, 0, seed, why);
 			for (i = 0; i < 64; i++)
 				hits[i] += exec_tensor_values(x)[i] != 0;
 			exec_tensor_free(x);
 		}
-		/* 500 expected, sd ~19: 6 sd */
+		/* 1100 expected (hypergeometric: 18/64 * 4000 = 1125), sd ~28: 5 sd */
 		for (i = 0; i < 64; i++)
-			CU_ASSERT_TRUE(hits[i] > 385 && hits[i] < 615);
+			CU_ASSERT_TRUE(fabs(hits[i] - (k ? 1125.0 : 1100.0)) < 140);
 	}
 }
 
