@@ -67,6 +67,7 @@ static int run(int argc, char **argv)
 		exec_cli_release(&c);
 		return rc;
 	}
+	c.opt.all_partitions = true;       /* the report prints every partition */
 	s = exec_cli_load(&c);
 	if (!s) {
 		exec_cli_release(&c);
