@@ -450,6 +450,7 @@ void xsparse_free(struct xsparse *sp)
 		xlayout_release(sp);
 	free(sp->fmt);
 	free(sp->scratch_ne);
+	free(sp->pts);
 	free(sp);
 }
 
@@ -508,9 +509,9 @@ struct points {
 
 static void collect_point(void *ctx, uint64_t lin)
 {
-	struct points *pt = ctx;
-	XGROW(pt->v, pt->n + 1, pt->alloc);
-	pt->v[pt->n++] = lin;
+	struct xsparse *sp = ctx;
+	XGROW(sp->pts, sp->n_pts + 1, sp->pts_alloc);
+	sp->pts[sp->n_pts++] = lin;
 }
 
 static bool bit_at(const uint64_t *b, uint64_t i)
@@ -669,17 +670,21 @@ void xsparse_delivery(struct xrun *x, const struct xlink *lk, const struct tlayo
 		      const struct tset *tile, const struct tset *prev, const int64_t *op_lo,
 		      uint64_t pinst, unsigned n_reads, const uint64_t *held)
 {
-	struct points pt = { 0, 0, NULL };
+	struct xsparse *sp = x->sp;
+	struct points pt;
 	unsigned i;
 
 	if (lk->p < 0)
 		return;
-	tset_diff_foreach(tile, prev, tl, &x->plan.geom[lk->t], collect_point, &pt);
+	sp->n_pts = 0;
+	tset_diff_foreach(tile, prev, tl, &x->plan.geom[lk->t], collect_point, sp);
+	pt.n = sp->n_pts;
+	pt.alloc = sp->pts_alloc;
+	pt.v = sp->pts;
 	if (lk->c >= 0)
 		fill_side(x, lk, &pt, op_lo, held);
 	for (i = 0; i < n_reads; i++)
 		parent_side(x, lk, &pt, op_lo, pinst);
-	free(pt.v);
 }
 
 /* -------------------------------------------------------------- computes */

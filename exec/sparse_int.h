@@ -73,6 +73,8 @@ struct xsparse {
 	uint64_t **delivered;          /* per parent instance of the current link */
 	uint64_t n_delivered;
 	uint64_t *scratch_ne;          /* layout.c scratch */
+	uint64_t *pts;                 /* points of the current delivery */
+	uint64_t n_pts, pts_alloc;
 };
 
 static inline struct xfmt *xsparse_fmt(struct xsparse *sp, unsigned level, unsigned t)

@@ -462,6 +462,20 @@ void tset_diff_foreach(const struct tset *w, const struct tset *l, const struct 
 
 	if (w->empty)
 		return;
+	if (!tl->exact) {
+		/* a single point: no slabs needed */
+		uint64_t lin = 0;
+		bool inside = l && !l->empty;
+		for (r = 0; r < n && w->lo[r] == w->hi[r]; r++) {
+			lin += (uint64_t)w->lo[r] * g->stride[r];
+			inside = inside && w->lo[r] >= l->lo[r] && w->lo[r] <= l->hi[r];
+		}
+		if (r == n) {
+			if (!inside)
+				fn(ctx, lin);
+			return;
+		}
+	}
 	if (tl->exact) {
 		uint64_t max_ext = 1;
 		for (r = 0; r < n; r++)
