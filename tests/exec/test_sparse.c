@@ -100,6 +100,58 @@ static void test_compressed_dot_product(void)
 	spec_set_free(s);
 }
 
+static double ref_rank(const struct refstats *rs, const char *lv, const char *tn,
+		       const char *label, unsigned r, int which);
+
+/* ------------------------------------------------------ fibertree layout */
+
+/*
+ * Which loops form which rank decides every fiber shape, and so the units a
+ * tile needs. The largest units per rank equal Sparseloop's capacities:
+ * exactly for the offset ranks (they do not depend on the values here), and
+ * within one unit for the coordinate ranks (the executor's non-zero count is
+ * the expected count rounded either way).
+ */
+static void check_layout(const char *name)
+{
+	struct spec_set *s = load_case(name);
+	struct exec_result r;
+	struct refstats rs;
+	char ref[1024];
+	unsigned l, t, k, n_cmp = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	snprintf(ref, sizeof(ref), "%s/%s/ref.stats.txt", unit_conformance_dir(), name);
+	CU_ASSERT_EQUAL_FATAL(refstats_load(&rs, ref), 0);
+	CU_ASSERT_EQUAL_FATAL(exec_run(s, NULL, &r), 0);
+	for (l = 0; l < r.n_levels; l++)
+		for (t = 0; t < r.n_tensors; t++) {
+			const struct exec_tensor_stats *st = exec_result_stats(&r, l, t);
+			const char *lv = s->arch.levels[l].name, *tn = s->workload.tensors[t].name;
+			if (!st->has_format)
+				continue;
+			for (k = 0; k < st->n_format_ranks; k++) {
+				const char *lb = "Max utilized Repr format storage capacity";
+				double md = ref_rank(&rs, lv, tn, lb, k, 0), pl = ref_rank(&rs, lv, tn, lb, k, 1);
+				CU_ASSERT_DOUBLE_EQUAL(st->max_md_units[k], md, 1.0);
+				CU_ASSERT_DOUBLE_EQUAL(st->max_pl_units[k], pl, 0);
+				n_cmp++;
+			}
+		}
+	CU_ASSERT_TRUE(n_cmp >= 2);
+	exec_result_release(&r);
+	refstats_release(&rs);
+	spec_set_free(s);
+}
+
+static void test_layout(void)
+{
+	check_layout("02.2.1-spMspM");
+	check_layout("02.2.2-spMspM-tiled");    /* B pre-tiled at the backing store: 3 ranks */
+	check_layout("03.2.2-conv1d+oc");
+	check_layout("03.2.3-conv1d+oc-spatial");
+}
+
 /* --------------------------------------------- means vs Sparseloop's values */
 
 struct sample {
@@ -289,6 +341,7 @@ static void test_conv1d_spatial(void) { check_means("03.2.3-conv1d+oc-spatial");
 CU_TestInfo sparse_tests[] = {
 	{ "gating: exact counts", test_gating_dot_product },
 	{ "compression: exact counts", test_compressed_dot_product },
+	{ "format ranks laid over the loops", test_layout },
 	{ "01.2.2 means = Sparseloop", test_sudu },
 	{ "01.2.3 means = Sparseloop", test_scdu },
 	{ "02.2.1 means = Sparseloop", test_spmspm },
