@@ -299,13 +299,18 @@ int xlayout_init(struct xrun *x, struct xsparse *sp, char why[256])
 
 /* ----------------------------------------------------------- tile units */
 
+/* splitmix64's finalizer over every coordinate: all bits of the key reach the low bits. */
 static uint64_t key_hash(const int64_t *key, unsigned n)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = 0x9E3779B97F4A7C15ull;
 	unsigned i;
-	for (i = 0; i < n; i++)
-		h = (h ^ (uint64_t)key[i]) * 1099511628211ull;
-	return h ^ (h >> 29);
+	for (i = 0; i < n; i++) {
+		h ^= (uint64_t)key[i] + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+		h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
+		h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
+		h ^= h >> 31;
+	}
+	return h;
 }
 
 static struct units_entry *cache_slot(struct xfmt *f, const int64_t *key, unsigned n_dims)
@@ -314,6 +319,7 @@ static struct units_entry *cache_slot(struct xfmt *f, const int64_t *key, unsign
 
 	if (2 * (f->cache_n + 1) > f->cache_alloc) {
 		struct units_entry *old = f->cache;
+		f->last = NULL;
 		size_t old_n = f->cache_alloc, j;
 		f->cache_alloc = old_n ? 2 * old_n : 64;
 		f->cache = xcalloc(f->cache_alloc, sizeof(*f->cache));
@@ -418,15 +424,21 @@ const struct units_entry *xlayout_units(struct xrun *x, unsigned l, unsigned t,
 {
 	struct xfmt *f = xsparse_fmt(x->sp, l, t);
 	unsigned nd = x->plan.n_dims;
-	struct units_entry *e = cache_slot(f, origin, nd);
+	struct units_entry *e;
 
-	if (e->used)
+	if (f->last && !memcmp(f->last->key, origin, nd * sizeof(*origin)))
+		return f->last;
+	e = cache_slot(f, origin, nd);
+	if (e->used) {
+		f->last = e;
 		return e;
+	}
 	memset(e, 0, sizeof(*e));
 	e->used = true;
 	memcpy(e->key, origin, nd * sizeof(*origin));
 	f->cache_n++;
 	compute_units(x, l, t, f, origin, e);
+	f->last = e;
 	return e;
 }
 

@@ -40,6 +40,7 @@ struct xfmt {
 	uint64_t ext[XD];              /* tile extent of the level */
 	size_t cache_n, cache_alloc;
 	struct units_entry *cache;
+	const struct units_entry *last;  /* the entry looked up last */
 };
 
 /* One condition of a storage SAF: the leader and its windows. */
