@@ -449,14 +449,8 @@ void xsparse_free(struct xsparse *sp)
 	if (sp->fmt)
 		xlayout_release(sp);
 	free(sp->fmt);
-	free(sp->scratch_ne);
 	free(sp->pts);
 	free(sp);
-}
-
-bool xsparse_tensor_is_dense(const struct xsparse *sp, unsigned t)
-{
-	return !sp->involved[t];
 }
 
 bool xsparse_link_is_dense(struct xsparse *sp, const struct xlink *lk)
@@ -502,9 +496,10 @@ void xsparse_link_end(struct xrun *x, const struct xlink *lk)
 	(void)lk;
 }
 
+/* The points of one delivery (linear indexes into the tensor). */
 struct points {
-	uint64_t n, alloc;
-	uint64_t *v;
+	uint64_t n;
+	const uint64_t *v;
 };
 
 static void collect_point(void *ctx, uint64_t lin)
@@ -679,7 +674,6 @@ void xsparse_delivery(struct xrun *x, const struct xlink *lk, const struct tlayo
 	sp->n_pts = 0;
 	tset_diff_foreach(tile, prev, tl, &x->plan.geom[lk->t], collect_point, sp);
 	pt.n = sp->n_pts;
-	pt.alloc = sp->pts_alloc;
 	pt.v = sp->pts;
 	if (lk->c >= 0)
 		fill_side(x, lk, &pt, op_lo, held);

@@ -73,7 +73,6 @@ struct xsparse {
 	bool dense_parent[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];
 	uint64_t **delivered;          /* per parent instance of the current link */
 	uint64_t n_delivered;
-	uint64_t *scratch_ne;          /* layout.c scratch */
 	uint64_t *pts;                 /* points of the current delivery */
 	uint64_t n_pts, pts_alloc;
 };
@@ -90,9 +89,6 @@ static inline struct xfmt *xsparse_fmt(struct xsparse *sp, unsigned level, unsig
  */
 int xsparse_new(struct xrun *x, struct xsparse **out, char why[256]);
 void xsparse_free(struct xsparse *sp);
-
-/* True when tensor 't' needs no per-point classes (everything is actual). */
-bool xsparse_tensor_is_dense(const struct xsparse *sp, unsigned t);
 
 /*
  * True when every access of link 'lk' is actual (no metadata at either

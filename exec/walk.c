@@ -81,14 +81,13 @@ static void odo_add(struct odo *o, unsigned k)
 	o->n++;
 }
 
-static void odo_reset(struct odo *o, const struct xplan *p, int64_t *base)
+static void odo_reset(struct odo *o, int64_t *base)
 {
 	unsigned i;
 	for (i = 0; i < o->n; i++)
 		o->idx[i] = 0;
 	for (i = 0; i < XD; i++)
 		base[i] = 0;
-	(void)p;
 }
 
 /* Advance to the next combination; false (and back at zero) after the last. */
@@ -140,7 +139,7 @@ static void link_init(struct xlink *lk, const struct xplan *p, unsigned t, int c
 {
 	const struct spec_mapping *m = p->s->mapping;
 	uint32_t dims = p->geom[t].dim_mask;
-	int k, lo, hi;
+	int k;
 
 	memset(lk, 0, sizeof(*lk));
 	lk->t = t;
@@ -166,11 +165,6 @@ static void link_init(struct xlink *lk, const struct xplan *p, unsigned t, int c
 	lk->n_pinst = odo_count(&lk->par, p);
 	lk->n_kids = odo_count(&lk->kid, p);
 	lk->no_reuse = c >= 0 && (m->levels[c].no_temporal_reuse_mask & (1u << t));
-	lo = c + 1;
-	hi = par < 0 ? (int)p->n_levels - 1 : par;
-	for (k = lo; k <= hi; k++)
-		if (m->levels[k].no_multicast_mask & (1u << t))
-			lk->no_multicast = true;
 }
 
 static void link_run_init(struct link_run *lr, struct xrun *x, const struct xlink *lk)
@@ -591,12 +585,12 @@ static void walk_link(struct xrun *x, struct xlink *lk)
 	link_run_init(&lr, x, lk);
 	if (lr.sparse)
 		xsparse_link_begin(x, lk);
-	odo_reset(&lk->tick, p, bt);
+	odo_reset(&lk->tick, bt);
 	do {
-		odo_reset(&lk->par, p, bp);
+		odo_reset(&lk->par, bp);
 		do {
 			uint64_t pinst = odo_value(&lk->par, p);
-			odo_reset(&lk->kid, p, bk);
+			odo_reset(&lk->kid, bk);
 			do {
 				uint64_t kv = odo_value(&lk->kid, p);
 				for (d = 0; d < p->n_dims; d++)

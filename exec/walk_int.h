@@ -24,7 +24,6 @@ struct xlink {
 	uint64_t n_pinst, n_kids;      /* parent instances, children per parent */
 	uint64_t rep_par, rep_kid;     /* identical replicas left out of the walk */
 	bool no_reuse;                 /* no temporal reuse at c */
-	bool no_multicast;             /* no multicast between p and c */
 	bool dense;                    /* every access is actual: counted, not classified */
 };
 
