@@ -78,6 +78,8 @@ static void dense_tensor(struct strbuf *out, const struct exec_tensor_stats *st)
 	field(out, 41, "Scalar fills (per-instance)", per(st->fills.algorithmic, n));
 	field(out, 41, "Scalar updates (per-instance)", per(st->updates.algorithmic, n));
 	field(out, 41, "Temporal reductions (per-instance)", per(st->temporal_reductions, n));
+	field(out, 41, "Multicast copies (per-instance)", per(st->multicast_words, n));
+	field(out, 41, "Spatial reductions (per-instance)", per(st->spatial_reductions, n));
 }
 
 static void rank_lines(struct strbuf *out, const char *label, unsigned R, const double *md,
@@ -150,6 +152,10 @@ static void sparse_tensor(struct strbuf *out, const struct exec_tensor_stats *st
 	}
 	strbuf_addf(out, "        %-60s: %llu\n", "Temporal reductions (per-instance)",
 		    per(st->temporal_reductions, n));
+	strbuf_addf(out, "        %-60s: %llu\n", "Multicast copies (per-instance)",
+		    per(st->multicast_words, n));
+	strbuf_addf(out, "        %-60s: %llu\n", "Spatial reductions (per-instance)",
+		    per(st->spatial_reductions, n));
 	strbuf_addf(out, "        %-60s: %llu\n", "Decompressions (per-instance)",
 		    per(st->decompressions, n));
 	strbuf_addf(out, "        %-60s: %llu\n", "Compressions (per-instance)",
@@ -280,8 +286,11 @@ static void json_tensor(struct strbuf *out, const char *name, const struct exec_
 	json_access(out, "fills", &st->fills);
 	strbuf_addstr(out, ",\n         ");
 	json_access(out, "updates", &st->updates);
-	strbuf_addf(out, ",\n         \"temporal_reductions\": %llu, \"decompressions\": %llu, "
-		    "\"compressions\": %llu", (unsigned long long)st->temporal_reductions,
+	strbuf_addf(out, ",\n         \"temporal_reductions\": %llu, \"multicast_words\": %llu, "
+		    "\"spatial_reductions\": %llu, \"decompressions\": %llu, \"compressions\": %llu",
+		    (unsigned long long)st->temporal_reductions,
+		    (unsigned long long)st->multicast_words,
+		    (unsigned long long)st->spatial_reductions,
 		    (unsigned long long)st->decompressions, (unsigned long long)st->compressions);
 	if (st->has_format) {
 		strbuf_addf(out, ",\n         \"format\": {\"ranks\": %u, \"max_units\": ",

@@ -80,6 +80,10 @@ struct exec_tensor_stats {
 					  (read-only tensors: only with all_partitions) */
 	struct exec_access reads, fills, updates;
 	uint64_t temporal_reductions;  /* read-modify-write reads that happen */
+	/* the network below this level: words its children received (or sent)
+	 * beyond what this level read (or was updated with) */
+	uint64_t multicast_words;      /* read-only: copies made by multicast */
+	uint64_t spatial_reductions;   /* read-write: additions done in the network */
 	uint64_t decompressions;       /* words filled from a compressed parent */
 	uint64_t compressions;         /* words drained to a compressed parent */
 	/* representation format (when the tensor has metadata here) */

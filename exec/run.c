@@ -62,6 +62,10 @@ static void finalize_tensor_level(struct xrun *x, unsigned l, unsigned t, bool t
 	uint64_t part = a->partition;
 
 	st->kept = true;
+	if (x->plan.geom[t].read_write)
+		st->spatial_reductions = a->child_words - a->content;
+	else
+		st->multicast_words = a->child_words - a->content;
 	st->instances = a->instances ? a->instances : 1;
 	st->tile_shape = a->tile_shape;
 	st->partition = part;

@@ -70,6 +70,7 @@ struct link_run {
 	bool sparse;                   /* per-point classes for this tensor */
 	struct xacc la;                /* this link's sums for the child level */
 	uint64_t content;              /* this link's deliveries of the parent */
+	uint64_t child_words;          /* this link's words received by children */
 };
 
 /* ------------------------------------------------------------- odometers */
@@ -355,6 +356,7 @@ static void child_step(struct link_run *lr, struct kid_slot *ks, uint64_t inst,
 				       tset_hash(&ks->hole, &lr->tl) : 0;
 	if (a)
 		a->recv += ks->delta;
+	lr->child_words += ks->delta;
 	lr->x->out->n_events++;
 }
 
@@ -562,8 +564,11 @@ static void flush_link(struct link_run *lr)
 	const struct xlink *lk = lr->lk;
 	uint64_t rep = lk->rep_par * lk->rep_kid;
 
-	if (lk->p >= 0)
-		xrun_acc(lr->x, (unsigned)lk->p, lk->t)->content += lr->content * lk->rep_par;
+	if (lk->p >= 0) {
+		struct xacc *pa = xrun_acc(lr->x, (unsigned)lk->p, lk->t);
+		pa->content += lr->content * lk->rep_par;
+		pa->child_words += lr->child_words * rep;
+	}
 	if (lk->c >= 0) {
 		struct xacc *a = xrun_acc(lr->x, (unsigned)lk->c, lk->t);
 		a->recv += lr->la.recv * rep;
@@ -646,6 +651,7 @@ int xwalk_all(struct xrun *x)
 			lk.dense = dense;
 			if (compute_link_is_trivial(x, &lk)) {
 				xrun_acc(x, (unsigned)par, t)->content += op_points(p) / lk.rep_kid;
+				xrun_acc(x, (unsigned)par, t)->child_words += op_points(p);
 				continue;
 			}
 			walk_link(x, &lk);

@@ -30,6 +30,7 @@ struct xlink {
 /* Per (level, tensor) sums that walk.c fills. */
 struct xacc {
 	uint64_t content;              /* words delivered to children (multicast counted once) */
+	uint64_t child_words;          /* words the children received (each counted) */
 	uint64_t recv;                 /* words received from the parent */
 	uint64_t partition;            /* distinct points held, summed over instances */
 	uint64_t instances;

@@ -294,6 +294,10 @@ static void test_hop_multicast(void)
 	CU_ASSERT_EQUAL(exec_result_stats(&r, 0, 0)->instances, 12);
 	/* outputs O[p]: the three r of one A-node reduce spatially into one update */
 	CU_ASSERT_EQUAL(exec_result_stats(&r, 2, 2)->updates.algorithmic, 4);
+	CU_ASSERT_EQUAL(exec_result_stats(&r, 2, 2)->spatial_reductions, 8);
+	/* 12 weight words received for 3 read: 9 multicast copies; inputs none */
+	CU_ASSERT_EQUAL(exec_result_stats(&r, 2, 0)->multicast_words, 9);
+	CU_ASSERT_EQUAL(exec_result_stats(&r, 2, 1)->multicast_words, 0);
 	CU_ASSERT_TRUE(r.numeric_ok);
 	exec_result_release(&r);
 	tspec_release(&ts);
