@@ -313,7 +313,7 @@ static uint64_t key_hash(const int64_t *key, unsigned n)
 	return h;
 }
 
-static struct units_entry *cache_slot(struct xfmt *f, const int64_t *key, unsigned n_dims)
+static struct units_entry *cache_slot(struct xfmt *f, const int64_t *key, unsigned n_key)
 {
 	uint64_t h, i;
 
@@ -326,16 +326,16 @@ static struct units_entry *cache_slot(struct xfmt *f, const int64_t *key, unsign
 		for (j = 0; j < old_n; j++) {
 			if (!old[j].used)
 				continue;
-			h = key_hash(old[j].key, n_dims) % f->cache_alloc;
+			h = key_hash(old[j].key, n_key) % f->cache_alloc;
 			while (f->cache[h].used)
 				h = (h + 1) % f->cache_alloc;
 			f->cache[h] = old[j];
 		}
 		free(old);
 	}
-	h = key_hash(key, n_dims) % f->cache_alloc;
+	h = key_hash(key, n_key) % f->cache_alloc;
 	for (i = 0; i < f->cache_alloc; i++, h = (h + 1) % f->cache_alloc)
-		if (!f->cache[h].used || !memcmp(f->cache[h].key, key, n_dims * sizeof(*key)))
+		if (!f->cache[h].used || !memcmp(f->cache[h].key, key, n_key * sizeof(*key)))
 			return &f->cache[h];
 	BUG("units cache full");
 }
@@ -419,23 +419,49 @@ static void compute_units(struct xrun *x, unsigned l, unsigned t, struct xfmt *f
 	(void)l;
 }
 
+/* The tensor box (lo then hi per rank) of the tile at op origin 'origin': the cache key. */
+static void tile_key(const struct xrun *x, unsigned t, const struct xfmt *f,
+		     const int64_t *origin, int64_t *key)
+{
+	const struct xplan *p = &x->plan;
+	const struct xgeom *g = &p->geom[t];
+	unsigned q, i;
+
+	for (q = 0; q < g->n_ranks; q++) {
+		int64_t lo = -g->origin[q], hi = -g->origin[q];
+		for (i = 0; i < g->proj[q].n_terms; i++) {
+			int64_t c = g->proj[q].terms[i].coef;
+			unsigned d = g->proj[q].terms[i].dim;
+			int64_t a = origin[d], b = origin[d] + (int64_t)f->ext[d] - 1;
+			if ((uint64_t)b >= p->bound[d])
+				b = (int64_t)p->bound[d] - 1;
+			lo += c >= 0 ? c * a : c * b;
+			hi += c >= 0 ? c * b : c * a;
+		}
+		key[q] = lo;
+		key[g->n_ranks + q] = hi;
+	}
+}
+
 const struct units_entry *xlayout_units(struct xrun *x, unsigned l, unsigned t,
 					const int64_t *origin)
 {
 	struct xfmt *f = xsparse_fmt(x->sp, l, t);
-	unsigned nd = x->plan.n_dims;
+	unsigned nk = 2 * x->plan.geom[t].n_ranks;
+	int64_t key[XD] = { 0 };
 	struct units_entry *e;
 
-	if (f->last && !memcmp(f->last->key, origin, nd * sizeof(*origin)))
+	tile_key(x, t, f, origin, key);
+	if (f->last && !memcmp(f->last->key, key, nk * sizeof(*key)))
 		return f->last;
-	e = cache_slot(f, origin, nd);
+	e = cache_slot(f, key, nk);
 	if (e->used) {
 		f->last = e;
 		return e;
 	}
 	memset(e, 0, sizeof(*e));
 	e->used = true;
-	memcpy(e->key, origin, nd * sizeof(*origin));
+	memcpy(e->key, key, nk * sizeof(*key));
 	f->cache_n++;
 	compute_units(x, l, t, f, origin, e);
 	f->last = e;

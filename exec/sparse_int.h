@@ -17,10 +17,10 @@ struct rloop {
 	unsigned rank;                 /* Sparseloop rank (0 = innermost) */
 };
 
-/* Units of one tile, cached by tile origin. */
+/* Units of one tile, cached by the tile's tensor box. */
 struct units_entry {
 	bool used;
-	int64_t key[XD];
+	int64_t key[2 * XR];           /* lo then hi of every tensor rank */
 	uint64_t nnz, shape;
 	double md[SPEC_MAX_FMT_RANKS], pl[SPEC_MAX_FMT_RANKS];  /* rank 0 innermost */
 };
