@@ -262,6 +262,14 @@ int model_eval(struct model_ws *ws, const struct spec_mapping *m, struct model_r
 int model_check_capacity(struct model_ws *ws, const struct spec_mapping *m,
 			 struct model_result *out);
 
+/*
+ * Copy the meaningful part of 'src' into 'dst': the summary, the first
+ * n_levels levels and networks and their n_tensors tiles (a few tens of KB
+ * instead of the whole struct). 'dst' is then as good as 'src' for every
+ * reader of the result.
+ */
+void model_result_copy(struct model_result *dst, const struct model_result *src);
+
 /* The spec set the workspace was prepared for. */
 const struct spec_set *model_ws_spec(const struct model_ws *ws);
 

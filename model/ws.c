@@ -191,6 +191,17 @@ const struct spec_set *model_ws_spec(const struct model_ws *ws)
 	return ws->s;
 }
 
+void model_result_copy(struct model_result *dst, const struct model_result *src)
+{
+	unsigned l;
+
+	memcpy(dst, src, offsetof(struct model_result, levels));
+	memcpy(dst->levels, src->levels, src->n_levels * sizeof(src->levels[0]));
+	memcpy(dst->networks, src->networks, src->n_levels * sizeof(src->networks[0]));
+	for (l = 0; l < src->n_levels; l++)
+		memcpy(dst->tiles[l], src->tiles[l], src->n_tensors * sizeof(src->tiles[l][0]));
+}
+
 /* Reset the summary part of 'out' and record the run's settings. */
 static void result_start(struct model_ws *ws, struct model_result *out)
 {
