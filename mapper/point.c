@@ -1,0 +1,488 @@
+/*
+ * Points of the mapspace: what a factorization implies (factors, tile
+ * sizes, loop counts), keep choices, loop orders, spatial X/Y splits, and
+ * the mapping a point stands for.
+ *
+ * Orders are canonical: at each tiling level only the order of the
+ * non-trivial loops that no constraint places is chosen (rank r among
+ * n_fn! orders, Lehmer code); trivial loops go where the constraint puts
+ * them, else after the free non-trivial ones in dimension order. A spatial
+ * level also chooses how many of its non-trivial loops, in that order, are
+ * on X (the rest are on Y).
+ */
+#include "mapper/mapspace_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/ckmath.h"
+#include "util/rng.h"
+#include "util/xalloc.h"
+
+#define SPATIAL_SCAN_CAP (1u << 16)
+
+static uint64_t factorial(unsigned n)
+{
+	uint64_t r = 1;
+	while (n > 1)
+		r *= n--;
+	return r;
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+int ms_point_cmp(const struct ms_point *a, const struct ms_point *b)
+{
+	unsigned i;
+	int c;
+
+	for (i = 0; i < SPEC_MAX_DIMS; i++)
+		if ((c = cmp_u64(a->choice[i], b->choice[i])))
+			return c;
+	for (i = 0; i < SPEC_MAX_LEVELS; i++)
+		if ((c = cmp_u64(a->keep[i], b->keep[i])))
+			return c;
+	for (i = 0; i < MS_MAX_TL; i++)
+		if ((c = cmp_u64(a->rank[i], b->rank[i])) || (c = cmp_u64(a->split[i], b->split[i])))
+			return c;
+	return 0;
+}
+
+void ms_if_init(struct ms_if *fi, const struct mapper_space *ms)
+{
+	size_t total = 0, off = 0;
+	unsigned l;
+
+	memset(fi, 0, sizeof(*fi));
+	for (l = 0; l < ms->n_levels; l++)
+		total += (size_t)1 << __builtin_popcount(ms->lvl[l].free_mask);
+	fi->keep_buf = xcalloc(total, sizeof(*fi->keep_buf));
+	for (l = 0; l < ms->n_levels; l++) {
+		fi->keep[l] = fi->keep_buf + off;
+		off += (size_t)1 << __builtin_popcount(ms->lvl[l].free_mask);
+	}
+}
+
+void ms_if_release(struct ms_if *fi)
+{
+	free(fi->keep_buf);
+	fi->keep_buf = NULL;
+}
+
+/* Unrank permutation 'r' of the 'm' items into 'out' (Lehmer code). */
+static void unrank(const uint8_t *items, unsigned m, uint64_t r, uint8_t *out)
+{
+	uint8_t pool[SPEC_MAX_DIMS];
+	unsigned i, j;
+
+	memcpy(pool, items, m);
+	for (i = 0; i < m; i++) {
+		uint64_t fct = factorial(m - 1 - i);
+		unsigned q = (unsigned)(r / fct);
+		r %= fct;
+		out[i] = pool[q];
+		for (j = q; j + 1 < m - i; j++)
+			pool[j] = pool[j + 1];
+	}
+}
+
+/* Count the loops of tiling level 'tl' and list its free non-trivial ones. */
+static void compute_orders(const struct mapper_space *ms, struct ms_if *fi, unsigned tl)
+{
+	const struct ms_tl *t = &ms->tl[tl];
+	unsigned d, nt = 0, fn = 0;
+
+	for (d = 0; d < ms->n_dims; d++) {
+		if (fi->f[tl][d] <= 1)
+			continue;
+		nt++;
+		if (!(t->ordered_mask & (1u << d)))
+			fi->fn[tl][fn++] = (uint8_t)d;
+	}
+	fi->n_nt[tl] = (uint8_t)nt;
+	fi->n_fn[tl] = (uint8_t)fn;
+	fi->n_ranks[tl] = factorial(fn);
+	fi->n_perm_digits[tl] = fi->n_ranks[tl] * (t->is_spatial ? nt + 1 : 1);
+}
+
+/* The non-trivial loops of 'tl' in the order of rank 'rank'; returns their count. */
+static unsigned nontrivial_seq(const struct mapper_space *ms, const struct ms_if *fi,
+			       unsigned tl, uint64_t rank, uint8_t *seq)
+{
+	const struct ms_tl *t = &ms->tl[tl];
+	unsigned i, n = 0;
+
+	for (i = 0; i < t->n_prefix; i++)
+		if (fi->f[tl][t->prefix[i]] > 1)
+			seq[n++] = t->prefix[i];
+	unrank(fi->fn[tl], fi->n_fn[tl], rank, seq + n);
+	n += fi->n_fn[tl];
+	for (i = 0; i < t->n_suffix; i++)
+		if (fi->f[tl][t->suffix[i]] > 1)
+			seq[n++] = t->suffix[i];
+	return n;
+}
+
+/* Trivial loops no constraint places, in dimension order; returns the count. */
+static unsigned free_trivial(const struct mapper_space *ms, const struct ms_if *fi, unsigned tl,
+			     uint8_t *out)
+{
+	unsigned d, n = 0;
+	for (d = 0; d < ms->n_dims; d++)
+		if (fi->f[tl][d] <= 1 && !(ms->tl[tl].ordered_mask & (1u << d)))
+			out[n++] = (uint8_t)d;
+	return n;
+}
+
+/* Append 'n' dims of 'src' to 'perm' at '*len'. */
+static void put(uint8_t *perm, unsigned *len, const uint8_t *src, unsigned n)
+{
+	memcpy(perm + *len, src, n);
+	*len += n;
+}
+
+/*
+ * Lay out the spatial loops of 'p' at 'tl' as a full permutation and split.
+ * False when the X or Y product exceeds the fan-out, or no layout meets a
+ * fixed split.
+ */
+static bool spatial_layout(const struct mapper_space *ms, const struct ms_if *fi, unsigned tl,
+			   const struct ms_point *p, uint8_t *perm, unsigned *split)
+{
+	const struct ms_tl *t = &ms->tl[tl];
+	uint8_t seq[SPEC_MAX_DIMS], triv[SPEC_MAX_DIMS], fnx[SPEC_MAX_DIMS], fny[SPEC_MAX_DIMS];
+	uint64_t px = 1, py = 1;
+	uint32_t xmask = 0;
+	unsigned k, c = p->split[tl], i, n_triv, n_fnx = 0, n_fny = 0, n_ntp = 0, j, len;
+
+	k = nontrivial_seq(ms, fi, tl, p->rank[tl], seq);
+	if (c > k)
+		return false;
+	for (i = 0; i < k; i++) {
+		if (i < c) {
+			px *= fi->f[tl][seq[i]];
+			xmask |= 1u << seq[i];
+		} else {
+			py *= fi->f[tl][seq[i]];
+		}
+	}
+	if (px > t->fanout_x || py > t->fanout_y)
+		return false;
+	for (i = 0; i < t->n_prefix; i++)
+		if (fi->f[tl][t->prefix[i]] > 1)
+			n_ntp++;
+	for (i = 0; i < fi->n_fn[tl]; i++) {
+		uint8_t d = seq[n_ntp + i];
+		if (xmask & (1u << d))
+			fnx[n_fnx++] = d;
+		else
+			fny[n_fny++] = d;
+	}
+	n_triv = free_trivial(ms, fi, tl, triv);
+	for (j = 0; j <= n_triv; j++) {
+		unsigned lo_y = ms->n_dims, hi_x = 0, s;
+		bool any_x = false;
+		len = 0;
+		put(perm, &len, t->prefix, t->n_prefix);
+		put(perm, &len, fnx, n_fnx);
+		put(perm, &len, triv, j);
+		put(perm, &len, fny, n_fny);
+		put(perm, &len, triv + j, n_triv - j);
+		put(perm, &len, t->suffix, t->n_suffix);
+		if (len != ms->n_dims)
+			BUG("spatial layout of %u dims, expected %u", len, ms->n_dims);
+		for (i = 0; i < len; i++) {
+			if (fi->f[tl][perm[i]] <= 1)
+				continue;
+			if (xmask & (1u << perm[i])) {
+				hi_x = i;
+				any_x = true;
+			} else if (i < lo_y) {
+				lo_y = i;
+			}
+		}
+		if (t->split < 0) {
+			*split = any_x ? hi_x + 1 : 0;
+			return true;
+		}
+		s = (unsigned)t->split;
+		if ((!any_x || hi_x < s) && s <= lo_y) {
+			*split = s;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool ms_spatial_ok(const struct mapper_space *ms, const struct ms_if *fi, unsigned tl,
+		   const struct ms_point *p)
+{
+	uint8_t perm[SPEC_MAX_DIMS];
+	unsigned split;
+	return spatial_layout(ms, fi, tl, p, perm, &split);
+}
+
+void ms_perm_digit_set(const struct ms_if *fi, unsigned tl, uint64_t digit, struct ms_point *p)
+{
+	uint64_t radix = fi->n_perm_digits[tl] / fi->n_ranks[tl];
+	p->rank[tl] = digit / radix;
+	p->split[tl] = (uint8_t)(digit % radix);
+}
+
+/* True when some arrangement of the spatial loops of 'tl' fits. */
+static bool spatial_exists(const struct mapper_space *ms, const struct ms_if *fi, unsigned tl)
+{
+	struct ms_point p;
+	uint64_t dg;
+
+	memset(&p, 0, sizeof(p));
+	for (dg = 0; dg < fi->n_perm_digits[tl]; dg++) {
+		if (dg >= SPATIAL_SCAN_CAP)
+			return true;  /* the sampler reports a miss as a fan-out failure */
+		ms_perm_digit_set(fi, tl, dg, &p);
+		if (ms_spatial_ok(ms, fi, tl, &p))
+			return true;
+	}
+	return false;
+}
+
+/* Fan-out, utilization and arrangement checks of spatial level 'tl'. */
+static bool spatial_fits(const struct mapper_space *ms, const struct ms_if *fi, unsigned tl)
+{
+	const struct ms_tl *t = &ms->tl[tl];
+	uint64_t fan = (uint64_t)t->fanout_x * t->fanout_y, big, prod = 1;
+	unsigned d;
+
+	big = t->fanout_x > t->fanout_y ? t->fanout_x : t->fanout_y;
+	for (d = 0; d < ms->n_dims; d++) {
+		if (fi->f[tl][d] > big)
+			return false;
+		prod *= fi->f[tl][d];
+		if (prod > fan)
+			return false;
+	}
+	if ((double)prod < t->min_utilization * (double)fan - 1e-9)
+		return false;
+	return spatial_exists(ms, fi, tl);
+}
+
+/* Dense tile words of every tensor at every storage level. */
+static void compute_needs(const struct mapper_space *ms, struct ms_if *fi)
+{
+	uint64_t ext[SPEC_MAX_DIMS];
+	unsigned l, d, i, t, next = 0;
+
+	for (d = 0; d < ms->n_dims; d++)
+		ext[d] = 1;
+	for (l = 0; l < ms->n_levels; l++) {
+		for (i = next; i <= ms->lvl[l].tl_temporal; i++)
+			for (d = 0; d < ms->n_dims; d++)
+				ext[d] *= fi->f[i][d];
+		next = ms->lvl[l].tl_temporal + 1u;
+		for (t = 0; t < ms->n_tensors; t++)
+			fi->need[l][t] = ms_tile_words(&ms->spec->workload.tensors[t], ext);
+	}
+}
+
+enum mapper_fail ms_if_load(const struct mapper_space *ms, const uint32_t *choice,
+			    struct ms_if *fi, unsigned *fail_level)
+{
+	unsigned tl, d, i;
+
+	for (tl = 0; tl < ms->n_tl; tl++)
+		for (d = 0; d < ms->n_dims; d++)
+			fi->f[tl][d] = ms->tl[tl].fixed[d] ? ms->tl[tl].fixed[d] : 1;
+	for (d = 0; d < ms->n_dims; d++) {
+		const struct ms_dim *dm = &ms->dim[d];
+		const uint64_t *row = dm->choices + (size_t)choice[d] * dm->n_free;
+		if (choice[d] >= dm->n_choices)
+			BUG("choice %u of %u for dim %u", choice[d], dm->n_choices, d);
+		for (i = 0; i < dm->n_free; i++)
+			fi->f[dm->free_tl[i]][d] = row[i];
+	}
+	for (tl = 0; tl < ms->n_tl; tl++)
+		compute_orders(ms, fi, tl);
+	for (tl = 0; tl < ms->n_tl; tl++) {
+		if (ms->tl[tl].is_spatial && !spatial_fits(ms, fi, tl)) {
+			*fail_level = ms->tl[tl].level;
+			return MAPPER_FAIL_FANOUT;
+		}
+	}
+	compute_needs(ms, fi);
+	return MAPPER_OK;
+}
+
+/* True when keeping 'mask' at level 'l' fits its capacity bounds. */
+static bool level_fits(const struct mapper_space *ms, const struct ms_if *fi, unsigned l,
+		       uint32_t mask)
+{
+	const struct ms_level *lv = &ms->lvl[l];
+	uint32_t m = mask & lv->precheck_mask;
+	uint64_t sum = 0;
+	unsigned t;
+
+	if (!lv->has_size)
+		return true;
+	for (t = 0; t < ms->n_tensors; t++) {
+		if (!(m & (1u << t)))
+			continue;
+		sum = sum > UINT64_MAX - fi->need[l][t] ? UINT64_MAX : sum + fi->need[l][t];
+	}
+	if (sum > lv->cap_words)
+		return false;
+	if (m == mask && (double)sum < lv->min_words)
+		return false;
+	return true;
+}
+
+enum mapper_fail ms_if_keep_sets(const struct mapper_space *ms, struct ms_if *fi,
+				 bool by_capacity, unsigned *fail_level)
+{
+	unsigned l;
+
+	for (l = 0; l < ms->n_levels; l++) {
+		const struct ms_level *lv = &ms->lvl[l];
+		uint32_t sub = 0, n = 0;
+		do {
+			uint32_t mask = lv->force_keep | sub;
+			if (!by_capacity || level_fits(ms, fi, l, mask))
+				fi->keep[l][n++] = mask;
+			sub = (sub - lv->free_mask) & lv->free_mask;
+		} while (sub);
+		fi->n_keep[l] = n;
+		if (!n) {
+			*fail_level = l;
+			return MAPPER_FAIL_CAPACITY;
+		}
+	}
+	return MAPPER_OK;
+}
+
+enum mapper_fail ms_keep_check(const struct mapper_space *ms, const struct ms_if *fi,
+			       const uint32_t *keep, unsigned *fail_level)
+{
+	unsigned l;
+
+	for (l = 0; l < ms->n_levels; l++) {
+		if (!level_fits(ms, fi, l, keep[l])) {
+			*fail_level = l;
+			return MAPPER_FAIL_CAPACITY;
+		}
+	}
+	return MAPPER_OK;
+}
+
+bool ms_point_spatial_ok(const struct mapper_space *ms, const struct ms_if *fi,
+			 const struct ms_point *p, unsigned *fail_level)
+{
+	unsigned tl;
+
+	for (tl = 0; tl < ms->n_tl; tl++) {
+		if (ms->tl[tl].is_spatial && !ms_spatial_ok(ms, fi, tl, p)) {
+			*fail_level = ms->tl[tl].level;
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The full temporal permutation of 'p' at 'tl', innermost first. */
+static void temporal_perm(const struct mapper_space *ms, const struct ms_if *fi, unsigned tl,
+			  const struct ms_point *p, uint8_t *perm)
+{
+	const struct ms_tl *t = &ms->tl[tl];
+	uint8_t order[SPEC_MAX_DIMS], triv[SPEC_MAX_DIMS];
+	unsigned len = 0, n_triv;
+
+	unrank(fi->fn[tl], fi->n_fn[tl], p->rank[tl], order);
+	n_triv = free_trivial(ms, fi, tl, triv);
+	put(perm, &len, t->prefix, t->n_prefix);
+	put(perm, &len, order, fi->n_fn[tl]);
+	put(perm, &len, triv, n_triv);
+	put(perm, &len, t->suffix, t->n_suffix);
+	if (len != ms->n_dims)
+		BUG("temporal permutation of %u dims, expected %u", len, ms->n_dims);
+}
+
+void ms_point_mapping(const struct mapper_space *ms, const struct ms_if *fi,
+		      const struct ms_point *p, struct spec_mapping *m)
+{
+	unsigned l, d;
+
+	memset(m->levels, 0, sizeof(m->levels[0]) * ms->n_levels);
+	m->n_levels = ms->n_levels;
+	m->n_dims = ms->n_dims;
+	for (l = 0; l < ms->n_levels; l++) {
+		struct spec_map_level *ml = &m->levels[l];
+		unsigned tt = ms->lvl[l].tl_temporal, ts = ms->lvl[l].tl_spatial;
+		for (d = 0; d < ms->n_dims; d++)
+			ml->temporal_factors[d] = ml->temporal_residuals[d] = fi->f[tt][d];
+		temporal_perm(ms, fi, tt, p, ml->temporal_perm);
+		if (ts != MS_NO_TL) {
+			ml->has_spatial = true;
+			for (d = 0; d < ms->n_dims; d++)
+				ml->spatial_factors[d] = ml->spatial_residuals[d] = fi->f[ts][d];
+			if (!spatial_layout(ms, fi, ts, p, ml->spatial_perm, &ml->split))
+				BUG("mapping of a point whose spatial loops do not fit");
+		}
+		ml->keep_mask = p->keep[l];
+	}
+	if (spec_mapping_derive(m, &ms->spec->workload) < 0)
+		BUG("factors of a mapspace point do not multiply to the bounds");
+}
+
+void ms_random_choice(const struct mapper_space *ms, struct rng *r, uint32_t *choice)
+{
+	unsigned d;
+	for (d = 0; d < ms->n_dims; d++)
+		choice[d] = ms->dim[d].n_choices > 1 ? (uint32_t)rng_below(r, ms->dim[d].n_choices) : 0;
+}
+
+void ms_random_keep(const struct mapper_space *ms, const struct ms_if *fi, struct rng *r,
+		    struct ms_point *p)
+{
+	unsigned l;
+	for (l = 0; l < ms->n_levels; l++)
+		p->keep[l] = fi->keep[l][fi->n_keep[l] > 1 ? rng_below(r, fi->n_keep[l]) : 0];
+}
+
+bool ms_random_orders(const struct mapper_space *ms, const struct ms_if *fi, struct rng *r,
+		      struct ms_point *p)
+{
+	unsigned tl, tries;
+
+	for (tl = 0; tl < ms->n_tl; tl++) {
+		uint64_t n = fi->n_perm_digits[tl], dg, start;
+		ms_perm_digit_set(fi, tl, n > 1 ? rng_below(r, n) : 0, p);
+		if (!ms->tl[tl].is_spatial || ms_spatial_ok(ms, fi, tl, p))
+			continue;
+		for (tries = 0; tries < 16; tries++) {
+			ms_perm_digit_set(fi, tl, rng_below(r, n), p);
+			if (ms_spatial_ok(ms, fi, tl, p))
+				break;
+		}
+		if (tries < 16)
+			continue;
+		start = rng_below(r, n);
+		for (dg = 0; dg < n && dg < SPATIAL_SCAN_CAP; dg++) {
+			ms_perm_digit_set(fi, tl, (start + dg) % n, p);
+			if (ms_spatial_ok(ms, fi, tl, p))
+				break;
+		}
+		if (dg == n || dg == SPATIAL_SCAN_CAP)
+			return false;
+	}
+	return true;
+}
+
+void ms_choice_decode(const struct mapper_space *ms, uint64_t idx, uint32_t *choice)
+{
+	unsigned d;
+	for (d = 0; d < ms->n_dims; d++) {
+		choice[d] = (uint32_t)(idx % ms->dim[d].n_choices);
+		idx /= ms->dim[d].n_choices;
+	}
+}
