@@ -9,7 +9,7 @@ allowed() {
 	case $1 in
 	util)    echo "util" ;;
 	specs)   echo "util specs" ;;
-	poly)    echo "util poly" ;;
+	poly)    echo "util specs poly" ;;
 	formats) echo "util specs formats" ;;
 	saf)     echo "util specs formats saf model/density" ;;
 	model)   echo "util specs poly formats saf model" ;;
