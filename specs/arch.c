@@ -1,0 +1,262 @@
+/*
+ * The 'architecture' key in the subtree/local dialects (v0.3 tree and the
+ * v0.4 tree the front end dumps), flattened into ld->comps outermost first,
+ * and the dispatch between the dialects.
+ */
+#include "specs/specs_int.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/ckmath.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static const char *const arch_keys[] = { "version", "subtree", "nodes" };
+static const char *const subtree_keys[] = { "name", "attributes", "local", "subtree" };
+static const char *const local_keys[] = {
+	"name", "class", "subclass", "attributes", "required_actions", "enabled",
+};
+
+/* Inherited attributes: a chain of attribute maps, innermost first. */
+struct attr_scope {
+	const struct attr_scope *up;
+	const struct ysrc_node *attrs;
+};
+
+struct raw_comp *ld_comp_add(struct ld *ld)
+{
+	struct raw_comp *rc;
+	XGROW(ld->comps, ld->n_comps + 1, ld->alloc_comps);
+	rc = &ld->comps[ld->n_comps++];
+	memset(rc, 0, sizeof(*rc));
+	rc->level = -1;
+	rc->instances = 1;
+	return rc;
+}
+
+const struct raw_attr *raw_comp_attr(const struct raw_comp *rc, const char *key)
+{
+	size_t i;
+	for (i = 0; i < rc->n_attrs; i++)
+		if (ysrc_key_eq(rc->attrs[i].key, key))
+			return &rc->attrs[i];
+	return NULL;
+}
+
+void raw_comp_add_attr(struct ld *ld, struct raw_comp *rc, const char *key,
+		       const struct ysrc_node *value, bool inherited)
+{
+	struct raw_attr *na;
+	if (raw_comp_attr(rc, key))
+		return;   /* the first (innermost) definition wins */
+	na = arena_calloc(ld->a, rc->n_attrs + 1, sizeof(*na));
+	if (rc->n_attrs)
+		memcpy(na, rc->attrs, rc->n_attrs * sizeof(*na));
+	na[rc->n_attrs].key = key;
+	na[rc->n_attrs].value = value;
+	na[rc->n_attrs].inherited = inherited;
+	na[rc->n_attrs].loc = value->loc;
+	rc->attrs = na;
+	rc->n_attrs++;
+}
+
+/* Add the pairs of attribute map 'm' to 'rc' (skipping ones already set). */
+static void add_attr_map(struct ld *ld, struct raw_comp *rc, const struct ysrc_node *m,
+			 bool inherited)
+{
+	size_t i;
+	if (!m || m->kind != YSRC_MAP)
+		return;
+	for (i = 0; i < m->n; i++) {
+		size_t before = rc->n_attrs;
+		raw_comp_add_attr(ld, rc, m->pairs[i].key->str, m->pairs[i].value, inherited);
+		if (rc->n_attrs > before)
+			rc->attrs[before].loc = m->pairs[i].key->loc;
+	}
+}
+
+int spec_split_range(struct arena *a, const char *text, const char **name, uint64_t *count)
+{
+	const char *lb = strchr(text, '[');
+	unsigned long long lo, hi;
+	char *end;
+
+	*count = 1;
+	if (!lb) {
+		*name = arena_strdup(a, text);
+		return 0;
+	}
+	*name = arena_strndup(a, text, (size_t)(lb - text));
+	if (!isdigit((unsigned char)lb[1]))
+		return -1;
+	lo = strtoull(lb + 1, &end, 10);
+	if (strncmp(end, "..", 2) || !isdigit((unsigned char)end[2]))
+		return -1;
+	hi = strtoull(end + 2, &end, 10);
+	if (strcmp(end, "]") || hi < lo || lb == text)
+		return -1;
+	*count = hi - lo + 1;
+	return 0;
+}
+
+/* Parse the 'name' of an entry: "x" or "x[a..b]". */
+static int entry_name(struct ld *ld, const struct ysrc_node *e, const struct kpath *p,
+		      const char **name, uint64_t *count)
+{
+	const struct ysrc_node *n = ld_get(e, "name");
+	struct kpath np = KP_KEY(p, "name");
+
+	if (!n)
+		return ld_error(ld, e, p, "missing 'name'");
+	if (ld_want_scalar(ld, n, &np) < 0)
+		return -1;
+	if (spec_split_range(ld->a, n->str, name, count) < 0)
+		return ld_error(ld, n, &np, "expected 'name' or 'name[first..last]' with "
+				"first <= last, got '%s'", n->str);
+	return 0;
+}
+
+/* One 'local' entry -> a raw component with the scope's attributes. */
+static int local_entry(struct ld *ld, const struct ysrc_node *e, const struct kpath *p,
+		       const struct attr_scope *scope, uint64_t mult)
+{
+	struct raw_comp *rc;
+	const struct ysrc_node *cls = ld_get(e, "class"), *sub = ld_get(e, "subclass");
+	struct kpath cp = KP_KEY(p, "class"), sp = KP_KEY(p, "subclass");
+	struct kpath ap = KP_KEY(p, "attributes");
+	const char *name;
+	uint64_t count;
+	struct strbuf sb = STRBUF_INIT;
+	int rc_ = 0;
+
+	if (ld_want_map(ld, e, p) < 0)
+		return -1;
+	if (ld_check_keys(ld, e, p, local_keys, ARRAY_SIZE(local_keys)))
+		rc_ = -1;
+	if (entry_name(ld, e, p, &name, &count) < 0)
+		return -1;
+	if (!cls)
+		return ld_error(ld, e, p, "component '%s' needs a 'class'", name);
+	if (ld_want_scalar(ld, cls, &cp) < 0 || (sub && ld_want_scalar(ld, sub, &sp) < 0))
+		return -1;
+	if (ld_get(e, "attributes") && ld_want_map(ld, ld_get(e, "attributes"), &ap) < 0)
+		return -1;
+	rc = ld_comp_add(ld);
+	rc->name = name;
+	rc->class_name = arena_strdup(ld->a, cls->str);
+	rc->subclass = sub ? arena_strdup(ld->a, sub->str) : NULL;
+	rc->loc = ld_get(e, "name")->loc;
+	kpath_render(p, &sb);
+	rc->path = arena_strdup(ld->a, sb.buf);
+	strbuf_release(&sb);
+	if (!ck_mul_u64(mult, count, &rc->instances))
+		return ld_error(ld, e, p, "too many instances");
+	add_attr_map(ld, rc, ld_get(e, "attributes"), false);
+	for (; scope; scope = scope->up)
+		add_attr_map(ld, rc, scope->attrs, true);
+	return rc_;
+}
+
+static int subtree_list(struct ld *ld, const struct ysrc_node *list, const struct kpath *p,
+			const struct attr_scope *scope, uint64_t mult);
+
+/* One subtree entry: its locals (outer) then its nested subtree (inner). */
+static int subtree_entry(struct ld *ld, const struct ysrc_node *e, const struct kpath *p,
+			 const struct attr_scope *up, uint64_t mult)
+{
+	const struct ysrc_node *attrs = ld_get(e, "attributes"), *local = ld_get(e, "local");
+	struct kpath ap = KP_KEY(p, "attributes"), lp = KP_KEY(p, "local");
+	struct kpath sp = KP_KEY(p, "subtree");
+	struct attr_scope scope = { up, attrs };
+	const char *name;
+	uint64_t count;
+	size_t i;
+	int rc = 0;
+
+	if (ld_want_map(ld, e, p) < 0)
+		return -1;
+	if (ld_check_keys(ld, e, p, subtree_keys, ARRAY_SIZE(subtree_keys)))
+		rc = -1;
+	if (entry_name(ld, e, p, &name, &count) < 0)
+		return -1;
+	if (attrs && ld_want_map(ld, attrs, &ap) < 0)
+		return -1;
+	if (!ck_mul_u64(mult, count, &mult))
+		return ld_error(ld, e, p, "too many instances");
+	if (local && ld_want_seq(ld, local, &lp) == 0) {
+		for (i = 0; i < local->n; i++) {
+			struct kpath ip = KP_IDX(&lp, i);
+			if (local_entry(ld, local->items[i], &ip, &scope, mult) < 0)
+				rc = -1;
+		}
+	} else if (local) {
+		rc = -1;
+	}
+	if (ld_get(e, "subtree") && subtree_list(ld, ld_get(e, "subtree"), &sp, &scope, mult) < 0)
+		rc = -1;
+	return rc;
+}
+
+static int subtree_list(struct ld *ld, const struct ysrc_node *list, const struct kpath *p,
+			const struct attr_scope *scope, uint64_t mult)
+{
+	struct kpath ip = KP_IDX(p, 0);
+
+	if (ld_want_seq(ld, list, p) < 0)
+		return -1;
+	if (list->n != 1)
+		return ld_error(ld, list, p, "a 'subtree' must hold exactly one entry (nest "
+				"subtrees for deeper hierarchies), got %zu", list->n);
+	return subtree_entry(ld, list->items[0], &ip, scope, mult);
+}
+
+int spec_arch_tree_load(struct ld *ld, const struct ysrc_node *arch, const struct kpath *p)
+{
+	struct kpath sp = KP_KEY(p, "subtree");
+	return subtree_list(ld, ld_get(arch, "subtree"), &sp, NULL, 1);
+}
+
+/* The version string of 'architecture' (NULL when absent). */
+static const char *arch_version(struct ld *ld, const struct ysrc_node *arch, const struct kpath *p)
+{
+	const struct ysrc_node *v = ld_get(arch, "version");
+	struct kpath vp = KP_KEY(p, "version");
+	return v ? ld_str(ld, v, &vp) : NULL;
+}
+
+int spec_arch_load(struct ld *ld)
+{
+	const struct ld_top *top = ld_top_get(ld, "architecture");
+	const struct ysrc_node *arch = top->values[0];
+	struct spec_arch *sa = &ld->s->arch;
+	struct kpath p = KP_KEY(NULL, top->keys[0]->str);
+	int rc = 0;
+
+	if (ld_want_map(ld, arch, &p) < 0)
+		return -1;
+	if (ld_check_keys(ld, arch, &p, arch_keys, ARRAY_SIZE(arch_keys)))
+		rc = -1;
+	sa->loc = arch->loc;
+	sa->version = arch_version(ld, arch, &p);
+	if (ld_get(arch, "nodes") && ld_get(arch, "subtree"))
+		return ld_error(ld, arch, &p, "give either 'nodes' or 'subtree', not both");
+	if (ld_get(arch, "nodes")) {
+		sa->dialect = SPEC_DIALECT_V04_NODES;
+		if (spec_arch_nodes_load(ld, arch, &p) < 0)
+			return -1;
+	} else if (ld_get(arch, "subtree")) {
+		sa->dialect = sa->version && !strncmp(sa->version, "0.4", 3) ?
+			SPEC_DIALECT_V04_FLAT : SPEC_DIALECT_V03_TREE;
+		if (spec_arch_tree_load(ld, arch, &p) < 0)
+			return -1;
+	} else {
+		return ld_error(ld, arch, &p, "missing 'subtree' (v0.3 / flattened v0.4) or "
+				"'nodes' (v0.4 node list)");
+	}
+	if (rc < 0 || spec_arch_build(ld) < 0)
+		return -1;
+	ld->arch_ok = true;
+	return 0;
+}

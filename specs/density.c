@@ -1,0 +1,378 @@
+/*
+ * Tensor densities: 'problem.instance.densities', 'commonDensity' and the
+ * "NAME=FILE" load options (actual data from Matrix Market files).
+ */
+#include "specs/specs_int.h"
+
+#include <string.h>
+
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+struct dist_name {
+	const char *name;
+	enum spec_density_kind kind;
+};
+
+static const struct dist_name dist_names[] = {
+	{ "fixed_structured", SPEC_DENSITY_FIXED_STRUCTURED },
+	{ "fixed", SPEC_DENSITY_FIXED_STRUCTURED },
+	{ "hypergeometric", SPEC_DENSITY_HYPERGEOMETRIC },
+	{ "banded", SPEC_DENSITY_BANDED },
+	{ "diagonal", SPEC_DENSITY_BANDED },
+	{ "structured_nm", SPEC_DENSITY_NM },
+	{ "nm", SPEC_DENSITY_NM },
+	{ "actual_data", SPEC_DENSITY_ACTUAL },
+};
+
+static const char *const density_keys[] = {
+	"distribution", "density", "workload_tensor_size", "band_width",
+	"n", "m", "dimension", "file",
+};
+
+static int parse_kind(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		      enum spec_density_kind *kind)
+{
+	const char *names[ARRAY_SIZE(dist_names)];
+	size_t i;
+	int k;
+
+	if (ld_want_scalar(ld, n, p) < 0)
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(dist_names); i++)
+		names[i] = dist_names[i].name;
+	k = ld_lookup(ld, n, p, "distribution", n->str, names, ARRAY_SIZE(names));
+	if (k < 0)
+		return -1;
+	*kind = dist_names[k].kind;
+	return 0;
+}
+
+/* Density of a band of half-width 'w' in an n x n matrix. */
+static double banded_density(uint64_t n, uint64_t w)
+{
+	double nz = (double)n;
+	uint64_t u;
+	if (w > n - 1)
+		w = n - 1;
+	for (u = 1; u <= w; u++)
+		nz += 2.0 * (double)(n - u);
+	return nz / ((double)n * (double)n);
+}
+
+static int finish_banded(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			 const struct spec_tensor *t, struct spec_density *d)
+{
+	const struct spec_workload *w = &ld->s->workload;
+	uint64_t ext[2];
+	unsigned r, k;
+
+	if (t->n_ranks != 2)
+		return ld_error(ld, n, p, "a banded density needs a 2-rank data space; '%s' has %u",
+				t->name, t->n_ranks);
+	for (r = 0; r < 2; r++) {
+		ext[r] = 1;
+		for (k = 0; k < t->ranks[r].n_terms; k++) {
+			const struct spec_term *tm = &t->ranks[r].terms[k];
+			ext[r] += (uint64_t)(tm->coef < 0 ? -tm->coef : tm->coef) *
+				  (w->bounds[tm->dim] - 1);
+		}
+	}
+	if (ext[0] != ext[1])
+		return ld_error(ld, n, p, "a banded density needs a square data space; '%s' is "
+				"%llu x %llu", t->name, (unsigned long long)ext[0],
+				(unsigned long long)ext[1]);
+	d->density = banded_density(ext[0], d->band_width);
+	return 0;
+}
+
+static int finish_nm(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		     const struct spec_tensor *t, struct spec_density *d)
+{
+	const struct ysrc_node *dn = ld_get(n, "dimension"), *nn = ld_get(n, "n");
+	const struct ysrc_node *mn = ld_get(n, "m");
+	struct kpath kn = KP_KEY(p, "n"), km = KP_KEY(p, "m"), kd = KP_KEY(p, "dimension");
+	uint64_t vn, vm;
+	int dim;
+
+	if (!nn || !mn)
+		return ld_error(ld, n, p, "a structured_nm density needs 'n' and 'm'");
+	if (ld_uint(ld, nn, &kn, 0, 1u << 20, &vn) < 0 || ld_uint(ld, mn, &km, 1, 1u << 20, &vm) < 0)
+		return -1;
+	if (vn > vm)
+		return ld_error(ld, nn, &kn, "'n' (%llu) must not exceed 'm' (%llu)",
+				(unsigned long long)vn, (unsigned long long)vm);
+	d->nm_n = (unsigned)vn;
+	d->nm_m = (unsigned)vm;
+	if (dn) {
+		if (ld_want_scalar(ld, dn, &kd) < 0 || (dim = ld_dim_index(ld, dn, &kd, dn->str)) < 0)
+			return -1;
+		if (!(t->dim_mask & (1u << dim)))
+			return ld_error(ld, dn, &kd, "dimension '%s' does not index data space '%s'",
+					dn->str, t->name);
+	} else {
+		dim = (int)t->ranks[t->n_ranks - 1].terms[0].dim;
+	}
+	d->nm_dim = (unsigned)dim;
+	d->density = (double)vn / (double)vm;
+	return 0;
+}
+
+/* Directory part of 'path' (with the trailing '/'), or "" for a bare name. */
+static char *dir_of(struct arena *a, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? arena_strndup(a, path, (size_t)(slash - path + 1)) : arena_strdup(a, "");
+}
+
+/*
+ * Load the matrix 'file' for tensor 't'. Problems found in the matrix file
+ * are reported at 'at' (the YAML key, or the option) with the file's own
+ * location in the message, so that no location points into the arena.
+ */
+static const struct spec_matrix *load_matrix(struct ld *ld, const char *file, struct diag_loc at,
+					     const struct kpath *p)
+{
+	struct diag_list tmp = DIAG_LIST_INIT;
+	const struct spec_matrix *m = spec_matrix_load(ld->a, file, &tmp);
+	size_t i;
+
+	for (i = 0; i < tmp.n; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		const struct diag *dg = &tmp.items[i];
+		if (dg->loc.line)
+			strbuf_addf(&sb, "%s:%u: ", file, dg->loc.line);
+		strbuf_addstr(&sb, dg->message);
+		if (dg->severity == DIAG_ERROR)
+			ld_error_at(ld, at, p, "%s", sb.buf);
+		else if (dg->severity == DIAG_WARNING)
+			diag_warning(ld->dl, at, "%s", sb.buf);
+		else
+			diag_note(ld->dl, at, "%s", sb.buf);
+		strbuf_release(&sb);
+	}
+	if (diag_has_errors(&tmp))
+		m = NULL;
+	diag_list_release(&tmp);
+	return m;
+}
+
+/* Check that matrix 'm' has the shape of tensor 't' and set the density. */
+static int attach_matrix(struct ld *ld, struct diag_loc at, const struct kpath *p,
+			 const struct spec_tensor *t, const struct spec_matrix *m,
+			 struct spec_density *d)
+{
+	const struct spec_workload *w = &ld->s->workload;
+	unsigned r, k;
+
+	if (m->n_ranks != t->n_ranks)
+		return ld_error_at(ld, at, p, "'%s' has %u ranks but data space '%s' has %u",
+				   m->file, m->n_ranks, t->name, t->n_ranks);
+	for (r = 0; r < t->n_ranks; r++) {
+		uint64_t ext = 1;
+		for (k = 0; k < t->ranks[r].n_terms; k++) {
+			const struct spec_term *tm = &t->ranks[r].terms[k];
+			ext += (uint64_t)(tm->coef < 0 ? -tm->coef : tm->coef) *
+			       (w->bounds[tm->dim] - 1);
+		}
+		if (m->shape[r] != ext)
+			return ld_error_at(ld, at, p, "rank %u of '%s' has extent %llu but rank %u "
+					   "of data space '%s' has %llu", r, m->file,
+					   (unsigned long long)m->shape[r], r, t->name,
+					   (unsigned long long)ext);
+	}
+	d->kind = SPEC_DENSITY_ACTUAL;
+	d->data = m;
+	d->density = t->size ? (double)m->nnz / (double)t->size : 0.0;
+	return 0;
+}
+
+static int finish_actual(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			 const struct spec_tensor *t, struct spec_density *d)
+{
+	const struct ysrc_node *fn = ld_get(n, "file");
+	struct kpath fp = KP_KEY(p, "file");
+	const struct spec_matrix *m;
+	const char *file;
+
+	if (!fn)
+		return ld_error(ld, n, p, "an actual_data density needs a 'file'");
+	if (ld_want_scalar(ld, fn, &fp) < 0)
+		return -1;
+	if (ld_get(n, "density"))
+		return ld_error(ld, ld_get(n, "density"), p,
+				"the density of actual data comes from its file; remove 'density'");
+	file = fn->str[0] == '/' ? arena_strdup(ld->a, fn->str)
+				 : arena_printf(ld->a, "%s%s", dir_of(ld->a, fn->loc.file), fn->str);
+	m = load_matrix(ld, file, fn->loc, &fp);
+	return m ? attach_matrix(ld, fn->loc, &fp, t, m, d) : -1;
+}
+
+/* Keys that only one distribution understands. */
+static int check_kind_keys(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			   enum spec_density_kind kind)
+{
+	static const char *const nm_only[] = { "n", "m", "dimension" };
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < ARRAY_SIZE(nm_only); i++)
+		if (kind != SPEC_DENSITY_NM && ysrc_map_get(n, nm_only[i]))
+			rc = ld_error(ld, ysrc_map_pair(n, nm_only[i])->key, p,
+				      "'%s' applies only to distribution 'structured_nm'",
+				      nm_only[i]);
+	if (kind != SPEC_DENSITY_ACTUAL && ysrc_map_get(n, "file"))
+		rc = ld_error(ld, ysrc_map_pair(n, "file")->key, p,
+			      "'file' applies only to distribution 'actual_data'");
+	return rc;
+}
+
+static int parse_density_map(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			     const struct spec_tensor *t, struct spec_density *d)
+{
+	const struct ysrc_node *dist = ld_get(n, "distribution"), *dn = ld_get(n, "density");
+	const struct ysrc_node *ws = ld_get(n, "workload_tensor_size"), *bw = ld_get(n, "band_width");
+	struct kpath kdist = KP_KEY(p, "distribution"), kden = KP_KEY(p, "density");
+	struct kpath kws = KP_KEY(p, "workload_tensor_size"), kbw = KP_KEY(p, "band_width");
+
+	if (ld_check_keys(ld, n, p, density_keys, ARRAY_SIZE(density_keys)))
+		return -1;
+	d->kind = SPEC_DENSITY_FIXED_STRUCTURED;
+	if (dist && parse_kind(ld, dist, &kdist, &d->kind) < 0)
+		return -1;
+	if (check_kind_keys(ld, n, p, d->kind) < 0)
+		return -1;
+	if (ws && ld_uint(ld, ws, &kws, 0, UINT64_MAX, &d->workload_tensor_size) < 0)
+		return -1;
+	if (bw && ld_uint(ld, bw, &kbw, 0, UINT64_MAX, &d->band_width) < 0)
+		return -1;
+	switch (d->kind) {
+	case SPEC_DENSITY_FIXED_STRUCTURED:
+	case SPEC_DENSITY_HYPERGEOMETRIC:
+		if (!dn)
+			return ld_error(ld, n, p, "distribution '%s' needs a 'density'",
+					spec_density_kind_name(d->kind));
+		return ld_double(ld, dn, &kden, 0.0, 1.0, &d->density);
+	case SPEC_DENSITY_BANDED:
+		return finish_banded(ld, n, p, t, d);
+	case SPEC_DENSITY_NM:
+		if (finish_nm(ld, n, p, t, d) < 0)
+			return -1;
+		if (dn) {
+			double v;
+			if (ld_double(ld, dn, &kden, 0.0, 1.0, &v) < 0)
+				return -1;
+			if (v < d->density - 1e-9 || v > d->density + 1e-9)
+				return ld_error(ld, dn, &kden, "density %s contradicts n/m = %u/%u",
+						dn->str, d->nm_n, d->nm_m);
+		}
+		return 0;
+	case SPEC_DENSITY_ACTUAL:
+		return finish_actual(ld, n, p, t, d);
+	default:
+		BUG("density kind %d", (int)d->kind);
+	}
+}
+
+/* Parse the density 'n' (a number or a map) of tensor 't' into 'd'. */
+static int parse_density(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			 const struct spec_tensor *t, struct spec_density *d)
+{
+	struct spec_density nd;
+
+	memset(&nd, 0, sizeof(nd));
+	nd.loc = n->loc;
+	if (n->kind == YSRC_SCALAR) {
+		nd.kind = SPEC_DENSITY_FIXED_STRUCTURED;
+		if (ld_double(ld, n, p, 0.0, 1.0, &nd.density) < 0)
+			return -1;
+	} else {
+		if (ld_want_map(ld, n, p) < 0 || parse_density_map(ld, n, p, t, &nd) < 0)
+			return -1;
+	}
+	*d = nd;
+	return 0;
+}
+
+static int parse_common(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
+{
+	struct spec_workload *w = &ld->s->workload;
+	struct spec_tensor *ts = (struct spec_tensor *)w->tensors;
+	unsigned t;
+	int rc = 0;
+	for (t = 0; t < w->n_tensors; t++)
+		if (parse_density(ld, n, p, &ts[t], &ts[t].density) < 0)
+			rc = -1;
+	return rc;
+}
+
+static int parse_per_tensor(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
+{
+	struct spec_workload *w = &ld->s->workload;
+	struct spec_tensor *ts = (struct spec_tensor *)w->tensors;
+	size_t i;
+	int rc = 0;
+
+	if (ld_want_map(ld, n, p) < 0)
+		return -1;
+	for (i = 0; i < n->n; i++) {
+		const struct ysrc_pair *pr = &n->pairs[i];
+		struct kpath tp = KP_KEY(p, pr->key->str);
+		int t = ld_tensor_index(ld, pr->key, p, pr->key->str);
+		if (t < 0 || parse_density(ld, pr->value, &tp, &ts[t], &ts[t].density) < 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+/* The "NAME=FILE" options: actual data for tensor NAME. */
+static int apply_tensor_files(struct ld *ld)
+{
+	const struct spec_load_options *opt = ld->opt;
+	struct spec_workload *w = &ld->s->workload;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; opt && i < opt->n_tensor_files; i++) {
+		const char *arg = opt->tensor_files[i], *eq = strchr(arg, '=');
+		struct kpath p = KP_KEY(NULL, arg);
+		char *name;
+		int t;
+		const struct spec_matrix *m;
+		if (!eq || eq == arg || !eq[1]) {
+			rc = ld_error_at(ld, DIAG_LOC_NONE, NULL,
+					 "a tensor file is given as NAME=FILE, got '%s'", arg);
+			continue;
+		}
+		name = arena_strndup(ld->a, arg, (size_t)(eq - arg));
+		t = ld_tensor_index(ld, NULL, &p, name);
+		if (t < 0) {
+			rc = -1;
+			continue;
+		}
+		m = load_matrix(ld, eq + 1, DIAG_LOC_NONE, &p);
+		if (!m || attach_matrix(ld, DIAG_LOC_NONE, &p, &w->tensors[t], m,
+					(struct spec_density *)&w->tensors[t].density) < 0) {
+			rc = -1;
+			continue;
+		}
+		((struct spec_tensor *)w->tensors)[t].density.is_default = false;
+	}
+	return rc;
+}
+
+int spec_densities_load(struct ld *ld, const struct ysrc_node *inst, const struct kpath *p)
+{
+	const struct ysrc_pair *common = ysrc_map_pair(inst, "commonDensity");
+	const struct ysrc_node *per = ld_get(inst, "densities");
+	struct kpath cp = KP_KEY(p, "commonDensity"), dp = KP_KEY(p, "densities");
+	int rc = 0;
+
+	if (common && !ysrc_is_null(common->value) && parse_common(ld, common->value, &cp) < 0)
+		rc = -1;
+	if (per && parse_per_tensor(ld, per, &dp) < 0)
+		rc = -1;
+	if (apply_tensor_files(ld) < 0)
+		rc = -1;
+	return rc;
+}

@@ -1,0 +1,632 @@
+/*
+ * Flattened components -> storage levels, the compute unit and networks:
+ * classification by class name, attribute spellings and defaults, the
+ * derivations of timeloop-semantics 1.2 (block and cluster size from width,
+ * size from entries/depth/sizeKB, meshes, fanouts).
+ */
+#include "specs/specs_int.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "util/ckmath.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define A(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* Every attribute spelling the model reads (for did-you-mean warnings). */
+static const char *const known_attrs[] = {
+	"word_bits", "word_width", "datawidth", "block_size", "n_words", "cluster_size",
+	"width", "memory_width", "data_storage_width", "entries", "depth", "memory_depth",
+	"data_storage_depth", "sizeKB", "metadata_block_size", "metadata_datawidth",
+	"metadata_word_bits", "metadata_storage_width", "metadata_width",
+	"metadata_storage_depth", "metadata_depth", "multiple_buffering", "min_utilization",
+	"read_bandwidth", "write_bandwidth", "shared_bandwidth", "bandwidth",
+	"per_dataspace_bandwidth_consumption_scale", "instances", "meshX", "meshY",
+	"technology", "num_ports", "n_ports", "num_banks", "n_banks", "reduction_supported",
+	"network_fill_latency", "network_drain_latency", "allow_overbooking",
+	"concordant_compressed_tile_traversal", "decompression_supported",
+	"compression_supported", "tile_partition_supported", "vector_access_energy",
+	"addr_gen_energy", "cluster_area", "network_read", "network_fill", "network_update",
+	"network_drain", "power_gated_at", "network_word_bits", "energy_per_hop",
+	"router_energy", "energy-per-ingress", "wire_energy", "tile_width", "network_type",
+	"energy", "area", "network_operand", "network_result",
+};
+
+/* Attributes other tools (Accelergy, the front end) use; never warned about. */
+static const char *const other_attrs[] = {
+	"has_power_gating", "global_cycle_seconds", "version", "type", "n_rdwr_ports",
+	"n_rw_ports", "n_rd_ports", "n_wr_ports", "latency", "metadata_counter_width",
+	"multiplier_width", "adder_width", "enabled", "action_latency_cycles", "cycle_time",
+	"n_bits", "precision", "area_scale", "energy_scale", "update_fifo_depth",
+};
+
+/* A reader of one component's attributes. */
+struct attrs {
+	struct ld *ld;
+	const struct raw_comp *rc;
+	struct kpath root, ap;
+	int rc_;
+};
+
+static void attrs_init(struct attrs *at, struct ld *ld, const struct raw_comp *rc)
+{
+	at->ld = ld;
+	at->rc = rc;
+	at->root = KP_KEY(NULL, rc->path);
+	at->ap = KP_KEY(&at->root, "attributes");
+	at->rc_ = 0;
+}
+
+/* The first attribute among 'names' (NULL-terminated) that is given and not null. */
+static const struct raw_attr *attr_any(const struct attrs *at, const char *const *names)
+{
+	for (; *names; names++) {
+		const struct raw_attr *a = raw_comp_attr(at->rc, *names);
+		if (a && !ysrc_is_null(a->value))
+			return a;
+	}
+	return NULL;
+}
+
+static bool get_uint(struct attrs *at, const char *const *names, uint64_t lo, uint64_t hi,
+		     uint64_t *out)
+{
+	const struct raw_attr *a = attr_any(at, names);
+	struct kpath kp;
+	if (!a)
+		return false;
+	kp = KP_KEY(&at->ap, a->key);
+	if (ld_uint(at->ld, a->value, &kp, lo, hi, out) < 0) {
+		at->rc_ = -1;
+		return false;
+	}
+	return true;
+}
+
+static bool get_u32(struct attrs *at, const char *const *names, unsigned lo, unsigned hi,
+		    unsigned *out)
+{
+	uint64_t v;
+	if (!get_uint(at, names, lo, hi, &v))
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
+
+static bool get_double(struct attrs *at, const char *const *names, double lo, double hi,
+		       double *out)
+{
+	const struct raw_attr *a = attr_any(at, names);
+	struct kpath kp;
+	if (!a)
+		return false;
+	kp = KP_KEY(&at->ap, a->key);
+	if (ld_double(at->ld, a->value, &kp, lo, hi, out) < 0) {
+		at->rc_ = -1;
+		return false;
+	}
+	return true;
+}
+
+static bool get_bool(struct attrs *at, const char *const *names, bool *out)
+{
+	const struct raw_attr *a = attr_any(at, names);
+	struct kpath kp;
+	if (!a)
+		return false;
+	kp = KP_KEY(&at->ap, a->key);
+	if (ld_bool(at->ld, a->value, &kp, out) < 0) {
+		at->rc_ = -1;
+		return false;
+	}
+	return true;
+}
+
+static const char *get_str(struct attrs *at, const char *const *names)
+{
+	const struct raw_attr *a = attr_any(at, names);
+	struct kpath kp;
+	const char *s;
+	if (!a)
+		return NULL;
+	kp = KP_KEY(&at->ap, a->key);
+	s = ld_str(at->ld, a->value, &kp);
+	if (!s)
+		at->rc_ = -1;
+	return s;
+}
+
+static int attr_error(struct attrs *at, const char *key, const char *fmt, const char *detail)
+{
+	const struct raw_attr *a = raw_comp_attr(at->rc, key);
+	struct kpath kp = KP_KEY(&at->ap, key);
+	at->rc_ = -1;
+	if (a)
+		return ld_error(at->ld, a->value, &kp, fmt, detail);
+	return ld_error_at(at->ld, at->rc->loc, &at->root, fmt, detail);
+}
+
+/* Warn about own attributes that look like a misspelt known one. */
+static void warn_misspelt(struct attrs *at)
+{
+	size_t i, j;
+	for (i = 0; i < at->rc->n_attrs; i++) {
+		const struct raw_attr *a = &at->rc->attrs[i];
+		const char *hint;
+		bool known = false;
+		if (a->inherited)
+			continue;
+		for (j = 0; j < ARRAY_SIZE(known_attrs) && !known; j++)
+			known = ysrc_key_eq(a->key, known_attrs[j]);
+		for (j = 0; j < ARRAY_SIZE(other_attrs) && !known; j++)
+			known = ysrc_key_eq(a->key, other_attrs[j]);
+		hint = known ? NULL : diag_suggest(a->key, known_attrs, ARRAY_SIZE(known_attrs));
+		if (hint)
+			diag_warning(at->ld->dl, a->loc, "in '%s.attributes': unknown attribute '%s' "
+				     "is ignored; did you mean '%s'?", at->rc->path, a->key, hint);
+	}
+}
+
+/* word_bits, block_size, cluster_size and width (semantics 1.2.1). */
+static void parse_word_block(struct attrs *at, struct spec_level *L)
+{
+	uint64_t width, word = 16, block = 0, cluster = 0;
+	bool has_block, has_cluster;
+	char buf[160];
+
+	get_uint(at, A("word_bits", "word_width", "datawidth"), 1, 1u << 20, &word);
+	has_block = get_uint(at, A("block_size", "n_words"), 1, 1u << 24, &block);
+	has_cluster = get_uint(at, A("cluster_size"), 1, 1u << 24, &cluster);
+	L->word_bits = (unsigned)word;
+	L->has_width = get_uint(at, A("width", "memory_width", "data_storage_width"), 1,
+				UINT64_MAX, &width);
+	if (!L->has_width) {
+		L->block_size = has_block ? (unsigned)block : 1;
+		L->cluster_size = has_cluster ? (unsigned)cluster : 1;
+		return;
+	}
+	L->width_bits = (unsigned)width;
+	if (!has_block && !has_cluster)
+		cluster = 1;
+	if (has_block && has_cluster) {
+		if (block * word * cluster != width) {
+			snprintf(buf, sizeof(buf), "block_size %llu x word_bits %llu x cluster_size "
+				 "%llu = %llu", (unsigned long long)block, (unsigned long long)word,
+				 (unsigned long long)cluster, (unsigned long long)(block * word * cluster));
+			attr_error(at, "width", "width must equal %s", buf);
+		}
+	} else if (has_block) {
+		if (width % (word * block))
+			attr_error(at, "width", "width must be a multiple of word_bits x block_size%s", "");
+		else
+			cluster = width / (word * block);
+	} else if (width % (word * cluster) || width < word * cluster) {
+		attr_error(at, "width", "width must be a multiple of word_bits x cluster_size%s", "");
+	} else {
+		block = width / cluster / word;
+	}
+	L->block_size = block ? (unsigned)block : 1;
+	L->cluster_size = cluster ? (unsigned)cluster : 1;
+}
+
+/* size from entries, depth or sizeKB; effective size. */
+static void parse_size(struct attrs *at, struct spec_level *L)
+{
+	uint64_t v;
+
+	L->multiple_buffering = 1.0;
+	get_double(at, A("multiple_buffering"), 1e-9, HUGE_VAL, &L->multiple_buffering);
+	get_double(at, A("min_utilization"), 0.0, 1.0, &L->min_utilization);
+	if (get_uint(at, A("entries"), 0, UINT64_MAX, &v)) {
+		L->has_size = true;
+		L->size_words = v;
+	} else if (get_uint(at, A("depth", "memory_depth", "data_storage_depth"), 0, UINT64_MAX,
+			    &v)) {
+		L->has_size = true;
+		if (!ck_mul_u64(v, L->block_size, &L->size_words))
+			attr_error(at, "depth", "depth x block_size overflows%s", "");
+	} else if (get_uint(at, A("sizeKB"), 0, UINT64_MAX / 8192, &v)) {
+		L->has_size = true;
+		L->size_words = v * 1024 * 8 / L->word_bits;
+	}
+	if (L->has_size)
+		L->effective_size_words = (uint64_t)floor((double)L->size_words /
+							  L->multiple_buffering);
+}
+
+static void parse_metadata(struct attrs *at, struct spec_level *L)
+{
+	uint64_t depth;
+
+	L->metadata_block_size = 1;
+	get_u32(at, A("metadata_block_size"), 1, 1u << 24, &L->metadata_block_size);
+	get_u32(at, A("metadata_datawidth", "metadata_word_bits"), 0, 1u << 20,
+		&L->metadata_word_bits);
+	get_u32(at, A("metadata_storage_width", "metadata_width"), 0, 1u << 24,
+		&L->metadata_storage_width);
+	L->has_metadata_storage_depth = get_uint(at, A("metadata_storage_depth", "metadata_depth"),
+						 0, UINT64_MAX / (1u << 24), &depth);
+	if (L->has_metadata_storage_depth) {
+		L->metadata_storage_depth = depth;
+		L->metadata_size_words = depth * L->metadata_block_size;
+		L->metadata_size_bits = depth * L->metadata_storage_width;
+		L->effective_metadata_size_bits =
+			(uint64_t)floor((double)L->metadata_size_bits / L->multiple_buffering);
+	}
+	if (L->metadata_storage_width && L->metadata_word_bits &&
+	    L->metadata_storage_width % (L->metadata_word_bits * L->metadata_block_size))
+		attr_error(at, "metadata_storage_width", "metadata_storage_width must be a multiple "
+			   "of metadata word bits x metadata_block_size%s", "");
+}
+
+/* per_dataspace_bandwidth_consumption_scale: { tensor: scale }. */
+static void parse_bw_scale(struct attrs *at, struct spec_level *L)
+{
+	const struct raw_attr *a = attr_any(at, A("per_dataspace_bandwidth_consumption_scale"));
+	struct kpath kp;
+	size_t i;
+
+	for (i = 0; i < SPEC_MAX_TENSORS; i++)
+		L->bw_consumption_scale[i] = 1.0;
+	if (!a)
+		return;
+	kp = KP_KEY(&at->ap, a->key);
+	if (ld_want_map(at->ld, a->value, &kp) < 0) {
+		at->rc_ = -1;
+		return;
+	}
+	for (i = 0; i < a->value->n && at->ld->problem_ok; i++) {
+		const struct ysrc_pair *pr = &a->value->pairs[i];
+		struct kpath tp = KP_KEY(&kp, pr->key->str);
+		int t = ld_tensor_index(at->ld, pr->key, &kp, pr->key->str);
+		if (t < 0 || ld_double(at->ld, pr->value, &tp, 0.0, HUGE_VAL,
+				       &L->bw_consumption_scale[t]) < 0)
+			at->rc_ = -1;
+	}
+}
+
+static void parse_bandwidths(struct attrs *at, struct spec_level *L)
+{
+	double bw;
+	L->has_read_bw = get_double(at, A("read_bandwidth"), 0.0, HUGE_VAL,
+				    &L->read_bw_words_per_cycle);
+	L->has_write_bw = get_double(at, A("write_bandwidth"), 0.0, HUGE_VAL,
+				     &L->write_bw_words_per_cycle);
+	L->has_shared_bw = get_double(at, A("shared_bandwidth"), 0.0, HUGE_VAL,
+				      &L->shared_bw_words_per_cycle);
+	if (get_double(at, A("bandwidth"), 0.0, HUGE_VAL, &bw)) {
+		if (!L->has_read_bw) {
+			L->has_read_bw = true;
+			L->read_bw_words_per_cycle = bw / 2;
+		}
+		if (!L->has_write_bw) {
+			L->has_write_bw = true;
+			L->write_bw_words_per_cycle = bw / 2;
+		}
+	}
+	parse_bw_scale(at, L);
+}
+
+static void parse_network_params(struct attrs *at, struct spec_network_params *np)
+{
+	get_u32(at, A("network_word_bits"), 1, 1u << 20, &np->network_word_bits);
+	np->has_energy_per_hop = get_double(at, A("energy_per_hop"), 0.0, HUGE_VAL,
+					    &np->energy_per_hop_pj);
+	get_double(at, A("router_energy"), 0.0, HUGE_VAL, &np->router_energy_pj);
+	get_double(at, A("energy-per-ingress"), 0.0, HUGE_VAL, &np->ingress_energy_pj);
+	np->has_wire_energy = get_double(at, A("wire_energy"), 0.0, HUGE_VAL, &np->wire_energy_pj);
+	get_double(at, A("tile_width"), 0.0, HUGE_VAL, &np->tile_width_mm);
+	np->network_type = get_str(at, A("network_type"));
+}
+
+static void parse_flags(struct attrs *at, struct spec_level *L)
+{
+	const char *tech = get_str(at, A("technology"));
+	bool tp = false;
+
+	L->technology = (tech && !strcmp(tech, "DRAM")) || strstr(L->class_name, "DRAM") ?
+		SPEC_TECH_DRAM : SPEC_TECH_SRAM;
+	L->reduction_supported = L->technology != SPEC_TECH_DRAM;
+	get_bool(at, A("reduction_supported"), &L->reduction_supported);
+	get_bool(at, A("allow_overbooking"), &L->allow_overbooking);
+	get_bool(at, A("concordant_compressed_tile_traversal"),
+		 &L->concordant_compressed_tile_traversal);
+	get_bool(at, A("decompression_supported"), &L->decompression_supported);
+	get_bool(at, A("compression_supported"), &L->compression_supported);
+	if (get_bool(at, A("tile_partition_supported"), &tp) && tp)
+		attr_error(at, "tile_partition_supported", "tile partitioning is not supported%s", "");
+	L->num_ports = 2;
+	L->num_banks = 2;
+	get_u32(at, A("num_ports", "n_ports"), 1, 1u << 20, &L->num_ports);
+	get_u32(at, A("num_banks", "n_banks"), 1, 1u << 20, &L->num_banks);
+}
+
+static void parse_storage_misc(struct attrs *at, struct spec_level *L)
+{
+	L->has_vector_access_energy = get_double(at, A("vector_access_energy"), 0.0, HUGE_VAL,
+						 &L->vector_access_energy_pj);
+	L->addr_gen_energy_pj = -0.1;
+	get_double(at, A("addr_gen_energy"), -HUGE_VAL, HUGE_VAL, &L->addr_gen_energy_pj);
+	L->has_cluster_area = get_double(at, A("cluster_area"), 0.0, HUGE_VAL, &L->cluster_area_um2);
+	get_uint(at, A("network_fill_latency"), 0, UINT64_MAX, &L->network_fill_latency_cycles);
+	get_uint(at, A("network_drain_latency"), 0, UINT64_MAX, &L->network_drain_latency_cycles);
+	L->network_read = get_str(at, A("network_read"));
+	L->network_fill = get_str(at, A("network_fill"));
+	L->network_update = get_str(at, A("network_update"));
+	L->network_drain = get_str(at, A("network_drain"));
+	parse_network_params(at, &L->network);
+}
+
+/* instances, meshX, meshY (Timeloop's ValidateTopology). */
+static void parse_mesh(struct attrs *at, uint64_t *instances, unsigned *mx, unsigned *my)
+{
+	uint64_t n = at->rc->instances, x = 0, y = 0;
+	bool hx, hy;
+	char buf[128];
+
+	get_uint(at, A("instances"), 1, UINT64_MAX, &n);
+	hx = get_uint(at, A("meshX"), 1, 1u << 30, &x);
+	hy = get_uint(at, A("meshY"), 1, 1u << 30, &y);
+	if (hx && hy && x * y != n) {
+		snprintf(buf, sizeof(buf), "meshX %llu x meshY %llu = %llu, but there are %llu "
+			 "instances", (unsigned long long)x, (unsigned long long)y,
+			 (unsigned long long)(x * y), (unsigned long long)n);
+		attr_error(at, "meshX", "%s", buf);
+	} else if (hx && !hy) {
+		if (n % x)
+			attr_error(at, "meshX", "meshX must divide the number of instances%s", "");
+		y = n / x;
+	} else if (hy && !hx) {
+		if (n % y)
+			attr_error(at, "meshY", "meshY must divide the number of instances%s", "");
+		x = n / y;
+	} else if (!hx && !hy) {
+		x = n;
+		y = 1;
+	}
+	if (x > UINT32_MAX || y > UINT32_MAX)
+		attr_error(at, "meshX", "the mesh is too large%s", "");
+	*instances = n;
+	*mx = (unsigned)x;
+	*my = (unsigned)y;
+}
+
+/* Display copies of the scalar attributes. */
+static void copy_attrs(struct ld *ld, const struct raw_comp *rc, size_t *n_out,
+		       const struct spec_attr **out)
+{
+	struct spec_attr *v = arena_calloc(ld->a, rc->n_attrs + 1, sizeof(*v));
+	size_t i, n = 0;
+	for (i = 0; i < rc->n_attrs; i++) {
+		const struct raw_attr *a = &rc->attrs[i];
+		if (a->value->kind != YSRC_SCALAR)
+			continue;
+		v[n].key = arena_strdup(ld->a, a->key);
+		v[n].value = arena_strdup(ld->a, a->value->str);
+		v[n].loc = a->value->loc;
+		n++;
+	}
+	*n_out = n;
+	*out = v;
+}
+
+static int build_storage(struct ld *ld, const struct raw_comp *rc, struct spec_level *L)
+{
+	struct attrs at;
+
+	attrs_init(&at, ld, rc);
+	L->name = rc->name;
+	L->class_name = rc->class_name;
+	L->subclass = rc->subclass;
+	L->loc = rc->loc;
+	L->is_dummy = strstr(rc->class_name, "dummy_storage") != NULL;
+	parse_word_block(&at, L);
+	parse_size(&at, L);
+	parse_metadata(&at, L);
+	parse_bandwidths(&at, L);
+	parse_flags(&at, L);
+	parse_storage_misc(&at, L);
+	parse_mesh(&at, &L->instances, &L->mesh_x, &L->mesh_y);
+	copy_attrs(ld, rc, &L->n_attrs, &L->attrs);
+	warn_misspelt(&at);
+	return at.rc_;
+}
+
+static int build_compute(struct ld *ld, const struct raw_comp *rc, struct spec_compute *c)
+{
+	struct attrs at;
+	uint64_t word = 16;
+
+	attrs_init(&at, ld, rc);
+	c->name = rc->name;
+	c->class_name = rc->class_name;
+	c->subclass = rc->subclass;
+	c->loc = rc->loc;
+	get_uint(&at, A("word_bits", "datawidth", "word_width"), 1, 1u << 20, &word);
+	c->word_bits = (unsigned)word;
+	c->has_energy = get_double(&at, A("energy"), 0.0, HUGE_VAL, &c->energy_pj);
+	c->has_area = get_double(&at, A("area"), 0.0, HUGE_VAL, &c->area_um2);
+	c->network_operand = get_str(&at, A("network_operand"));
+	c->network_result = get_str(&at, A("network_result"));
+	parse_mesh(&at, &c->instances, &c->mesh_x, &c->mesh_y);
+	copy_attrs(ld, rc, &c->n_attrs, &c->attrs);
+	warn_misspelt(&at);
+	return at.rc_;
+}
+
+static int build_network(struct ld *ld, const struct raw_comp *rc, struct spec_network *nw)
+{
+	struct attrs at;
+
+	attrs_init(&at, ld, rc);
+	nw->name = rc->name;
+	nw->class_name = rc->class_name;
+	nw->loc = rc->loc;
+	parse_network_params(&at, &nw->params);
+	copy_attrs(ld, rc, &nw->n_attrs, &nw->attrs);
+	warn_misspelt(&at);
+	return at.rc_;
+}
+
+enum comp_kind spec_classify(const char *cls)
+{
+	static const char *const storage[] = { "DRAM", "SRAM", "regfile", "smartbuffer", "storage" };
+	static const char *const compute[] = { "mac", "intmac", "fpmac", "compute" };
+	static const char *const network[] = { "XY_NoC", "Legacy", "ReductionTree",
+					       "SimpleMulticast" };
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(storage); i++)
+		if (strstr(cls, storage[i]))
+			return COMP_STORAGE;
+	for (i = 0; i < ARRAY_SIZE(compute); i++)
+		if (strstr(cls, compute[i]))
+			return COMP_COMPUTE;
+	for (i = 0; i < ARRAY_SIZE(network); i++)
+		if (strstr(cls, network[i]))
+			return COMP_NETWORK;
+	return COMP_OTHER;
+}
+
+/* Classify every component; count the storage levels and networks. */
+static int classify_all(struct ld *ld, unsigned *n_storage, size_t *n_net, int *i_compute)
+{
+	size_t i;
+	int rc = 0;
+
+	*n_storage = 0;
+	*n_net = 0;
+	*i_compute = -1;
+	for (i = 0; i < ld->n_comps; i++) {
+		struct raw_comp *c = &ld->comps[i];
+		c->kind = spec_classify(c->class_name);
+		if (c->kind == COMP_STORAGE)
+			(*n_storage)++;
+		else if (c->kind == COMP_NETWORK)
+			(*n_net)++;
+		else if (c->kind == COMP_OTHER)
+			diag_warning(ld->dl, c->loc, "in '%s': class '%s' is neither storage, compute "
+				     "nor network; the component is ignored", c->path, c->class_name);
+		if (c->kind != COMP_COMPUTE)
+			continue;
+		if (*i_compute >= 0) {
+			rc = diag_error(ld->dl, c->loc, "in '%s': a second compute unit '%s' "
+					"(only one is supported)", c->path, c->name);
+			diag_note(ld->dl, ld->comps[*i_compute].loc, "the first one is '%s'",
+				  ld->comps[*i_compute].name);
+			continue;
+		}
+		*i_compute = (int)i;
+	}
+	return rc;
+}
+
+/* Resolve power_gated_at names to level indexes. */
+static int resolve_power_gating(struct ld *ld, struct spec_level *levels, unsigned n)
+{
+	unsigned l;
+	int rc = 0;
+
+	for (l = 0; l < n; l++) {
+		const struct raw_comp *c = NULL;
+		const struct raw_attr *a;
+		size_t i;
+		int k;
+		levels[l].power_gated_at = l;
+		for (i = 0; i < ld->n_comps; i++)
+			if (ld->comps[i].level == (int)l)
+				c = &ld->comps[i];
+		a = c ? raw_comp_attr(c, "power_gated_at") : NULL;
+		if (!a || ysrc_is_null(a->value))
+			continue;
+		{
+			struct kpath root = KP_KEY(NULL, c->path), ap = KP_KEY(&root, "attributes");
+			struct kpath kp = KP_KEY(&ap, a->key);
+			if (ld_want_scalar(ld, a->value, &kp) < 0) {
+				rc = -1;
+				continue;
+			}
+			k = ld_level_index(ld, a->value, &kp, a->value->str);
+		}
+		if (k < 0)
+			rc = -1;
+		else
+			levels[l].power_gated_at = (unsigned)k;
+	}
+	return rc;
+}
+
+/* One fanout ratio: inner mesh over own mesh, which must divide. */
+static int fanout_of(struct ld *ld, const struct spec_level *L, const char *axis,
+		     unsigned inner, unsigned own, const char *inner_name, unsigned *out)
+{
+	if (own == 0 || inner % own) {
+		return diag_error(ld->dl, L->loc, "the %s mesh of '%s' (%u) does not divide the %s "
+				  "mesh of its inner neighbour '%s' (%u)", axis, L->name, own, axis,
+				  inner_name, inner);
+	}
+	*out = inner / own;
+	return 0;
+}
+
+static int compute_fanouts(struct ld *ld, struct spec_arch *sa, struct spec_level *levels)
+{
+	unsigned l;
+	int rc = 0;
+
+	for (l = 0; l < sa->n_levels; l++) {
+		struct spec_level *L = &levels[l];
+		unsigned ix = l ? levels[l - 1].mesh_x : sa->compute.mesh_x;
+		unsigned iy = l ? levels[l - 1].mesh_y : sa->compute.mesh_y;
+		const char *iname = l ? levels[l - 1].name : sa->compute.name;
+		if (fanout_of(ld, L, "X", ix, L->mesh_x, iname, &L->fanout_x) < 0 ||
+		    fanout_of(ld, L, "Y", iy, L->mesh_y, iname, &L->fanout_y) < 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+int spec_arch_build(struct ld *ld)
+{
+	struct spec_arch *sa = &ld->s->arch;
+	struct spec_level *levels;
+	struct spec_network *nets;
+	unsigned n_storage, k = 0;
+	size_t n_net, i, j = 0;
+	int i_compute, rc;
+
+	rc = classify_all(ld, &n_storage, &n_net, &i_compute);
+	if (n_storage == 0)
+		rc = diag_error(ld->dl, sa->loc, "the architecture has no storage level");
+	if (n_storage > SPEC_MAX_LEVELS)
+		rc = diag_error(ld->dl, sa->loc, "at most %d storage levels are supported, got %u",
+				SPEC_MAX_LEVELS, n_storage);
+	if (i_compute < 0)
+		rc = diag_error(ld->dl, sa->loc, "the architecture has no compute unit (a component "
+				"whose class contains 'mac' or 'compute')");
+	if (rc < 0)
+		return -1;
+	levels = arena_calloc(ld->a, n_storage, sizeof(*levels));
+	nets = arena_calloc(ld->a, n_net ? n_net : 1, sizeof(*nets));
+	for (i = 0; i < ld->n_comps; i++) {
+		struct raw_comp *c = &ld->comps[i];
+		if (c->kind == COMP_STORAGE) {
+			c->level = (int)(n_storage - 1 - k++);
+			if (build_storage(ld, c, &levels[c->level]) < 0)
+				rc = -1;
+		} else if (c->kind == COMP_NETWORK && build_network(ld, c, &nets[j++]) < 0) {
+			rc = -1;
+		}
+	}
+	if (build_compute(ld, &ld->comps[i_compute], &sa->compute) < 0)
+		rc = -1;
+	sa->n_levels = n_storage;
+	sa->levels = levels;
+	sa->n_networks = n_net;
+	sa->networks = nets;
+	if (rc == 0 && (resolve_power_gating(ld, levels, n_storage) < 0 ||
+			compute_fanouts(ld, sa, levels) < 0))
+		rc = -1;
+	return rc;
+}

@@ -1,0 +1,611 @@
+/*
+ * The 'mapping' key: temporal, spatial and datatype (bypass) directives per
+ * storage level, checked against the architecture and the workload, then
+ * turned into loop nests by spec_mapping_derive().
+ */
+#include "specs/specs_int.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/ckmath.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+enum dir_type { DIR_TEMPORAL, DIR_SPATIAL, DIR_DATATYPE, DIR_SKEW };
+
+static const char *const type_names[] = {
+	"temporal", "spatial", "datatype", "bypass", "dataspace", "skew",
+};
+static const enum dir_type type_of[] = {
+	DIR_TEMPORAL, DIR_SPATIAL, DIR_DATATYPE, DIR_DATATYPE, DIR_DATATYPE, DIR_SKEW,
+};
+
+static const char *const directive_keys[] = {
+	"target", "type", "factors", "permutation", "split", "keep", "bypass", "no_reuse",
+	"no_temporal_reuse", "no_link_transfer", "rmw_first_update", "no_coalesce", "modulo",
+	"terms",
+};
+
+/* Keys each directive type accepts besides 'target' and 'type'. */
+static const char *const *const type_keys[] = {
+	[DIR_TEMPORAL] = (const char *const[]){ "factors", "permutation", "no_reuse",
+						"no_temporal_reuse", "rmw_first_update", NULL },
+	[DIR_SPATIAL] = (const char *const[]){ "factors", "permutation", "split", "no_reuse",
+					       "no_link_transfer", NULL },
+	[DIR_DATATYPE] = (const char *const[]){ "keep", "bypass", "no_coalesce", NULL },
+	[DIR_SKEW] = (const char *const[]){ "modulo", "terms", NULL },
+};
+
+/* ------------------------------------------------------------ factors */
+
+/* Report a factor-string error at byte 'off' of scalar 'n'. */
+static int factor_error(struct ld *ld, const struct ysrc_node *n, size_t off,
+			const struct kpath *p, const char *fmt, const char *arg)
+{
+	return ld_error_at(ld, ysrc_scalar_loc_at(n, off), p, fmt, arg);
+}
+
+/* Parse the number at s[*i]; -1 when there is none. */
+static int read_number(const char *s, size_t *i, uint64_t *v)
+{
+	if (!isdigit((unsigned char)s[*i]))
+		return -1;
+	*v = 0;
+	while (isdigit((unsigned char)s[*i])) {
+		if (*v > (UINT64_MAX - 9) / 10)
+			return -1;
+		*v = *v * 10 + (uint64_t)(s[(*i)++] - '0');
+	}
+	return 0;
+}
+
+/* Read the relation after a dimension name: '=', '==', '' or (constraints) '<='. */
+static int read_relation(const char *s, size_t *i, bool allow_max, bool *is_max)
+{
+	*is_max = false;
+	if (s[*i] == '<' && s[*i + 1] == '=') {
+		if (!allow_max)
+			return -1;
+		*is_max = true;
+		*i += 2;
+		return 0;
+	}
+	if (s[*i] == '<' || s[*i] == '>')
+		return -1;
+	while (s[*i] == '=')
+		(*i)++;
+	return 0;
+}
+
+/* Parse one factor "K=16", "K16", "D=8,5" or "M<=8" starting at s[*i]. */
+static int parse_one_factor(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			    size_t *i, bool allow_max, struct factor_item *it)
+{
+	const struct spec_workload *w = &ld->s->workload;
+	const char *s = n->str;
+	size_t start = *i;
+	char name[32];
+	int d;
+
+	while (isalpha((unsigned char)s[*i]) && *i - start < sizeof(name) - 1)
+		(*i)++;
+	memcpy(name, s + start, *i - start);
+	name[*i - start] = '\0';
+	while (s[*i] == ' ' || s[*i] == '\t')
+		(*i)++;
+	if (read_relation(s, i, allow_max, &it->is_max) < 0)
+		return factor_error(ld, n, *i, p, allow_max ? "expected '=' or '<=' after '%s'"
+				    : "expected '=' after '%s'", name);
+	while (s[*i] == ' ' || s[*i] == '\t')
+		(*i)++;
+	if (read_number(s, i, &it->value) < 0)
+		return factor_error(ld, n, *i, p, "expected a factor (a whole number) after '%s'",
+				    name);
+	it->residual = it->value;
+	if (s[*i] == ',' && isdigit((unsigned char)s[*i + 1])) {
+		(*i)++;
+		read_number(s, i, &it->residual);
+	}
+	it->loc = ysrc_scalar_loc_at(n, start);
+	d = spec_dim_find(w, name);
+	if (d < 0) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "unknown dimension '%s' in factors", name);
+		ld_add_hint(&sb, name, w->dim_names, w->n_dims);
+		ld_error_at(ld, it->loc, p, "%s", sb.buf);
+		strbuf_release(&sb);
+		return -1;
+	}
+	it->dim = (unsigned)d;
+	return 0;
+}
+
+/* Check one parsed factor and resolve 0 to the bound. */
+static int finish_factor(struct ld *ld, const struct kpath *p, struct factor_item *it,
+			 const struct factor_item *prev, unsigned n_prev)
+{
+	const struct spec_workload *w = &ld->s->workload;
+	unsigned k;
+
+	for (k = 0; k < n_prev; k++)
+		if (prev[k].dim == it->dim)
+			return ld_error_at(ld, it->loc, p, "dimension '%s' is given twice",
+					   w->dim_names[it->dim]);
+	if (it->value == 0) {
+		it->value = w->bounds[it->dim];
+		if (it->residual == 0)
+			it->residual = it->value;
+	}
+	if (it->residual == 0 || it->residual > it->value)
+		return ld_error_at(ld, it->loc, p, "the residual of '%s' must be in [1, %llu]",
+				   w->dim_names[it->dim], (unsigned long long)it->value);
+	return 0;
+}
+
+/* Parse the factors in the text of scalar 'n', appending to 'items'. */
+static int factors_text(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			bool allow_max, struct factor_item *items, unsigned *n_items)
+{
+	const char *s = n->str;
+	size_t i = 0;
+	int rc = 0;
+
+	for (;;) {
+		struct factor_item it;
+		while (s[i] && (isspace((unsigned char)s[i]) || s[i] == ','))
+			i++;
+		if (!s[i] || s[i] == '#')
+			break;
+		if (!isalpha((unsigned char)s[i]))
+			return factor_error(ld, n, i, p, "expected a dimension name, got '%s'", s + i);
+		memset(&it, 0, sizeof(it));
+		if (parse_one_factor(ld, n, p, &i, allow_max, &it) < 0)
+			return -1;
+		if (finish_factor(ld, p, &it, items, *n_items) < 0) {
+			rc = -1;
+			continue;
+		}
+		if (*n_items >= SPEC_MAX_DIMS)
+			return ld_error(ld, n, p, "too many factors");
+		items[(*n_items)++] = it;
+	}
+	return rc;
+}
+
+int spec_parse_factors(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		       bool allow_max, struct factor_item *items, unsigned *n_items)
+{
+	size_t i;
+	int rc = 0;
+
+	*n_items = 0;
+	if (n->kind == YSRC_SCALAR)
+		return factors_text(ld, n, p, allow_max, items, n_items);
+	if (ld_want_seq(ld, n, p) < 0)
+		return -1;
+	for (i = 0; i < n->n; i++) {
+		struct kpath ip = KP_IDX(p, i);
+		if (ld_want_scalar(ld, n->items[i], &ip) < 0 ||
+		    factors_text(ld, n->items[i], &ip, allow_max, items, n_items) < 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------- permutations */
+
+/* Add dimension 'name' to 'perm'; errors for unknown and repeated names. */
+static int perm_add(struct ld *ld, struct diag_loc loc, const struct kpath *p, const char *name,
+		    uint8_t *perm, unsigned *n)
+{
+	const struct spec_workload *w = &ld->s->workload;
+	int d = spec_dim_find(w, name);
+	unsigned k;
+
+	if (d < 0) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "unknown dimension '%s' in the permutation (dimensions: ", name);
+		for (k = 0; k < w->n_dims; k++)
+			strbuf_addstr(&sb, w->dim_names[k]);
+		strbuf_addch(&sb, ')');
+		ld_error_at(ld, loc, p, "%s", sb.buf);
+		strbuf_release(&sb);
+		return -1;
+	}
+	for (k = 0; k < *n; k++)
+		if (perm[k] == d)
+			return ld_error_at(ld, loc, p, "dimension '%s' appears twice in the "
+					   "permutation", name);
+	perm[(*n)++] = (uint8_t)d;
+	return 0;
+}
+
+int spec_parse_perm(struct ld *ld, const struct ysrc_node *n, const struct kpath *p, uint8_t *perm)
+{
+	unsigned count = 0;
+	size_t i;
+	int rc = 0;
+
+	if (n->kind == YSRC_SEQ) {
+		for (i = 0; i < n->n; i++) {
+			struct kpath ip = KP_IDX(p, i);
+			if (ld_want_scalar(ld, n->items[i], &ip) < 0 ||
+			    perm_add(ld, n->items[i]->loc, &ip, n->items[i]->str, perm, &count) < 0)
+				rc = -1;
+		}
+		return rc < 0 ? -1 : (int)count;
+	}
+	if (ld_want_scalar(ld, n, p) < 0)
+		return -1;
+	for (i = 0; n->str[i]; i++) {
+		char name[2] = { n->str[i], '\0' };
+		if (isspace((unsigned char)name[0]) || name[0] == ',')
+			continue;
+		if (perm_add(ld, ysrc_scalar_loc_at(n, i), p, name, perm, &count) < 0)
+			rc = -1;
+	}
+	return rc < 0 ? -1 : (int)count;
+}
+
+/* Complete a partial permutation with the missing dimensions in id order. */
+static void perm_complete(uint8_t *perm, unsigned given, unsigned n_dims)
+{
+	unsigned d, k, n = given;
+	for (d = 0; d < n_dims; d++) {
+		for (k = 0; k < given; k++)
+			if (perm[k] == d)
+				break;
+		if (k == given)
+			perm[n++] = (uint8_t)d;
+	}
+}
+
+/* ---------------------------------------------------------- directives */
+
+struct map_state {
+	struct spec_mapping *m;
+	const struct ysrc_node *seen[SPEC_MAX_LEVELS][3];
+	uint32_t bypass_given[SPEC_MAX_LEVELS];
+	const struct ysrc_node *bypass_node[SPEC_MAX_LEVELS];
+};
+
+/* Resolve 'target': a level name or a storage level index. */
+static int parse_target(struct ld *ld, const struct ysrc_node *t, const struct kpath *p)
+{
+	uint64_t idx;
+	if (ld_want_scalar(ld, t, p) < 0)
+		return -1;
+	if (t->style == YSRC_PLAIN && spec_parse_u64(t->str, &idx) == 0) {
+		if (idx >= ld->s->arch.n_levels)
+			return ld_error(ld, t, p, "storage level index %llu is out of range [0, %u]",
+					(unsigned long long)idx, ld->s->arch.n_levels - 1);
+		return (int)idx;
+	}
+	return ld_level_index(ld, t, p, t->str);
+}
+
+static int parse_type(struct ld *ld, const struct ysrc_node *t, const struct kpath *p,
+		      enum dir_type *out)
+{
+	int k;
+	if (ld_want_scalar(ld, t, p) < 0)
+		return -1;
+	k = ld_lookup(ld, t, p, "directive type", t->str, type_names, ARRAY_SIZE(type_names));
+	if (k < 0)
+		return -1;
+	*out = type_of[k];
+	return 0;
+}
+
+/* Errors for keys that the directive type does not take. */
+static int check_type_keys(struct ld *ld, const struct ysrc_node *d, const struct kpath *p,
+			   enum dir_type type, const char *type_name)
+{
+	size_t i;
+	int rc = 0;
+	for (i = 0; i < d->n; i++) {
+		const char *k = d->pairs[i].key->str;
+		const char *const *ok;
+		bool fine = ysrc_key_eq(k, "target") || ysrc_key_eq(k, "type");
+		for (ok = type_keys[type]; *ok && !fine; ok++)
+			fine = ysrc_key_eq(k, *ok);
+		if (!fine)
+			rc = ld_error(ld, d->pairs[i].key, p, "'%s' does not apply to a %s directive",
+				      k, type_name);
+	}
+	return rc;
+}
+
+/* Parse 'factors' and 'permutation' of a tiling directive into the arrays. */
+static int parse_tiling(struct ld *ld, const struct ysrc_node *d, const struct kpath *p,
+			uint64_t *factors, uint64_t *residuals, uint8_t *perm)
+{
+	const struct ysrc_node *f = ld_get(d, "factors"), *pm = ld_get(d, "permutation");
+	struct kpath fp = KP_KEY(p, "factors"), pp = KP_KEY(p, "permutation");
+	struct factor_item items[SPEC_MAX_DIMS];
+	unsigned n = 0, k;
+	int given, rc = 0;
+
+	if (f && spec_parse_factors(ld, f, &fp, false, items, &n) < 0)
+		rc = -1;
+	for (k = 0; k < n; k++) {
+		factors[items[k].dim] = items[k].value;
+		residuals[items[k].dim] = items[k].residual;
+	}
+	if (pm) {
+		given = spec_parse_perm(ld, pm, &pp, perm);
+		if (given < 0)
+			return -1;
+		perm_complete(perm, (unsigned)given, ld->s->workload.n_dims);
+	}
+	return rc;
+}
+
+/* A list of tensors given under 'key' of directive 'd', as a mask. */
+static int tensor_key(struct ld *ld, const struct ysrc_node *d, const struct kpath *p,
+		      const char *key, uint32_t *mask)
+{
+	struct kpath kp = KP_KEY(p, key);
+	*mask = 0;
+	return ld_tensor_list(ld, ld_get(d, key), &kp, mask, NULL, NULL);
+}
+
+static int parse_temporal(struct ld *ld, const struct ysrc_node *d, const struct kpath *p,
+			  struct spec_map_level *ml)
+{
+	uint32_t a = 0, b = 0, c = 0;
+	int rc = parse_tiling(ld, d, p, ml->temporal_factors, ml->temporal_residuals,
+			      ml->temporal_perm);
+	if (tensor_key(ld, d, p, "no_reuse", &a) < 0 ||
+	    tensor_key(ld, d, p, "no_temporal_reuse", &b) < 0 ||
+	    tensor_key(ld, d, p, "rmw_first_update", &c) < 0)
+		rc = -1;
+	ml->no_temporal_reuse_mask = a | b;
+	ml->rmw_first_update_mask = c;
+	ml->temporal_loc = d->loc;
+	return rc;
+}
+
+static int parse_spatial(struct ld *ld, const struct ysrc_node *d, const struct kpath *p,
+			 unsigned level, struct spec_map_level *ml)
+{
+	const struct spec_level *L = &ld->s->arch.levels[level];
+	const struct ysrc_node *split = ld_get(d, "split");
+	struct kpath sp = KP_KEY(p, "split");
+	uint64_t v;
+	int rc;
+
+	if (!ml->has_spatial)
+		return ld_error(ld, d, p, "level '%s' has no spatial fanout (meshX %u, meshY %u, "
+				"the same as its inner neighbour's), so it takes no spatial directive",
+				L->name, L->mesh_x, L->mesh_y);
+	rc = parse_tiling(ld, d, p, ml->spatial_factors, ml->spatial_residuals, ml->spatial_perm);
+	if (split) {
+		if (ld_uint(ld, split, &sp, 0, UINT32_MAX, &v) < 0)
+			rc = -1;
+		else
+			ml->split = v > ld->s->workload.n_dims ? ld->s->workload.n_dims : (unsigned)v;
+	}
+	if (tensor_key(ld, d, p, "no_reuse", &ml->no_multicast_mask) < 0 ||
+	    tensor_key(ld, d, p, "no_link_transfer", &ml->no_link_transfer_mask) < 0)
+		rc = -1;
+	ml->spatial_loc = d->loc;
+	return rc;
+}
+
+static int parse_datatype(struct ld *ld, const struct ysrc_node *d, const struct kpath *p,
+			  unsigned level, struct map_state *st)
+{
+	struct spec_map_level *ml = &st->m->levels[level];
+	const struct spec_workload *w = &ld->s->workload;
+	uint32_t keep = 0, bypass = 0;
+	unsigned t;
+	int rc = 0;
+
+	if (tensor_key(ld, d, p, "keep", &keep) < 0 || tensor_key(ld, d, p, "bypass", &bypass) < 0 ||
+	    tensor_key(ld, d, p, "no_coalesce", &ml->no_coalesce_mask) < 0)
+		rc = -1;
+	for (t = 0; t < w->n_tensors; t++)
+		if (keep & bypass & (1u << t))
+			rc = ld_error(ld, ld_get(d, "bypass"), p, "data space '%s' is both kept and "
+				      "bypassed", w->tensors[t].name);
+	ml->keep_mask = (ml->keep_mask & ~bypass) | keep;
+	st->bypass_given[level] = bypass;
+	st->bypass_node[level] = ld_get(d, "bypass");
+	ml->datatype_loc = d->loc;
+	return rc;
+}
+
+/* Record that level 'l' has a directive of 'type'; a second one is an error. */
+static int mark_seen(struct ld *ld, struct map_state *st, unsigned l, enum dir_type type,
+		     const struct ysrc_node *d, const struct kpath *p)
+{
+	static const char *const what[] = { "temporal", "spatial", "datatype" };
+	const struct ysrc_node **slot = &st->seen[l][type];
+	if (*slot) {
+		ld_error(ld, d, p, "a second %s directive for level '%s'", what[type],
+			 ld->s->arch.levels[l].name);
+		ld_note(ld, (*slot)->loc, "the first one is here");
+		return -1;
+	}
+	*slot = d;
+	return 0;
+}
+
+static int parse_directive(struct ld *ld, const struct ysrc_node *d, const struct kpath *p,
+			   struct map_state *st)
+{
+	const struct ysrc_node *tn = ld_get(d, "target"), *ty = ld_get(d, "type");
+	struct kpath tp = KP_KEY(p, "target"), yp = KP_KEY(p, "type");
+	enum dir_type type;
+	int l;
+
+	if (ld_want_map(ld, d, p) < 0)
+		return -1;
+	if (ld_check_keys(ld, d, p, directive_keys, ARRAY_SIZE(directive_keys)))
+		return -1;
+	if (!tn || !ty)
+		return ld_error(ld, d, p, "a mapping directive needs a 'target' and a 'type'");
+	if (parse_type(ld, ty, &yp, &type) < 0)
+		return -1;
+	if (check_type_keys(ld, d, p, type, ty->str) < 0)
+		return -1;
+	if ((l = parse_target(ld, tn, &tp)) < 0)
+		return -1;
+	if (type == DIR_SKEW) {
+		ld_warning(ld, d, p, "skew directives are not supported; this one is ignored");
+		return 0;
+	}
+	if (mark_seen(ld, st, (unsigned)l, type, d, p) < 0)
+		return -1;
+	if (type == DIR_TEMPORAL)
+		return parse_temporal(ld, d, p, &st->m->levels[l]);
+	if (type == DIR_SPATIAL)
+		return parse_spatial(ld, d, p, (unsigned)l, &st->m->levels[l]);
+	return parse_datatype(ld, d, p, (unsigned)l, st);
+}
+
+/* Defaults: factors 1, identity permutations, all X, everything kept. */
+static void mapping_init(struct ld *ld, struct spec_mapping *m)
+{
+	const struct spec_arch *sa = &ld->s->arch;
+	const struct spec_workload *w = &ld->s->workload;
+	unsigned l, d;
+
+	memset(m, 0, sizeof(*m));
+	m->n_levels = sa->n_levels;
+	m->n_dims = w->n_dims;
+	for (l = 0; l < sa->n_levels; l++) {
+		struct spec_map_level *ml = &m->levels[l];
+		for (d = 0; d < w->n_dims; d++) {
+			ml->temporal_factors[d] = ml->temporal_residuals[d] = 1;
+			ml->spatial_factors[d] = ml->spatial_residuals[d] = 1;
+			ml->temporal_perm[d] = ml->spatial_perm[d] = (uint8_t)d;
+		}
+		ml->split = w->n_dims;
+		ml->has_spatial = sa->levels[l].fanout_x * sa->levels[l].fanout_y > 1;
+		ml->keep_mask = w->n_tensors >= 32 ? ~0u : (1u << w->n_tensors) - 1;
+	}
+}
+
+/* The outermost level keeps everything. */
+static void force_outer_keep(struct ld *ld, struct map_state *st)
+{
+	const struct spec_workload *w = &ld->s->workload;
+	unsigned top = st->m->n_levels - 1, t;
+	uint32_t all = (1u << w->n_tensors) - 1;
+
+	for (t = 0; t < w->n_tensors; t++)
+		if (st->bypass_given[top] & (1u << t))
+			ld_warning(ld, st->bypass_node[top], NULL, "the outermost level '%s' always "
+				   "keeps '%s'; its bypass is ignored", ld->s->arch.levels[top].name,
+				   w->tensors[t].name);
+	st->m->levels[top].keep_mask = all;
+}
+
+/* The extent that the factors of dimension 'd' give (semantics 1.4 validity). */
+static uint64_t dim_extent(const struct spec_mapping *m, unsigned d)
+{
+	uint64_t v = 0;
+	bool first = true;
+	int l, k;
+
+	for (l = (int)m->n_levels - 1; l >= 0; l--) {
+		const struct spec_map_level *ml = &m->levels[l];
+		for (k = 0; k < 2; k++) {
+			uint64_t f = k == 0 ? ml->temporal_factors[d] : ml->spatial_factors[d];
+			uint64_t r = k == 0 ? ml->temporal_residuals[d] : ml->spatial_residuals[d];
+			if (k == 1 && !ml->has_spatial)
+				continue;
+			if (first) {
+				v = r;
+				first = false;
+			} else if (!ck_mul_u64(v - 1, f, &v) || !ck_add_u64(v, r, &v)) {
+				return UINT64_MAX;
+			}
+		}
+	}
+	return v;
+}
+
+/* Notes at every directive that gives dimension 'd' a factor other than 1. */
+static void note_factors(struct ld *ld, const struct spec_mapping *m, unsigned d)
+{
+	const char *dn = ld->s->workload.dim_names[d];
+	unsigned l;
+	for (l = 0; l < m->n_levels; l++) {
+		const struct spec_map_level *ml = &m->levels[l];
+		if (ml->temporal_factors[d] != 1)
+			ld_note(ld, ml->temporal_loc, "'%s' has temporal factor %llu at '%s'", dn,
+				(unsigned long long)ml->temporal_factors[d],
+				ld->s->arch.levels[l].name);
+		if (ml->has_spatial && ml->spatial_factors[d] != 1)
+			ld_note(ld, ml->spatial_loc, "'%s' has spatial factor %llu at '%s'", dn,
+				(unsigned long long)ml->spatial_factors[d],
+				ld->s->arch.levels[l].name);
+	}
+}
+
+static int check_products(struct ld *ld, const struct spec_mapping *m,
+			  const struct ysrc_node *at)
+{
+	const struct spec_workload *w = &ld->s->workload;
+	struct kpath p = KP_KEY(NULL, "mapping");
+	unsigned d;
+	int rc = 0;
+
+	for (d = 0; d < w->n_dims; d++) {
+		uint64_t e = dim_extent(m, d);
+		if (e == w->bounds[d])
+			continue;
+		if (e == UINT64_MAX)
+			rc = ld_error(ld, at, &p, "the factors of dimension '%s' overflow",
+				      w->dim_names[d]);
+		else
+			rc = ld_error(ld, at, &p, "the factors of dimension '%s' multiply to %llu, "
+				      "but its bound is %llu", w->dim_names[d],
+				      (unsigned long long)e, (unsigned long long)w->bounds[d]);
+		note_factors(ld, m, d);
+	}
+	return rc;
+}
+
+int spec_mapping_load(struct ld *ld)
+{
+	const struct ld_top *top = ld_top_get(ld, "mapping");
+	struct map_state *st;
+	size_t f, i, n_dirs = 0;
+	int rc = 0;
+
+	if (!top || !ld->arch_ok)
+		return 0;
+	st = xcalloc(1, sizeof(*st));
+	st->m = arena_alloc(ld->a, sizeof(*st->m));
+	mapping_init(ld, st->m);
+	for (f = 0; f < top->n; f++) {
+		const struct ysrc_node *list = top->values[f];
+		struct kpath p = KP_KEY(NULL, "mapping");
+		if (ld_want_seq(ld, list, &p) < 0) {
+			rc = -1;
+			continue;
+		}
+		for (i = 0; i < list->n; i++, n_dirs++) {
+			struct kpath ip = KP_IDX(&p, n_dirs);
+			if (parse_directive(ld, list->items[i], &ip, st) < 0)
+				rc = -1;
+		}
+	}
+	force_outer_keep(ld, st);
+	if (rc == 0 && n_dirs > 0 && check_products(ld, st->m, top->keys[0]) < 0)
+		rc = -1;
+	if (rc == 0 && n_dirs > 0) {
+		if (spec_mapping_derive(st->m, &ld->s->workload) < 0)
+			BUG("mapping passed the factor check but not spec_mapping_derive");
+		ld->s->mapping = st->m;
+		ld->s->has_mapping = true;
+	}
+	free(st);
+	return rc;
+}

@@ -1,0 +1,450 @@
+/*
+ * The 'problem' key: shape (dimensions, coefficients, data spaces and their
+ * projections) and instance (bounds, coefficient values, densities).
+ */
+#include "specs/specs_int.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "util/ckmath.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static const char *const problem_keys[] = { "version", "shape", "instance" };
+static const char *const shape_keys[] = {
+	"name", "dimensions", "coefficients", "data_spaces", "version",
+};
+static const char *const coef_keys[] = { "name", "default" };
+static const char *const space_keys[] = { "name", "projection", "read_write" };
+
+/* Parse 'shape.dimensions': one-letter names, distinct. */
+static int parse_dims(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
+{
+	struct spec_workload *w = &ld->s->workload;
+	size_t i;
+	int rc = 0;
+
+	if (ld_want_seq(ld, n, p) < 0)
+		return -1;
+	if (n->n == 0)
+		return ld_error(ld, n, p, "a problem needs at least one dimension");
+	if (n->n > SPEC_MAX_DIMS)
+		return ld_error(ld, n, p, "at most %d dimensions are supported, got %zu",
+				SPEC_MAX_DIMS, n->n);
+	for (i = 0; i < n->n; i++) {
+		const struct ysrc_node *d = n->items[i];
+		struct kpath ip = KP_IDX(p, i);
+		if (ld_want_scalar(ld, d, &ip) < 0) {
+			rc = -1;
+			continue;
+		}
+		if (strlen(d->str) != 1 || !((d->str[0] >= 'A' && d->str[0] <= 'Z') ||
+					     (d->str[0] >= 'a' && d->str[0] <= 'z'))) {
+			rc = ld_error(ld, d, &ip, "a dimension name must be one letter "
+				      "(permutations are strings of dimension letters), got '%s'",
+				      d->str);
+			continue;
+		}
+		if (spec_dim_find(w, d->str) >= 0) {
+			rc = ld_error(ld, d, &ip, "dimension '%s' is listed twice", d->str);
+			continue;
+		}
+		w->dim_names[w->n_dims] = arena_strdup(ld->a, d->str);
+		w->bounds[w->n_dims] = 1;
+		w->n_dims++;
+	}
+	return rc;
+}
+
+/* Index of coefficient 'name', or -1. */
+static int coef_find(const struct spec_workload *w, const char *name)
+{
+	unsigned i;
+	for (i = 0; i < w->n_coefs; i++)
+		if (!strcmp(w->coefs[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static int parse_coef(struct ld *ld, const struct ysrc_node *c, const struct kpath *p,
+		      struct spec_coef *out)
+{
+	const struct ysrc_node *name = ld_get(c, "name"), *def = ld_get(c, "default");
+	struct kpath np = KP_KEY(p, "name"), dp = KP_KEY(p, "default");
+	const struct spec_workload *w = &ld->s->workload;
+
+	if (ld_want_map(ld, c, p) < 0)
+		return -1;
+	if (ld_check_keys(ld, c, p, coef_keys, ARRAY_SIZE(coef_keys)))
+		return -1;
+	if (!name)
+		return ld_error(ld, c, p, "a coefficient needs a 'name'");
+	if (ld_want_scalar(ld, name, &np) < 0)
+		return -1;
+	if (spec_dim_find(w, name->str) >= 0 || coef_find(w, name->str) >= 0)
+		return ld_error(ld, name, &np, "'%s' is already a dimension or coefficient",
+				name->str);
+	out->name = arena_strdup(ld->a, name->str);
+	out->loc = name->loc;
+	out->value = 1;
+	if (def && ld_int(ld, def, &dp, &out->value) < 0)
+		return -1;
+	return 0;
+}
+
+static int parse_coefs(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
+{
+	struct spec_workload *w = &ld->s->workload;
+	struct spec_coef *coefs;
+	size_t i;
+	int rc = 0;
+
+	if (!n)
+		return 0;
+	if (ld_want_seq(ld, n, p) < 0)
+		return -1;
+	coefs = arena_calloc(ld->a, n->n ? n->n : 1, sizeof(*coefs));
+	w->coefs = coefs;
+	for (i = 0; i < n->n; i++) {
+		struct kpath ip = KP_IDX(p, i);
+		if (parse_coef(ld, n->items[i], &ip, &coefs[w->n_coefs]) < 0)
+			rc = -1;
+		else
+			w->n_coefs++;
+	}
+	return rc;
+}
+
+/* Resolve the coefficient operand 'c' of a term: a name or an integer. */
+static int term_coef(struct ld *ld, const struct ysrc_node *c, const struct kpath *p,
+		     struct spec_term *t)
+{
+	const struct spec_workload *w = &ld->s->workload;
+	const char *names[64];
+	int64_t v;
+	unsigned i;
+	int k;
+
+	if (ld_want_scalar(ld, c, p) < 0)
+		return -1;
+	k = coef_find(w, c->str);
+	if (k >= 0) {
+		t->coef_idx = k;
+		t->coef = w->coefs[k].value;
+		return 0;
+	}
+	if (spec_parse_double(c->str, &(double){ 0 }) == 0) {
+		if (ld_int(ld, c, p, &v) < 0)
+			return -1;
+		t->coef_idx = -1;
+		t->coef = v;
+		return 0;
+	}
+	for (i = 0; i < w->n_coefs && i < ARRAY_SIZE(names); i++)
+		names[i] = w->coefs[i].name;
+	return ld_lookup(ld, c, p, "coefficient", c->str, names, i);
+}
+
+/* One projection term: 'dim', '[dim]', '[dim, coef]' or '[coef, dim]'. */
+static int parse_term(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		      struct spec_term *t)
+{
+	const struct spec_workload *w = &ld->s->workload;
+	const struct ysrc_node *dn = n, *cn = NULL;
+	int d;
+
+	t->coef_idx = -1;
+	t->coef = 1;
+	if (n->kind == YSRC_SEQ) {
+		if (n->n < 1 || n->n > 2)
+			return ld_error(ld, n, p, "a projection term is [dimension] or "
+					"[dimension, coefficient], got %zu items", n->n);
+		dn = n->items[0];
+		cn = n->n == 2 ? n->items[1] : NULL;
+		if (cn && cn->kind == YSRC_SCALAR && dn->kind == YSRC_SCALAR &&
+		    spec_dim_find(w, dn->str) < 0 && spec_dim_find(w, cn->str) >= 0) {
+			const struct ysrc_node *tmp = dn;
+			dn = cn;
+			cn = tmp;
+		}
+	}
+	if (ld_want_scalar(ld, dn, p) < 0)
+		return -1;
+	d = ld_dim_index(ld, dn, p, dn->str);
+	if (d < 0)
+		return -1;
+	t->dim = (unsigned)d;
+	return cn ? term_coef(ld, cn, p, t) : 0;
+}
+
+/* One rank: a dimension name or a list of terms. */
+static int parse_rank(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		      struct spec_rank_proj *r)
+{
+	size_t i;
+	int rc = 0;
+
+	if (n->kind == YSRC_SCALAR) {
+		r->n_terms = 1;
+		return parse_term(ld, n, p, &r->terms[0]);
+	}
+	if (ld_want_seq(ld, n, p) < 0)
+		return -1;
+	if (n->n == 0 || n->n > SPEC_MAX_TERMS)
+		return ld_error(ld, n, p, "a rank needs 1 to %d terms, got %zu", SPEC_MAX_TERMS,
+				n->n);
+	for (i = 0; i < n->n; i++) {
+		struct kpath ip = KP_IDX(p, i);
+		if (parse_term(ld, n->items[i], &ip, &r->terms[i]) < 0)
+			rc = -1;
+	}
+	r->n_terms = (unsigned)n->n;
+	return rc;
+}
+
+static int parse_projection(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			    struct spec_tensor *t)
+{
+	size_t i;
+	int rc = 0;
+
+	if (ld_want_seq(ld, n, p) < 0)
+		return -1;
+	if (n->n > SPEC_MAX_TENSOR_RANKS)
+		return ld_error(ld, n, p, "at most %d ranks are supported, got %zu",
+				SPEC_MAX_TENSOR_RANKS, n->n);
+	for (i = 0; i < n->n; i++) {
+		struct kpath ip = KP_IDX(p, i);
+		if (parse_rank(ld, n->items[i], &ip, &t->ranks[i]) < 0)
+			rc = -1;
+	}
+	t->n_ranks = (unsigned)n->n;
+	return rc;
+}
+
+static int parse_space(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		       struct spec_tensor *t)
+{
+	const struct ysrc_node *name = ld_get(n, "name"), *proj = ld_get(n, "projection");
+	const struct ysrc_node *rw = ld_get(n, "read_write");
+	struct kpath np = KP_KEY(p, "name"), pp = KP_KEY(p, "projection");
+	struct kpath rp = KP_KEY(p, "read_write");
+	int rc = 0;
+
+	if (ld_want_map(ld, n, p) < 0)
+		return -1;
+	if (ld_check_keys(ld, n, p, space_keys, ARRAY_SIZE(space_keys)))
+		rc = -1;
+	if (!name || ld_want_scalar(ld, name, &np) < 0)
+		return name ? -1 : ld_error(ld, n, p, "a data space needs a 'name'");
+	t->name = arena_strdup(ld->a, name->str);
+	t->loc = name->loc;
+	if (!proj)
+		return ld_error(ld, n, p, "data space '%s' needs a 'projection'", t->name);
+	if (parse_projection(ld, proj, &pp, t) < 0)
+		rc = -1;
+	if (rw && ld_bool(ld, rw, &rp, &t->read_write) < 0)
+		rc = -1;
+	return rc;
+}
+
+static int parse_spaces(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
+{
+	struct spec_workload *w = &ld->s->workload;
+	struct spec_tensor *ts;
+	size_t i;
+	int rc = 0;
+
+	if (!n)
+		return ld_error(ld, NULL, p, "missing 'data_spaces'");
+	if (ld_want_seq(ld, n, p) < 0)
+		return -1;
+	if (n->n == 0 || n->n > SPEC_MAX_TENSORS)
+		return ld_error(ld, n, p, "a problem needs 1 to %d data spaces, got %zu",
+				SPEC_MAX_TENSORS, n->n);
+	ts = arena_calloc(ld->a, n->n, sizeof(*ts));
+	w->tensors = ts;
+	for (i = 0; i < n->n; i++) {
+		struct kpath ip = KP_IDX(p, i);
+		size_t j;
+		if (parse_space(ld, n->items[i], &ip, &ts[i]) < 0) {
+			rc = -1;
+			continue;
+		}
+		for (j = 0; j < i; j++)
+			if (ts[j].name && !strcmp(ts[j].name, ts[i].name))
+				break;
+		if (j < i) {
+			rc = ld_error(ld, ysrc_map_get(n->items[i], "name"), &ip,
+				      "data space '%s' is defined twice", ts[i].name);
+			ld_note(ld, ts[j].loc, "'%s' first defined here", ts[j].name);
+		}
+	}
+	w->n_tensors = (unsigned)n->n;
+	return rc;
+}
+
+static int parse_shape(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
+{
+	struct spec_workload *w = &ld->s->workload;
+	struct kpath dp = KP_KEY(p, "dimensions"), cp = KP_KEY(p, "coefficients");
+	struct kpath np = KP_KEY(p, "name");
+	const struct ysrc_node *name = ld_get(n, "name");
+
+	if (n->kind == YSRC_SCALAR)
+		return ld_error(ld, n, p, "named problem shapes ('%s') are not supported; "
+				"give the shape as a mapping", n->str);
+	if (ld_want_map(ld, n, p) < 0)
+		return -1;
+	if (ld_check_keys(ld, n, p, shape_keys, ARRAY_SIZE(shape_keys)))
+		return -1;
+	w->loc = n->loc;
+	if (name)
+		w->shape_name = ld_str(ld, name, &np);
+	if (!ld_get(n, "dimensions"))
+		return ld_error(ld, n, p, "missing 'dimensions'");
+	if (parse_dims(ld, ld_get(n, "dimensions"), &dp) < 0)
+		return -1;
+	if (parse_coefs(ld, ld_get(n, "coefficients"), &cp) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * Timeloop ignores instance keys that are neither dimensions nor
+ * coefficients (the front end writes helper values such as 'H' or 'Wpad').
+ * One that looks like a misspelt dimension or coefficient gets a warning.
+ */
+static void warn_unknown_instance_key(struct ld *ld, const struct ysrc_node *k,
+				      const struct kpath *p, const char *const *names, size_t n)
+{
+	const char *hint = strlen(k->str) > 2 ? diag_suggest(k->str, names, n) : NULL;
+	if (hint)
+		ld_warning(ld, k, p, "'%s' is neither a dimension nor a coefficient and is "
+			   "ignored; did you mean '%s'?", k->str, hint);
+}
+
+/* Apply 'instance' bounds and coefficient values (before projections). */
+static int parse_instance_values(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
+{
+	struct spec_workload *w = &ld->s->workload;
+	struct spec_coef *coefs = (struct spec_coef *)w->coefs;
+	const char *names[SPEC_MAX_DIMS + 64 + 2];
+	size_t i, n_names = 0;
+	int rc = 0;
+
+	for (i = 0; i < w->n_dims; i++)
+		names[n_names++] = w->dim_names[i];
+	for (i = 0; i < w->n_coefs && n_names < ARRAY_SIZE(names) - 2; i++)
+		names[n_names++] = w->coefs[i].name;
+	names[n_names++] = "densities";
+	names[n_names++] = "commonDensity";
+	for (i = 0; i < n->n; i++) {
+		const struct ysrc_pair *pr = &n->pairs[i];
+		struct kpath kp = KP_KEY(p, pr->key->str);
+		int d = spec_dim_find(w, pr->key->str), c = coef_find(w, pr->key->str);
+		if (d >= 0) {
+			if (ld_uint(ld, pr->value, &kp, 1, UINT64_MAX, &w->bounds[d]) < 0)
+				rc = -1;
+		} else if (c >= 0) {
+			if (ld_int(ld, pr->value, &kp, &coefs[c].value) < 0)
+				rc = -1;
+			coefs[c].loc = pr->value->loc;
+		} else if (!ysrc_key_eq(pr->key->str, "densities") &&
+			   !ysrc_key_eq(pr->key->str, "commonDensity")) {
+			warn_unknown_instance_key(ld, pr->key, p, names, n_names);
+		}
+	}
+	return rc;
+}
+
+/* Fill dim_mask, resolved coefficients and the convex-hull size of tensor 't'. */
+static int finish_tensor(struct ld *ld, struct spec_tensor *t)
+{
+	const struct spec_workload *w = &ld->s->workload;
+	uint64_t size = 1;
+	unsigned r, k;
+
+	t->dim_mask = 0;
+	for (r = 0; r < t->n_ranks; r++) {
+		uint64_t extent = 1;
+		for (k = 0; k < t->ranks[r].n_terms; k++) {
+			struct spec_term *tm = &t->ranks[r].terms[k];
+			uint64_t span, c;
+			if (tm->coef_idx >= 0)
+				tm->coef = w->coefs[tm->coef_idx].value;
+			c = (uint64_t)(tm->coef < 0 ? -tm->coef : tm->coef);
+			t->dim_mask |= 1u << tm->dim;
+			if (!ck_mul_u64(c, w->bounds[tm->dim] - 1, &span) ||
+			    !ck_add_u64(extent, span, &extent))
+				return diag_error(ld->dl, t->loc, "data space '%s' is too large",
+						  t->name);
+		}
+		if (!ck_mul_u64(size, extent, &size))
+			return diag_error(ld->dl, t->loc, "data space '%s' is too large", t->name);
+	}
+	t->size = size;
+	return 0;
+}
+
+/* Set the default density of every tensor. */
+static void default_densities(struct ld *ld)
+{
+	struct spec_workload *w = &ld->s->workload;
+	struct spec_tensor *ts = (struct spec_tensor *)w->tensors;
+	unsigned t;
+	for (t = 0; t < w->n_tensors; t++) {
+		ts[t].density.kind = SPEC_DENSITY_FIXED_STRUCTURED;
+		ts[t].density.density = 1.0;
+		ts[t].density.is_default = true;
+		ts[t].density.loc = ts[t].loc;
+	}
+}
+
+static int load_problem_node(struct ld *ld, const struct ysrc_node *prob, const struct kpath *p)
+{
+	struct spec_workload *w = &ld->s->workload;
+	struct kpath sp = KP_KEY(p, "shape"), ip = KP_KEY(p, "instance");
+	const struct ysrc_node *shape, *inst;
+	unsigned t;
+	int rc = 0;
+
+	if (ld_want_map(ld, prob, p) < 0)
+		return -1;
+	if (ld_check_keys(ld, prob, p, problem_keys, ARRAY_SIZE(problem_keys)))
+		rc = -1;
+	shape = ld_get(prob, "shape");
+	inst = ld_get(prob, "instance");
+	if (!shape)
+		return ld_error(ld, prob, p, "missing 'shape' (named shapes are not supported)");
+	if (parse_shape(ld, shape, &sp) < 0)
+		return -1;
+	if (inst && (ld_want_map(ld, inst, &ip) < 0 || parse_instance_values(ld, inst, &ip) < 0))
+		rc = -1;
+	{
+		struct kpath dsp = KP_KEY(&sp, "data_spaces");
+		if (parse_spaces(ld, ld_get(shape, "data_spaces"), &dsp) < 0)
+			return -1;
+	}
+	for (t = 0; t < w->n_tensors; t++)
+		if (finish_tensor(ld, (struct spec_tensor *)&w->tensors[t]) < 0)
+			rc = -1;
+	if (rc < 0)
+		return -1;
+	default_densities(ld);
+	return spec_densities_load(ld, inst && inst->kind == YSRC_MAP ? inst : NULL, &ip);
+}
+
+int spec_problem_load(struct ld *ld)
+{
+	const struct ld_top *top = ld_top_get(ld, "problem");
+	struct kpath p = KP_KEY(NULL, "problem");
+
+	if (!top)
+		return 0;
+	if (load_problem_node(ld, top->values[0], &p) < 0)
+		return -1;
+	ld->problem_ok = true;
+	return 0;
+}

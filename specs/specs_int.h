@@ -1,0 +1,225 @@
+/*
+ * Internals of the YAML front end: the loader context shared by the
+ * per-section parsers, key paths for messages, schema-checked value readers
+ * and the intermediate list of architecture components that every dialect
+ * is flattened into before levels are built.
+ *
+ * Every reader reports through ld_error()/ld_warning(), which prefix the
+ * message with the key path ("in 'architecture.subtree[0].local[2]': ...").
+ * Readers return 0 or -1 and keep going, so a run reports every problem.
+ */
+#ifndef SPECS_SPECS_INT_H
+#define SPECS_SPECS_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "specs/spec.h"
+#include "specs/ysrc_int.h"
+
+struct strbuf;
+
+/* ---------------------------------------------------------- key paths */
+
+/* A key path built on the stack: 'up' . key, or 'up' [index]. */
+struct kpath {
+	const struct kpath *up;
+	const char *key;   /* NULL: an index */
+	long index;
+};
+
+#define KP_KEY(up_, k_) ((struct kpath){ (up_), (k_), -1 })
+#define KP_IDX(up_, i_) ((struct kpath){ (up_), NULL, (long)(i_) })
+
+/* Append the rendering of 'p' ("a.b[2].c") to 'sb'. */
+void kpath_render(const struct kpath *p, struct strbuf *sb);
+
+/* ------------------------------------------- intermediate architecture */
+
+enum comp_kind { COMP_STORAGE, COMP_COMPUTE, COMP_NETWORK, COMP_OTHER };
+
+struct raw_attr {
+	const char *key;
+	const struct ysrc_node *value;
+	bool inherited;                /* from an enclosing subtree/container */
+	struct diag_loc loc;           /* of the key */
+};
+
+/* One architecture component, outermost first, after dialect flattening. */
+struct raw_comp {
+	const char *name;              /* without [a..b] */
+	const char *class_name;
+	const char *subclass;
+	const char *path;              /* key path of its entry, for messages */
+	struct diag_loc loc;
+	uint64_t instances;            /* from [a..b] and enclosing counts */
+	size_t n_attrs;
+	struct raw_attr *attrs;        /* own attributes first */
+	bool is_dummy;                 /* made from a spatial container */
+	const struct ysrc_node *sparse;       /* node list: sparse_optimizations */
+	const char *sparse_path;
+	const struct ysrc_node *constraints;  /* node list: constraints */
+	const char *constraints_path;
+	enum comp_kind kind;           /* set by spec_arch_build() */
+	int level;                     /* storage level index, or -1 */
+};
+
+/* --------------------------------------------------- the loader context */
+
+#define LD_MAX_FILES_PER_KEY 16
+
+/* A top-level key and the value(s) the files gave it. */
+struct ld_top {
+	const char *key;
+	size_t n;
+	const struct ysrc_node *keys[LD_MAX_FILES_PER_KEY];
+	const struct ysrc_node *values[LD_MAX_FILES_PER_KEY];
+};
+
+struct ld {
+	struct spec_set *s;
+	struct arena *a;
+	struct diag_list *dl;
+	const struct spec_load_options *opt;
+	size_t n_top;
+	struct ld_top top[32];
+	/* architecture in flattened form */
+	size_t n_comps, alloc_comps;
+	struct raw_comp *comps;
+	bool problem_ok;               /* the workload parsed without errors */
+	bool arch_ok;                  /* the architecture parsed without errors */
+	/* gathered from a node list */
+	bool nodes_sparse_present;
+};
+
+/* The entry of top-level key 'key' (canonical spelling), or NULL. */
+const struct ld_top *ld_top_get(const struct ld *ld, const char *key);
+
+/* Report an error at 'n' (or 'loc' when n is NULL) prefixed by the key path. */
+int ld_error(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+int ld_error_at(struct ld *ld, struct diag_loc loc, const struct kpath *p,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void ld_warning(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void ld_note(struct ld *ld, struct diag_loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Append "; did you mean 'X'?" to 'sb' when a candidate is close to 'word'. */
+void ld_add_hint(struct strbuf *sb, const char *word, const char *const *cands, size_t n);
+
+/* --------------------------------------------------------- value readers */
+
+/* The value of 'key' in 'map', or NULL when absent or written as null. */
+const struct ysrc_node *ld_get(const struct ysrc_node *map, const char *key);
+
+/* Report every key of 'map' not in 'known[0..n)' (did-you-mean). Returns the count. */
+int ld_check_keys(struct ld *ld, const struct ysrc_node *map, const struct kpath *p,
+		  const char *const *known, size_t n_known);
+
+/* Errors unless 'n' is a mapping / a list / a scalar; return 0 or -1. */
+int ld_want_map(struct ld *ld, const struct ysrc_node *n, const struct kpath *p);
+int ld_want_seq(struct ld *ld, const struct ysrc_node *n, const struct kpath *p);
+int ld_want_scalar(struct ld *ld, const struct ysrc_node *n, const struct kpath *p);
+
+/* Parse 'n' as an unsigned integer in [lo, hi] (integral floats allowed). */
+int ld_uint(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+	    uint64_t lo, uint64_t hi, uint64_t *out);
+/* Parse 'n' as a signed integer. */
+int ld_int(struct ld *ld, const struct ysrc_node *n, const struct kpath *p, int64_t *out);
+/* Parse 'n' as a finite number in [lo, hi]. */
+int ld_double(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+	      double lo, double hi, double *out);
+/* Parse 'n' as a boolean (true/false, yes/no, on/off). */
+int ld_bool(struct ld *ld, const struct ysrc_node *n, const struct kpath *p, bool *out);
+/* The text of scalar 'n' (copied into the set's arena), or NULL after an error. */
+const char *ld_str(struct ld *ld, const struct ysrc_node *n, const struct kpath *p);
+
+/* Text-only parsers (no diagnostics): 0 on success. */
+int spec_parse_u64(const char *s, uint64_t *out);
+int spec_parse_double(const char *s, double *out);
+int spec_parse_bool(const char *s, bool *out);
+
+/*
+ * Look up the name 'name' in 'names[0..n)' and return its index; otherwise
+ * report "unknown WHAT 'name'" with a did-you-mean hint and return -1.
+ */
+int ld_lookup(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+	      const char *what, const char *name, const char *const *names, size_t n_names);
+
+/* Names of the levels, tensors and dimensions, for lookups. */
+int ld_level_index(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		   const char *name);
+int ld_tensor_index(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		    const char *name);
+int ld_dim_index(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		 const char *name);
+
+/*
+ * A list of tensor names (or one name) -> bit mask; every name is checked.
+ * Returns 0 or -1. Items go to 'order' (when not NULL, with count '*n_order').
+ */
+int ld_tensor_list(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		   uint32_t *mask, uint8_t *order, unsigned *n_order);
+
+/* -------------------------------------------------- the section parsers */
+
+/* problem.c: fill s->workload from the 'problem' key. */
+int spec_problem_load(struct ld *ld);
+
+/* density.c: densities of 'problem.instance' ('inst' may be NULL) and options. */
+int spec_densities_load(struct ld *ld, const struct ysrc_node *inst, const struct kpath *p);
+
+/* arch.c: v0.3 tree / v0.4 flattened tree -> ld->comps; dialect in s->arch. */
+int spec_arch_tree_load(struct ld *ld, const struct ysrc_node *arch, const struct kpath *p);
+/* arch_nodes.c: v0.4 node list -> ld->comps (+ per-component sparse/constraints). */
+int spec_arch_nodes_load(struct ld *ld, const struct ysrc_node *arch, const struct kpath *p);
+/* level.c: ld->comps -> s->arch levels, compute and networks. */
+int spec_arch_build(struct ld *ld);
+/* arch.c: the whole 'architecture' key. */
+int spec_arch_load(struct ld *ld);
+
+/* raw component helpers (arch.c) */
+struct raw_comp *ld_comp_add(struct ld *ld);
+void raw_comp_add_attr(struct ld *ld, struct raw_comp *rc, const char *key,
+		       const struct ysrc_node *value, bool inherited);
+const struct raw_attr *raw_comp_attr(const struct raw_comp *rc, const char *key);
+enum comp_kind spec_classify(const char *class_name);
+/* Split "name[a..b]" into name and count; -1 on a malformed range. */
+int spec_split_range(struct arena *a, const char *text, const char **name, uint64_t *count);
+
+/* energy.c: ERT and ART into s->energy, linked to levels/compute/networks. */
+int spec_energy_load(struct ld *ld);
+
+/* sparse.c: the 'sparse_optimizations' key and node-list component entries. */
+int spec_sparse_load(struct ld *ld);
+
+/* mapping.c: the 'mapping' key. */
+int spec_mapping_load(struct ld *ld);
+
+/*
+ * mapping.c: parse a factor string ("K=16 M=1", "K16,M1", "D=8,5", list of
+ * "K=1" strings; '#' starts a comment). For constraints 'allow_max' accepts
+ * "M<=8". Calls 'fn' for each factor. Returns 0 or -1.
+ */
+struct factor_item {
+	unsigned dim;
+	uint64_t value;          /* 0 in YAML is already replaced by the bound */
+	uint64_t residual;       /* == value unless ",R" was given */
+	bool is_max;             /* "<=" */
+	struct diag_loc loc;
+};
+int spec_parse_factors(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		       bool allow_max, struct factor_item *items, unsigned *n_items);
+/* Parse a permutation string or list, innermost first; returns count or -1. */
+int spec_parse_perm(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		    uint8_t *perm);
+
+/* mapper.c: 'mapper' settings and every constraint source. */
+int spec_mapper_load(struct ld *ld);
+int spec_constraints_load(struct ld *ld);
+
+/* check.c: cross-section checks run after everything loaded. */
+int spec_check_all(struct ld *ld);
+
+#endif

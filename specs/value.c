@@ -1,0 +1,376 @@
+/*
+ * Located diagnostics with key paths, and schema-checked scalar readers.
+ */
+#include "specs/specs_int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+void kpath_render(const struct kpath *p, struct strbuf *sb)
+{
+	if (!p)
+		return;
+	kpath_render(p->up, sb);
+	if (p->key) {
+		if (p->up)
+			strbuf_addch(sb, '.');
+		strbuf_addstr(sb, p->key);
+	} else {
+		strbuf_addf(sb, "[%ld]", p->index);
+	}
+}
+
+/* Format "in 'PATH': MESSAGE" into 'sb'. */
+static void format_msg(struct strbuf *sb, const struct kpath *p, const char *fmt, va_list ap)
+{
+	if (p) {
+		strbuf_addstr(sb, "in '");
+		kpath_render(p, sb);
+		strbuf_addstr(sb, "': ");
+	}
+	strbuf_vaddf(sb, fmt, ap);
+}
+
+int ld_error_at(struct ld *ld, struct diag_loc loc, const struct kpath *p, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	format_msg(&sb, p, fmt, ap);
+	va_end(ap);
+	diag_error(ld->dl, loc, "%s", sb.buf);
+	strbuf_release(&sb);
+	return -1;
+}
+
+int ld_error(struct ld *ld, const struct ysrc_node *n, const struct kpath *p, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	format_msg(&sb, p, fmt, ap);
+	va_end(ap);
+	diag_error(ld->dl, n ? n->loc : DIAG_LOC_NONE, "%s", sb.buf);
+	strbuf_release(&sb);
+	return -1;
+}
+
+void ld_warning(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	format_msg(&sb, p, fmt, ap);
+	va_end(ap);
+	diag_warning(ld->dl, n ? n->loc : DIAG_LOC_NONE, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+void ld_note(struct ld *ld, struct diag_loc loc, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	diag_note(ld->dl, loc, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+void ld_add_hint(struct strbuf *sb, const char *word, const char *const *cands, size_t n)
+{
+	const char *hint = diag_suggest(word, cands, n);
+	if (hint)
+		strbuf_addf(sb, "; did you mean '%s'?", hint);
+}
+
+const struct ysrc_node *ld_get(const struct ysrc_node *map, const char *key)
+{
+	const struct ysrc_node *v = ysrc_map_get(map, key);
+	return ysrc_is_null(v) ? NULL : v;
+}
+
+/* True when 'key' is one of 'known' (with '-' and '_' equal). */
+static bool key_known(const char *key, const char *const *known, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (known[i] && ysrc_key_eq(key, known[i]))
+			return true;
+	return false;
+}
+
+int ld_check_keys(struct ld *ld, const struct ysrc_node *map, const struct kpath *p,
+		  const char *const *known, size_t n_known)
+{
+	size_t i;
+	int n_bad = 0;
+
+	if (!map || map->kind != YSRC_MAP)
+		return 0;
+	for (i = 0; i < map->n; i++) {
+		const struct ysrc_node *k = map->pairs[i].key;
+		struct strbuf sb = STRBUF_INIT;
+		if (key_known(k->str, known, n_known))
+			continue;
+		strbuf_addf(&sb, "unknown key '%s'", k->str);
+		ld_add_hint(&sb, k->str, known, n_known);
+		ld_error(ld, k, p, "%s", sb.buf);
+		strbuf_release(&sb);
+		n_bad++;
+	}
+	return n_bad;
+}
+
+int ld_want_map(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
+{
+	if (n && n->kind == YSRC_MAP)
+		return 0;
+	return ld_error(ld, n, p, "expected a mapping, got %s", ysrc_kind_name(n));
+}
+
+int ld_want_seq(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
+{
+	if (n && n->kind == YSRC_SEQ)
+		return 0;
+	return ld_error(ld, n, p, "expected a list, got %s", ysrc_kind_name(n));
+}
+
+int ld_want_scalar(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
+{
+	if (n && n->kind == YSRC_SCALAR)
+		return 0;
+	return ld_error(ld, n, p, "expected a single value, got %s", ysrc_kind_name(n));
+}
+
+int spec_parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end || errno == ERANGE || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int spec_parse_u64(const char *s, uint64_t *out)
+{
+	const char *q = s;
+	double d;
+
+	while (isspace((unsigned char)*q))
+		q++;
+	if (*q == '+')
+		q++;
+	if (isdigit((unsigned char)*q)) {
+		char *end;
+		unsigned long long v;
+		errno = 0;
+		v = strtoull(q, &end, 10);
+		while (isspace((unsigned char)*end))
+			end++;
+		if (!*end && errno != ERANGE) {
+			*out = v;
+			return 0;
+		}
+	}
+	/* integral floats such as "1.0" or "1e3" */
+	if (spec_parse_double(s, &d) < 0 || d < 0 || d != floor(d) || d >= 18446744073709551616.0)
+		return -1;
+	*out = (uint64_t)d;
+	return 0;
+}
+
+int spec_parse_bool(const char *s, bool *out)
+{
+	static const char *const yes[] = { "true", "yes", "on" };
+	static const char *const no[] = { "false", "no", "off" };
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (!strcasecmp(s, yes[i])) {
+			*out = true;
+			return 0;
+		}
+		if (!strcasecmp(s, no[i])) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int ld_uint(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+	    uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	uint64_t v;
+	if (ld_want_scalar(ld, n, p) < 0)
+		return -1;
+	if (spec_parse_u64(n->str, &v) < 0 || v < lo || v > hi) {
+		if (hi == UINT64_MAX)
+			return ld_error(ld, n, p, "expected an integer >= %llu, got '%s'",
+					(unsigned long long)lo, n->str);
+		return ld_error(ld, n, p, "expected an integer in [%llu, %llu], got '%s'",
+				(unsigned long long)lo, (unsigned long long)hi, n->str);
+	}
+	*out = v;
+	return 0;
+}
+
+int ld_int(struct ld *ld, const struct ysrc_node *n, const struct kpath *p, int64_t *out)
+{
+	double d;
+	if (ld_want_scalar(ld, n, p) < 0)
+		return -1;
+	if (spec_parse_double(n->str, &d) < 0 || d != floor(d) || fabs(d) > 9.0e18)
+		return ld_error(ld, n, p, "expected an integer, got '%s'", n->str);
+	*out = (int64_t)d;
+	return 0;
+}
+
+int ld_double(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+	      double lo, double hi, double *out)
+{
+	double v;
+	if (ld_want_scalar(ld, n, p) < 0)
+		return -1;
+	if (spec_parse_double(n->str, &v) < 0)
+		return ld_error(ld, n, p, "expected a number, got '%s'", n->str);
+	if (v < lo || v > hi) {
+		if (hi == HUGE_VAL)
+			return ld_error(ld, n, p, "expected a number >= %g, got '%s'", lo, n->str);
+		return ld_error(ld, n, p, "expected a number in [%g, %g], got '%s'", lo, hi, n->str);
+	}
+	*out = v;
+	return 0;
+}
+
+int ld_bool(struct ld *ld, const struct ysrc_node *n, const struct kpath *p, bool *out)
+{
+	if (ld_want_scalar(ld, n, p) < 0)
+		return -1;
+	if (spec_parse_bool(n->str, out) < 0)
+		return ld_error(ld, n, p, "expected true or false, got '%s'", n->str);
+	return 0;
+}
+
+const char *ld_str(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
+{
+	if (ld_want_scalar(ld, n, p) < 0)
+		return NULL;
+	return arena_strdup(ld->a, n->str);
+}
+
+int ld_lookup(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+	      const char *what, const char *name, const char *const *names, size_t n_names)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < n_names; i++)
+		if (names[i] && !strcmp(names[i], name))
+			return (int)i;
+	strbuf_addf(&sb, "unknown %s '%s'", what, name);
+	ld_add_hint(&sb, name, names, n_names);
+	ld_error(ld, n, p, "%s", sb.buf);
+	strbuf_release(&sb);
+	return -1;
+}
+
+int ld_level_index(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		   const char *name)
+{
+	const struct spec_arch *arch = &ld->s->arch;
+	const char *names[SPEC_MAX_LEVELS + 1];
+	unsigned i;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (i = 0; i < arch->n_levels; i++)
+		if (!strcmp(arch->levels[i].name, name))
+			return (int)i;
+	if (arch->compute.name && !strcmp(arch->compute.name, name))
+		return ld_error(ld, n, p, "'%s' is the compute unit, not a storage level", name);
+	for (i = 0; i < arch->n_levels; i++)
+		names[i] = arch->levels[i].name;
+	strbuf_addf(&sb, "unknown storage level '%s'", name);
+	ld_add_hint(&sb, name, names, arch->n_levels);
+	ld_error(ld, n, p, "%s", sb.buf);
+	strbuf_release(&sb);
+	return -1;
+}
+
+int ld_tensor_index(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		    const char *name)
+{
+	const struct spec_workload *w = &ld->s->workload;
+	const char *names[SPEC_MAX_TENSORS];
+	unsigned i;
+	for (i = 0; i < w->n_tensors; i++)
+		names[i] = w->tensors[i].name;
+	return ld_lookup(ld, n, p, "data space", name, names, w->n_tensors);
+}
+
+int ld_dim_index(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		 const char *name)
+{
+	const struct spec_workload *w = &ld->s->workload;
+	return ld_lookup(ld, n, p, "dimension", name, w->dim_names, w->n_dims);
+}
+
+/* Add tensor name 'item' to the mask; errors for unknown names and repeats. */
+static int tensor_item(struct ld *ld, const struct ysrc_node *item, const struct kpath *p,
+		       uint32_t *mask, uint8_t *order, unsigned *n_order)
+{
+	int t;
+	if (ld_want_scalar(ld, item, p) < 0)
+		return -1;
+	t = ld_tensor_index(ld, item, p, item->str);
+	if (t < 0)
+		return -1;
+	if (*mask & (1u << t))
+		return ld_error(ld, item, p, "data space '%s' listed twice", item->str);
+	*mask |= 1u << t;
+	if (order)
+		order[(*n_order)++] = (uint8_t)t;
+	return 0;
+}
+
+int ld_tensor_list(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		   uint32_t *mask, uint8_t *order, unsigned *n_order)
+{
+	size_t i;
+	int rc = 0;
+
+	*mask = 0;
+	if (n_order)
+		*n_order = 0;
+	if (!n || ysrc_is_null(n))
+		return 0;
+	if (n->kind == YSRC_SCALAR)
+		return tensor_item(ld, n, p, mask, order, n_order);
+	if (ld_want_seq(ld, n, p) < 0)
+		return -1;
+	for (i = 0; i < n->n; i++) {
+		struct kpath ip = KP_IDX(p, i);
+		if (tensor_item(ld, n->items[i], &ip, mask, order, n_order) < 0)
+			rc = -1;
+	}
+	return rc;
+}

@@ -1,0 +1,81 @@
+/*
+ * ysrc: libyaml turned into a located node tree (internal to specs/).
+ *
+ * Every node carries its 1-based line and column and the caller's file name
+ * string. Anchors and aliases are resolved (an alias node is a copy of the
+ * anchored node located at the alias), merge keys ('<<') are applied, and a
+ * key given twice in one mapping is an error with a note at the first one.
+ * Keys compare with '-' and '_' taken as equal, as Timeloop's rewrite does.
+ * Nodes live in the caller's arena and are never freed one by one. Only this
+ * module includes <yaml.h>.
+ */
+#ifndef SPECS_YSRC_INT_H
+#define SPECS_YSRC_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/arena.h"
+#include "util/diag.h"
+
+enum ysrc_kind { YSRC_SCALAR, YSRC_SEQ, YSRC_MAP };
+
+/* How a scalar was written: plain scalars may be null, booleans or numbers. */
+enum ysrc_style { YSRC_PLAIN, YSRC_QUOTED, YSRC_BLOCK };
+
+struct ysrc_node;
+
+struct ysrc_pair {
+	struct ysrc_node *key;
+	struct ysrc_node *value;
+};
+
+struct ysrc_node {
+	enum ysrc_kind kind;
+	enum ysrc_style style;        /* scalars */
+	const char *tag;              /* "!Container" as written, or NULL */
+	const char *str;              /* scalar text (never NULL for scalars) */
+	struct diag_loc loc;          /* 1-based; file is the caller's string */
+	size_t n;                     /* items (SEQ) or pairs (MAP) */
+	struct ysrc_node **items;
+	struct ysrc_pair *pairs;
+};
+
+/*
+ * Parse the YAML text 'text' ('len' bytes) of file 'file' (a string that the
+ * caller keeps alive: every location points to it). On success '*root' is
+ * the first document's root node (NULL for an empty file) and 0 is returned;
+ * on any error everything is reported to 'dl' and -1 is returned.
+ */
+int ysrc_parse(struct arena *a, const char *file, const char *text, size_t len,
+	       struct diag_list *dl, struct ysrc_node **root);
+
+/* Read and parse the file 'path' (see ysrc_parse). */
+int ysrc_parse_file(struct arena *a, const char *path, struct diag_list *dl,
+		    struct ysrc_node **root);
+
+/* True when keys 'a' and 'b' are equal with '-' and '_' taken as equal. */
+bool ysrc_key_eq(const char *a, const char *b);
+
+/* The pair of 'map' whose key equals 'key' (ysrc_key_eq), or NULL. */
+const struct ysrc_pair *ysrc_map_pair(const struct ysrc_node *map, const char *key);
+
+/* The value of 'key' in 'map', or NULL when absent or 'map' is not a map. */
+const struct ysrc_node *ysrc_map_get(const struct ysrc_node *map, const char *key);
+
+/* True for a plain scalar '', '~', 'null', 'Null' or 'NULL'. */
+bool ysrc_is_null(const struct ysrc_node *n);
+
+/* A new scalar node with text 'text' (copied) at 'loc', owned by 'a'. */
+struct ysrc_node *ysrc_scalar_new(struct arena *a, const char *text, struct diag_loc loc);
+
+/*
+ * The location of byte 'offset' of a scalar's text when the scalar sits on
+ * one line (plain or quoted), else the scalar's own location.
+ */
+struct diag_loc ysrc_scalar_loc_at(const struct ysrc_node *n, size_t offset);
+
+/* "a mapping", "a list", "a string" etc., for messages. */
+const char *ysrc_kind_name(const struct ysrc_node *n);
+
+#endif
