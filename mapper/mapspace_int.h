@@ -141,6 +141,14 @@ bool ms_point_spatial_ok(const struct mapper_space *ms, const struct ms_if *fi,
 void ms_point_mapping(const struct mapper_space *ms, const struct ms_if *fi,
 		      const struct ms_point *p, struct spec_mapping *m);
 
+/*
+ * The point of mapping 'm' (loading its factorization into 'fi'). Returns
+ * 0, or -1 when 'm' is not in the mapspace (a factor, keep choice or order
+ * the constraints or fan-outs rule out).
+ */
+int ms_point_from_mapping(const struct mapper_space *ms, struct ms_if *fi,
+			  const struct spec_mapping *m, struct ms_point *p);
+
 /* Uniformly random factorization, keep choice (from fi->keep) and orders. */
 void ms_random_choice(const struct mapper_space *ms, struct rng *r, uint32_t *choice);
 void ms_random_keep(const struct mapper_space *ms, const struct ms_if *fi, struct rng *r,

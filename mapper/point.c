@@ -434,6 +434,105 @@ void ms_point_mapping(const struct mapper_space *ms, const struct ms_if *fi,
 		BUG("factors of a mapspace point do not multiply to the bounds");
 }
 
+/* The factor of dimension 'd' at tiling level 'tl' in mapping 'm'. */
+static uint64_t mapping_factor(const struct mapper_space *ms, const struct spec_mapping *m,
+			       unsigned tl, unsigned d)
+{
+	const struct spec_map_level *ml = &m->levels[ms->tl[tl].level];
+	if (!ms->tl[tl].is_spatial)
+		return ml->temporal_factors[d];
+	return ml->has_spatial ? ml->spatial_factors[d] : 1;
+}
+
+/* Lehmer rank of 'order' (a permutation of the 'm' sorted 'items'). */
+static uint64_t rank_of(const uint8_t *items, unsigned m, const uint8_t *order)
+{
+	uint8_t pool[SPEC_MAX_DIMS];
+	uint64_t r = 0;
+	unsigned i, j, q;
+
+	memcpy(pool, items, m);
+	for (i = 0; i < m; i++) {
+		for (q = 0; q < m - i && pool[q] != order[i]; q++)
+			;
+		r += q * factorial(m - 1 - i);
+		for (j = q; j + 1 < m - i; j++)
+			pool[j] = pool[j + 1];
+	}
+	return r;
+}
+
+/* The orders of mapping 'm' at 'tl' as a rank and split of 'p'; false if the
+ * constraints do not allow them. */
+static bool orders_of(const struct mapper_space *ms, const struct ms_if *fi, unsigned tl,
+		      const struct spec_mapping *m, struct ms_point *p)
+{
+	const struct ms_tl *t = &ms->tl[tl];
+	const struct spec_map_level *ml = &m->levels[t->level];
+	const uint8_t *perm = t->is_spatial ? ml->spatial_perm : ml->temporal_perm;
+	uint8_t seq[SPEC_MAX_DIMS], want[SPEC_MAX_DIMS];
+	unsigned i, k = 0, c = 0, n;
+
+	for (i = 0; i < ms->n_dims; i++) {
+		if (fi->f[tl][perm[i]] <= 1)
+			continue;
+		if (t->is_spatial && i < ml->split)
+			c++;
+		seq[k++] = perm[i];
+	}
+	if (k != fi->n_nt[tl])
+		return false;
+	n = 0;
+	for (i = 0; i < t->n_prefix; i++)
+		if (fi->f[tl][t->prefix[i]] > 1)
+			n++;
+	for (i = 0; i < fi->n_fn[tl]; i++)
+		if (t->ordered_mask & (1u << seq[n + i]))
+			return false;
+	p->rank[tl] = rank_of(fi->fn[tl], fi->n_fn[tl], seq + n);
+	p->split[tl] = (uint8_t)c;
+	nontrivial_seq(ms, fi, tl, p->rank[tl], want);
+	return !memcmp(seq, want, k) && (!t->is_spatial || ms_spatial_ok(ms, fi, tl, p));
+}
+
+int ms_point_from_mapping(const struct mapper_space *ms, struct ms_if *fi,
+			  const struct spec_mapping *m, struct ms_point *p)
+{
+	unsigned d, i, tl, l, lvl;
+
+	memset(p, 0, sizeof(*p));
+	if (m->n_levels != ms->n_levels || m->n_dims != ms->n_dims)
+		return -1;
+	for (d = 0; d < ms->n_dims; d++) {
+		const struct ms_dim *dm = &ms->dim[d];
+		uint64_t row[MS_MAX_TL];
+		uint32_t r;
+		for (tl = 0; tl < ms->n_tl; tl++)
+			if (ms->tl[tl].fixed[d] && mapping_factor(ms, m, tl, d) != ms->tl[tl].fixed[d])
+				return -1;
+		for (i = 0; i < dm->n_free; i++)
+			row[i] = mapping_factor(ms, m, dm->free_tl[i], d);
+		for (r = 0; r < dm->n_choices; r++)
+			if (!memcmp(dm->choices + (size_t)r * dm->n_free, row, dm->n_free * sizeof(*row)))
+				break;
+		if (r == dm->n_choices)
+			return -1;
+		p->choice[d] = r;
+	}
+	if (ms_if_load(ms, p->choice, fi, &lvl) != MAPPER_OK)
+		return -1;
+	for (l = 0; l < ms->n_levels; l++) {
+		const struct ms_level *lv = &ms->lvl[l];
+		p->keep[l] = m->levels[l].keep_mask & ms->all_tensors;
+		if ((p->keep[l] & lv->force_keep) != lv->force_keep || (p->keep[l] & lv->force_bypass))
+			return -1;
+	}
+	for (tl = 0; tl < ms->n_tl; tl++)
+		if (!orders_of(ms, fi, tl, m, p))
+			return -1;
+	return 0;
+}
+
 void ms_random_choice(const struct mapper_space *ms, struct rng *r, uint32_t *choice)
 {
 	unsigned d;
