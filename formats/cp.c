@@ -1,0 +1,23 @@
+/*
+ * CP: coordinate payload. Each non-empty fiber lists the coordinate and the
+ * payload of each of its non-empty elements: F' = F (1 - P0(cur)), metadata
+ * = payload = F' ceil(f (1 - P0(next))).
+ */
+#include "formats/format_int.h"
+
+#include <math.h>
+
+static struct fmt_rank_occupancy cp_occupancy(const struct fmt_rank_query *q)
+{
+	struct fmt_rank_occupancy o;
+
+	o.fibers = fmt_nonempty_fibers(q);
+	o.metadata_units = o.fibers * ceil(fmt_nonempty_elements(q));
+	o.payload_units = o.metadata_units;
+	return o;
+}
+
+const struct fmt_ops fmt_cp_ops = {
+	.kind = FMT_CP, .name = "cp", .compressed = true, .implicit = false,
+	.default_metadata_word_bits = 0, .occupancy = cp_occupancy,
+};

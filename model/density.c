@@ -1,0 +1,721 @@
+/*
+ * Density models: construction, the closed forms of fixed_structured and
+ * hypergeometric (semantics 4.2), the per-model distribution cache of the
+ * geometric kinds, and the probability-vector helpers they share.
+ */
+#include "model/density.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/density_int.h"
+#include "util/ckmath.h"
+#include "util/xalloc.h"
+
+/* ------------------------------------------------------ probability vectors */
+
+void density_dist_release(struct density_dist *d)
+{
+	free(d->p);
+	*d = (struct density_dist)DENSITY_DIST_INIT;
+}
+
+void density_dist_zero(struct density_dist *d, uint64_t lo, size_t n)
+{
+	free(d->p);
+	d->lo = lo;
+	d->n = n;
+	d->p = xcalloc(n ? n : 1, sizeof(double));
+}
+
+void density_dist_point(struct density_dist *d, uint64_t v)
+{
+	density_dist_zero(d, v, 1);
+	d->p[0] = 1.0;
+}
+
+void density_dist_conv(const struct density_dist *a, const struct density_dist *b,
+		       struct density_dist *out)
+{
+	struct density_dist r = DENSITY_DIST_INIT;
+	size_t i, j;
+
+	if (a->n == 0 || b->n == 0) {
+		density_dist_release(out);
+		return;
+	}
+	density_dist_zero(&r, a->lo + b->lo, a->n + b->n - 1);
+	for (i = 0; i < a->n; i++) {
+		if (a->p[i] == 0.0)
+			continue;
+		for (j = 0; j < b->n; j++)
+			r.p[i + j] += a->p[i] * b->p[j];
+	}
+	density_dist_trim(&r);
+	density_dist_release(out);
+	*out = r;
+}
+
+void density_dist_pow(const struct density_dist *a, uint64_t k, struct density_dist *out)
+{
+	struct density_dist result = DENSITY_DIST_INIT, base = DENSITY_DIST_INIT;
+
+	density_dist_point(&result, 0);
+	density_dist_zero(&base, a->lo, a->n);
+	if (a->n)
+		memcpy(base.p, a->p, a->n * sizeof(double));
+	while (k) {
+		if (k & 1)
+			density_dist_conv(&result, &base, &result);
+		k >>= 1;
+		if (k)
+			density_dist_conv(&base, &base, &base);
+	}
+	density_dist_release(&base);
+	density_dist_release(out);
+	*out = result;
+}
+
+void density_dist_add(struct density_dist *acc, const struct density_dist *d, double w)
+{
+	uint64_t lo, hi;
+	size_t i;
+
+	if (d->n == 0)
+		return;
+	if (acc->n == 0) {
+		density_dist_zero(acc, d->lo, d->n);
+	} else if (d->lo < acc->lo || d->lo + d->n > acc->lo + acc->n) {
+		struct density_dist g = DENSITY_DIST_INIT;
+		lo = d->lo < acc->lo ? d->lo : acc->lo;
+		hi = d->lo + d->n > acc->lo + acc->n ? d->lo + d->n : acc->lo + acc->n;
+		density_dist_zero(&g, lo, (size_t)(hi - lo));
+		memcpy(g.p + (acc->lo - lo), acc->p, acc->n * sizeof(double));
+		density_dist_release(acc);
+		*acc = g;
+	}
+	for (i = 0; i < d->n; i++)
+		acc->p[d->lo - acc->lo + i] += w * d->p[i];
+}
+
+void density_dist_scale(struct density_dist *d, double total)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		d->p[i] /= total;
+}
+
+void density_dist_trim(struct density_dist *d)
+{
+	size_t a = 0, b = d->n;
+
+	while (a < b && d->p[a] < 1e-300)
+		a++;
+	while (b > a && d->p[b - 1] < 1e-300)
+		b--;
+	if (a == 0 && b == d->n)
+		return;
+	if (a == b) {
+		density_dist_release(d);
+		return;
+	}
+	memmove(d->p, d->p + a, (b - a) * sizeof(double));
+	d->lo += a;
+	d->n = b - a;
+}
+
+double density_dist_at(const struct density_dist *d, uint64_t v)
+{
+	if (v < d->lo || v - d->lo >= d->n)
+		return 0.0;
+	return d->p[v - d->lo];
+}
+
+/* The tail of Stirling's series for ln Gamma(x): 1/(12x) - 1/(360x^3) + ... */
+static long double stirling_tail(long double x)
+{
+	long double x2 = x * x;
+
+	return (1.0L / 12 - (1.0L / 360 - (1.0L / 1260 - 1.0L / (1680 * x2)) / x2) / x2) / x;
+}
+
+/*
+ * ln Gamma(a) - ln Gamma(b) for a >= b > 0 without the cancellation of two
+ * large log-gammas: for b >= 64, Stirling's series gives
+ * (a - b) ln a + (b - 1/2) log1p((a - b) / b) - (a - b) + S(a) - S(b).
+ */
+static long double lgamma_diff(long double a, long double b)
+{
+	long double d = a - b;
+
+	if (b < 64.0L)
+		return lgammal(a) - lgammal(b);
+	return d * logl(a) + (b - 0.5L) * log1pl(d / b) - d + stirling_tail(a) - stirling_tail(b);
+}
+
+long double density_lchoose(uint64_t n, uint64_t k)
+{
+	if (k > n)
+		BUG("C(%llu, %llu)", (unsigned long long)n, (unsigned long long)k);
+	if (k > n - k)
+		k = n - k;
+	if (k == 0)
+		return 0.0L;
+	return lgamma_diff((long double)n + 1, (long double)(n - k) + 1) - lgammal((long double)k + 1);
+}
+
+/* HG(n; succ, sample, pop), 0 outside the support. */
+static double hg_pmf(uint64_t pop, uint64_t succ, uint64_t sample, uint64_t n)
+{
+	if (n > succ || n > sample || sample - n > pop - succ)
+		return 0.0;
+	return (double)expl(density_lchoose(succ, n) + density_lchoose(pop - succ, sample - n) -
+			    density_lchoose(pop, sample));
+}
+
+void density_hg_dist(uint64_t pop, uint64_t succ, uint64_t sample, struct density_dist *out)
+{
+	uint64_t lo = sample > pop - succ ? sample - (pop - succ) : 0;
+	uint64_t hi = sample < succ ? sample : succ, n;
+
+	density_dist_zero(out, lo, (size_t)(hi - lo + 1));
+	for (n = lo; n <= hi; n++)
+		out->p[n - lo] = hg_pmf(pop, succ, sample, n);
+}
+
+uint64_t density_grid_index(unsigned n, const uint64_t *ext, const uint64_t *coord)
+{
+	uint64_t idx = 0;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		idx = idx * ext[i] + coord[i];
+	return idx;
+}
+
+/* ------------------------------------------------------------------ tiles */
+
+struct density_tile density_tile_flat(uint64_t points)
+{
+	struct density_tile t;
+
+	memset(&t, 0, sizeof(t));
+	t.n_ranks = 1;
+	t.extent[0] = points;
+	return t;
+}
+
+struct density_tile density_tile_box(unsigned n_ranks, const uint64_t *extent)
+{
+	struct density_tile t;
+
+	if (n_ranks > SPEC_MAX_TENSOR_RANKS)
+		BUG("tile of %u ranks", n_ranks);
+	memset(&t, 0, sizeof(t));
+	t.n_ranks = n_ranks;
+	memcpy(t.extent, extent, n_ranks * sizeof(uint64_t));
+	return t;
+}
+
+uint64_t density_tile_points(const struct density_tile *t)
+{
+	uint64_t p = 1;
+	unsigned i;
+
+	for (i = 0; i < t->n_ranks; i++)
+		if (!ck_mul_u64(p, t->extent[i], &p))
+			BUG("tile size overflows");
+	return p;
+}
+
+/* 't' clipped to the tensor of 'm' (extents in [1, shape]). */
+static struct density_tile clip_tile(const struct density_model *m, const struct density_tile *t)
+{
+	struct density_tile c;
+	unsigned i;
+
+	if (t->n_ranks != m->n_ranks)
+		BUG("a tile of %u ranks for a tensor of %u", t->n_ranks, m->n_ranks);
+	memset(&c, 0, sizeof(c));
+	c.n_ranks = t->n_ranks;
+	for (i = 0; i < t->n_ranks; i++) {
+		c.extent[i] = t->extent[i] < m->shape[i] ? t->extent[i] : m->shape[i];
+		if (c.extent[i] == 0)
+			c.extent[i] = 1;
+	}
+	return c;
+}
+
+/* ------------------------------------------------------------------ cache */
+
+/* A cached distribution: the query it answers and its result. */
+struct cache_entry {
+	struct cache_key {
+		uint64_t tile[SPEC_MAX_TENSOR_RANKS];
+		uint64_t parent[SPEC_MAX_TENSOR_RANKS];
+		uint64_t occupancy;
+		uint64_t constrained;
+	} key;
+	struct density_dist dist;
+};
+
+struct density_cache {
+	size_t n, alloc;               /* entries, slots (a power of two) */
+	struct cache_entry **slots;
+};
+
+static uint64_t key_hash(const struct cache_key *k)
+{
+	const unsigned char *b = (const unsigned char *)k;
+	uint64_t h = 1469598103934665603ull;
+	size_t i;
+
+	for (i = 0; i < sizeof(*k); i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h;
+}
+
+static struct cache_entry **cache_slot(struct density_cache *c, const struct cache_key *k)
+{
+	size_t i = (size_t)key_hash(k) & (c->alloc - 1);
+
+	while (c->slots[i] && memcmp(&c->slots[i]->key, k, sizeof(*k)) != 0)
+		i = (i + 1) & (c->alloc - 1);
+	return &c->slots[i];
+}
+
+static void cache_grow(struct density_cache *c)
+{
+	struct cache_entry **old = c->slots;
+	size_t i, n_old = c->alloc;
+
+	c->alloc = n_old ? n_old * 2 : 64;
+	c->slots = xcalloc(c->alloc, sizeof(*c->slots));
+	for (i = 0; i < n_old; i++)
+		if (old[i])
+			*cache_slot(c, &old[i]->key) = old[i];
+	free(old);
+}
+
+static void cache_free(struct density_cache *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->alloc; i++)
+		if (c->slots[i]) {
+			density_dist_release(&c->slots[i]->dist);
+			free(c->slots[i]);
+		}
+	free(c->slots);
+	free(c);
+}
+
+/*
+ * The distribution of the (clipped) tile 't' under 'cons', computed once
+ * per model and then borrowed from the cache. Thread-safe: the work is done
+ * outside the lock and the first result inserted wins.
+ */
+static const struct density_dist *cached_distribution(struct density_model *m,
+						      const struct density_tile *t,
+						      const struct density_constraint *cons)
+{
+	struct cache_key k;
+	struct cache_entry **slot, *e;
+
+	memset(&k, 0, sizeof(k));
+	memcpy(k.tile, t->extent, t->n_ranks * sizeof(uint64_t));
+	if (cons) {
+		k.constrained = 1;
+		memcpy(k.parent, cons->parent.extent, cons->parent.n_ranks * sizeof(uint64_t));
+		k.occupancy = cons->occupancy;
+	}
+	pthread_mutex_lock(&m->lock);
+	slot = cache_slot(m->cache, &k);
+	e = *slot;
+	pthread_mutex_unlock(&m->lock);
+	if (e)
+		return &e->dist;
+
+	e = xcalloc(1, sizeof(*e));
+	e->key = k;
+	m->ops->distribution(m, t, cons, &e->dist);
+
+	pthread_mutex_lock(&m->lock);
+	slot = cache_slot(m->cache, &k);
+	if (*slot) {
+		density_dist_release(&e->dist);
+		free(e);
+		e = *slot;
+	} else {
+		*slot = e;
+		if (++m->cache->n * 2 > m->cache->alloc)
+			cache_grow(m->cache);
+	}
+	pthread_mutex_unlock(&m->lock);
+	return &e->dist;
+}
+
+/* The cached distribution of 't' under 'c' (either clipped first). */
+static const struct density_dist *geometric(struct density_model *m, const struct density_tile *t,
+					    const struct density_constraint *c)
+{
+	struct density_tile ct = clip_tile(m, t);
+	struct density_constraint cc;
+
+	if (!c)
+		return cached_distribution(m, &ct, NULL);
+	cc.parent = clip_tile(m, &c->parent);
+	cc.occupancy = c->occupancy;
+	return cached_distribution(m, &ct, &cc);
+}
+
+/* ----------------------------------------------------------- construction */
+
+/* Extent of a projection over the workload bounds: sum |coef| (bound - 1) + 1. */
+static uint64_t rank_extent(const struct spec_rank_proj *r, const struct spec_workload *w)
+{
+	uint64_t e = 1;
+	unsigned k;
+
+	for (k = 0; k < r->n_terms; k++) {
+		uint64_t c = (uint64_t)(r->terms[k].coef < 0 ? -r->terms[k].coef : r->terms[k].coef);
+		uint64_t b = w->bounds[r->terms[k].dim];
+		e += c * (b ? b - 1 : 0);
+	}
+	return e;
+}
+
+/* The tensor rank whose projection uses dimension 'dim'; the last rank if none. */
+static unsigned rank_of_dim(const struct spec_tensor *t, unsigned dim)
+{
+	unsigned i, k;
+
+	for (i = 0; i < t->n_ranks; i++)
+		for (k = 0; k < t->ranks[i].n_terms; k++)
+			if (t->ranks[i].terms[k].dim == dim)
+				return i;
+	return t->n_ranks ? t->n_ranks - 1 : 0;
+}
+
+struct density_model *density_model_new(const struct spec_tensor *t, const struct spec_workload *w)
+{
+	uint64_t shape[SPEC_MAX_TENSOR_RANKS];
+	struct density_model *m;
+	unsigned i;
+
+	for (i = 0; i < t->n_ranks; i++)
+		shape[i] = rank_extent(&t->ranks[i], w);
+	m = density_model_new_shape(&t->density, t->n_ranks, shape,
+				    rank_of_dim(t, t->density.nm_dim));
+	if (t->density.kind == SPEC_DENSITY_HYPERGEOMETRIC && !t->density.workload_tensor_size &&
+	    t->size) {
+		m->size = t->size;
+		m->hg_nonzeros = (uint64_t)ceil(m->spec.density * (double)m->size);
+		m->global_density = m->size ? (double)m->hg_nonzeros / (double)m->size : 0.0;
+	}
+	return m;
+}
+
+/* Fill the kind-specific fields of a new model. */
+static void init_kind(struct density_model *m)
+{
+	const struct spec_density *d = &m->spec;
+
+	switch (m->kind) {
+	case SPEC_DENSITY_FIXED_STRUCTURED:
+		snprintf(m->type_name, sizeof(m->type_name), "fixed_structured");
+		m->global_density = d->density;
+		break;
+	case SPEC_DENSITY_HYPERGEOMETRIC:
+		snprintf(m->type_name, sizeof(m->type_name), "hypergeometric");
+		if (d->workload_tensor_size)
+			m->size = d->workload_tensor_size;
+		m->hg_nonzeros = (uint64_t)ceil(d->density * (double)m->size);
+		if (m->hg_nonzeros > m->size)
+			m->hg_nonzeros = m->size;
+		m->global_density = m->size ? (double)m->hg_nonzeros / (double)m->size : 0.0;
+		break;
+	case SPEC_DENSITY_BANDED:
+		snprintf(m->type_name, sizeof(m->type_name), "banded-%llu",
+			 (unsigned long long)d->band_width);
+		m->ops = &density_banded_ops;
+		if (m->n_ranks != 2)
+			BUG("banded density on a tensor of %u ranks", m->n_ranks);
+		m->global_density = density_banded_global(m);
+		break;
+	case SPEC_DENSITY_NM:
+		snprintf(m->type_name, sizeof(m->type_name), "structured_nm-%u:%u", d->nm_n, d->nm_m);
+		m->ops = &density_nm_ops;
+		if (d->nm_m == 0 || d->nm_n > d->nm_m || m->nm_rank >= m->n_ranks)
+			BUG("bad N:M density %u:%u on rank %u", d->nm_n, d->nm_m, m->nm_rank);
+		m->global_density = (double)d->nm_n / (double)d->nm_m;
+		break;
+	case SPEC_DENSITY_ACTUAL:
+		snprintf(m->type_name, sizeof(m->type_name), "actual_data");
+		m->ops = &density_actual_ops;
+		if (!d->data || d->data->n_ranks != m->n_ranks)
+			BUG("actual data of the wrong rank count");
+		m->global_density = m->size ? (double)d->data->nnz / (double)m->size : 0.0;
+		break;
+	default:
+		BUG("bad density kind %d", (int)m->kind);
+	}
+}
+
+struct density_model *density_model_new_shape(const struct spec_density *d, unsigned n_ranks,
+					      const uint64_t *shape, unsigned nm_rank)
+{
+	struct density_model *m = xcalloc(1, sizeof(*m));
+	unsigned i;
+
+	if (n_ranks > SPEC_MAX_TENSOR_RANKS)
+		BUG("tensor of %u ranks", n_ranks);
+	m->spec = *d;
+	m->kind = d->kind;
+	m->n_ranks = n_ranks;
+	m->nm_rank = nm_rank;
+	m->size = 1;
+	for (i = 0; i < n_ranks; i++) {
+		m->shape[i] = d->kind == SPEC_DENSITY_ACTUAL && d->data ? d->data->shape[i] : shape[i];
+		if (!ck_mul_u64(m->size, m->shape[i], &m->size))
+			BUG("tensor size overflows");
+	}
+	init_kind(m);
+	if (m->ops) {
+		pthread_mutex_init(&m->lock, NULL);
+		m->cache = xcalloc(1, sizeof(*m->cache));
+		cache_grow(m->cache);
+	}
+	return m;
+}
+
+void density_model_free(struct density_model *m)
+{
+	if (!m)
+		return;
+	if (m->ops) {
+		cache_free(m->cache);
+		pthread_mutex_destroy(&m->lock);
+	}
+	free(m);
+}
+
+enum spec_density_kind density_kind(const struct density_model *m)
+{
+	return m->kind;
+}
+
+double density_global(const struct density_model *m)
+{
+	return m->global_density;
+}
+
+const char *density_type_name(const struct density_model *m)
+{
+	return m->type_name;
+}
+
+/* -------------------------------------------------------- fixed_structured */
+
+/* x = s rho, or s O / S under a constraint: the evenly spread occupancy. */
+static double fixed_x(const struct density_model *m, uint64_t s, const struct density_constraint *c)
+{
+	uint64_t so, parent;
+
+	if (!c)
+		return (double)s * m->spec.density;
+	parent = density_tile_points(&c->parent);
+	if (parent == 0)
+		return 0.0;
+	if (ck_mul_u64(s, c->occupancy, &so))
+		return (double)so / (double)parent;
+	return (double)s * (double)c->occupancy / (double)parent;
+}
+
+/* Timeloop's fixed-structured P(n): the two integers around x. */
+static double fixed_prob(double x, uint64_t n)
+{
+	double f = floor(x), frac = x - f;
+
+	if ((double)n == f)
+		return 1.0 - frac;
+	if (frac > 0.0 && (double)n == f + 1.0)
+		return frac;
+	return 0.0;
+}
+
+/* ---------------------------------------------------------- hypergeometric */
+
+/* Population and marked items of a hypergeometric query. */
+static void hg_params(const struct density_model *m, const struct density_constraint *c,
+		      uint64_t *pop, uint64_t *succ)
+{
+	if (c) {
+		*pop = density_tile_points(&c->parent);
+		*succ = c->occupancy < *pop ? c->occupancy : *pop;
+	} else {
+		*pop = m->size;
+		*succ = m->hg_nonzeros;
+	}
+}
+
+/* ------------------------------------------------------------- queries */
+
+/* The points of 't', clipped to the population for the count-only kinds. */
+static uint64_t count_points(const struct density_model *m, const struct density_tile *t,
+			     const struct density_constraint *c)
+{
+	uint64_t s = density_tile_points(t), pop, succ;
+
+	if (m->kind == SPEC_DENSITY_HYPERGEOMETRIC) {
+		hg_params(m, c, &pop, &succ);
+		if (s > pop)
+			s = pop;
+	}
+	return s;
+}
+
+double density_prob(struct density_model *m, const struct density_tile *t,
+		    const struct density_constraint *c, uint64_t n)
+{
+	uint64_t s = count_points(m, t, c), pop, succ;
+
+	switch (m->kind) {
+	case SPEC_DENSITY_FIXED_STRUCTURED:
+		return fixed_prob(fixed_x(m, s, c), n);
+	case SPEC_DENSITY_HYPERGEOMETRIC:
+		hg_params(m, c, &pop, &succ);
+		return hg_pmf(pop, succ, s, n);
+	default:
+		return density_dist_at(geometric(m, t, c), n);
+	}
+}
+
+double density_prob_empty(struct density_model *m, const struct density_tile *t,
+			  const struct density_constraint *c)
+{
+	return density_prob(m, t, c, 0);
+}
+
+size_t density_distribution(struct density_model *m, const struct density_tile *t,
+			    const struct density_constraint *c, double *probs, size_t cap)
+{
+	struct density_dist d = DENSITY_DIST_INIT;
+	const struct density_dist *dp = &d;
+	uint64_t s = count_points(m, t, c), pop, succ;
+	size_t i, len;
+
+	switch (m->kind) {
+	case SPEC_DENSITY_FIXED_STRUCTURED: {
+		double x = fixed_x(m, s, c);
+		uint64_t f = (uint64_t)floor(x);
+		density_dist_zero(&d, f, 2);
+		d.p[0] = fixed_prob(x, f);
+		d.p[1] = fixed_prob(x, f + 1);
+		density_dist_trim(&d);
+		break;
+	}
+	case SPEC_DENSITY_HYPERGEOMETRIC:
+		hg_params(m, c, &pop, &succ);
+		density_hg_dist(pop, succ, s, &d);
+		break;
+	default:
+		dp = geometric(m, t, c);
+		break;
+	}
+	len = dp->n ? (size_t)(dp->lo + dp->n) : 1;
+	for (i = 0; i < cap; i++)
+		probs[i] = density_dist_at(dp, i);
+	if (dp->n == 0 && cap > 0)
+		probs[0] = 1.0;   /* nothing can be non-zero */
+	density_dist_release(&d);
+	return len;
+}
+
+double density_expected_occupancy(struct density_model *m, const struct density_tile *t)
+{
+	uint64_t s = count_points(m, t, NULL);
+	const struct density_dist *d;
+	double e = 0.0;
+	size_t i;
+
+	switch (m->kind) {
+	case SPEC_DENSITY_FIXED_STRUCTURED:
+		return (double)s * m->spec.density;
+	case SPEC_DENSITY_HYPERGEOMETRIC:
+		return m->size ? (double)s * (double)m->hg_nonzeros / (double)m->size : 0.0;
+	default:
+		d = geometric(m, t, NULL);
+		for (i = 0; i < d->n; i++)
+			e += d->p[i] * (double)(d->lo + i);
+		return e;
+	}
+}
+
+/* Smallest n of 'd' with P(<= n) >= c; the top of the support for c >= 1. */
+static uint64_t dist_quantile(const struct density_dist *d, double c)
+{
+	double cdf = 0.0;
+	size_t i;
+
+	if (d->n == 0)
+		return 0;
+	if (c >= 1.0)
+		return d->lo + d->n - 1;
+	for (i = 0; i < d->n; i++) {
+		cdf += d->p[i];
+		if (cdf >= c)
+			return d->lo + i;
+	}
+	return d->lo + d->n - 1;
+}
+
+uint64_t density_max_occupancy(struct density_model *m, const struct density_tile *t,
+			       double confidence)
+{
+	uint64_t s = count_points(m, t, NULL), r;
+	struct density_dist d = DENSITY_DIST_INIT;
+
+	switch (m->kind) {
+	case SPEC_DENSITY_FIXED_STRUCTURED: {
+		double x = fixed_x(m, s, NULL), f = floor(x);
+		return confidence <= fixed_prob(x, (uint64_t)f) ? (uint64_t)f : (uint64_t)ceil(x);
+	}
+	case SPEC_DENSITY_HYPERGEOMETRIC:
+		if (confidence >= 1.0)
+			return s < m->hg_nonzeros ? s : m->hg_nonzeros;
+		density_hg_dist(m->size, m->hg_nonzeros, s, &d);
+		r = dist_quantile(&d, confidence);
+		density_dist_release(&d);
+		return r;
+	default:
+		return dist_quantile(geometric(m, t, NULL), confidence);
+	}
+}
+
+double density_min_density(struct density_model *m, const struct density_tile *t)
+{
+	uint64_t s = count_points(m, t, NULL);
+	const struct density_dist *d;
+
+	if (s == 0)
+		return 0.0;
+	switch (m->kind) {
+	case SPEC_DENSITY_FIXED_STRUCTURED:
+		return floor((double)s * m->spec.density) / (double)s;
+	case SPEC_DENSITY_HYPERGEOMETRIC:
+		if (s > m->size - m->hg_nonzeros)
+			return (double)((s - m->size + m->hg_nonzeros) / s);
+		return 0.0;
+	default: {
+		struct density_tile ct = clip_tile(m, t);
+		d = geometric(m, t, NULL);
+		return d->n ? (double)d->lo / (double)density_tile_points(&ct) : 0.0;
+	}
+	}
+}

@@ -1,0 +1,97 @@
+/*
+ * Internals of the density models: the model object, a dense probability
+ * vector type with the few operations the geometric models need, and one
+ * ops table per distribution-backed kind (banded, N:M, actual data).
+ */
+#ifndef MODEL_DENSITY_INT_H
+#define MODEL_DENSITY_INT_H
+
+#include "model/density.h"
+
+#include <pthread.h>
+
+/* P(lo + i) = p[i] for i < n; nothing outside. */
+struct density_dist {
+	uint64_t lo;
+	size_t n;
+	double *p;
+};
+
+#define DENSITY_DIST_INIT { 0, 0, NULL }
+
+struct density_cache;
+
+/* A kind whose answers come from a (cached) distribution. */
+struct density_kind_ops {
+	/*
+	 * The occupancy distribution of tile 't' under 'c' (NULL: none) into
+	 * 'out' (released by the caller). Both tiles are clipped to the tensor.
+	 */
+	void (*distribution)(const struct density_model *m, const struct density_tile *t,
+			     const struct density_constraint *c, struct density_dist *out);
+};
+
+struct density_model {
+	enum spec_density_kind kind;
+	struct spec_density spec;      /* copy; spec.data borrowed */
+	unsigned n_ranks;
+	uint64_t shape[SPEC_MAX_TENSOR_RANKS];
+	uint64_t size;                 /* points of the tensor (hypergeometric: N) */
+	uint64_t hg_nonzeros;          /* hypergeometric r = ceil(rho N) */
+	unsigned nm_rank;
+	double global_density;
+	char type_name[48];
+	const struct density_kind_ops *ops;  /* NULL: closed-form kind */
+	pthread_mutex_t lock;          /* guards 'cache' */
+	struct density_cache *cache;
+};
+
+extern const struct density_kind_ops density_banded_ops;
+extern const struct density_kind_ops density_nm_ops;
+extern const struct density_kind_ops density_actual_ops;
+
+/* Global density of the banded pattern on the model's tensor. */
+double density_banded_global(const struct density_model *m);
+
+/* Free the vector of 'd' and reset it. */
+void density_dist_release(struct density_dist *d);
+
+/* d := the point mass at 'v'. */
+void density_dist_point(struct density_dist *d, uint64_t v);
+
+/* d := zero probabilities on [lo, lo + n). */
+void density_dist_zero(struct density_dist *d, uint64_t lo, size_t n);
+
+/* out := the distribution of the sum of independent 'a' and 'b'. */
+void density_dist_conv(const struct density_dist *a, const struct density_dist *b,
+		       struct density_dist *out);
+
+/* out := the sum of 'k' independent copies of 'a' (k = 0: the point 0). */
+void density_dist_pow(const struct density_dist *a, uint64_t k, struct density_dist *out);
+
+/* acc += w * d (acc grows as needed; an empty acc starts at d). */
+void density_dist_add(struct density_dist *acc, const struct density_dist *d, double w);
+
+/* Divide every probability by 'total' (> 0). */
+void density_dist_scale(struct density_dist *d, double total);
+
+/* Drop leading and trailing probabilities below 1e-300. */
+void density_dist_trim(struct density_dist *d);
+
+/* P(lo + i) from d, 0 outside. */
+double density_dist_at(const struct density_dist *d, uint64_t v);
+
+/* ln C(n, k) for k <= n, without cancellation for large n and small k. */
+long double density_lchoose(uint64_t n, uint64_t k);
+
+/*
+ * out := HG(.; succ, sample, pop): the number of the 'succ' marked items of
+ * a population of 'pop' that fall in a uniform sample of 'sample', over its
+ * whole support (probabilities that underflow are kept as zeros).
+ */
+void density_hg_dist(uint64_t pop, uint64_t succ, uint64_t sample, struct density_dist *out);
+
+/* Row-major index of 'coord' in a grid of 'n' ranks of extents 'ext'. */
+uint64_t density_grid_index(unsigned n, const uint64_t *ext, const uint64_t *coord);
+
+#endif
