@@ -37,6 +37,7 @@ static const struct top_key top_keys[] = {
 	{ "mapper", "mapper", TOP_SINGLE },
 	{ "architecture_constraints", "architecture_constraints", TOP_TARGETS },
 	{ "arch_constraints", "architecture_constraints", TOP_TARGETS },
+	{ "constraints", "architecture_constraints", TOP_TARGETS },
 	{ "mapspace_constraints", "mapspace_constraints", TOP_TARGETS },
 	{ "mapspace", "mapspace", TOP_SINGLE },
 	{ "model", "model", TOP_SINGLE },
