@@ -1,0 +1,243 @@
+/*
+ * Collapse the per-loop nest results into one tile per storage level and
+ * tensor (semantics 2.6, Timeloop's CollapseDataMovementNest): partition
+ * sizes, the parent's access share, bypass masking, peer accesses from link
+ * transfers, and the algorithmic reads, fills, updates and temporal
+ * reductions with first-read elision.
+ */
+#include "model/model_int.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "util/ckmath.h"
+
+/* One tensor's view of every level while collapsing. */
+struct col {
+	unsigned top;
+	uint64_t size[SPEC_MAX_LEVELS];
+	uint64_t partition[SPEC_MAX_LEVELS];
+	double content[SPEC_MAX_LEVELS];
+	double share[SPEC_MAX_LEVELS];
+	double link[SPEC_MAX_LEVELS];
+	double peer[SPEC_MAX_LEVELS];
+	double fanout[SPEC_MAX_LEVELS];
+	double replication[SPEC_MAX_LEVELS];
+	bool kept[SPEC_MAX_LEVELS];
+	struct coll_tile *rec[SPEC_MAX_LEVELS];
+};
+
+static double weighted(const struct coll_tile *t)
+{
+	double s = 0;
+	unsigned i;
+
+	for (i = 0; i < t->n_rec; i++)
+		s += t->acc[i] * t->m[i];
+	return s;
+}
+
+static double total(const struct coll_tile *t)
+{
+	double s = 0;
+	unsigned i;
+
+	for (i = 0; i < t->n_rec; i++)
+		s += t->acc[i];
+	return s;
+}
+
+/* partition(l) = partition(l+1) * size(l) div denominator(l). */
+static uint64_t scale_partition(uint64_t parent, uint64_t size, uint64_t den)
+{
+	uint64_t p;
+
+	if (den == 0)
+		return parent;
+	if (ck_mul_u64(parent, size, &p))
+		return p / den;
+	return (uint64_t)((long double)parent * size / den);
+}
+
+static void load(struct model_ws *ws, unsigned pv, struct col *c)
+{
+	unsigned l, i;
+
+	c->top = ws->n_levels - 1;
+	for (l = 0; l < ws->n_levels; l++) {
+		const struct nest_tile *nt = &ws->nest.t[l][pv];
+		struct coll_tile *ct = &ws->coll[l][pv];
+		ct->n_rec = nt->n_rec;
+		for (i = 0; i < nt->n_rec; i++) {
+			ct->m[i] = (double)nt->rec[i].m;
+			ct->scatter[i] = (double)nt->rec[i].scatter;
+			ct->acc[i] = (double)nt->rec[i].accesses;
+		}
+		c->rec[l] = ct;
+		c->size[l] = nt->size;
+		c->content[l] = total(ct);
+		c->link[l] = (double)nt->link_transfers;
+		c->peer[l] = 0;
+		c->share[l] = 0;
+		c->fanout[l] = (double)ws->loops[ws->lv[l].in].logical_fanout;
+		c->replication[l] = ws->loops[ws->lv[l].boundary].utilized_spatial_elems;
+		c->kept[l] = ws->m->levels[l].keep_mask & (1u << pv);
+	}
+}
+
+/* Steps 1 and 2: partition sizes and parent access shares. */
+static void partitions_and_shares(struct model_ws *ws, unsigned pv, struct col *c)
+{
+	unsigned l, o;
+
+	c->partition[c->top] = c->size[c->top];
+	for (l = c->top; l-- > 0;) {
+		const struct mlevel *up = &ws->lv[l + 1];
+		uint64_t den = up->has_master ? ws->nest.t[l + 1][pv].spatial_size : c->size[l];
+		c->partition[l] = scale_partition(c->partition[l + 1], c->size[l], den);
+	}
+	for (l = 0; l < c->top; l++) {
+		if (c->size[l] == 0)
+			continue;
+		for (o = l + 1; o <= c->top && c->size[o] == 0; o++)
+			;
+		if (o > c->top || c->fanout[o] == 0)
+			continue;
+		c->share[l] = weighted(c->rec[o]) / c->fanout[o];
+	}
+}
+
+static void zero_buffer(struct col *c, unsigned l)
+{
+	c->size[l] = 0;
+	c->partition[l] = 0;
+	c->content[l] = 0;
+	c->share[l] = 0;
+}
+
+/* Step 4: bypassed levels hand their children to the next level up. */
+static void mask(struct model_ws *ws, unsigned pv, struct col *c)
+{
+	unsigned l, o, i;
+
+	for (l = 0; l <= c->top; l++) {
+		bool no_coalesce = ws->m->levels[l].no_coalesce_mask & (1u << pv);
+		double w, f;
+		if (c->kept[l] && !no_coalesce)
+			continue;
+		for (o = l + 1; o <= c->top && c->size[o] == 0; o++)
+			;
+		if (o > c->top) {
+			zero_buffer(c, l);
+			break;
+		}
+		w = weighted(c->rec[o]);
+		if (w > 0) {
+			f = c->content[l] * c->fanout[o] / w;
+			for (i = 0; i < c->rec[o]->n_rec; i++)
+				c->rec[o]->acc[i] *= f;
+		}
+		c->link[o] = 0;
+		c->content[o] = total(c->rec[o]);
+		zero_buffer(c, l);
+	}
+	for (l = c->top + 1; l-- > 0;) {
+		if (c->kept[l]) {
+			c->share[l] = 0;
+			break;
+		}
+		zero_buffer(c, l);
+	}
+}
+
+static uint64_t round_u64(double x)
+{
+	return x > 0 ? (uint64_t)llround(x) : 0;
+}
+
+static uint64_t trunc_u64(double x)
+{
+	return x > 0 ? (uint64_t)x : 0;
+}
+
+/* Step 7: algorithmic reads, fills, updates of one kept tile. */
+static void accesses(struct model_ws *ws, unsigned pv, const struct col *c, unsigned l,
+		     bool outermost, struct model_tile *t)
+{
+	const struct spec_map_level *ml = &ws->m->levels[l];
+	double content = c->content[l] + c->peer[l];
+	double fills = c->share[l] + c->peer[l];
+	double part = (double)c->partition[l];
+
+	if (!ws->proj[pv].read_write) {
+		t->reads = round_u64(content);
+		t->fills = trunc_u64(fills);
+		t->updates = 0;
+		t->temporal_reductions = 0;
+		return;
+	}
+	t->updates = round_u64(c->content[l]);
+	if (ml->no_coalesce_mask & (1u << pv)) {
+		t->reads = t->temporal_reductions = t->fills = round_u64(content);
+	} else if (ml->rmw_first_update_mask & (1u << pv)) {
+		t->reads = t->temporal_reductions = round_u64(content);
+		t->fills = round_u64(fills);
+	} else {
+		t->reads = t->temporal_reductions = round_u64(content - part);
+		t->fills = round_u64(outermost ? fills : fills - part);
+	}
+}
+
+/* Write the collapsed tiles of tensor pv into 'out'. */
+static void store(struct model_ws *ws, unsigned pv, struct col *c, struct model_result *out)
+{
+	int outer_kept = -1, l;
+
+	for (l = (int)c->top; l >= 0 && outer_kept < 0; l--)
+		if (c->kept[l])
+			outer_kept = l;
+	for (l = 0; l <= (int)c->top; l++) {
+		struct model_tile *t = &out->tiles[l][pv];
+		const struct mlevel *lv = &ws->lv[l];
+		int k;
+		memset(t, 0, sizeof(*t));
+		t->is_kept = c->kept[l];
+		t->replication = (uint64_t)c->replication[l];
+		t->avg_replication = c->replication[l];
+		t->max_x = lv->max_x;
+		t->max_y = lv->max_y;
+		t->confidence = 1.0;
+		t->parent_level = t->child_level = -1;
+		if (!t->is_kept)
+			continue;
+		t->shape = c->size[l];
+		t->partition_size = c->partition[l];
+		t->content_accesses = c->content[l];
+		t->parent_access_share = c->share[l];
+		t->link_transfers = c->link[l];
+		t->peer_accesses = t->peer_fills = c->peer[l];
+		for (k = l + 1; k <= (int)c->top && t->parent_level < 0; k++)
+			if (c->kept[k] && c->size[k])
+				t->parent_level = k;
+		for (k = l - 1; k >= 0 && t->child_level < 0; k--)
+			if (c->kept[k] && c->size[k])
+				t->child_level = k;
+		accesses(ws, pv, c, (unsigned)l, l == outer_kept, t);
+	}
+}
+
+void collapse(struct model_ws *ws, struct model_result *out)
+{
+	struct col c;
+	unsigned pv, l;
+
+	for (pv = 0; pv < ws->n_tensors; pv++) {
+		load(ws, pv, &c);
+		partitions_and_shares(ws, pv, &c);
+		mask(ws, pv, &c);
+		for (l = 1; l <= c.top; l++)
+			if (c.link[l] > 0 && c.replication[l - 1] > 0)
+				c.peer[l - 1] += c.link[l] / c.replication[l - 1];
+		store(ws, pv, &c, out);
+	}
+}

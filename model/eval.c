@@ -1,0 +1,281 @@
+/*
+ * Micro-architectural evaluation of the collapsed tiles (semantics 3):
+ * capacity and fan-out checks, the arithmetic level, then every storage
+ * level's vector accesses, energy, bandwidth and cycles.
+ */
+#include "model/model_int.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Fail if the spatial expansion (x, y) does not fit 'instances' on a mesh. */
+static int check_fanout(struct model_result *out, int level, const char *name,
+			uint64_t x, uint64_t y, uint64_t instances, unsigned mesh_x,
+			unsigned mesh_y)
+{
+	if (x * y > instances)
+		return result_fail(out, EVAL_FANOUT, level, -1,
+				   "'%s' needs %llu spatial instances (%llux%llu), it has %llu",
+				   name, (unsigned long long)(x * y), (unsigned long long)x,
+				   (unsigned long long)y, (unsigned long long)instances);
+	if (x > mesh_x || y > mesh_y)
+		return result_fail(out, EVAL_FANOUT, level, -1,
+				   "'%s' needs a %llux%llu mesh, it is %ux%u", name,
+				   (unsigned long long)x, (unsigned long long)y, mesh_x, mesh_y);
+	return 0;
+}
+
+/* The kept tiles of level l against its effective size and min_utilization. */
+static int check_capacity(struct model_ws *ws, unsigned l, struct model_result *out)
+{
+	const struct spec_level *lvl = &ws->s->arch.levels[l];
+	uint64_t need = 0, big = 0;
+	int big_pv = -1;
+	unsigned pv;
+
+	if (!lvl->has_size)
+		return 0;
+	for (pv = 0; pv < ws->n_tensors; pv++) {
+		const struct model_tile *t = &out->tiles[l][pv];
+		if (!t->is_kept)
+			continue;
+		need += t->utilized_capacity;
+		if (t->utilized_capacity >= big) {
+			big = t->utilized_capacity;
+			big_pv = (int)pv;
+		}
+	}
+	if (need > lvl->effective_size_words)
+		return result_fail(out, EVAL_OVER_CAPACITY, (int)l, big_pv,
+				   "tiles at '%s' need %llu words (the largest, '%s', %llu), "
+				   "it holds %llu", lvl->name, (unsigned long long)need,
+				   ws->s->workload.tensors[big_pv].name, (unsigned long long)big,
+				   (unsigned long long)lvl->effective_size_words);
+	if (lvl->min_utilization > 0 &&
+	    (double)need < lvl->min_utilization * (double)lvl->effective_size_words)
+		return result_fail(out, EVAL_UNDER_UTILIZATION, (int)l, big_pv,
+				   "tiles at '%s' use %llu of %llu words, under min_utilization %.2f",
+				   lvl->name, (unsigned long long)need,
+				   (unsigned long long)lvl->effective_size_words,
+				   lvl->min_utilization);
+	return 0;
+}
+
+int check_levels_fanout(struct model_ws *ws, struct model_result *out)
+{
+	const struct spec_arch *a = &ws->s->arch;
+	unsigned l;
+
+	if (check_fanout(out, -1, a->compute.name, ws->compute_max_x, ws->compute_max_y,
+			 a->compute.instances, a->compute.mesh_x, a->compute.mesh_y) < 0)
+		return -1;
+	for (l = 0; l < ws->n_levels; l++) {
+		const struct spec_level *lvl = &a->levels[l];
+		if (check_fanout(out, (int)l, lvl->name, ws->lv[l].max_x, ws->lv[l].max_y,
+				 lvl->instances, lvl->mesh_x, lvl->mesh_y) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int check_levels(struct model_ws *ws, struct model_result *out)
+{
+	unsigned l;
+
+	for (l = 0; l < ws->n_levels; l++)
+		if (check_capacity(ws, l, out) < 0)
+			return -1;
+	return 0;
+}
+
+void eval_compute(struct model_ws *ws, struct model_result *out)
+{
+	const struct spec_compute *c = &ws->s->arch.compute;
+	struct model_compute *mc = &out->compute;
+	uint64_t busy = mc->random + mc->gated, rep;
+
+	mc->energy_source = ws->compute_source;
+	memcpy(mc->op_energy_pj, ws->compute_op_pj, sizeof(mc->op_energy_pj));
+	mc->max_x = ws->compute_max_x;
+	mc->max_y = ws->compute_max_y;
+	mc->max_temporal_iterations = ws->max_temporal_iterations;
+	rep = (uint64_t)mc->avg_replication;
+	if (ws->m->is_imperfect)
+		mc->cycles = mc->max_temporal_iterations;
+	else
+		mc->cycles = rep ? (busy + rep - 1) / rep : 0;
+	mc->ideal_cycles = c->instances ? (double)busy / (double)c->instances : 0;
+	mc->energy_pj = (double)mc->random * mc->op_energy_pj[MODEL_COMPUTE_RANDOM] +
+			(double)mc->gated * mc->op_energy_pj[MODEL_COMPUTE_GATED] +
+			(double)mc->skipped * mc->op_energy_pj[MODEL_COMPUTE_SKIPPED];
+	mc->area_um2 = ws->compute_area_um2;
+}
+
+/* Which format table feeds a metadata op, and the data op of a data op. */
+static void op_split(unsigned op, unsigned *fop, unsigned *fclass)
+{
+	unsigned k = op - MODEL_OP_RANDOM_MD_READ;
+	*fop = k / 3;
+	*fclass = k % 3;
+}
+
+/* Bits moved by one format op class (semantics 3.2, format ops). */
+static uint64_t fmt_bits(const struct model_tile *t, unsigned fop, unsigned fclass)
+{
+	uint64_t bits = 0;
+	unsigned r;
+
+	for (r = 0; r < t->n_fmt_ranks && r < MODEL_MAX_FMT_RANKS; r++)
+		bits += t->fmt_access[fop][fclass][r][0] * t->fmt_md_bits[r] +
+			t->fmt_access[fop][fclass][r][1] * t->fmt_pl_bits[r];
+	return bits;
+}
+
+/* Vector accesses of one op of a tile at a level. */
+static double vector_accesses(const struct spec_level *lvl, const struct model_tile *t,
+			      unsigned op)
+{
+	if (op <= MODEL_OP_SKIPPED_UPDATE) {
+		uint64_t n = t->actions[op];
+		uint64_t b = lvl->block_size ? lvl->block_size : 1;
+		if (n == 0 || t->shape == 0)
+			return (double)n;
+		return (double)((n + b - 1) / b) * t->vector_ratio;
+	}
+	if (op <= MODEL_OP_SKIPPED_MD_UPDATE) {
+		unsigned fop, fclass;
+		uint64_t bits, w = lvl->metadata_storage_width;
+		op_split(op, &fop, &fclass);
+		bits = fmt_bits(t, fop, fclass);
+		return w ? (double)((bits + w - 1) / w) : 0.0;
+	}
+	if (op == MODEL_OP_LEAK)
+		return 0.0;
+	return (double)t->actions[op];
+}
+
+/* Energy, address generations and clusters of one kept tile. */
+static void tile_energy(struct model_ws *ws, unsigned l, struct model_tile *t)
+{
+	const struct spec_level *lvl = &ws->s->arch.levels[l];
+	const struct level_energy *le = &ws->lev_energy[l];
+	uint64_t xy = t->max_x * t->max_y, clusters;
+	double e = 0, actual;
+	unsigned op;
+
+	clusters = lvl->instances / (lvl->cluster_size ? lvl->cluster_size : 1);
+	t->utilized_clusters = xy < clusters ? xy : clusters;
+	for (op = 0; op < MODEL_OP_COUNT; op++)
+		e += vector_accesses(lvl, t, op) * le->op_pj[op];
+	e *= t->confidence;
+	if (t->avg_replication > 0 && t->utilized_clusters)
+		t->energy_pj = e / ((double)xy / (double)t->utilized_clusters);
+	t->energy_total_pj = t->energy_pj * t->avg_replication;
+	actual = (double)(t->actions[MODEL_OP_RANDOM_READ] + t->actions[MODEL_OP_RANDOM_FILL] +
+			  t->actions[MODEL_OP_RANDOM_UPDATE]);
+	t->energy_per_access_pj = actual > 0 ? t->energy_pj / actual : 0;
+	t->temporal_reduction_energy_pj = 0;   /* adder energy is 0 (semantics 3.3) */
+	t->addr_gen_energy_pj = lvl->addr_gen_energy_pj >= 0 ?
+		(double)t->address_generations * lvl->addr_gen_energy_pj : 0;
+}
+
+static void tile_addresses(const struct model_ws *ws, unsigned pv, struct model_tile *t)
+{
+	const uint64_t *a = t->actions;
+
+	if (ws->proj[pv].read_write)
+		t->address_generations = a[MODEL_OP_RANDOM_UPDATE] + a[MODEL_OP_GATED_UPDATE] +
+					 a[MODEL_OP_RANDOM_FILL] + a[MODEL_OP_GATED_FILL];
+	else
+		t->address_generations = a[MODEL_OP_RANDOM_READ] + a[MODEL_OP_GATED_READ] +
+					 a[MODEL_OP_RANDOM_FILL] + a[MODEL_OP_GATED_FILL];
+}
+
+/* Unthrottled words per cycle one instance reads and writes (semantics 3.5). */
+static void tile_bandwidth(const struct spec_level *lvl, unsigned pv, struct model_tile *t,
+			   uint64_t compute_cycles, double *rd, double *wr)
+{
+	const uint64_t *a = t->actions;
+	uint64_t wb = lvl->word_bits ? lvl->word_bits : 1;
+	uint64_t rbits = fmt_bits(t, MODEL_FMT_READ, MODEL_FMT_ACTUAL) +
+			 fmt_bits(t, MODEL_FMT_READ, MODEL_FMT_GATED);
+	uint64_t wbits = fmt_bits(t, MODEL_FMT_FILL, MODEL_FMT_ACTUAL) +
+			 fmt_bits(t, MODEL_FMT_FILL, MODEL_FMT_GATED) +
+			 fmt_bits(t, MODEL_FMT_UPDATE, MODEL_FMT_ACTUAL) +
+			 fmt_bits(t, MODEL_FMT_UPDATE, MODEL_FMT_GATED);
+	double r = (double)(a[MODEL_OP_RANDOM_READ] + a[MODEL_OP_GATED_READ] + rbits / wb);
+	double w = (double)(a[MODEL_OP_RANDOM_FILL] + a[MODEL_OP_GATED_FILL] +
+			    a[MODEL_OP_RANDOM_UPDATE] + a[MODEL_OP_GATED_UPDATE] + wbits / wb);
+	double scale = t->avg_replication > 0 ?
+		       (double)(t->max_x * t->max_y) / t->avg_replication : 1.0;
+
+	t->fmt_read_ratio = r > 0 ? (double)(rbits / wb) / r : 0;
+	t->fmt_write_ratio = w > 0 ? (double)(wbits / wb) / w : 0;
+	t->fmt_shared_ratio = r + w > 0 ? (double)(rbits / wb + wbits / wb) / (r + w) : 0;
+	r = ceil(r / scale);
+	w = ceil(w / scale);
+	t->bw_consumption_scale = lvl->bw_consumption_scale[pv] > 0 ?
+				  lvl->bw_consumption_scale[pv] : 1.0;
+	*rd = compute_cycles ? r / (double)compute_cycles * t->bw_consumption_scale : 0;
+	*wr = compute_cycles ? w / (double)compute_cycles * t->bw_consumption_scale : 0;
+}
+
+/* Bandwidth throttling of level l (semantics 3.5). */
+static void level_bandwidth(struct model_ws *ws, unsigned l, struct model_result *out)
+{
+	const struct spec_level *lvl = &ws->s->arch.levels[l];
+	struct model_level *ml = &out->levels[l];
+	double rd[SPEC_MAX_TENSORS], wr[SPEC_MAX_TENSORS], sr = 0, sw = 0, slow = 1.0;
+	uint64_t cc = out->compute.cycles;
+	unsigned pv;
+
+	for (pv = 0; pv < ws->n_tensors; pv++) {
+		rd[pv] = wr[pv] = 0;
+		if (out->tiles[l][pv].is_kept)
+			tile_bandwidth(lvl, pv, &out->tiles[l][pv], cc, &rd[pv], &wr[pv]);
+		sr += rd[pv];
+		sw += wr[pv];
+	}
+	if (lvl->has_read_bw && lvl->read_bw_words_per_cycle < sr)
+		slow = fmin(slow, lvl->read_bw_words_per_cycle / sr);
+	if (lvl->has_write_bw && lvl->write_bw_words_per_cycle < sw)
+		slow = fmin(slow, lvl->write_bw_words_per_cycle / sw);
+	if (lvl->has_shared_bw && lvl->shared_bw_words_per_cycle < sr + sw)
+		slow = fmin(slow, lvl->shared_bw_words_per_cycle / (sr + sw));
+	ml->slowdown = slow;
+	ml->cycles = slow > 0 ? (uint64_t)ceil((double)cc / slow) : cc;
+	for (pv = 0; pv < ws->n_tensors; pv++) {
+		struct model_tile *t = &out->tiles[l][pv];
+		t->read_bw = slow * rd[pv];
+		t->write_bw = slow * wr[pv];
+		t->shared_bw = t->read_bw + t->write_bw;
+	}
+}
+
+void eval_levels(struct model_ws *ws, struct model_result *out)
+{
+	unsigned l, pv;
+
+	for (l = 0; l < ws->n_levels; l++) {
+		struct model_level *ml = &out->levels[l];
+		const struct level_energy *le = &ws->lev_energy[l];
+		ml->energy_source = le->source;
+		memcpy(ml->op_energy_pj, le->op_pj, sizeof(ml->op_energy_pj));
+		ml->vector_access_energy_pj = le->vector_access_pj;
+		ml->area_um2 = le->area_um2;
+		ml->max_x = ws->lv[l].max_x;
+		ml->max_y = ws->lv[l].max_y;
+		ml->energy_pj = 0;
+		for (pv = 0; pv < ws->n_tensors; pv++) {
+			struct model_tile *t = &out->tiles[l][pv];
+			if (!t->is_kept)
+				continue;
+			tile_addresses(ws, pv, t);
+			tile_energy(ws, l, t);
+			ml->energy_pj += t->energy_total_pj +
+					 t->temporal_reduction_energy_pj * t->avg_replication +
+					 t->addr_gen_energy_pj * (double)t->utilized_clusters;
+		}
+		level_bandwidth(ws, l, out);
+	}
+}

@@ -1,0 +1,191 @@
+/*
+ * Per-loop properties of a mapping's nest (semantics 2.1, 2.2): strides,
+ * working-set molds, spatial element counts and fan-outs, and the loops that
+ * delimit each storage level's block.
+ */
+#include "model/model_int.h"
+
+#include <string.h>
+
+#include "util/xalloc.h"
+
+/* Strides and molds: walk inner to outer keeping a running extent per dim. */
+static void prepare_molds(struct model_ws *ws)
+{
+	uint64_t scale[SPEC_MAX_DIMS], scale_res[SPEC_MAX_DIMS];
+	bool imperfect_seen[SPEC_MAX_DIMS] = { false };
+	unsigned L, d;
+
+	for (d = 0; d < ws->n_dims; d++)
+		scale[d] = scale_res[d] = 1;
+	for (L = 0; L < ws->n_loops; L++) {
+		struct mloop *lp = &ws->loops[L];
+		lp->stride = scale[lp->dim];
+		lp->dim_imperfect_below = imperfect_seen[lp->dim];
+		scale_res[lp->dim] += scale[lp->dim] * (lp->residual - 1);
+		scale[lp->dim] *= lp->end;
+		if (lp->residual != lp->end)
+			imperfect_seen[lp->dim] = true;
+		for (d = 0; d < ws->n_dims; d++) {
+			lp->extent[d] = scale[d];
+			lp->extent_res[d] = scale_res[d];
+		}
+	}
+}
+
+/* Effective trip count of the loops outside 'L' on 'dim', folded outer->inner. */
+static uint64_t outer_trips(const struct model_ws *ws, unsigned L, unsigned dim)
+{
+	uint64_t outer = 1;
+	bool first = true;
+	unsigned k;
+
+	for (k = ws->n_loops; k-- > L + 1;) {
+		const struct mloop *lp = &ws->loops[k];
+		if (lp->dim != dim)
+			continue;
+		outer = first ? lp->residual : lp->residual + lp->end * (outer - 1);
+		first = false;
+	}
+	return outer;
+}
+
+/* Spatial element counts (semantics 2.2) for every loop. */
+static void prepare_spatial(struct model_ws *ws)
+{
+	uint64_t num = 1;
+	double util = 1.0;
+	unsigned L;
+
+	for (L = ws->n_loops; L-- > 0;) {
+		struct mloop *lp = &ws->loops[L];
+		lp->num_spatial_elems = num;
+		lp->utilized_spatial_elems = util;
+		if (!lp->is_spatial)
+			continue;
+		num *= lp->end;
+		if (lp->residual != lp->end) {
+			uint64_t outer = outer_trips(ws, L, lp->dim);
+			util *= (double)(lp->residual + lp->end * (outer - 1)) / (double)outer;
+		} else {
+			util *= (double)lp->end;
+		}
+	}
+}
+
+/* Masters, their groups and logical fan-outs. */
+static void prepare_masters(struct model_ws *ws)
+{
+	unsigned L;
+
+	for (L = 0; L < ws->n_loops; L++) {
+		struct mloop *lp = &ws->loops[L];
+		unsigned k;
+		lp->is_master = lp->is_spatial &&
+			(L + 1 == ws->n_loops || !ws->loops[L + 1].is_spatial);
+		lp->logical_fanout = lp->fanout_x = lp->fanout_y = 1;
+		if (!lp->is_master)
+			continue;
+		k = L;
+		while (k > 0 && ws->loops[k - 1].is_spatial)
+			k--;
+		lp->group_lo = k;
+		for (; k <= L; k++) {
+			const struct mloop *g = &ws->loops[k];
+			lp->logical_fanout *= g->end;
+			if (g->is_x)
+				lp->fanout_x *= g->end;
+			else
+				lp->fanout_y *= g->end;
+		}
+	}
+}
+
+/* Block limits, innermost valid loop and spatial expansion of each level. */
+static void prepare_levels(struct model_ws *ws)
+{
+	unsigned l, L;
+
+	for (l = 0; l < ws->n_levels; l++) {
+		struct mlevel *lv = &ws->lv[l];
+		lv->first = l == 0 ? 0 : ws->m->boundary[l - 1] + 1;
+		lv->boundary = ws->m->boundary[l];
+		lv->in = lv->first;
+		lv->has_master = false;
+		for (L = lv->first; L <= lv->boundary; L++) {
+			if (ws->loops[L].is_master) {
+				lv->in = L;
+				lv->has_master = true;
+			}
+		}
+		lv->max_x = lv->max_y = 1;
+		for (L = lv->boundary + 1; L < ws->n_loops; L++) {
+			const struct mloop *lp = &ws->loops[L];
+			if (!lp->is_spatial)
+				continue;
+			if (lp->is_x)
+				lv->max_x *= lp->end;
+			else
+				lv->max_y *= lp->end;
+		}
+	}
+	ws->compute_max_x = ws->compute_max_y = 1;
+	for (L = 0; L < ws->n_loops; L++) {
+		const struct mloop *lp = &ws->loops[L];
+		if (!lp->is_spatial)
+			continue;
+		if (lp->is_x)
+			ws->compute_max_x *= lp->end;
+		else
+			ws->compute_max_y *= lp->end;
+	}
+}
+
+/* Replication of the compute level: that of the innermost valid loop. */
+static double compute_replication(const struct model_ws *ws)
+{
+	unsigned L = 0;
+
+	while (ws->loops[L].is_spatial && !ws->loops[L].is_master)
+		L++;
+	return ws->loops[L].utilized_spatial_elems * (double)ws->loops[L].logical_fanout;
+}
+
+void loops_prepare(struct model_ws *ws, const struct spec_mapping *m)
+{
+	unsigned L;
+
+	if (m->n_levels != ws->n_levels || m->n_dims != ws->n_dims)
+		BUG("mapping has %u levels and %u dims, the design %u and %u",
+		    m->n_levels, m->n_dims, ws->n_levels, ws->n_dims);
+	ws->m = m;
+	ws->n_loops = m->n_loops;
+	for (L = 0; L < m->n_loops; L++) {
+		const struct spec_loop *sl = &m->loops[L];
+		struct mloop *lp = &ws->loops[L];
+		lp->dim = sl->dim;
+		lp->level = sl->level;
+		lp->is_spatial = sl->spacetime != SPEC_TEMPORAL;
+		lp->is_x = sl->spacetime == SPEC_SPATIAL_X;
+		lp->end = sl->end;
+		lp->residual = sl->residual_end;
+		lp->is_boundary = m->boundary[sl->level] == L;
+	}
+	prepare_molds(ws);
+	prepare_spatial(ws);
+	prepare_masters(ws);
+	prepare_levels(ws);
+	ws->compute_replication = compute_replication(ws);
+	ws->max_temporal_iterations = loops_temporal_product(ws);
+}
+
+uint64_t loops_temporal_product(const struct model_ws *ws)
+{
+	uint64_t p = 1;
+	unsigned L;
+
+	for (L = 0; L < ws->n_loops; L++)
+		if (!ws->loops[L].is_spatial)
+			p *= ws->loops[L].end;
+	return p;
+}

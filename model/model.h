@@ -1,0 +1,277 @@
+/*
+ * The analytical model: evaluate one mapping of a workload on an architecture.
+ *
+ * model_ws_new() prepares everything that depends only on the spec set
+ * (projections, per-action energies from the ERT or an energy preset) into a
+ * per-thread workspace; model_eval() then evaluates a mapping without
+ * allocating: nest analysis (delta recursion, multicast, link transfers) ->
+ * collapse into per-level tiles -> [sparse analysis] -> per-level energy,
+ * bandwidth and cycles -> totals. It follows Timeloop/Sparseloop count for
+ * count (docs/timeloop-semantics.md). An infeasible mapping is an answer, not
+ * an error: 'status' says why, 'reason' says where. Counts are per instance
+ * unless a name says otherwise; energies are in pJ, bandwidths in words/cycle.
+ */
+#ifndef MODEL_MODEL_H
+#define MODEL_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "specs/spec.h"
+
+/* ------------------------------------------------------------------ enums */
+
+/* Why an evaluation failed; EVAL_OK on success (Timeloop's EvalStatus). */
+enum model_status {
+	EVAL_OK,
+	EVAL_OVER_CAPACITY,       /* the kept tiles exceed a level's effective size */
+	EVAL_METADATA_CAPACITY,   /* the metadata exceeds a level's metadata storage */
+	EVAL_UNDER_UTILIZATION,   /* the tiles fill less than min_utilization */
+	EVAL_FANOUT,              /* more spatial instances than the mesh provides */
+	EVAL_BAD_MAPPING,         /* the mapping does not fit the architecture */
+	EVAL_SPARSE,              /* the sparse analysis rejected the mapping */
+	EVAL_STATUS_COUNT
+};
+
+/* How tile footprints are counted (docs/model.md, "Footprints"). */
+enum model_footprint {
+	MODEL_FOOTPRINT_TIMELOOP, /* convex hull per rank (holes counted), as Timeloop */
+	MODEL_FOOTPRINT_EXACT,    /* the exact set of tensor points (poly/) */
+};
+
+/* Where a level's per-action energies come from. */
+enum model_energy_source {
+	MODEL_ENERGY_NONE,        /* no energy at all (dummy levels) */
+	MODEL_ENERGY_ERT,         /* the user's ERT table */
+	MODEL_ENERGY_USER,        /* a vector_access_energy / energy attribute */
+	MODEL_ENERGY_PRESET,      /* an embedded preset (result.energy_preset) */
+	MODEL_ENERGY_PAT,         /* Timeloop's built-in fallback */
+};
+
+/*
+ * The 21 storage action types of Timeloop (semantics 3.1), in the order of
+ * its tables. Fine-grained counts, per-action energies and vector accesses
+ * are indexed by them.
+ */
+enum model_op {
+	MODEL_OP_RANDOM_READ, MODEL_OP_GATED_READ, MODEL_OP_SKIPPED_READ,
+	MODEL_OP_RANDOM_FILL, MODEL_OP_GATED_FILL, MODEL_OP_SKIPPED_FILL,
+	MODEL_OP_RANDOM_UPDATE, MODEL_OP_GATED_UPDATE, MODEL_OP_SKIPPED_UPDATE,
+	MODEL_OP_RANDOM_MD_READ, MODEL_OP_GATED_MD_READ, MODEL_OP_SKIPPED_MD_READ,
+	MODEL_OP_RANDOM_MD_FILL, MODEL_OP_GATED_MD_FILL, MODEL_OP_SKIPPED_MD_FILL,
+	MODEL_OP_RANDOM_MD_UPDATE, MODEL_OP_GATED_MD_UPDATE, MODEL_OP_SKIPPED_MD_UPDATE,
+	MODEL_OP_DECOMPRESSION, MODEL_OP_COMPRESSION,
+	MODEL_OP_LEAK,
+	MODEL_OP_COUNT
+};
+
+/* The three compute action types. */
+enum model_compute_op {
+	MODEL_COMPUTE_RANDOM, MODEL_COMPUTE_GATED, MODEL_COMPUTE_SKIPPED,
+	MODEL_COMPUTE_OP_COUNT
+};
+
+/* Format access tables: which data op, and which class of action. */
+enum model_fmt_op { MODEL_FMT_READ, MODEL_FMT_FILL, MODEL_FMT_UPDATE, MODEL_FMT_OP_COUNT };
+enum model_fmt_class { MODEL_FMT_ACTUAL, MODEL_FMT_GATED, MODEL_FMT_SKIPPED, MODEL_FMT_CLASS_COUNT };
+
+#define MODEL_MAX_FMT_RANKS 8     /* representation-format ranks kept per tile */
+#define MODEL_REASON_MAX 256
+
+/* -------------------------------------------------------------- options */
+
+struct model_options {
+	enum model_footprint footprint;
+	const char *energy_preset;    /* for levels without an ERT entry; NULL = default */
+	bool no_fast_path;            /* always walk the nest (testing, benchmarks) */
+};
+
+#define MODEL_OPTIONS_INIT { MODEL_FOOTPRINT_TIMELOOP, NULL, false }
+
+/* ---------------------------------------------------------------- result */
+
+/*
+ * One tensor at one storage level. Counts are per instance of the level
+ * (per cluster for address generations). In a dense run the "actual" counts
+ * equal the algorithmic ones and gated/skipped counts are 0.
+ */
+struct model_tile {
+	bool is_kept;                 /* the level stores this tensor */
+	bool has_metadata;            /* a representation format is given */
+	bool is_compressed;
+	uint64_t shape;               /* points in the tile ("Data tile shape") */
+	uint64_t partition_size;      /* share of the tensor one instance ever holds */
+	uint64_t utilized_capacity;   /* words reserved (max occupancy) */
+	double expected_occupancy;    /* expected non-zeros in the tile */
+	double expected_density;
+	double confidence;            /* 1 unless overbooking is allowed */
+	const char *density_name;     /* "fixed_structured", "hypergeometric", ... */
+	unsigned n_fmt_ranks;
+	uint8_t fmt_kind[MODEL_MAX_FMT_RANKS];   /* enum fmt_kind, rank 0 = innermost */
+	uint64_t fmt_capacity[MODEL_MAX_FMT_RANKS][2]; /* (metadata, payload) units */
+	uint8_t fmt_md_bits[MODEL_MAX_FMT_RANKS];    /* metadata word bits per rank */
+	uint8_t fmt_pl_bits[MODEL_MAX_FMT_RANKS];    /* payload word bits per rank */
+	double vector_ratio;          /* compressed-tile vector access correction (3.2) */
+
+	uint64_t replication;         /* instances holding such a tile (max) */
+	double avg_replication;       /* the same, averaged (sparse: expected) */
+	uint64_t max_x, max_y;        /* spatial expansion above the level */
+	uint64_t utilized_clusters;
+	int parent_level, child_level;  /* nearest kept levels, -1 when none */
+
+	/* algorithmic counts (semantics 2.6) */
+	uint64_t reads, fills, updates;
+	uint64_t temporal_reductions;
+	uint64_t address_generations;   /* per cluster */
+	double content_accesses;        /* accesses the level serves (after masking) */
+	double parent_access_share;
+	double link_transfers, peer_accesses, peer_fills;
+
+	/* fine-grained counts (semantics 3.1) and format accesses (4.3.4) */
+	uint64_t actions[MODEL_OP_COUNT];
+	uint64_t fmt_access[MODEL_FMT_OP_COUNT][MODEL_FMT_CLASS_COUNT]
+			   [MODEL_MAX_FMT_RANKS][2];
+
+	/* energy (semantics 3.3) */
+	double energy_pj;               /* per instance */
+	double energy_total_pj;         /* per instance x avg_replication */
+	double energy_per_access_pj;    /* per actual scalar access */
+	double temporal_reduction_energy_pj;   /* per instance */
+	double addr_gen_energy_pj;      /* per cluster */
+
+	/* bandwidth (semantics 3.5), per instance, after throttling */
+	double bw_consumption_scale;
+	double read_bw, write_bw, shared_bw;
+	double fmt_read_ratio, fmt_write_ratio, fmt_shared_ratio;
+};
+
+/* One storage level. */
+struct model_level {
+	enum model_energy_source energy_source;
+	double op_energy_pj[MODEL_OP_COUNT];  /* energy per vector action */
+	double vector_access_energy_pj;       /* printed "Vector access energy" */
+	double leakage_energy_pj;             /* total over instances and cycles */
+	double power_gating_instances;        /* "Instances sharing power gating" */
+	double non_power_gated_utilization;   /* fraction */
+	uint64_t cycles;
+	double slowdown;                      /* "Bandwidth throttling" */
+	double energy_pj;                     /* level total incl. leakage */
+	uint64_t max_x, max_y;                /* spatial expansion above the level */
+	uint64_t total_scalar_accesses;       /* op-intensity block */
+	double area_um2;                      /* per instance */
+	bool is_inconsequential;              /* no accesses and no energy (hidden) */
+};
+
+/* The arithmetic units. */
+struct model_compute {
+	enum model_energy_source energy_source;
+	double op_energy_pj[MODEL_COMPUTE_OP_COUNT];
+	uint64_t accesses;              /* computes per instance */
+	uint64_t algorithmic;           /* accesses x replication */
+	uint64_t random, gated, skipped;
+	uint64_t max_x, max_y;          /* utilized instances (max) */
+	double avg_replication;
+	uint64_t max_temporal_iterations;
+	uint64_t cycles;
+	double ideal_cycles;
+	double energy_pj;
+	double area_um2;                /* per instance */
+};
+
+/* The network Timeloop infers between level l and its inner neighbour. */
+struct model_network {
+	double energy_pj;
+	double ingresses;               /* words injected, summed over tensors */
+};
+
+/*
+ * Everything an evaluation produces: a fixed-size value (no pointers into
+ * the workspace), so the mapper can keep a copy of the best one. Only the
+ * first n_levels x n_tensors tiles are meaningful.
+ */
+struct model_result {
+	enum model_status status;
+	int fail_level;               /* storage level, -1 = compute / none */
+	int fail_tensor;              /* tensor, -1 = none */
+	char reason[MODEL_REASON_MAX];
+
+	unsigned n_levels, n_tensors;
+	bool is_sparse_layout;        /* sparse_optimizations given */
+	const char *energy_preset;    /* preset feeding some level, or NULL */
+	enum model_footprint footprint;
+
+	/* summary (semantics 3.6) */
+	double energy_pj;
+	uint64_t cycles;
+	double utilization;           /* fraction */
+	uint64_t algorithmic_computes;
+	uint64_t actual_computes;
+	double pj_per_compute;        /* per actual compute */
+	double edp_j_cycles;          /* cycles x joules */
+	uint64_t last_level_accesses; /* scalar accesses of the outermost level */
+	double gflops;                /* total ops / cycles (at 1 GHz) */
+	double area_mm2;              /* always 0 after evaluation (Timeloop quirk) */
+
+	/* operational intensity */
+	uint64_t total_elementwise_ops, total_reduction_ops, total_ops;
+	uint64_t total_memory_accesses;
+	double optimal_op_per_byte;
+
+	struct model_compute compute;
+	struct model_level levels[SPEC_MAX_LEVELS];
+	struct model_network networks[SPEC_MAX_LEVELS];
+	struct model_tile tiles[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];
+};
+
+struct model_ws;
+
+/* ------------------------------------------------------------- functions */
+
+/*
+ * Prepare a workspace for evaluating mappings of 's' (borrowed; it must
+ * outlive the workspace). One workspace per thread. 'opt' may be NULL for
+ * the defaults. Returns NULL, with a message in 'err' (when not NULL, at
+ * least 128 bytes), if opt->energy_preset names no preset.
+ */
+struct model_ws *model_ws_new(const struct spec_set *s, const struct model_options *opt,
+			      char *err, size_t err_size);
+
+/*
+ * Evaluate mapping 'm' (derived by spec_mapping_derive(), same levels and
+ * dimensions as the spec set). Writes 'out' completely; does not allocate.
+ * Returns 0 when out->status is EVAL_OK, else -1 (infeasible mapping).
+ */
+int model_eval(struct model_ws *ws, const struct spec_mapping *m, struct model_result *out);
+
+/*
+ * The cheap pre-check the mapper prunes with: tile sizes, capacity,
+ * min_utilization and fan-out only (dense tile sizes). Fills status,
+ * fail_level, fail_tensor and reason of 'out' (nothing else). Returns 0 when
+ * the mapping passes, else -1.
+ */
+int model_check_capacity(struct model_ws *ws, const struct spec_mapping *m,
+			 struct model_result *out);
+
+/* The spec set the workspace was prepared for. */
+const struct spec_set *model_ws_spec(const struct model_ws *ws);
+
+/* Free a workspace; model_ws_free(NULL) is a no-op. */
+void model_ws_free(struct model_ws *ws);
+
+/* Short name of a status ("ok", "over-capacity", ...). */
+const char *model_status_name(enum model_status st);
+
+/* Name of an action type as Timeloop spells it ("random_read", ...). */
+const char *model_op_name(enum model_op op);
+
+/* Name of an energy source ("ERT", "user", "preset", "PAT", "none"). */
+const char *model_energy_source_name(enum model_energy_source src);
+
+/* Names of the embedded energy presets (NULL-terminated), for help and hints. */
+const char *const *model_energy_preset_names(void);
+
+/* The preset used for levels without an ERT entry when none is chosen. */
+const char *model_energy_preset_default(void);
+
+#endif

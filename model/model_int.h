@@ -1,0 +1,252 @@
+/*
+ * Internals of the analytical model, shared by its stages.
+ *
+ * The pipeline of model_eval() is a sequence of functions over one
+ * workspace: loops_prepare() (per-loop strides, molds and fan-outs of the
+ * mapping) -> nest analysis (nest_fast() or nest_walk(): per-level tile sizes
+ * and the accesses each level serves) -> collapse() (partitions, bypass
+ * masking, reads/fills/updates) -> the sparse hook -> eval_compute(),
+ * eval_levels() (energy, bandwidth, cycles) -> eval_totals(). Everything
+ * per-mapping lives in fixed arrays of the workspace: no stage allocates.
+ */
+#ifndef MODEL_MODEL_INT_H
+#define MODEL_MODEL_INT_H
+
+#include "model/model.h"
+
+#define NEST_MAX_REC 16           /* (multicast, scatter) records per level/tensor */
+#define FAST_MAX_LOOPS 62         /* temporal loops above a boundary (fast path) */
+
+/* One rank of a tensor's projection: coordinate = sum of coef * dim. */
+struct proj_rank {
+	unsigned n_terms;
+	uint8_t dim[SPEC_MAX_TERMS];
+	int64_t coef[SPEC_MAX_TERMS];
+};
+
+/* A tensor's projection, prepared once per spec set. */
+struct proj {
+	unsigned n_ranks;
+	struct proj_rank ranks[SPEC_MAX_TENSOR_RANKS];
+	uint32_t dim_mask;
+	bool read_write;
+};
+
+/* A loop of the mapping's nest with the properties the analysis needs. */
+struct mloop {
+	uint8_t dim;
+	uint8_t level;
+	bool is_spatial, is_x;
+	bool is_boundary;             /* outermost loop of its level's block */
+	bool is_master;               /* outermost loop of a run of spatial loops */
+	bool dim_imperfect_below;     /* an inner loop on this dim has a residual */
+	uint64_t end, residual;
+	uint64_t stride;              /* op-space step of one iteration on 'dim' */
+	uint64_t num_spatial_elems;   /* product of spatial ends strictly outside */
+	double utilized_spatial_elems;
+	uint64_t logical_fanout;      /* masters: product of the group's ends */
+	uint64_t fanout_x, fanout_y;
+	unsigned group_lo;            /* masters: innermost loop of the group */
+	uint64_t extent[SPEC_MAX_DIMS];      /* working-set box extents */
+	uint64_t extent_res[SPEC_MAX_DIMS];  /* the same on the global last iteration */
+};
+
+/* Per storage level view of the nest. */
+struct mlevel {
+	unsigned first;               /* innermost loop of the block */
+	unsigned boundary;            /* outermost loop of the block */
+	unsigned in;                  /* innermost valid loop (master or first) */
+	bool has_master;
+	uint64_t max_x, max_y;        /* spatial expansion above the block */
+};
+
+/* A (multicast, scatter) access record: 'accesses' words, each sent to 'm'. */
+struct nest_rec {
+	uint64_t m, scatter;
+	uint64_t accesses;
+};
+
+/* Nest-analysis output for one tensor at one storage level. */
+struct nest_tile {
+	uint64_t size;                /* tile at the level's boundary */
+	uint64_t spatial_size;        /* working set of the level's master, or 0 */
+	unsigned n_rec;
+	struct nest_rec rec[NEST_MAX_REC];   /* accesses served at the level's 'in' loop */
+	uint64_t link_transfers;
+};
+
+/* Access records of one tile while collapsing (scaled by bypass masking). */
+struct coll_tile {
+	unsigned n_rec;
+	double m[NEST_MAX_REC], scatter[NEST_MAX_REC], acc[NEST_MAX_REC];
+};
+
+/* Nest-analysis output for the whole mapping. */
+struct nest_out {
+	struct nest_tile t[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];
+	uint64_t compute_accesses;    /* computes per arithmetic instance */
+};
+
+/* An op-space box's image on one tensor (hull): low corner and extents. */
+struct tbox {
+	int64_t lo[SPEC_MAX_TENSOR_RANKS];
+	int64_t ext[SPEC_MAX_TENSOR_RANKS];
+};
+
+/* Delta of a tile against the previous one, as the walk records it. */
+enum delta_kind { DELTA_EMPTY, DELTA_FULL, DELTA_DIFF };
+
+struct delta_desc {
+	uint64_t size;
+	uint8_t kind;
+	struct tbox w;                /* the new tile */
+	struct tbox inter;            /* DIFF: the overlap, relative to w.lo */
+};
+
+/* Per-level energy and area, prepared once per spec set. */
+struct level_energy {
+	enum model_energy_source source;
+	double op_pj[MODEL_OP_COUNT];
+	double vector_access_pj;
+	double area_um2;
+};
+
+struct poly_bridge;
+
+struct model_ws {
+	const struct spec_set *s;
+	struct model_options opt;
+	unsigned n_levels, n_tensors, n_dims;
+	struct proj proj[SPEC_MAX_TENSORS];
+	struct level_energy lev_energy[SPEC_MAX_LEVELS];
+	enum model_energy_source compute_source;
+	double compute_op_pj[MODEL_COMPUTE_OP_COUNT];
+	double compute_area_um2;
+	int preset;                   /* energy preset for components without an ERT, or -1 */
+	const char *preset_name;      /* preset used by some component, or NULL */
+	struct poly_bridge *poly;     /* exact footprints, or NULL */
+
+	/* per mapping */
+	const struct spec_mapping *m;
+	unsigned n_loops;
+	struct mloop loops[SPEC_MAX_LOOPS];
+	struct mlevel lv[SPEC_MAX_LEVELS];
+	uint64_t compute_max_x, compute_max_y;
+	double compute_replication;
+	uint64_t max_temporal_iterations;
+	struct nest_out nest;
+	struct coll_tile coll[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];
+
+	/* scratch: children of a spatial group (sized at ws_new) */
+	size_t max_children;
+	int64_t *child_key;
+	uint8_t *child_flag;
+	struct walk_state *walk;      /* the general nest walk's state */
+	struct fast_memo *memo;       /* the fast path's memo tables */
+};
+
+/* ----------------------------------------------------------- footprints */
+
+/* The hull image of the op-space box [lo, lo + ext) on tensor 'p'. */
+void proj_box(const struct proj *p, const int64_t *op_lo, const uint64_t *op_ext,
+	      struct tbox *out);
+
+/* Points in a hull box. */
+uint64_t tbox_size(const struct tbox *b, unsigned n_ranks);
+
+/* Points of the op-space box (lo, ext) image on tensor 'pv', in the
+ * workspace's footprint mode. */
+uint64_t fp_size(struct model_ws *ws, unsigned pv, const int64_t *op_lo,
+		 const uint64_t *op_ext);
+
+/* Points of image(new) minus image(old) for two op-space boxes. */
+uint64_t fp_delta(struct model_ws *ws, unsigned pv, const int64_t *new_lo,
+		  const uint64_t *new_ext, const int64_t *old_lo, const uint64_t *old_ext);
+
+/* Exact counts through poly/ (model/exact.c). */
+uint64_t fp_exact_size(struct poly_bridge *pb, unsigned pv, const int64_t *op_lo,
+		       const uint64_t *op_ext);
+uint64_t fp_exact_delta(struct poly_bridge *pb, unsigned pv, const int64_t *new_lo,
+			const uint64_t *new_ext, const int64_t *old_lo,
+			const uint64_t *old_ext);
+
+/* Set up exact footprints for MODEL_FOOTPRINT_EXACT. Returns 0, or -1 when
+ * they are not available in this build. */
+int fp_init(struct model_ws *ws);
+void fp_release(struct model_ws *ws);
+
+/* ----------------------------------------------------------------- loops */
+
+/* Fill ws->loops, ws->lv and the compute expansion from 'm'. */
+void loops_prepare(struct model_ws *ws, const struct spec_mapping *m);
+
+/* Product of the trip counts (ends) of all temporal loops. */
+uint64_t loops_temporal_product(const struct model_ws *ws);
+
+/* ------------------------------------------------------- nest analysis */
+
+/* The perfect-factorization fast path. Returns 0, or -1 when the mapping
+ * needs the general walk (residuals, possible link transfers). */
+int nest_fast(struct model_ws *ws);
+
+/* The general walk: Timeloop's extrapolated delta recursion. */
+void nest_walk(struct model_ws *ws);
+
+/* Allocate / free the walk's and fast path's state. */
+void nest_walk_init(struct model_ws *ws);
+void nest_walk_release(struct model_ws *ws);
+void nest_fast_init(struct model_ws *ws);
+void nest_fast_release(struct model_ws *ws);
+
+/* Add 'acc' accesses under key (m, scatter) to 't'. */
+void nest_rec_add(struct nest_tile *t, uint64_t m, uint64_t scatter, uint64_t acc);
+
+/*
+ * Multicast histogram of a spatial group for tensor 'pv': the children
+ * (ends[] of the group loops, innermost first) grouped by their tile's
+ * offset. Adds, for each group size m, (m, #groups) with #groups x 'acc'
+ * accesses to 't'. 'skip' (may be NULL) marks children to leave out.
+ */
+void nest_multicast(struct model_ws *ws, unsigned pv, const struct mloop *group,
+		    unsigned n_group, const uint64_t *ends, const uint8_t *skip,
+		    uint64_t acc, struct nest_tile *t);
+
+/* ------------------------------------------------------------- collapse */
+
+/* Semantics 2.6: nest results -> per-level tiles of 'out'. */
+void collapse(struct model_ws *ws, struct model_result *out);
+
+/* -------------------------------------------------------- sparse hook */
+
+/*
+ * The sparse analysis (semantics 4), run between collapse and evaluation.
+ * Returns 0, or -1 with out->status set when it rejects the mapping. With no
+ * sparse optimizations it only initializes the dense defaults.
+ */
+int sparse_hook(struct model_ws *ws, struct model_result *out);
+
+/* ----------------------------------------------------------- evaluation */
+
+/* Prepare per-level and compute energies (ERT, preset, user, PAT). */
+void energy_prepare(struct model_ws *ws);
+
+/* Fan-out of the compute level and of every storage level (before the nest). */
+int check_levels_fanout(struct model_ws *ws, struct model_result *out);
+
+/* Capacity and min_utilization of the kept tiles (utilized_capacity). */
+int check_levels(struct model_ws *ws, struct model_result *out);
+
+/* Arithmetic: computes, energy, cycles (semantics 3.4). */
+void eval_compute(struct model_ws *ws, struct model_result *out);
+
+/* Storage: vector accesses, energy, bandwidth, cycles (3.2, 3.3, 3.5). */
+void eval_levels(struct model_ws *ws, struct model_result *out);
+
+/* Networks, total cycles, leakage and summary metrics (3.6, 3.7). */
+void eval_totals(struct model_ws *ws, struct model_result *out);
+
+/* Record an infeasible result. Returns -1. */
+int result_fail(struct model_result *out, enum model_status st, int level, int tensor,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+#endif

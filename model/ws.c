@@ -1,0 +1,261 @@
+/*
+ * The workspace (per spec set, per thread) and the evaluation pipeline.
+ */
+#include "model/model_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+#if __has_include("model/preset_int.h")
+#include "model/preset_int.h"
+#define HAVE_PRESETS 1
+#else
+#define HAVE_PRESETS 0
+#endif
+
+static const char *const status_names[EVAL_STATUS_COUNT] = {
+	[EVAL_OK] = "ok",
+	[EVAL_OVER_CAPACITY] = "over-capacity",
+	[EVAL_METADATA_CAPACITY] = "metadata-over-capacity",
+	[EVAL_UNDER_UTILIZATION] = "under-utilization",
+	[EVAL_FANOUT] = "fanout",
+	[EVAL_BAD_MAPPING] = "bad-mapping",
+	[EVAL_SPARSE] = "sparse",
+};
+
+static const char *const op_names[MODEL_OP_COUNT] = {
+	"random_read", "gated_read", "skipped_read",
+	"random_fill", "gated_fill", "skipped_fill",
+	"random_update", "gated_update", "skipped_update",
+	"random_metadata_read", "gated_metadata_read", "skipped_metadata_read",
+	"random_metadata_fill", "gated_metadata_fill", "skipped_metadata_fill",
+	"random_metadata_update", "gated_metadata_update", "skipped_metadata_update",
+	"decompression_count", "compression_count", "leak",
+};
+
+const char *model_status_name(enum model_status st)
+{
+	return (unsigned)st < EVAL_STATUS_COUNT ? status_names[st] : "?";
+}
+
+const char *model_op_name(enum model_op op)
+{
+	return (unsigned)op < MODEL_OP_COUNT ? op_names[op] : "?";
+}
+
+const char *model_energy_source_name(enum model_energy_source src)
+{
+	switch (src) {
+	case MODEL_ENERGY_ERT: return "ERT";
+	case MODEL_ENERGY_USER: return "user";
+	case MODEL_ENERGY_PRESET: return "preset";
+	case MODEL_ENERGY_PAT: return "PAT";
+	case MODEL_ENERGY_NONE: break;
+	}
+	return "none";
+}
+
+#if HAVE_PRESETS
+const char *const *model_energy_preset_names(void)
+{
+	return preset_names();
+}
+
+const char *model_energy_preset_default(void)
+{
+	return preset_name(PRESET_DEFAULT);
+}
+#else
+const char *const *model_energy_preset_names(void)
+{
+	static const char *const none[] = { NULL };
+	return none;
+}
+
+const char *model_energy_preset_default(void)
+{
+	return NULL;
+}
+#endif
+
+int result_fail(struct model_result *out, enum model_status st, int level, int tensor,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	out->status = st;
+	out->fail_level = level;
+	out->fail_tensor = tensor;
+	va_start(ap, fmt);
+	vsnprintf(out->reason, sizeof(out->reason), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void prepare_projections(struct model_ws *ws)
+{
+	unsigned pv, r, t;
+
+	for (pv = 0; pv < ws->n_tensors; pv++) {
+		const struct spec_tensor *st = &ws->s->workload.tensors[pv];
+		struct proj *p = &ws->proj[pv];
+		p->n_ranks = st->n_ranks;
+		p->dim_mask = st->dim_mask;
+		p->read_write = st->read_write;
+		for (r = 0; r < st->n_ranks; r++) {
+			p->ranks[r].n_terms = st->ranks[r].n_terms;
+			for (t = 0; t < st->ranks[r].n_terms; t++) {
+				p->ranks[r].dim[t] = (uint8_t)st->ranks[r].terms[t].dim;
+				p->ranks[r].coef[t] = st->ranks[r].terms[t].coef;
+			}
+		}
+	}
+}
+
+/* The preset chosen by the options, or the default; -1 if none/unknown. */
+static int choose_preset(const struct model_options *opt, char *err, size_t err_size)
+{
+#if HAVE_PRESETS
+	const char *name = opt->energy_preset ? opt->energy_preset : model_energy_preset_default();
+	int p = preset_find(name);
+	if (p < 0 && err)
+		snprintf(err, err_size, "unknown energy preset '%s'", name);
+	return p;
+#else
+	if (opt->energy_preset && err)
+		snprintf(err, err_size, "energy presets are not available in this build");
+	return opt->energy_preset ? -2 : -1;
+#endif
+}
+
+static size_t max_children(const struct spec_arch *a)
+{
+	size_t n = a->compute.instances;
+	unsigned l;
+
+	for (l = 0; l < a->n_levels; l++)
+		if (a->levels[l].instances > n)
+			n = a->levels[l].instances;
+	return n ? n : 1;
+}
+
+struct model_ws *model_ws_new(const struct spec_set *s, const struct model_options *opt,
+			      char *err, size_t err_size)
+{
+	static const struct model_options defaults = MODEL_OPTIONS_INIT;
+	struct model_ws *ws = xcalloc(1, sizeof(*ws));
+
+	ws->s = s;
+	ws->opt = opt ? *opt : defaults;
+	ws->n_levels = s->arch.n_levels;
+	ws->n_tensors = s->workload.n_tensors;
+	ws->n_dims = s->workload.n_dims;
+	ws->preset = choose_preset(&ws->opt, err, err_size);
+	if (ws->preset < 0 && (HAVE_PRESETS || ws->opt.energy_preset)) {
+		free(ws);
+		return NULL;
+	}
+	prepare_projections(ws);
+	energy_prepare(ws);
+	ws->max_children = max_children(&s->arch);
+	ws->child_key = xcalloc(ws->max_children, sizeof(*ws->child_key));
+	ws->child_flag = xcalloc(ws->max_children, sizeof(*ws->child_flag));
+	nest_walk_init(ws);
+	nest_fast_init(ws);
+	if (ws->opt.footprint == MODEL_FOOTPRINT_EXACT && fp_init(ws) < 0) {
+		if (err)
+			snprintf(err, err_size, "exact footprints are not available in this build");
+		model_ws_free(ws);
+		return NULL;
+	}
+	return ws;
+}
+
+void model_ws_free(struct model_ws *ws)
+{
+	if (!ws)
+		return;
+	fp_release(ws);
+	nest_walk_release(ws);
+	nest_fast_release(ws);
+	free(ws->child_key);
+	free(ws->child_flag);
+	free(ws);
+}
+
+const struct spec_set *model_ws_spec(const struct model_ws *ws)
+{
+	return ws->s;
+}
+
+/* Reset the summary part of 'out' and record the run's settings. */
+static void result_start(struct model_ws *ws, struct model_result *out)
+{
+	memset(out, 0, offsetof(struct model_result, compute));
+	memset(out->levels, 0, ws->n_levels * sizeof(out->levels[0]));
+	memset(out->networks, 0, ws->n_levels * sizeof(out->networks[0]));
+	out->status = EVAL_OK;
+	out->fail_level = out->fail_tensor = -1;
+	out->n_levels = ws->n_levels;
+	out->n_tensors = ws->n_tensors;
+	out->is_sparse_layout = ws->s->sparse.present;
+	out->energy_preset = ws->preset_name;
+	out->footprint = ws->opt.footprint;
+}
+
+static void nest_clear(struct model_ws *ws)
+{
+	unsigned l;
+
+	for (l = 0; l < ws->n_levels; l++)
+		memset(ws->nest.t[l], 0, ws->n_tensors * sizeof(ws->nest.t[l][0]));
+	ws->nest.compute_accesses = 0;
+}
+
+int model_eval(struct model_ws *ws, const struct spec_mapping *m, struct model_result *out)
+{
+	result_start(ws, out);
+	loops_prepare(ws, m);
+	if (check_levels_fanout(ws, out) < 0)
+		return -1;
+	nest_clear(ws);
+	if (ws->opt.no_fast_path || nest_fast(ws) < 0) {
+		nest_clear(ws);
+		nest_walk(ws);
+	}
+	collapse(ws, out);
+	if (sparse_hook(ws, out) < 0)
+		return -1;
+	if (check_levels(ws, out) < 0)
+		return -1;
+	eval_compute(ws, out);
+	eval_levels(ws, out);
+	eval_totals(ws, out);
+	return 0;
+}
+
+int model_check_capacity(struct model_ws *ws, const struct spec_mapping *m,
+			 struct model_result *out)
+{
+	static const int64_t zero_lo[SPEC_MAX_DIMS];
+	unsigned l, pv;
+
+	result_start(ws, out);
+	loops_prepare(ws, m);
+	if (check_levels_fanout(ws, out) < 0)
+		return -1;
+	for (l = 0; l < ws->n_levels; l++) {
+		const uint64_t *ext = ws->loops[ws->lv[l].boundary].extent;
+		for (pv = 0; pv < ws->n_tensors; pv++) {
+			struct model_tile *t = &out->tiles[l][pv];
+			t->is_kept = ws->m->levels[l].keep_mask & (1u << pv);
+			t->utilized_capacity = t->is_kept ? fp_size(ws, pv, zero_lo, ext) : 0;
+		}
+	}
+	return check_levels(ws, out);
+}

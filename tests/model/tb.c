@@ -1,0 +1,288 @@
+#include "tests/model/tb.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+void tb_init(struct tb *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->s.arch.levels = b->levels;
+	b->s.workload.tensors = b->tensors;
+	b->s.has_mapping = true;
+	b->s.mapping = &b->m;
+	b->s.workload.shape_name = "test";
+}
+
+unsigned tb_dim(struct tb *b, const char *name, uint64_t bound)
+{
+	struct spec_workload *w = &b->s.workload;
+	w->dim_names[w->n_dims] = name;
+	w->bounds[w->n_dims] = bound;
+	return w->n_dims++;
+}
+
+static int dim_of(const struct tb *b, char c)
+{
+	unsigned d;
+	for (d = 0; d < b->s.workload.n_dims; d++)
+		if (b->s.workload.dim_names[d][0] == c)
+			return (int)d;
+	BUG("no dimension '%c'", c);
+}
+
+static uint64_t tensor_size(const struct tb *b, const struct spec_tensor *t)
+{
+	uint64_t n = 1;
+	unsigned r, k;
+	for (r = 0; r < t->n_ranks; r++) {
+		int64_t hi = 0;
+		for (k = 0; k < t->ranks[r].n_terms; k++)
+			hi += t->ranks[r].terms[k].coef *
+			      (int64_t)(b->s.workload.bounds[t->ranks[r].terms[k].dim] - 1);
+		n *= (uint64_t)hi + 1;
+	}
+	return n;
+}
+
+unsigned tb_tensor(struct tb *b, const char *name, bool read_write, const char *proj)
+{
+	struct spec_tensor *t = &b->tensors[b->s.workload.n_tensors];
+	const char *p = proj;
+
+	t->name = name;
+	t->read_write = read_write;
+	t->density.kind = SPEC_DENSITY_FIXED_STRUCTURED;
+	t->density.density = 1.0;
+	t->density.is_default = true;
+	while (*p) {
+		struct spec_rank_proj *rp = &t->ranks[t->n_ranks++];
+		for (;;) {
+			struct spec_term *term = &rp->terms[rp->n_terms++];
+			int64_t c = 1;
+			if (isdigit((unsigned char)*p)) {
+				c = strtoll(p, (char **)&p, 10);
+				p++; /* '*' */
+			}
+			term->dim = (unsigned)dim_of(b, *p++);
+			term->coef = c;
+			term->coef_idx = -1;
+			t->dim_mask |= 1u << term->dim;
+			if (*p != '+')
+				break;
+			p++;
+		}
+		if (*p == ',')
+			p++;
+	}
+	t->size = tensor_size(b, t);
+	return b->s.workload.n_tensors++;
+}
+
+struct spec_level *tb_level(struct tb *b, const char *name, unsigned depth,
+			    unsigned width_bits, unsigned word_bits, unsigned mesh_x,
+			    unsigned mesh_y)
+{
+	unsigned l = b->s.arch.n_levels++;
+	struct spec_level *lvl = &b->levels[l];
+	unsigned t;
+
+	lvl->name = name;
+	lvl->class_name = "storage";
+	lvl->technology = depth ? SPEC_TECH_SRAM : SPEC_TECH_DRAM;
+	lvl->mesh_x = mesh_x;
+	lvl->mesh_y = mesh_y;
+	lvl->instances = (uint64_t)mesh_x * mesh_y;
+	lvl->word_bits = word_bits;
+	lvl->width_bits = width_bits;
+	lvl->has_width = true;
+	lvl->block_size = width_bits / word_bits;
+	lvl->cluster_size = 1;
+	lvl->has_size = depth != 0;
+	lvl->size_words = (uint64_t)depth * lvl->block_size;
+	lvl->effective_size_words = lvl->size_words;
+	lvl->multiple_buffering = 1.0;
+	lvl->metadata_block_size = 1;
+	lvl->num_ports = 2;
+	lvl->num_banks = 2;
+	lvl->reduction_supported = true;
+	lvl->addr_gen_energy_pj = -0.1;
+	lvl->power_gated_at = l;
+	for (t = 0; t < SPEC_MAX_TENSORS; t++)
+		lvl->bw_consumption_scale[t] = 1.0;
+	b->m.levels[l].keep_mask = 0;
+	tb_temporal(b, l, "", "");
+	return lvl;
+}
+
+void tb_compute(struct tb *b, const char *name, unsigned mesh_x, unsigned mesh_y)
+{
+	struct spec_compute *c = &b->s.arch.compute;
+	c->name = name;
+	c->class_name = "intmac";
+	c->mesh_x = mesh_x;
+	c->mesh_y = mesh_y;
+	c->instances = (uint64_t)mesh_x * mesh_y;
+	c->word_bits = 16;
+}
+
+void tb_ert(struct tb *b, int l, const char *actions)
+{
+	unsigned slot = l < 0 ? SPEC_MAX_LEVELS : (unsigned)l;
+	struct spec_ert_table *t = &b->tables[slot];
+	const char *p = actions;
+
+	t->actions = b->actions[slot];
+	t->n_actions = 0;
+	while (*p) {
+		struct spec_ert_action *a = &b->actions[slot][t->n_actions++];
+		const char *eq = strchr(p, '=');
+		a->name = xstrndup(p, (size_t)(eq - p));
+		a->energy_pj = strtod(eq + 1, (char **)&p);
+		a->n_variants = 1;
+		while (*p == ' ')
+			p++;
+	}
+	if (l < 0)
+		b->s.arch.compute.ert = t;
+	else
+		b->levels[l].ert = t;
+}
+
+void tb_keep(struct tb *b, unsigned l, const char *names)
+{
+	unsigned pv;
+	for (pv = 0; pv < b->s.workload.n_tensors; pv++) {
+		const char *n = b->tensors[pv].name, *hit = strstr(names, n);
+		size_t len = strlen(n);
+		while (hit && ((hit > names && hit[-1] != ' ') ||
+			       (hit[len] && hit[len] != ' ')))
+			hit = strstr(hit + 1, n);
+		if (hit)
+			b->m.levels[l].keep_mask |= 1u << pv;
+	}
+}
+
+static void parse_factors(const struct tb *b, const char *s, uint64_t *f, uint64_t *res)
+{
+	unsigned d;
+	for (d = 0; d < b->s.workload.n_dims; d++)
+		f[d] = res[d] = 1;
+	while (*s) {
+		int dim;
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			break;
+		dim = dim_of(b, *s++);
+		f[dim] = res[dim] = strtoull(s, (char **)&s, 10);
+		if (*s == ',')
+			res[dim] = strtoull(s + 1, (char **)&s, 10);
+	}
+}
+
+static void parse_perm(const struct tb *b, const char *s, uint8_t *perm)
+{
+	unsigned n = 0, d, k;
+	for (; *s; s++)
+		perm[n++] = (uint8_t)dim_of(b, *s);
+	for (d = 0; d < b->s.workload.n_dims; d++) {
+		for (k = 0; k < n && perm[k] != d; k++)
+			;
+		if (k == n)
+			perm[n++] = (uint8_t)d;
+	}
+}
+
+void tb_temporal(struct tb *b, unsigned l, const char *factors, const char *perm)
+{
+	struct spec_map_level *ml = &b->m.levels[l];
+	parse_factors(b, factors, ml->temporal_factors, ml->temporal_residuals);
+	parse_perm(b, perm, ml->temporal_perm);
+}
+
+void tb_spatial(struct tb *b, unsigned l, const char *factors, const char *perm,
+		unsigned split)
+{
+	struct spec_map_level *ml = &b->m.levels[l];
+	ml->has_spatial = true;
+	parse_factors(b, factors, ml->spatial_factors, ml->spatial_residuals);
+	parse_perm(b, perm, ml->spatial_perm);
+	ml->split = split;
+}
+
+int tb_finish(struct tb *b)
+{
+	struct spec_arch *a = &b->s.arch;
+	unsigned l, d;
+
+	for (l = 0; l < a->n_levels; l++) {
+		unsigned ix = l ? b->levels[l - 1].mesh_x : a->compute.mesh_x;
+		unsigned iy = l ? b->levels[l - 1].mesh_y : a->compute.mesh_y;
+		b->levels[l].fanout_x = ix / b->levels[l].mesh_x;
+		b->levels[l].fanout_y = iy / b->levels[l].mesh_y;
+		if (!b->m.levels[l].has_spatial)
+			for (d = 0; d < SPEC_MAX_DIMS; d++)
+				b->m.levels[l].spatial_factors[d] =
+					b->m.levels[l].spatial_residuals[d] = 1;
+	}
+	b->m.levels[a->n_levels - 1].keep_mask = (1u << b->s.workload.n_tensors) - 1;
+	b->m.n_levels = a->n_levels;
+	b->m.n_dims = b->s.workload.n_dims;
+	return spec_mapping_derive(&b->m, &b->s.workload);
+}
+
+void tb_simple_weight_stationary(struct tb *b)
+{
+	struct spec_level *lv;
+
+	tb_init(b);
+	tb_dim(b, "C", 3);
+	tb_dim(b, "M", 32);
+	tb_dim(b, "R", 3);
+	tb_dim(b, "S", 3);
+	tb_dim(b, "N", 1);
+	tb_dim(b, "P", 112);
+	tb_dim(b, "Q", 112);
+	tb_tensor(b, "Weights", false, "C,M,R,S");
+	tb_tensor(b, "Inputs", false, "N,C,R+2*P,S+2*Q");
+	tb_tensor(b, "Outputs", true, "N,M,Q,P");
+	tb_compute(b, "mac", 16, 16);
+	tb_ert(b, -1, "compute=0.315 leak=0.0036");
+	tb_level(b, "output_activation_reg", 1, 16, 16, 16, 16);
+	tb_level(b, "input_activation_reg", 1, 16, 16, 16, 16);
+	tb_level(b, "weight_reg", 1, 16, 16, 16, 16);
+	tb_level(b, "pe_spad", 192, 16, 16, 16, 16);
+	lv = tb_level(b, "inter_PE_spatial", 1, 1, 1, 1, 1);
+	lv->is_dummy = true;
+	lv->class_name = "dummy_storage";
+	lv = tb_level(b, "shared_glb", 16384, 64, 16, 1, 1);
+	lv->has_read_bw = lv->has_write_bw = true;
+	lv->read_bw_words_per_cycle = lv->write_bw_words_per_cycle = 16;
+	lv = tb_level(b, "DRAM", 0, 64, 16, 1, 1);
+	lv->class_name = "DRAM";
+	tb_ert(b, 0, "leak=0 update=0 write=0 read=0.144");
+	tb_ert(b, 1, "leak=0 update=0 write=0 read=0.144");
+	tb_ert(b, 2, "leak=0 update=0 write=0 read=0.144");
+	tb_ert(b, 3, "write=1.582678 read=0.680237 leak=0.001165 update=1.582678");
+	tb_ert(b, 5, "write=26.156875 read=32.377775 leak=0.005353 update=26.156875");
+	tb_ert(b, 6, "leak=0 update=512 write=512 read=512");
+	tb_keep(b, 0, "Outputs");
+	tb_keep(b, 1, "Inputs");
+	tb_keep(b, 2, "Weights");
+	tb_keep(b, 3, "Weights");
+	tb_keep(b, 5, "Weights Inputs Outputs");
+	tb_keep(b, 6, "Weights Inputs Outputs");
+	tb_temporal(b, 0, "", "CMRSNPQ");
+	tb_temporal(b, 1, "", "CMRSNPQ");
+	tb_temporal(b, 2, "P28 Q4", "QPCMRSN");
+	tb_temporal(b, 3, "R3 P2 Q2", "PQRCMSN");
+	tb_spatial(b, 4, "C3 M4", "CMRSNPQ", 0);
+	tb_temporal(b, 4, "", "CMRSNPQ");
+	tb_temporal(b, 5, "M8 S3 P2", "MPSCRNQ");
+	tb_temporal(b, 6, "Q14", "QCMRSNP");
+	if (tb_finish(b) < 0)
+		BUG("simple_weight_stationary: factors do not multiply out");
+}
