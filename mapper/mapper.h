@@ -23,6 +23,8 @@
 
 struct diag_list;
 struct mapper_space;
+struct model_options;
+struct model_result;
 
 /* --------------------------------------------------------------- constants */
 
@@ -74,6 +76,13 @@ struct mapper_evaluator {
 	void *(*ws_new)(const void *ctx);
 	void (*ws_free)(void *ws);
 	void (*eval)(void *ws, const struct spec_mapping *m, struct mapper_eval *out);
+};
+
+/* The analytical model (model/) as an evaluator; both borrowed, and they
+ * must outlive the search. 'options' may be NULL for the model's defaults. */
+struct mapper_model_ctx {
+	const struct spec_set *spec;
+	const struct model_options *options;
 };
 
 /* --------------------------------------------------------------- options */
@@ -163,6 +172,13 @@ uint64_t mapper_space_dim_factorizations(const struct mapper_space *ms, unsigned
  */
 int mapper_run(const struct mapper_space *ms, const struct mapper_evaluator *ev,
 	       const struct mapper_options *o, struct mapper_result *out);
+
+/* Fill 'ev' with the model evaluator of 'ctx' (mapper/eval_model.c). The
+ * caller checks beforehand that model_ws_new() accepts ctx->options. */
+void mapper_evaluator_model(struct mapper_evaluator *ev, const struct mapper_model_ctx *ctx);
+
+/* The metrics of a model result, indexed by enum spec_metric. */
+void mapper_metrics_of_result(const struct model_result *r, double *metrics);
 
 /*
  * Order two evaluations by the metric priority list: Timeloop's rule (a
