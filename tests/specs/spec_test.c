@@ -196,7 +196,16 @@ static void same_mapping(const struct spec_mapping *a, const struct spec_mapping
 		CU_ASSERT_EQUAL(memcmp(x->spatial_perm, y->spatial_perm, sizeof(x->spatial_perm)), 0);
 		CU_ASSERT_EQUAL(x->split, y->split);
 		CU_ASSERT_EQUAL(x->has_spatial, y->has_spatial);
+		CU_ASSERT_EQUAL(memcmp(x->temporal_residuals, y->temporal_residuals,
+				       sizeof(x->temporal_residuals)), 0);
+		CU_ASSERT_EQUAL(memcmp(x->spatial_residuals, y->spatial_residuals,
+				       sizeof(x->spatial_residuals)), 0);
 		CU_ASSERT_EQUAL(x->keep_mask, y->keep_mask);
+		CU_ASSERT_EQUAL(x->no_temporal_reuse_mask, y->no_temporal_reuse_mask);
+		CU_ASSERT_EQUAL(x->no_multicast_mask, y->no_multicast_mask);
+		CU_ASSERT_EQUAL(x->no_link_transfer_mask, y->no_link_transfer_mask);
+		CU_ASSERT_EQUAL(x->rmw_first_update_mask, y->rmw_first_update_mask);
+		CU_ASSERT_EQUAL(x->no_coalesce_mask, y->no_coalesce_mask);
 		SAME(boundary[l]);
 	}
 	for (i = 0; i < a->n_loops && i < b->n_loops; i++)
@@ -242,6 +251,11 @@ static void same_constraint(const struct spec_constraint *a, const struct spec_c
 	CU_ASSERT_EQUAL(memcmp(a->factors, b->factors, sizeof(a->factors)), 0);
 	CU_ASSERT_EQUAL(memcmp(a->max_factors, b->max_factors, sizeof(a->max_factors)), 0);
 	CU_ASSERT_EQUAL(memcmp(a->perm, b->perm, a->n_perm < b->n_perm ? a->n_perm : b->n_perm), 0);
+}
+
+void st_assert_same_mapping(const struct spec_mapping *a, const struct spec_mapping *b)
+{
+	same_mapping(a, b);
 }
 
 void st_assert_same_design(const struct spec_set *a, const struct spec_set *b,

@@ -32,6 +32,9 @@ char *st_diags(const struct diag_list *dl);
 /* Load one YAML text; return the diagnostics string (caller frees), or NULL if it loaded. */
 char *st_errors_of(const char *text);
 
+/* CUnit assertions that two mappings are equal (directives and nests). */
+void st_assert_same_mapping(const struct spec_mapping *a, const struct spec_mapping *b);
+
 /* CUnit assertions that 'a' and 'b' describe the same design. */
 void st_assert_same_design(const struct spec_set *a, const struct spec_set *b,
 			   bool with_constraints);
