@@ -52,6 +52,7 @@ struct map_args {
 	const char *log_path;
 	const char *algorithm;
 	const char *threads, *streams, *seed, *time_limit, *search_size, *timeout, *victory;
+	const char *refine;
 };
 
 /* Parse an unsigned option value; -1 with a usage message when it is not one. */
@@ -117,6 +118,7 @@ static int parse_args(int argc, char **argv, struct map_args *a)
 		{ "--search-size", offsetof(struct map_args, search_size) },
 		{ "--timeout", offsetof(struct map_args, timeout) },
 		{ "--victory", offsetof(struct map_args, victory) },
+		{ "--refine", offsetof(struct map_args, refine) },
 	};
 	bool opts_done = false;
 	int i;
@@ -180,6 +182,11 @@ static int apply_overrides(const struct map_args *a, struct mapper_options *o)
 		return -1;
 	if (a->victory && parse_u64("--victory", a->victory, &o->victory_condition) < 0)
 		return -1;
+	if (a->refine) {
+		if (parse_u64("--refine", a->refine, &v) < 0)
+			return -1;
+		o->refine = v > 65536 ? 65536 : (unsigned)v;
+	}
 	if (a->time_limit) {
 		o->time_limit_s = strtod(a->time_limit, &end);
 		if (*end || end == a->time_limit || o->time_limit_s < 0)
@@ -294,6 +301,10 @@ static void print_summary(const struct spec_set *s, const struct mapper_options 
 		if (r->stream_stops[i])
 			printf(" %s %u;", mapper_stop_name(i), r->stream_stops[i]);
 	printf("\n");
+	if (r->refined)
+		printf("  refinement: %llu evaluations, %llu steps; %s %.9g before\n",
+		       (unsigned long long)r->n_refine_evals, (unsigned long long)r->n_refine_steps,
+		       spec_metric_name(o->metrics[0]), r->searched_eval.metrics[o->metrics[0]]);
 	if (!r->found)
 		return;
 	printf("best mapping (stream %u):\n", r->best_stream);
@@ -481,8 +492,10 @@ const struct cli_command cmd_map = {
 		"  -o, --output DIR     directory of the outputs (default .)\n"
 		"  --algorithm A        exhaustive, random, random-pruned, linear-pruned, hybrid\n"
 		"  --threads N          worker threads (0 = all cores; 'num_threads')\n"
-		"  --streams N          independent searches (default 8); the result depends\n"
+		"  --streams N          independent searches (default 32); the result depends\n"
 		"                       on the seed and the streams, not on the threads\n"
+		"  --refine N           refine the best mappings of N streams by steepest\n"
+		"                       descent afterwards (default 32; 0 = Timeloop's search only)\n"
 		"  --seed S             random seed (default 0)\n"
 		"  --time-limit S       stop after S seconds and keep the best so far\n"
 		"  --search-size N      valid mappings to evaluate over all streams\n"

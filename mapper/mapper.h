@@ -35,7 +35,9 @@ struct model_result;
 #define MAPPER_DEFAULT_MAX_PERMS 16
 /* Independent search streams (Timeloop runs one search per thread; we keep a
  * fixed number of searches so that the thread count changes only the speed). */
-#define MAPPER_DEFAULT_STREAMS 8
+#define MAPPER_DEFAULT_STREAMS 32
+/* Best points of distinct streams refined by steepest descent afterwards. */
+#define MAPPER_DEFAULT_REFINE 32
 
 /* Why a candidate is not a valid mapping. */
 enum mapper_fail {
@@ -119,6 +121,7 @@ struct mapper_options {
 	unsigned max_permutations_per_if_visit;
 	uint64_t seed;
 	double time_limit_s;           /* 0 = none */
+	unsigned refine;               /* stream bests to refine afterwards; 0 = none */
 	const atomic_int *stop;        /* raised (non-zero) to stop; may be NULL */
 	/* called from the coordinating thread about every 'progress_interval_s' */
 	void (*on_progress)(void *arg, const struct mapper_progress *p);
@@ -138,7 +141,10 @@ struct mapper_result {
 	unsigned best_stream;
 	uint64_t n_evaluated;                /* candidates visited (pruned ones included) */
 	uint64_t n_valid;
-	uint64_t n_model_calls;              /* full evaluations */
+	uint64_t n_model_calls;              /* full evaluations (search only) */
+	bool refined;                        /* refinement ran */
+	struct mapper_eval searched_eval;    /* the best before refinement */
+	uint64_t n_refine_evals, n_refine_steps;
 	uint64_t fail_counts[MAPPER_FAIL_COUNT][SPEC_MAX_LEVELS];
 	unsigned stream_stops[MAPPER_STOP_COUNT];  /* streams by reason */
 	double elapsed_s;

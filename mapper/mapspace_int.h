@@ -149,6 +149,18 @@ void ms_point_mapping(const struct mapper_space *ms, const struct ms_if *fi,
 int ms_point_from_mapping(const struct mapper_space *ms, struct ms_if *fi,
 			  const struct spec_mapping *m, struct ms_point *p);
 
+/* Index of the factorization of 'd' with free factors 'row' (the lists are
+ * sorted), or UINT32_MAX when there is none. */
+uint32_t ms_choice_find(const struct mapper_space *ms, unsigned d, const uint64_t *row);
+
+/* The free non-trivial loops of 'tl' in the order of 'rank', and back. */
+void ms_free_order(const struct ms_if *fi, unsigned tl, uint64_t rank, uint8_t *out);
+uint64_t ms_free_rank(const struct ms_if *fi, unsigned tl, const uint8_t *order);
+
+/* The non-trivial loops of 'tl' in the order of 'rank' (prefix, free, suffix). */
+unsigned ms_seq(const struct mapper_space *ms, const struct ms_if *fi, unsigned tl, uint64_t rank,
+		uint8_t *seq);
+
 /* Uniformly random factorization, keep choice (from fi->keep) and orders. */
 void ms_random_choice(const struct mapper_space *ms, struct rng *r, uint32_t *choice);
 void ms_random_keep(const struct mapper_space *ms, const struct ms_if *fi, struct rng *r,

@@ -19,6 +19,7 @@ void mapper_options_init(struct mapper_options *o, const struct spec_mapper_sett
 	o->timeout = MAPPER_DEFAULT_TIMEOUT;
 	o->victory_condition = MAPPER_DEFAULT_VICTORY;
 	o->max_permutations_per_if_visit = MAPPER_DEFAULT_MAX_PERMS;
+	o->refine = MAPPER_DEFAULT_REFINE;
 	if (!s || !s->present)
 		return;
 	o->algorithm = s->algorithm;

@@ -455,6 +455,8 @@ static uint64_t rank_of(const uint8_t *items, unsigned m, const uint8_t *order)
 	for (i = 0; i < m; i++) {
 		for (q = 0; q < m - i && pool[q] != order[i]; q++)
 			;
+		if (q == m - i)
+			BUG("rank of an order that is not a permutation of its loops");
 		r += q * factorial(m - 1 - i);
 		for (j = q; j + 1 < m - i; j++)
 			pool[j] = pool[j + 1];
@@ -512,10 +514,7 @@ int ms_point_from_mapping(const struct mapper_space *ms, struct ms_if *fi,
 				return -1;
 		for (i = 0; i < dm->n_free; i++)
 			row[i] = mapping_factor(ms, m, dm->free_tl[i], d);
-		for (r = 0; r < dm->n_choices; r++)
-			if (!memcmp(dm->choices + (size_t)r * dm->n_free, row, dm->n_free * sizeof(*row)))
-				break;
-		if (r == dm->n_choices)
+		if ((r = ms_choice_find(ms, d, row)) == UINT32_MAX)
 			return -1;
 		p->choice[d] = r;
 	}
@@ -584,4 +583,42 @@ void ms_choice_decode(const struct mapper_space *ms, uint64_t idx, uint32_t *cho
 		choice[d] = (uint32_t)(idx % ms->dim[d].n_choices);
 		idx /= ms->dim[d].n_choices;
 	}
+}
+
+uint32_t ms_choice_find(const struct mapper_space *ms, unsigned d, const uint64_t *row)
+{
+	const struct ms_dim *dm = &ms->dim[d];
+	uint32_t lo = 0, hi = dm->n_choices;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const uint64_t *x = dm->choices + (size_t)mid * dm->n_free;
+		unsigned i;
+		int c = 0;
+		for (i = 0; i < dm->n_free && !c; i++)
+			c = cmp_u64(x[i], row[i]);
+		if (!c)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return UINT32_MAX;
+}
+
+void ms_free_order(const struct ms_if *fi, unsigned tl, uint64_t rank, uint8_t *out)
+{
+	unrank(fi->fn[tl], fi->n_fn[tl], rank, out);
+}
+
+uint64_t ms_free_rank(const struct ms_if *fi, unsigned tl, const uint8_t *order)
+{
+	return rank_of(fi->fn[tl], fi->n_fn[tl], order);
+}
+
+unsigned ms_seq(const struct mapper_space *ms, const struct ms_if *fi, unsigned tl, uint64_t rank,
+		uint8_t *seq)
+{
+	return nontrivial_seq(ms, fi, tl, rank, seq);
 }

@@ -39,6 +39,7 @@ struct run {
 	struct stream *streams;
 	atomic_int abort;
 	enum mapper_stop abort_reason;
+	bool user_stop;                  /* stop flag or time limit */
 	bool record;
 	struct ms_if fi;                 /* the coordinator's scratch */
 	struct spec_mapping m;
@@ -313,9 +314,11 @@ static void coordinate(struct run *R, double t0)
 		if (!atomic_load(&R->abort)) {
 			if (o->stop && atomic_load(o->stop)) {
 				R->abort_reason = MAPPER_STOP_INTERRUPTED;
+				R->user_stop = true;
 				atomic_store(&R->abort, 1);
 			} else if (o->time_limit_s > 0 && t - t0 >= o->time_limit_s) {
 				R->abort_reason = MAPPER_STOP_TIME_LIMIT;
+				R->user_stop = true;
 				atomic_store(&R->abort, 1);
 			}
 			if (atomic_load(&R->abort))
@@ -389,6 +392,52 @@ static void finish(struct run *R, struct mapper_result *out)
 	ms_point_mapping(R->ms, &R->fi, &best->best.pt, &out->best);
 }
 
+/*
+ * Refine the best points of up to o->refine streams (the best ones, distinct
+ * points) and put the results back into their streams.
+ */
+static void refine_streams(struct run *R, unsigned n_threads, double t0, struct mapper_result *out)
+{
+	const struct mapper_options *o = R->o;
+	unsigned max = o->refine < R->n_streams ? o->refine : R->n_streams;
+	struct ms_best *starts = xcalloc(max, sizeof(*starts));
+	unsigned *from = xcalloc(max, sizeof(*from));
+	unsigned n = 0, s, i, j;
+
+	for (s = 0; s < R->n_streams; s++) {
+		const struct stream *st = &R->streams[s];
+		if (!st->has_best)
+			continue;
+		for (i = 0; i < n && ms_point_cmp(&starts[i].pt, &st->best.pt); i++)
+			;
+		if (i < n)
+			continue;
+		for (i = 0; i < n && !ms_better(o, &st->best.ev, &st->best.pt, &starts[i].ev,
+						&starts[i].pt); i++)
+			;
+		if (i == max)
+			continue;
+		for (j = n < max ? n : max - 1; j > i; j--) {
+			starts[j] = starts[j - 1];
+			from[j] = from[j - 1];
+		}
+		starts[i] = st->best;
+		from[i] = s;
+		if (n < max)
+			n++;
+	}
+	if (n) {
+		out->refined = true;
+		out->searched_eval = starts[0].ev;
+		ms_refine(R->ms, R->ev, o, n_threads, o->time_limit_s > 0 ? t0 + o->time_limit_s : 0,
+			  starts, n, &out->n_refine_evals, &out->n_refine_steps);
+		for (i = 0; i < n; i++)
+			R->streams[from[i]].best = starts[i];
+	}
+	free(starts);
+	free(from);
+}
+
 /* Check the options; -1 when they cannot run. */
 static int check_options(const struct mapper_options *o)
 {
@@ -446,6 +495,8 @@ int mapper_run(const struct mapper_space *ms, const struct mapper_evaluator *ev,
 		pthread_join(threads[i], NULL);
 	free(threads);
 
+	if (o->refine && !R.user_stop)
+		refine_streams(&R, n_threads, t0, out);
 	finish(&R, out);
 	out->elapsed_s = now_s() - t0;
 	for (i = 0; i < R.n_streams; i++) {

@@ -80,6 +80,16 @@ uint64_t ms_stream_batches(const struct mapper_space *ms, enum spec_search alg,
 /* Run batch 'b' (stream and index set; outputs empty). */
 void ms_batch_run(struct ms_worker *w, struct ms_batch *b);
 
+/*
+ * Refine each of 'starts' in place by steepest descent (refine.c) on
+ * 'n_threads' threads, until no neighbour improves, the stop flag of 'o'
+ * is raised or the monotonic clock passes 'deadline' (0 = none). Adds the
+ * evaluations and steps to '*n_evals' and '*n_steps'.
+ */
+void ms_refine(const struct mapper_space *ms, const struct mapper_evaluator *ev,
+	       const struct mapper_options *o, unsigned n_threads, double deadline,
+	       struct ms_best *starts, unsigned n_starts, uint64_t *n_evals, uint64_t *n_steps);
+
 /* Reset the outputs of 'b' for reuse; free everything in it. */
 void ms_batch_reset(struct ms_batch *b);
 void ms_batch_free(struct ms_batch *b);

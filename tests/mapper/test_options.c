@@ -22,7 +22,8 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(o.max_permutations_per_if_visit, 16);
 	CU_ASSERT_EQUAL(o.search_size, 0);
 	CU_ASSERT_EQUAL(o.n_threads, 0);
-	CU_ASSERT_EQUAL(o.n_streams, MAPPER_DEFAULT_STREAMS);
+	CU_ASSERT_EQUAL(o.n_streams, 32);
+	CU_ASSERT_EQUAL(o.refine, 32);
 }
 
 static void test_settings(void)
