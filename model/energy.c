@@ -9,29 +9,7 @@
 
 #include <string.h>
 
-#if __has_include("model/preset_int.h")
 #include "model/preset_int.h"
-#else
-/* Until the presets land: no preset is ever selected (ws->preset < 0). */
-#define PRESET_MAX_ACTIONS 1
-static void preset_level_table(int p, const struct spec_level *l, struct spec_ert_table *t,
-			       struct spec_ert_action *a)
-{
-	(void)p; (void)l; (void)a;
-	memset(t, 0, sizeof(*t));
-}
-static void preset_compute_table(int p, const struct spec_compute *c, struct spec_ert_table *t,
-				 struct spec_ert_action *a)
-{
-	(void)p; (void)c; (void)a;
-	memset(t, 0, sizeof(*t));
-}
-static const char *preset_name(int p)
-{
-	(void)p;
-	return "";
-}
-#endif
 
 /* Priority lists of ERT action names, NULL-terminated, per storage op. */
 static const char *const *const storage_priority[MODEL_OP_COUNT] = {
@@ -157,6 +135,12 @@ static void level_from_vector(struct level_energy *le, double e)
 	le->vector_access_pj = e;
 }
 
+/* Timeloop keeps areas in single precision; its printed values show it. */
+static double area_as_timeloop(double a)
+{
+	return (double)(float)a;
+}
+
 static void prepare_level(struct model_ws *ws, unsigned l)
 {
 	const struct spec_level *lvl = &ws->s->arch.levels[l];
@@ -165,8 +149,8 @@ static void prepare_level(struct model_ws *ws, unsigned l)
 	struct spec_ert_table pt;
 
 	memset(le, 0, sizeof(*le));
-	le->area_um2 = lvl->art ? lvl->art->area_um2 :
-		       lvl->has_cluster_area ? lvl->cluster_area_um2 : 0.0;
+	le->area_um2 = area_as_timeloop(lvl->art ? lvl->art->area_um2 :
+					lvl->has_cluster_area ? lvl->cluster_area_um2 : 0.0);
 	if (lvl->has_vector_access_energy) {
 		le->source = MODEL_ENERGY_USER;
 		level_from_vector(le, lvl->vector_access_energy_pj);
@@ -207,7 +191,8 @@ static void prepare_compute(struct model_ws *ws)
 	struct spec_ert_table pt;
 
 	memset(ws->compute_op_pj, 0, sizeof(ws->compute_op_pj));
-	ws->compute_area_um2 = c->art ? c->art->area_um2 : c->has_area ? c->area_um2 : 0.0;
+	ws->compute_area_um2 = area_as_timeloop(c->art ? c->art->area_um2 :
+						c->has_area ? c->area_um2 : 0.0);
 	if (c->has_energy) {
 		ws->compute_source = MODEL_ENERGY_USER;
 		ws->compute_op_pj[MODEL_COMPUTE_RANDOM] = c->energy_pj;

@@ -11,12 +11,7 @@
 
 #include "util/xalloc.h"
 
-#if __has_include("model/preset_int.h")
 #include "model/preset_int.h"
-#define HAVE_PRESETS 1
-#else
-#define HAVE_PRESETS 0
-#endif
 
 static const char *const status_names[EVAL_STATUS_COUNT] = {
 	[EVAL_OK] = "ok",
@@ -60,7 +55,6 @@ const char *model_energy_source_name(enum model_energy_source src)
 	return "none";
 }
 
-#if HAVE_PRESETS
 const char *const *model_energy_preset_names(void)
 {
 	return preset_names();
@@ -70,18 +64,6 @@ const char *model_energy_preset_default(void)
 {
 	return preset_name(PRESET_DEFAULT);
 }
-#else
-const char *const *model_energy_preset_names(void)
-{
-	static const char *const none[] = { NULL };
-	return none;
-}
-
-const char *model_energy_preset_default(void)
-{
-	return NULL;
-}
-#endif
 
 int result_fail(struct model_result *out, enum model_status st, int level, int tensor,
 		const char *fmt, ...)
@@ -120,17 +102,11 @@ static void prepare_projections(struct model_ws *ws)
 /* The preset chosen by the options, or the default; -1 if none/unknown. */
 static int choose_preset(const struct model_options *opt, char *err, size_t err_size)
 {
-#if HAVE_PRESETS
 	const char *name = opt->energy_preset ? opt->energy_preset : model_energy_preset_default();
 	int p = preset_find(name);
 	if (p < 0 && err)
 		snprintf(err, err_size, "unknown energy preset '%s'", name);
 	return p;
-#else
-	if (opt->energy_preset && err)
-		snprintf(err, err_size, "energy presets are not available in this build");
-	return opt->energy_preset ? -2 : -1;
-#endif
 }
 
 static size_t max_children(const struct spec_arch *a)
@@ -156,7 +132,7 @@ struct model_ws *model_ws_new(const struct spec_set *s, const struct model_optio
 	ws->n_tensors = s->workload.n_tensors;
 	ws->n_dims = s->workload.n_dims;
 	ws->preset = choose_preset(&ws->opt, err, err_size);
-	if (ws->preset < 0 && (HAVE_PRESETS || ws->opt.energy_preset)) {
+	if (ws->preset < 0) {
 		free(ws);
 		return NULL;
 	}

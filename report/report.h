@@ -1,0 +1,59 @@
+/*
+ * Writers for model results: Timeloop's stats.txt and map.txt layouts (so
+ * scripts written for Timeloop keep working), a versioned JSON document
+ * (docs/json-schema.md), CSV rows and the human summary of 'fiberloop model'.
+ *
+ * Every writer appends to a caller-owned strbuf and never prints; the
+ * results and specs are borrowed. Numbers follow Timeloop's formatting:
+ * doubles with two decimals, integers as is, unspecified attributes as '-'.
+ */
+#ifndef REPORT_REPORT_H
+#define REPORT_REPORT_H
+
+#include "model/model.h"
+
+struct strbuf;
+
+/* Version of the JSON document written by report_json(). */
+#define REPORT_JSON_VERSION 1
+
+/*
+ * Timeloop's stats.txt (semantics 6.2): the dense layout, or the "sparse
+ * module" layout when the design has sparse_optimizations. 'r' must be an
+ * EVAL_OK result of 's'.
+ */
+void report_stats_txt(const struct spec_set *s, const struct model_result *r,
+		      struct strbuf *out);
+
+/* Timeloop's map.txt (semantics 6.3) for mapping 'm' evaluated into 'r'. */
+void report_map_txt(const struct spec_set *s, const struct spec_mapping *m,
+		    const struct model_result *r, struct strbuf *out);
+
+/*
+ * The JSON document (schema docs/json-schema.json, version
+ * REPORT_JSON_VERSION). 'r' may be infeasible: then only the status part is
+ * written. 'files' names the inputs (may be NULL when n_files is 0).
+ */
+void report_json(const struct spec_set *s, const struct spec_mapping *m,
+		 const struct model_result *r, const char *const *files, size_t n_files,
+		 struct strbuf *out);
+
+/* The CSV header row for 's' (column names depend on its level names). */
+void report_csv_header(const struct spec_set *s, struct strbuf *out);
+
+/* One CSV data row matching report_csv_header(). */
+void report_csv_row(const struct spec_set *s, const struct model_result *r,
+		    struct strbuf *out);
+
+/*
+ * The human summary: total energy with a per-level and per-tensor
+ * breakdown, cycles, utilization, computes, pJ/compute, EDP and the energy
+ * source.
+ */
+void report_summary(const struct spec_set *s, const struct model_result *r,
+		    struct strbuf *out);
+
+/* Name of the energy source of the run: "ERT", "preset <name>", "ERT + preset <name>". */
+void report_energy_source(const struct model_result *r, struct strbuf *out);
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * Formatting helpers shared by the report writers: Timeloop's label columns
+ * ("<indent><label padded to width>: <value>") and its number formats.
+ */
+#ifndef REPORT_REPORT_INT_H
+#define REPORT_REPORT_INT_H
+
+#include <stdint.h>
+
+#include "report/report.h"
+#include "util/strbuf.h"
+
+/* "<indent spaces><label left-justified in width>: " */
+void rp_label(struct strbuf *sb, unsigned indent, unsigned width, const char *label);
+
+/* A label line with an integer value. */
+void rp_int(struct strbuf *sb, unsigned indent, unsigned width, const char *label,
+	    uint64_t v);
+
+/* A label line with a two-decimal value and an optional unit (" pJ"...). */
+void rp_dbl(struct strbuf *sb, unsigned indent, unsigned width, const char *label,
+	    double v, const char *unit);
+
+/* A label line with a text value. */
+void rp_str(struct strbuf *sb, unsigned indent, unsigned width, const char *label,
+	    const char *v);
+
+/* Energy source of level l ("ERT", "user", "PAT", "preset:<name>"). */
+const char *rp_level_source(const struct model_result *r, unsigned l, char *buf,
+			    unsigned size);
+
+/* Sum of a kept tile's energy over its instances (pJ), 0 when bypassed. */
+double rp_tile_energy(const struct model_tile *t);
+
+#endif

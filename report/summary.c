@@ -1,0 +1,154 @@
+/*
+ * The human summary of 'fiberloop model' and its CSV form: totals first,
+ * then where the energy goes (by level, by tensor), and where it came from.
+ */
+#include "report/report_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void report_energy_source(const struct model_result *r, struct strbuf *out)
+{
+	bool ert = r->compute.energy_source == MODEL_ENERGY_ERT;
+	bool preset = r->compute.energy_source == MODEL_ENERGY_PRESET;
+	bool other = !ert && !preset;
+	unsigned l;
+
+	for (l = 0; l < r->n_levels; l++) {
+		enum model_energy_source src = r->levels[l].energy_source;
+		ert |= src == MODEL_ENERGY_ERT;
+		preset |= src == MODEL_ENERGY_PRESET;
+		other |= src == MODEL_ENERGY_USER || src == MODEL_ENERGY_PAT;
+	}
+	if (ert)
+		strbuf_addstr(out, "ERT");
+	if (preset && r->energy_preset)
+		strbuf_addf(out, "%spreset %s", ert ? " + " : "", r->energy_preset);
+	if (other)
+		strbuf_addf(out, "%suser/PAT", ert || preset ? " + " : "");
+	if (!out->len)
+		strbuf_addstr(out, "none");
+}
+
+/* Energy of tensor pv over all levels (pJ). */
+static double tensor_energy(const struct model_result *r, unsigned pv)
+{
+	double e = 0;
+	unsigned l;
+
+	for (l = 0; l < r->n_levels; l++)
+		e += rp_tile_energy(&r->tiles[l][pv]);
+	return e;
+}
+
+static double leakage(const struct model_result *r)
+{
+	double e = 0;
+	unsigned l;
+
+	for (l = 0; l < r->n_levels; l++)
+		e += r->levels[l].leakage_energy_pj;
+	return e;
+}
+
+static void share_line(struct strbuf *sb, const char *name, double e, double total)
+{
+	strbuf_addf(sb, "    %-24s %16.2f pJ  %6.2f%%\n", name, e,
+		    total > 0 ? 100.0 * e / total : 0.0);
+}
+
+void report_summary(const struct spec_set *s, const struct model_result *r,
+		    struct strbuf *out)
+{
+	struct strbuf src = STRBUF_INIT;
+	double net = 0;
+	unsigned l, pv;
+
+	report_energy_source(r, &src);
+	strbuf_addf(out, "Energy:         %.2f pJ (%.2f uJ), source %s\n", r->energy_pj,
+		    r->energy_pj / 1e6, src.buf);
+	strbuf_addf(out, "Cycles:         %llu\n", (unsigned long long)r->cycles);
+	strbuf_addf(out, "Utilization:    %.2f%%\n", r->utilization * 100);
+	strbuf_addf(out, "Computes:       %llu algorithmic, %llu actual\n",
+		    (unsigned long long)r->algorithmic_computes,
+		    (unsigned long long)r->actual_computes);
+	strbuf_addf(out, "pJ/compute:     %.3f\n", r->pj_per_compute);
+	strbuf_addf(out, "EDP:            %.3e J*cycle\n", r->edp_j_cycles);
+	strbuf_addstr(out, "Energy by level:\n");
+	share_line(out, s->arch.compute.name, r->compute.energy_pj, r->energy_pj);
+	for (l = r->n_levels; l-- > 0;) {
+		if (!r->levels[l].is_inconsequential)
+			share_line(out, s->arch.levels[l].name, r->levels[l].energy_pj, r->energy_pj);
+		net += r->networks[l].energy_pj;
+	}
+	if (net != 0)
+		share_line(out, "(networks)", net, r->energy_pj);
+	strbuf_addstr(out, "Energy by tensor:\n");
+	for (pv = 0; pv < r->n_tensors; pv++)
+		share_line(out, s->workload.tensors[pv].name, tensor_energy(r, pv), r->energy_pj);
+	share_line(out, "(compute)", r->compute.energy_pj, r->energy_pj);
+	share_line(out, "(leakage)", leakage(r), r->energy_pj);
+	strbuf_release(&src);
+}
+
+/* A CSV field: quoted when it holds a separator, quote or newline. */
+static void csv_text(struct strbuf *sb, const char *v)
+{
+	if (!strpbrk(v, ",\"\n")) {
+		strbuf_addstr(sb, v);
+		return;
+	}
+	strbuf_addch(sb, '"');
+	for (; *v; v++) {
+		if (*v == '"')
+			strbuf_addch(sb, '"');
+		strbuf_addch(sb, *v);
+	}
+	strbuf_addch(sb, '"');
+}
+
+void report_csv_header(const struct spec_set *s, struct strbuf *out)
+{
+	struct strbuf col = STRBUF_INIT;
+	unsigned l, pv;
+
+	strbuf_addstr(out, "status,energy_pj,cycles,utilization,algorithmic_computes,"
+			   "actual_computes,pj_per_compute,edp_j_cycles,last_level_accesses,"
+			   "energy_source,compute_energy_pj");
+	for (l = 0; l < s->arch.n_levels; l++) {
+		strbuf_reset(&col);
+		strbuf_addf(&col, "energy_pj.%s", s->arch.levels[l].name);
+		strbuf_addch(out, ',');
+		csv_text(out, col.buf);
+	}
+	for (pv = 0; pv < s->workload.n_tensors; pv++) {
+		strbuf_reset(&col);
+		strbuf_addf(&col, "energy_pj.%s", s->workload.tensors[pv].name);
+		strbuf_addch(out, ',');
+		csv_text(out, col.buf);
+	}
+	strbuf_addch(out, '\n');
+	strbuf_release(&col);
+}
+
+void report_csv_row(const struct spec_set *s, const struct model_result *r,
+		    struct strbuf *out)
+{
+	struct strbuf src = STRBUF_INIT;
+	unsigned l, pv;
+
+	report_energy_source(r, &src);
+	strbuf_addf(out, "%s,%.6f,%llu,%.6f,%llu,%llu,%.6f,%.6e,%llu,",
+		    model_status_name(r->status), r->energy_pj, (unsigned long long)r->cycles,
+		    r->utilization, (unsigned long long)r->algorithmic_computes,
+		    (unsigned long long)r->actual_computes, r->pj_per_compute, r->edp_j_cycles,
+		    (unsigned long long)r->last_level_accesses);
+	csv_text(out, src.buf);
+	strbuf_addf(out, ",%.6f", r->compute.energy_pj);
+	for (l = 0; l < s->arch.n_levels; l++)
+		strbuf_addf(out, ",%.6f", r->levels[l].energy_pj);
+	for (pv = 0; pv < s->workload.n_tensors; pv++)
+		strbuf_addf(out, ",%.6f", tensor_energy(r, pv));
+	strbuf_addch(out, '\n');
+	strbuf_release(&src);
+}

@@ -1,0 +1,64 @@
+#!/bin/sh
+# Conformance against Timeloop/Sparseloop: for every case of the corpus, run
+# 'fiberloop model input.yaml map.yaml ERT.yaml ART.yaml -o DIR', turn our
+# stats.txt and the reference (ref-head.stats.txt when present, else
+# ref.stats.txt) into field lists, and compare them field by field. The
+# map.txt is compared line by line too. A mismatch fails, except for the
+# cases listed in expected-failures.txt (which must only shrink: a listed
+# case that passes fails the run too, so that it gets removed).
+srcdir=${srcdir:-.}
+data=${TEST_DATA_DIR:-$srcdir/tests/data}/conformance
+here=$srcdir/tests/conformance
+fl=${FIBERLOOP:-./fiberloop}
+xfail_file=$here/expected-failures.txt
+
+[ -d "$data" ] || { echo "no conformance corpus at $data"; exit 77; }
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+expected_failure() {
+	[ -f "$xfail_file" ] && awk -v c="$1" '$1 == c { f = 1 } END { exit !f }' "$xfail_file"
+}
+
+status=0
+for dir in "$data"/*/; do
+	case=$(basename "$dir")
+	[ -f "$dir/input.yaml" ] || continue
+	ref=$dir/ref.stats.txt
+	[ -f "$dir/ref-head.stats.txt" ] && ref=$dir/ref-head.stats.txt
+	out=$tmp/$case
+	if ! "$fl" model "$dir/input.yaml" "$dir/map.yaml" "$dir/ERT.yaml" "$dir/ART.yaml" \
+		-o "$out" >"$tmp/stdout" 2>"$tmp/stderr"; then
+		result="model failed: $(head -3 "$tmp/stderr" | tr '\n' ' ')"
+		ok=no
+	else
+		awk -f "$here/fields.awk" "$ref" >"$tmp/ref.fields"
+		awk -f "$here/fields.awk" "$out/fiberloop-model.stats.txt" >"$tmp/our.fields"
+		awk 'FNR == NR { print "map:" FNR "\t" $0; next }' "$dir/ref.map.txt" \
+			>>"$tmp/ref.fields"
+		awk '{ print "map:" FNR "\t" $0 }' "$out/fiberloop-model.map.txt" \
+			>>"$tmp/our.fields"
+		if awk -f "$here/compare.awk" "$tmp/ref.fields" "$tmp/our.fields" >"$tmp/cmp"; then
+			ok=yes
+		else
+			ok=no
+		fi
+		result=$(tail -1 "$tmp/cmp")
+	fi
+	if expected_failure "$case"; then
+		if [ $ok = yes ]; then
+			echo "$case: $result (XPASS: remove it from expected-failures.txt)"
+			status=1
+		else
+			echo "$case: $result (expected failure)"
+		fi
+	else
+		echo "$case: $result"
+		if [ $ok = no ]; then
+			[ -f "$tmp/cmp" ] && sed '$d' "$tmp/cmp"
+			status=1
+		fi
+	fi
+	rm -f "$tmp/cmp"
+done
+exit $status
