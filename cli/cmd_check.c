@@ -113,10 +113,14 @@ static void text_level(const struct spec_set *s, unsigned l)
 	text_bw("write", L->has_write_bw, L->write_bw_words_per_cycle);
 	text_bw("shared", L->has_shared_bw, L->shared_bw_words_per_cycle);
 	printf("\n");
-	if (L->metadata_storage_width || L->metadata_word_bits)
-		printf("      metadata: word %u bits, row %u bits, depth %llu\n",
-		       L->metadata_word_bits, L->metadata_storage_width,
-		       (unsigned long long)L->metadata_storage_depth);
+	if (L->metadata_storage_width || L->metadata_word_bits) {
+		printf("      metadata: word %u bits, row %u bits, depth ", L->metadata_word_bits,
+		       L->metadata_storage_width);
+		if (L->has_metadata_storage_depth)
+			printf("%llu\n", (unsigned long long)L->metadata_storage_depth);
+		else
+			printf("unbounded\n");
+	}
 	text_ert(L->ert, L->art);
 }
 
@@ -261,6 +265,37 @@ static void text_sparse(const struct spec_set *s)
 		text_target(s, &s->sparse.targets[i]);
 }
 
+static void text_constraint(const struct spec_set *s, const struct spec_constraint *c)
+{
+	const struct spec_workload *w = &s->workload;
+	unsigned d;
+	char keep[256], byp[256];
+
+	printf("  %s: %s", level_name(s, c->level), con_kind_names[c->kind]);
+	if (c->fixed_mask || c->max_mask) {
+		printf(" factors");
+		for (d = 0; d < w->n_dims; d++) {
+			if (c->fixed_mask & (1u << d))
+				printf(" %s=%llu", w->dim_names[d], (unsigned long long)c->factors[d]);
+			if (c->max_mask & (1u << d))
+				printf(" %s<=%llu", w->dim_names[d], (unsigned long long)c->max_factors[d]);
+		}
+	}
+	if (c->n_perm) {
+		printf(" permutation ");
+		for (d = 0; d < c->n_perm; d++)
+			printf("%s", w->dim_names[c->perm[d]]);
+	}
+	if (c->has_split)
+		printf(" split %u", c->split);
+	if (c->kind == SPEC_CON_BYPASS)
+		printf(" keep %s bypass %s", tensor_names(w, c->keep_mask, keep, sizeof(keep)),
+		       tensor_names(w, c->bypass_mask, byp, sizeof(byp)));
+	if (c->kind == SPEC_CON_UTILIZATION)
+		printf(" min %.9g", c->min_utilization);
+	printf("\n");
+}
+
 static void text_mapper(const struct spec_set *s)
 {
 	const struct spec_mapper_settings *m = &s->mapper;
@@ -274,8 +309,7 @@ static void text_mapper(const struct spec_set *s)
 	       (unsigned long long)m->timeout, (unsigned long long)m->victory_condition);
 	printf("Constraints: %u\n", s->constraints.n);
 	for (i = 0; i < s->constraints.n; i++)
-		printf("  %s: %s\n", level_name(s, s->constraints.items[i].level),
-		       con_kind_names[s->constraints.items[i].kind]);
+		text_constraint(s, &s->constraints.items[i]);
 }
 
 static void print_text(const struct spec_set *s)

@@ -133,8 +133,7 @@ static int local_entry(struct ld *ld, const struct ysrc_node *e, const struct kp
 
 	if (ld_want_map(ld, e, p) < 0)
 		return -1;
-	if (ld_check_keys(ld, e, p, local_keys, ARRAY_SIZE(local_keys)))
-		rc_ = -1;
+	ld_check_keys(ld, e, p, local_keys, ARRAY_SIZE(local_keys));   /* reported; harmless */
 	if (entry_name(ld, e, p, &name, &count) < 0)
 		return -1;
 	if (!cls)
@@ -177,8 +176,7 @@ static int subtree_entry(struct ld *ld, const struct ysrc_node *e, const struct 
 
 	if (ld_want_map(ld, e, p) < 0)
 		return -1;
-	if (ld_check_keys(ld, e, p, subtree_keys, ARRAY_SIZE(subtree_keys)))
-		rc = -1;
+	ld_check_keys(ld, e, p, subtree_keys, ARRAY_SIZE(subtree_keys));   /* reported; harmless */
 	if (entry_name(ld, e, p, &name, &count) < 0)
 		return -1;
 	if (attrs && ld_want_map(ld, attrs, &ap) < 0)
@@ -232,12 +230,11 @@ int spec_arch_load(struct ld *ld)
 	const struct ysrc_node *arch = top->values[0];
 	struct spec_arch *sa = &ld->s->arch;
 	struct kpath p = KP_KEY(NULL, top->keys[0]->str);
-	int rc = 0;
+	int rc = 0, bad_keys;
 
 	if (ld_want_map(ld, arch, &p) < 0)
 		return -1;
-	if (ld_check_keys(ld, arch, &p, arch_keys, ARRAY_SIZE(arch_keys)))
-		rc = -1;
+	bad_keys = ld_check_keys(ld, arch, &p, arch_keys, ARRAY_SIZE(arch_keys)) ? -1 : 0;
 	sa->loc = arch->loc;
 	sa->version = arch_version(ld, arch, &p);
 	if (ld_get(arch, "nodes") && ld_get(arch, "subtree"))
@@ -245,18 +242,22 @@ int spec_arch_load(struct ld *ld)
 	if (ld_get(arch, "nodes")) {
 		sa->dialect = SPEC_DIALECT_V04_NODES;
 		if (spec_arch_nodes_load(ld, arch, &p) < 0)
-			return -1;
+			rc = -1;
 	} else if (ld_get(arch, "subtree")) {
 		sa->dialect = sa->version && !strncmp(sa->version, "0.4", 3) ?
 			SPEC_DIALECT_V04_FLAT : SPEC_DIALECT_V03_TREE;
 		if (spec_arch_tree_load(ld, arch, &p) < 0)
-			return -1;
+			rc = -1;
 	} else {
 		return ld_error(ld, arch, &p, "missing 'subtree' (v0.3 / flattened v0.4) or "
 				"'nodes' (v0.4 node list)");
 	}
-	if (rc < 0 || spec_arch_build(ld) < 0)
+	if (rc < 0) {
+		spec_arch_build(ld, true);
+		return -1;
+	}
+	if (spec_arch_build(ld, false) < 0)
 		return -1;
 	ld->arch_ok = true;
-	return 0;
+	return bad_keys;
 }

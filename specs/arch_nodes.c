@@ -123,8 +123,9 @@ static int component(struct ld *ld, const struct ysrc_node *n, const struct kpat
 	const char *name;
 	size_t i;
 
-	if (ld_check_keys(ld, n, p, component_keys, ARRAY_SIZE(component_keys)) ||
-	    want_name(ld, n, p, &name) < 0)
+	ld_check_keys(ld, n, p, component_keys, ARRAY_SIZE(component_keys));   /* harmless */
+
+	if (want_name(ld, n, p, &name) < 0)
 		return -1;
 	if (!cls || ld_want_scalar(ld, cls, &cp) < 0)
 		return cls ? -1 : ld_error(ld, n, p, "component '%s' needs a 'class'", name);
@@ -185,8 +186,8 @@ static int spatial_fanout(struct ld *ld, const struct ysrc_node *sp, const struc
 	if (ld_want_map(ld, sp, p) < 0 ||
 	    ld_check_keys(ld, sp, p, spatial_keys, ARRAY_SIZE(spatial_keys)))
 		return -1;
-	if ((ld_get(sp, "meshX") && ld_uint(ld, ld_get(sp, "meshX"), &xp, 1, 1u << 20, fx) < 0) ||
-	    (ld_get(sp, "meshY") && ld_uint(ld, ld_get(sp, "meshY"), &yp, 1, 1u << 20, fy) < 0))
+	if ((ld_get(sp, "meshX") && ld_uint(ld, ld_get(sp, "meshX"), &xp, 1, 65536, fx) < 0) ||
+	    (ld_get(sp, "meshY") && ld_uint(ld, ld_get(sp, "meshY"), &yp, 1, 65536, fy) < 0))
 		return -1;
 	return 0;
 }
@@ -202,8 +203,8 @@ static int container(struct ld *ld, const struct ysrc_node *n, const struct kpat
 
 	if (w->in_parallel)
 		return ld_error(ld, n, p, "a !Container inside a !Parallel is not supported");
-	if (ld_check_keys(ld, n, p, container_keys, ARRAY_SIZE(container_keys)) ||
-	    want_name(ld, n, p, &name) < 0)
+	ld_check_keys(ld, n, p, container_keys, ARRAY_SIZE(container_keys));   /* harmless */
+	if (want_name(ld, n, p, &name) < 0)
 		return -1;
 	if ((attrs && ld_want_map(ld, attrs, &ap) < 0) ||
 	    spatial_fanout(ld, ld_get(n, "spatial"), &sp, &fx, &fy) < 0)

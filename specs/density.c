@@ -227,16 +227,28 @@ static int check_kind_keys(struct ld *ld, const struct ysrc_node *n, const struc
 	return rc;
 }
 
+static int parse_density_values(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+				const struct spec_tensor *t, struct spec_density *d);
+
 static int parse_density_map(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 			     const struct spec_tensor *t, struct spec_density *d)
+{
+	if (ld_check_keys(ld, n, p, density_keys, ARRAY_SIZE(density_keys))) {
+		parse_density_values(ld, n, p, t, d);   /* still report what else is wrong */
+		return -1;
+	}
+	return parse_density_values(ld, n, p, t, d);
+}
+
+/* The keys of a density map, once they are known to be valid names. */
+static int parse_density_values(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+				const struct spec_tensor *t, struct spec_density *d)
 {
 	const struct ysrc_node *dist = ld_get(n, "distribution"), *dn = ld_get(n, "density");
 	const struct ysrc_node *ws = ld_get(n, "workload_tensor_size"), *bw = ld_get(n, "band_width");
 	struct kpath kdist = KP_KEY(p, "distribution"), kden = KP_KEY(p, "density");
 	struct kpath kws = KP_KEY(p, "workload_tensor_size"), kbw = KP_KEY(p, "band_width");
 
-	if (ld_check_keys(ld, n, p, density_keys, ARRAY_SIZE(density_keys)))
-		return -1;
 	d->kind = SPEC_DENSITY_FIXED_STRUCTURED;
 	if (dist && parse_kind(ld, dist, &kdist, &d->kind) < 0)
 		return -1;

@@ -57,13 +57,15 @@ static int check_version(struct ld *ld, const struct ysrc_node *map, const struc
 {
 	const struct ysrc_node *v = ld_get(map, "version");
 	struct kpath vp = KP_KEY(p, "version");
+	size_t i;
 	if (!v)
 		return 0;
 	if (ld_want_scalar(ld, v, &vp) < 0)
 		return -1;
-	if (ld_lookup(ld, v, &vp, "version", v->str, versions, ARRAY_SIZE(versions)) < 0)
-		return -1;
-	return 0;
+	for (i = 0; i < ARRAY_SIZE(versions); i++)
+		if (!strcmp(v->str, versions[i]))
+			return 0;
+	return ld_error(ld, v, &vp, "unsupported version '%s' (0.2, 0.3 and 0.4 are read)", v->str);
 }
 
 /* Energy of one variant: a number, or {arguments, energy}. */
@@ -129,11 +131,12 @@ static int actions_list(struct ld *ld, const struct ysrc_node *n, const struct k
 		const struct ysrc_node *a = n->items[i], *name;
 		struct kpath ip = KP_IDX(p, i), np = KP_KEY(&ip, "name"), ep = KP_KEY(&ip, "energy");
 		double e;
-		if (ld_want_map(ld, a, &ip) < 0 ||
-		    ld_check_keys(ld, a, &ip, action_keys, ARRAY_SIZE(action_keys))) {
+		if (ld_want_map(ld, a, &ip) < 0) {
 			rc = -1;
 			continue;
 		}
+		if (ld_check_keys(ld, a, &ip, action_keys, ARRAY_SIZE(action_keys)))
+			rc = -1;
 		name = ld_get(a, "name");
 		if (!name || !ld_get(a, "energy")) {
 			rc = ld_error(ld, a, &ip, "an ERT action needs a 'name' and an 'energy'");
@@ -234,11 +237,12 @@ static int ert_tables(struct ld *ld, const struct ysrc_node *tables, const struc
 	for (i = 0; i < tables->n; i++) {
 		const struct ysrc_node *e = tables->items[i];
 		struct kpath ip = KP_IDX(p, i), np = KP_KEY(&ip, "name"), ap = KP_KEY(&ip, "actions");
-		if (ld_want_map(ld, e, &ip) < 0 ||
-		    ld_check_keys(ld, e, &ip, table_keys, ARRAY_SIZE(table_keys))) {
+		if (ld_want_map(ld, e, &ip) < 0) {
 			rc = -1;
 			continue;
 		}
+		if (ld_check_keys(ld, e, &ip, table_keys, ARRAY_SIZE(table_keys)))
+			rc = -1;
 		if (!ld_get(e, "name") || ld_want_scalar(ld, ld_get(e, "name"), &np) < 0) {
 			rc = ld_get(e, "name") ? -1 : ld_error(ld, e, &ip, "missing 'name'");
 			continue;
@@ -257,12 +261,13 @@ static int load_ert_docs(struct ld *ld, const struct ld_top *top, struct tableve
 	for (f = 0; f < top->n; f++) {
 		const struct ysrc_node *ert = top->values[f];
 		struct kpath p = KP_KEY(NULL, "ERT"), tp = KP_KEY(&p, "tables");
-		if (ld_want_map(ld, ert, &p) < 0 ||
-		    ld_check_keys(ld, ert, &p, ert_keys, ARRAY_SIZE(ert_keys)) ||
-		    check_version(ld, ert, &p) < 0) {
+		if (ld_want_map(ld, ert, &p) < 0) {
 			rc = -1;
 			continue;
 		}
+		if (ld_check_keys(ld, ert, &p, ert_keys, ARRAY_SIZE(ert_keys)) ||
+		    check_version(ld, ert, &p) < 0)
+			rc = -1;
 		if (!et->ert_version && ld_get(ert, "version"))
 			et->ert_version = arena_strdup(ld->a, ld_get(ert, "version")->str);
 		if (!ld_get(ert, "tables")) {
@@ -392,12 +397,14 @@ static int load_ert(struct ld *ld)
 	return rc;
 }
 
+/* Add one ART entry; 'ap' is the path of the area value. */
 static int push_art(struct ld *ld, const struct ysrc_node *name, const struct ysrc_node *area,
-		    const struct kpath *p, struct spec_art_entry **v, size_t *n, size_t *alloc)
+		    const struct kpath *p, const struct kpath *ap, struct spec_art_entry **v,
+		    size_t *n, size_t *alloc)
 {
 	struct spec_art_entry e;
 	memset(&e, 0, sizeof(e));
-	if (ld_want_scalar(ld, name, p) < 0 || ld_double(ld, area, p, 0.0, HUGE_VAL, &e.area_um2) < 0)
+	if (ld_want_scalar(ld, name, p) < 0 || ld_double(ld, area, ap, 0.0, HUGE_VAL, &e.area_um2) < 0)
 		return -1;
 	e.name = arena_strdup(ld->a, name->str);
 	e.component = component_of(ld->a, name->str);
@@ -417,8 +424,8 @@ static int art_tables(struct ld *ld, const struct ysrc_node *tables, const struc
 	if (tables->kind == YSRC_MAP) {
 		for (i = 0; i < tables->n; i++) {
 			struct kpath tp = KP_KEY(p, tables->pairs[i].key->str);
-			if (push_art(ld, tables->pairs[i].key, tables->pairs[i].value, &tp, v, n,
-				     alloc) < 0)
+			if (push_art(ld, tables->pairs[i].key, tables->pairs[i].value, &tp, &tp, v,
+				     n, alloc) < 0)
 				rc = -1;
 		}
 		return rc;
@@ -428,16 +435,18 @@ static int art_tables(struct ld *ld, const struct ysrc_node *tables, const struc
 	for (i = 0; i < tables->n; i++) {
 		const struct ysrc_node *e = tables->items[i];
 		struct kpath ip = KP_IDX(p, i);
-		if (ld_want_map(ld, e, &ip) < 0 ||
-		    ld_check_keys(ld, e, &ip, art_entry_keys, ARRAY_SIZE(art_entry_keys))) {
+		if (ld_want_map(ld, e, &ip) < 0) {
 			rc = -1;
 			continue;
 		}
+		if (ld_check_keys(ld, e, &ip, art_entry_keys, ARRAY_SIZE(art_entry_keys)))
+			rc = -1;
 		if (!ld_get(e, "name") || !ld_get(e, "area")) {
 			rc = ld_error(ld, e, &ip, "an ART entry needs a 'name' and an 'area'");
 			continue;
 		}
-		if (push_art(ld, ld_get(e, "name"), ld_get(e, "area"), &ip, v, n, alloc) < 0)
+		struct kpath np = KP_KEY(&ip, "name"), ap = KP_KEY(&ip, "area");
+		if (push_art(ld, ld_get(e, "name"), ld_get(e, "area"), &np, &ap, v, n, alloc) < 0)
 			rc = -1;
 	}
 	return rc;
@@ -484,12 +493,13 @@ static int load_art(struct ld *ld)
 	for (f = 0; f < top->n; f++) {
 		const struct ysrc_node *art = top->values[f];
 		struct kpath p = KP_KEY(NULL, "ART"), tp = KP_KEY(&p, "tables");
-		if (ld_want_map(ld, art, &p) < 0 ||
-		    ld_check_keys(ld, art, &p, art_keys, ARRAY_SIZE(art_keys)) ||
-		    check_version(ld, art, &p) < 0) {
+		if (ld_want_map(ld, art, &p) < 0) {
 			rc = -1;
 			continue;
 		}
+		if (ld_check_keys(ld, art, &p, art_keys, ARRAY_SIZE(art_keys)) ||
+		    check_version(ld, art, &p) < 0)
+			rc = -1;
 		if (!ld_get(art, "tables"))
 			rc = ld_error(ld, art, &p, "missing 'tables'");
 		else if (art_tables(ld, ld_get(art, "tables"), &tp, &v, &n, &alloc) < 0)

@@ -42,12 +42,18 @@ static const char *const other_attrs[] = {
 	"n_bits", "precision", "area_scale", "energy_scale", "update_fifo_depth",
 };
 
-/* A reader of one component's attributes. */
+/*
+ * A reader of one component's attributes. A bad attribute value is reported
+ * and the design fails to load, but only a bad mesh stops the checks that
+ * depend on the structure (fanouts, the mapping), so that one run reports
+ * everything.
+ */
 struct attrs {
 	struct ld *ld;
 	const struct raw_comp *rc;
 	struct kpath root, ap;
 	int rc_;
+	bool mesh_bad;   /* the instances or mesh are wrong: fanouts cannot be checked */
 };
 
 static void attrs_init(struct attrs *at, struct ld *ld, const struct raw_comp *rc)
@@ -57,6 +63,7 @@ static void attrs_init(struct attrs *at, struct ld *ld, const struct raw_comp *r
 	at->root = KP_KEY(NULL, rc->path);
 	at->ap = KP_KEY(&at->root, "attributes");
 	at->rc_ = 0;
+	at->mesh_bad = false;
 }
 
 /* The first attribute among 'names' (NULL-terminated) that is given and not null. */
@@ -176,7 +183,7 @@ static void parse_word_block(struct attrs *at, struct spec_level *L)
 	bool has_block, has_cluster;
 	char buf[160];
 
-	get_uint(at, A("word_bits", "word_width", "datawidth"), 1, 1u << 20, &word);
+	get_uint(at, A("word_bits", "word_width", "datawidth"), 1, 4096, &word);
 	has_block = get_uint(at, A("block_size", "n_words"), 1, 1u << 24, &block);
 	has_cluster = get_uint(at, A("cluster_size"), 1, 1u << 24, &cluster);
 	L->word_bits = (unsigned)word;
@@ -198,12 +205,18 @@ static void parse_word_block(struct attrs *at, struct spec_level *L)
 			attr_error(at, "width", "width must equal %s", buf);
 		}
 	} else if (has_block) {
+		snprintf(buf, sizeof(buf), "width %llu must be a multiple of word_bits x block_size "
+			 "(%llu x %llu)", (unsigned long long)width, (unsigned long long)word,
+			 (unsigned long long)block);
 		if (width % (word * block))
-			attr_error(at, "width", "width must be a multiple of word_bits x block_size%s", "");
+			attr_error(at, "width", "%s", buf);
 		else
 			cluster = width / (word * block);
 	} else if (width % (word * cluster) || width < word * cluster) {
-		attr_error(at, "width", "width must be a multiple of word_bits x cluster_size%s", "");
+		snprintf(buf, sizeof(buf), "width %llu must be a multiple of word_bits x cluster_size "
+			 "(%llu x %llu)", (unsigned long long)width, (unsigned long long)word,
+			 (unsigned long long)cluster);
+		attr_error(at, "width", "%s", buf);
 	} else {
 		block = width / cluster / word;
 	}
@@ -242,7 +255,7 @@ static void parse_metadata(struct attrs *at, struct spec_level *L)
 
 	L->metadata_block_size = 1;
 	get_u32(at, A("metadata_block_size"), 1, 1u << 24, &L->metadata_block_size);
-	get_u32(at, A("metadata_datawidth", "metadata_word_bits"), 0, 1u << 20,
+	get_u32(at, A("metadata_datawidth", "metadata_word_bits"), 0, 4096,
 		&L->metadata_word_bits);
 	get_u32(at, A("metadata_storage_width", "metadata_width"), 0, 1u << 24,
 		&L->metadata_storage_width);
@@ -311,7 +324,7 @@ static void parse_bandwidths(struct attrs *at, struct spec_level *L)
 
 static void parse_network_params(struct attrs *at, struct spec_network_params *np)
 {
-	get_u32(at, A("network_word_bits"), 1, 1u << 20, &np->network_word_bits);
+	get_u32(at, A("network_word_bits"), 1, 4096, &np->network_word_bits);
 	np->has_energy_per_hop = get_double(at, A("energy_per_hop"), 0.0, HUGE_VAL,
 					    &np->energy_per_hop_pj);
 	get_double(at, A("router_energy"), 0.0, HUGE_VAL, &np->router_energy_pj);
@@ -363,6 +376,7 @@ static void parse_storage_misc(struct attrs *at, struct spec_level *L)
 static void parse_mesh(struct attrs *at, uint64_t *instances, unsigned *mx, unsigned *my)
 {
 	uint64_t n = at->rc->instances, x = 0, y = 0;
+	unsigned errors_before = at->ld->dl->n_errors;
 	bool hx, hy;
 	char buf[128];
 
@@ -375,12 +389,16 @@ static void parse_mesh(struct attrs *at, uint64_t *instances, unsigned *mx, unsi
 			 (unsigned long long)(x * y), (unsigned long long)n);
 		attr_error(at, "meshX", "%s", buf);
 	} else if (hx && !hy) {
+		snprintf(buf, sizeof(buf), "meshX (%llu) must divide the number of instances (%llu)",
+			 (unsigned long long)x, (unsigned long long)n);
 		if (n % x)
-			attr_error(at, "meshX", "meshX must divide the number of instances%s", "");
+			attr_error(at, "meshX", "%s", buf);
 		y = n / x;
 	} else if (hy && !hx) {
+		snprintf(buf, sizeof(buf), "meshY (%llu) must divide the number of instances (%llu)",
+			 (unsigned long long)y, (unsigned long long)n);
 		if (n % y)
-			attr_error(at, "meshY", "meshY must divide the number of instances%s", "");
+			attr_error(at, "meshY", "%s", buf);
 		x = n / y;
 	} else if (!hx && !hy) {
 		x = n;
@@ -388,6 +406,8 @@ static void parse_mesh(struct attrs *at, uint64_t *instances, unsigned *mx, unsi
 	}
 	if (x > UINT32_MAX || y > UINT32_MAX)
 		attr_error(at, "meshX", "the mesh is too large%s", "");
+	if (at->ld->dl->n_errors != errors_before)
+		at->mesh_bad = true;
 	*instances = n;
 	*mx = (unsigned)x;
 	*my = (unsigned)y;
@@ -431,7 +451,7 @@ static int build_storage(struct ld *ld, const struct raw_comp *rc, struct spec_l
 	parse_mesh(&at, &L->instances, &L->mesh_x, &L->mesh_y);
 	copy_attrs(ld, rc, &L->n_attrs, &L->attrs);
 	warn_misspelt(&at);
-	return at.rc_;
+	return at.mesh_bad ? -1 : 0;
 }
 
 static int build_compute(struct ld *ld, const struct raw_comp *rc, struct spec_compute *c)
@@ -444,7 +464,7 @@ static int build_compute(struct ld *ld, const struct raw_comp *rc, struct spec_c
 	c->class_name = rc->class_name;
 	c->subclass = rc->subclass;
 	c->loc = rc->loc;
-	get_uint(&at, A("word_bits", "datawidth", "word_width"), 1, 1u << 20, &word);
+	get_uint(&at, A("word_bits", "datawidth", "word_width"), 1, 4096, &word);
 	c->word_bits = (unsigned)word;
 	c->has_energy = get_double(&at, A("energy"), 0.0, HUGE_VAL, &c->energy_pj);
 	c->has_area = get_double(&at, A("area"), 0.0, HUGE_VAL, &c->area_um2);
@@ -453,7 +473,7 @@ static int build_compute(struct ld *ld, const struct raw_comp *rc, struct spec_c
 	parse_mesh(&at, &c->instances, &c->mesh_x, &c->mesh_y);
 	copy_attrs(ld, rc, &c->n_attrs, &c->attrs);
 	warn_misspelt(&at);
-	return at.rc_;
+	return at.mesh_bad ? -1 : 0;
 }
 
 static int build_network(struct ld *ld, const struct raw_comp *rc, struct spec_network *nw)
@@ -467,7 +487,7 @@ static int build_network(struct ld *ld, const struct raw_comp *rc, struct spec_n
 	parse_network_params(&at, &nw->params);
 	copy_attrs(ld, rc, &nw->n_attrs, &nw->attrs);
 	warn_misspelt(&at);
-	return at.rc_;
+	return 0;
 }
 
 enum comp_kind spec_classify(const char *cls)
@@ -587,7 +607,7 @@ static int compute_fanouts(struct ld *ld, struct spec_arch *sa, struct spec_leve
 	return rc;
 }
 
-int spec_arch_build(struct ld *ld)
+int spec_arch_build(struct ld *ld, bool partial)
 {
 	struct spec_arch *sa = &ld->s->arch;
 	struct spec_level *levels;
@@ -597,11 +617,13 @@ int spec_arch_build(struct ld *ld)
 	int i_compute, rc;
 
 	rc = classify_all(ld, &n_storage, &n_net, &i_compute);
+	if (n_storage > SPEC_MAX_LEVELS)
+		return diag_error(ld->dl, sa->loc, "at most %d storage levels are supported, got %u",
+				  SPEC_MAX_LEVELS, n_storage);
+	if (partial && (n_storage == 0 || i_compute < 0))
+		return -1;
 	if (n_storage == 0)
 		rc = diag_error(ld->dl, sa->loc, "the architecture has no storage level");
-	if (n_storage > SPEC_MAX_LEVELS)
-		rc = diag_error(ld->dl, sa->loc, "at most %d storage levels are supported, got %u",
-				SPEC_MAX_LEVELS, n_storage);
 	if (i_compute < 0)
 		rc = diag_error(ld->dl, sa->loc, "the architecture has no compute unit (a component "
 				"whose class contains 'mac' or 'compute')");
@@ -625,8 +647,8 @@ int spec_arch_build(struct ld *ld)
 	sa->levels = levels;
 	sa->n_networks = n_net;
 	sa->networks = nets;
-	if (rc == 0 && (resolve_power_gating(ld, levels, n_storage) < 0 ||
-			compute_fanouts(ld, sa, levels) < 0))
+	if (rc == 0 && !partial && (resolve_power_gating(ld, levels, n_storage) < 0 ||
+				    compute_fanouts(ld, sa, levels) < 0))
 		rc = -1;
-	return rc;
+	return partial ? -1 : rc;
 }

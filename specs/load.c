@@ -162,6 +162,8 @@ static int run_sections(struct ld *ld)
 	if (!ld_top_get(ld, "architecture"))
 		return diag_error(ld->dl, DIAG_LOC_NONE, "no 'architecture' given in any file");
 	if (spec_arch_load(ld) < 0)
+		rc = -1;
+	if (!ld->arch_ok)
 		return -1;
 	if (spec_energy_load(ld) < 0)
 		rc = -1;

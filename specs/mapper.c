@@ -234,16 +234,18 @@ static int con_body(struct ld *ld, const struct ysrc_node *e, const struct kpath
 			c->n_perm = (unsigned)n;
 	}
 	if ((v = ld_get(e, "split"))) {
-		if (ld_uint(ld, v, &sp, 0, UINT32_MAX, &split) < 0)
+		if (ld_uint(ld, v, &sp, 0, UINT64_MAX, &split) < 0)
 			rc = -1;
 		c->has_split = true;
 		c->split = split > ld->s->workload.n_dims ? ld->s->workload.n_dims : (unsigned)split;
 	}
-	if (ld_tensor_list(ld, ld_get(e, "keep"), &kp, &c->keep_mask, NULL, NULL) < 0 ||
-	    ld_tensor_list(ld, ld_get(e, "bypass"), &bp, &c->bypass_mask, NULL, NULL) < 0)
+	if (ld_tensor_list(ld, ld_get(e, "keep"), &kp, &c->keep_mask, NULL, NULL) < 0)
+		rc = -1;
+	if (ld_tensor_list(ld, ld_get(e, "bypass"), &bp, &c->bypass_mask, NULL, NULL) < 0)
 		rc = -1;
 	if (c->keep_mask & c->bypass_mask)
-		rc = ld_error(ld, ld_get(e, "bypass"), &bp, "a data space is both kept and bypassed");
+		rc = ld_error(ld, ld_get(e, "bypass"), &bp, "data space '%s' is both kept and bypassed",
+			      ld->s->workload.tensors[__builtin_ctz(c->keep_mask & c->bypass_mask)].name);
 	if ((v = ld_get(e, "min")) && ld_double(ld, v, &mp, 0.0, 1.0, &c->min_utilization) < 0)
 		rc = -1;
 	warn_unsupported(ld, e, p);
@@ -278,10 +280,11 @@ static int con_entry(struct ld *ld, const struct ysrc_node *e, const struct kpat
 {
 	const struct ysrc_node *t = ld_get(e, "target"), *ty = ld_get(e, "type");
 	struct kpath tp = KP_KEY(p, "target"), yp = KP_KEY(p, "type");
-	int k;
+	int k, bad;
 
-	if (ld_want_map(ld, e, p) < 0 || ld_check_keys(ld, e, p, con_keys, ARRAY_SIZE(con_keys)))
+	if (ld_want_map(ld, e, p) < 0)
 		return -1;
+	bad = ld_check_keys(ld, e, p, con_keys, ARRAY_SIZE(con_keys)) ? -1 : 0;
 	if (!ty || (level < 0 && !t))
 		return ld_error(ld, e, p, "a constraint needs a 'target' and a 'type'");
 	if (ld_want_scalar(ld, ty, &yp) < 0 ||
@@ -302,7 +305,7 @@ static int con_entry(struct ld *ld, const struct ysrc_node *e, const struct kpat
 			return ld_error(ld, ty, &yp, "level '%s' has no spatial fanout, so it takes no "
 					"spatial constraint", L->name);
 	}
-	return con_body(ld, e, p, c);
+	return con_body(ld, e, p, c) < 0 ? -1 : bad;
 }
 
 static void con_push(struct convec *cv, const struct spec_constraint *c)
@@ -324,11 +327,11 @@ static int con_document(struct ld *ld, const struct ysrc_node *doc, const struct
 
 	if (doc->kind == YSRC_MAP) {
 		if (ld_check_keys(ld, doc, p, doc_keys, ARRAY_SIZE(doc_keys)))
-			return -1;
+			rc = -1;
 		list = ld_get(doc, "targets");
 		lp = &tp;
 		if (!list)
-			return 0;
+			return rc;
 	}
 	if (ld_want_seq(ld, list, lp) < 0)
 		return -1;
@@ -364,14 +367,16 @@ static int con_mapspace(struct ld *ld, struct convec *cv)
 	const struct ld_top *top = ld_top_get(ld, "mapspace");
 	const struct ysrc_node *ms, *c;
 	struct kpath p = KP_KEY(NULL, "mapspace"), cp = KP_KEY(&p, "constraints");
+	int bad;
 
 	if (!top)
 		return 0;
 	ms = top->values[0];
-	if (ld_want_map(ld, ms, &p) < 0 || ld_check_keys(ld, ms, &p, keys, ARRAY_SIZE(keys)))
+	if (ld_want_map(ld, ms, &p) < 0)
 		return -1;
+	bad = ld_check_keys(ld, ms, &p, keys, ARRAY_SIZE(keys)) ? -1 : 0;
 	c = ld_get(ms, "constraints");
-	return c ? con_document(ld, c, &cp, cv) : 0;
+	return c && con_document(ld, c, &cp, cv) < 0 ? -1 : bad;
 }
 
 /*
@@ -504,8 +509,11 @@ int spec_constraints_load(struct ld *ld)
 
 	if (!ld->arch_ok)
 		return 0;
-	if (con_top(ld, "architecture_constraints", &cv) < 0 ||
-	    con_top(ld, "mapspace_constraints", &cv) < 0 || con_mapspace(ld, &cv) < 0)
+	if (con_top(ld, "architecture_constraints", &cv) < 0)
+		rc = -1;
+	if (con_top(ld, "mapspace_constraints", &cv) < 0)
+		rc = -1;
+	if (con_mapspace(ld, &cv) < 0)
 		rc = -1;
 	if (spec_nodes_constraints(ld, &cv) < 0)
 		rc = -1;

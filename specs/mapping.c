@@ -183,8 +183,9 @@ int spec_parse_factors(struct ld *ld, const struct ysrc_node *n, const struct kp
 	*n_items = 0;
 	if (n->kind == YSRC_SCALAR)
 		return factors_text(ld, n, p, allow_max, items, n_items);
-	if (ld_want_seq(ld, n, p) < 0)
-		return -1;
+	if (n->kind != YSRC_SEQ)
+		return ld_error(ld, n, p, "factors are written as 'M=8 K=4' (or a list of such "
+				"strings), got %s", ysrc_kind_name(n));
 	for (i = 0; i < n->n; i++) {
 		struct kpath ip = KP_IDX(p, i);
 		if (ld_want_scalar(ld, n->items[i], &ip) < 0 ||
@@ -358,9 +359,11 @@ static int parse_temporal(struct ld *ld, const struct ysrc_node *d, const struct
 	uint32_t a = 0, b = 0, c = 0;
 	int rc = parse_tiling(ld, d, p, ml->temporal_factors, ml->temporal_residuals,
 			      ml->temporal_perm);
-	if (tensor_key(ld, d, p, "no_reuse", &a) < 0 ||
-	    tensor_key(ld, d, p, "no_temporal_reuse", &b) < 0 ||
-	    tensor_key(ld, d, p, "rmw_first_update", &c) < 0)
+	if (tensor_key(ld, d, p, "no_reuse", &a) < 0)
+		rc = -1;
+	if (tensor_key(ld, d, p, "no_temporal_reuse", &b) < 0)
+		rc = -1;
+	if (tensor_key(ld, d, p, "rmw_first_update", &c) < 0)
 		rc = -1;
 	ml->no_temporal_reuse_mask = a | b;
 	ml->rmw_first_update_mask = c;
@@ -383,13 +386,14 @@ static int parse_spatial(struct ld *ld, const struct ysrc_node *d, const struct 
 				L->name, L->mesh_x, L->mesh_y);
 	rc = parse_tiling(ld, d, p, ml->spatial_factors, ml->spatial_residuals, ml->spatial_perm);
 	if (split) {
-		if (ld_uint(ld, split, &sp, 0, UINT32_MAX, &v) < 0)
+		if (ld_uint(ld, split, &sp, 0, UINT64_MAX, &v) < 0)
 			rc = -1;
 		else
 			ml->split = v > ld->s->workload.n_dims ? ld->s->workload.n_dims : (unsigned)v;
 	}
-	if (tensor_key(ld, d, p, "no_reuse", &ml->no_multicast_mask) < 0 ||
-	    tensor_key(ld, d, p, "no_link_transfer", &ml->no_link_transfer_mask) < 0)
+	if (tensor_key(ld, d, p, "no_reuse", &ml->no_multicast_mask) < 0)
+		rc = -1;
+	if (tensor_key(ld, d, p, "no_link_transfer", &ml->no_link_transfer_mask) < 0)
 		rc = -1;
 	ml->spatial_loc = d->loc;
 	return rc;
@@ -404,8 +408,11 @@ static int parse_datatype(struct ld *ld, const struct ysrc_node *d, const struct
 	unsigned t;
 	int rc = 0;
 
-	if (tensor_key(ld, d, p, "keep", &keep) < 0 || tensor_key(ld, d, p, "bypass", &bypass) < 0 ||
-	    tensor_key(ld, d, p, "no_coalesce", &ml->no_coalesce_mask) < 0)
+	if (tensor_key(ld, d, p, "keep", &keep) < 0)
+		rc = -1;
+	if (tensor_key(ld, d, p, "bypass", &bypass) < 0)
+		rc = -1;
+	if (tensor_key(ld, d, p, "no_coalesce", &ml->no_coalesce_mask) < 0)
 		rc = -1;
 	for (t = 0; t < w->n_tensors; t++)
 		if (keep & bypass & (1u << t))
@@ -440,12 +447,11 @@ static int parse_directive(struct ld *ld, const struct ysrc_node *d, const struc
 	const struct ysrc_node *tn = ld_get(d, "target"), *ty = ld_get(d, "type");
 	struct kpath tp = KP_KEY(p, "target"), yp = KP_KEY(p, "type");
 	enum dir_type type;
-	int l;
+	int l, bad;
 
 	if (ld_want_map(ld, d, p) < 0)
 		return -1;
-	if (ld_check_keys(ld, d, p, directive_keys, ARRAY_SIZE(directive_keys)))
-		return -1;
+	bad = ld_check_keys(ld, d, p, directive_keys, ARRAY_SIZE(directive_keys)) ? -1 : 0;
 	if (!tn || !ty)
 		return ld_error(ld, d, p, "a mapping directive needs a 'target' and a 'type'");
 	if (parse_type(ld, ty, &yp, &type) < 0)
@@ -461,10 +467,10 @@ static int parse_directive(struct ld *ld, const struct ysrc_node *d, const struc
 	if (mark_seen(ld, st, (unsigned)l, type, d, p) < 0)
 		return -1;
 	if (type == DIR_TEMPORAL)
-		return parse_temporal(ld, d, p, &st->m->levels[l]);
+		return parse_temporal(ld, d, p, &st->m->levels[l]) < 0 ? -1 : bad;
 	if (type == DIR_SPATIAL)
-		return parse_spatial(ld, d, p, (unsigned)l, &st->m->levels[l]);
-	return parse_datatype(ld, d, p, (unsigned)l, st);
+		return parse_spatial(ld, d, p, (unsigned)l, &st->m->levels[l]) < 0 ? -1 : bad;
+	return parse_datatype(ld, d, p, (unsigned)l, st) < 0 ? -1 : bad;
 }
 
 /* Defaults: factors 1, identity permutations, all X, everything kept. */

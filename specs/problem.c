@@ -73,11 +73,11 @@ static int parse_coef(struct ld *ld, const struct ysrc_node *c, const struct kpa
 	const struct ysrc_node *name = ld_get(c, "name"), *def = ld_get(c, "default");
 	struct kpath np = KP_KEY(p, "name"), dp = KP_KEY(p, "default");
 	const struct spec_workload *w = &ld->s->workload;
+	int bad;
 
 	if (ld_want_map(ld, c, p) < 0)
 		return -1;
-	if (ld_check_keys(ld, c, p, coef_keys, ARRAY_SIZE(coef_keys)))
-		return -1;
+	bad = ld_check_keys(ld, c, p, coef_keys, ARRAY_SIZE(coef_keys)) ? -1 : 0;
 	if (!name)
 		return ld_error(ld, c, p, "a coefficient needs a 'name'");
 	if (ld_want_scalar(ld, name, &np) < 0)
@@ -90,7 +90,7 @@ static int parse_coef(struct ld *ld, const struct ysrc_node *c, const struct kpa
 	out->value = 1;
 	if (def && ld_int(ld, def, &dp, &out->value) < 0)
 		return -1;
-	return 0;
+	return bad;
 }
 
 static int parse_coefs(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
@@ -291,14 +291,14 @@ static int parse_shape(struct ld *ld, const struct ysrc_node *n, const struct kp
 	struct kpath dp = KP_KEY(p, "dimensions"), cp = KP_KEY(p, "coefficients");
 	struct kpath np = KP_KEY(p, "name");
 	const struct ysrc_node *name = ld_get(n, "name");
+	int bad;
 
 	if (n->kind == YSRC_SCALAR)
 		return ld_error(ld, n, p, "named problem shapes ('%s') are not supported; "
 				"give the shape as a mapping", n->str);
 	if (ld_want_map(ld, n, p) < 0)
 		return -1;
-	if (ld_check_keys(ld, n, p, shape_keys, ARRAY_SIZE(shape_keys)))
-		return -1;
+	bad = ld_check_keys(ld, n, p, shape_keys, ARRAY_SIZE(shape_keys)) ? -1 : 0;
 	w->loc = n->loc;
 	if (name)
 		w->shape_name = ld_str(ld, name, &np);
@@ -308,7 +308,7 @@ static int parse_shape(struct ld *ld, const struct ysrc_node *n, const struct kp
 		return -1;
 	if (parse_coefs(ld, ld_get(n, "coefficients"), &cp) < 0)
 		return -1;
-	return 0;
+	return bad;
 }
 
 /*
@@ -419,6 +419,8 @@ static int load_problem_node(struct ld *ld, const struct ysrc_node *prob, const 
 	if (!shape)
 		return ld_error(ld, prob, p, "missing 'shape' (named shapes are not supported)");
 	if (parse_shape(ld, shape, &sp) < 0)
+		rc = -1;
+	if (w->n_dims == 0)
 		return -1;
 	if (inst && (ld_want_map(ld, inst, &ip) < 0 || parse_instance_values(ld, inst, &ip) < 0))
 		rc = -1;
@@ -433,6 +435,7 @@ static int load_problem_node(struct ld *ld, const struct ysrc_node *prob, const 
 	if (rc < 0)
 		return -1;
 	default_densities(ld);
+	ld->problem_ok = true;    /* density errors do not stop the mapping checks */
 	return spec_densities_load(ld, inst && inst->kind == YSRC_MAP ? inst : NULL, &ip);
 }
 
@@ -443,8 +446,5 @@ int spec_problem_load(struct ld *ld)
 
 	if (!top)
 		return 0;
-	if (load_problem_node(ld, top->values[0], &p) < 0)
-		return -1;
-	ld->problem_ok = true;
-	return 0;
+	return load_problem_node(ld, top->values[0], &p);
 }

@@ -142,8 +142,10 @@ static int parse_rank(struct ld *ld, const struct ysrc_node *r, const struct kpa
 	struct kpath fp = KP_KEY(p, "format"), flp = KP_KEY(p, "flattened_rankIDs");
 	int k, rc = 0;
 
-	if (ld_want_map(ld, r, p) < 0 || ld_check_keys(ld, r, p, rank_keys, ARRAY_SIZE(rank_keys)))
+	if (ld_want_map(ld, r, p) < 0)
 		return -1;
+	if (ld_check_keys(ld, r, p, rank_keys, ARRAY_SIZE(rank_keys)))
+		rc = -1;
 	if (!f)
 		return ld_error(ld, r, p, "a rank needs a 'format'");
 	if (ld_want_scalar(ld, f, &fp) < 0)
@@ -153,8 +155,9 @@ static int parse_rank(struct ld *ld, const struct ysrc_node *r, const struct kpa
 		return -1;
 	rf->kind = (enum fmt_kind)k;
 	rf->loc = f->loc;
-	if (parse_bits(ld, r, "metadata_word_bits", p, L, &rf->metadata_word_bits) < 0 ||
-	    parse_bits(ld, r, "payload_word_bits", p, L, &rf->payload_word_bits) < 0)
+	if (parse_bits(ld, r, "metadata_word_bits", p, L, &rf->metadata_word_bits) < 0)
+		rc = -1;
+	if (parse_bits(ld, r, "payload_word_bits", p, L, &rf->payload_word_bits) < 0)
 		rc = -1;
 	if (fl && parse_flatten(ld, fl, &flp, rf) < 0)
 		rc = -1;
@@ -246,8 +249,10 @@ static int parse_space_format(struct ld *ld, const struct ysrc_node *s, const st
 	size_t i;
 	int t, rc = 0;
 
-	if (ld_want_map(ld, s, p) < 0 || ld_check_keys(ld, s, p, space_keys, ARRAY_SIZE(space_keys)))
+	if (ld_want_map(ld, s, p) < 0)
 		return -1;
+	if (ld_check_keys(ld, s, p, space_keys, ARRAY_SIZE(space_keys)))
+		rc = -1;
 	if (!name || ld_want_scalar(ld, name, &np) < 0)
 		return name ? -1 : ld_error(ld, s, p, "missing 'name'");
 	if ((t = ld_tensor_index(ld, name, &np, name->str)) < 0)
@@ -262,7 +267,7 @@ static int parse_space_format(struct ld *ld, const struct ysrc_node *s, const st
 	if (ld_get(s, "format")) {
 		if (parse_bits(ld, s, "metadata_word_bits", p, L, &tf->named_metadata_word_bits) < 0)
 			return -1;
-		return parse_named(ld, s, p, tf);
+		return parse_named(ld, s, p, tf) < 0 ? -1 : rc;
 	}
 	if (!ranks)
 		return ld_error(ld, s, p, "data space '%s' needs 'ranks' or a named 'format'",
@@ -292,10 +297,12 @@ static int parse_repr(struct ld *ld, const struct ysrc_node *r, const struct kpa
 	if (tg->is_compute)
 		return ld_error(ld, r, p, "the compute unit '%s' has no representation format",
 				tg->name);
-	if (ld_want_map(ld, r, p) < 0 || ld_check_keys(ld, r, p, repr_keys, ARRAY_SIZE(repr_keys)))
+	if (ld_want_map(ld, r, p) < 0)
 		return -1;
+	if (ld_check_keys(ld, r, p, repr_keys, ARRAY_SIZE(repr_keys)))
+		rc = -1;
 	if (!ds)
-		return 0;
+		return rc;
 	if (ld_want_seq(ld, ds, &dp) < 0)
 		return -1;
 	v = arena_calloc(ld->a, ds->n ? ds->n : 1, sizeof(*v));
@@ -350,9 +357,10 @@ static int parse_group(struct ld *ld, const struct ysrc_node *g, const struct kp
 	size_t i;
 	int k, rc = 0;
 
-	if (ld_want_map(ld, g, p) < 0 ||
-	    ld_check_keys(ld, g, p, action_keys, ARRAY_SIZE(action_keys)))
+	if (ld_want_map(ld, g, p) < 0)
 		return -1;
+	if (ld_check_keys(ld, g, p, action_keys, ARRAY_SIZE(action_keys)))
+		rc = -1;
 	if (!ty || ld_want_scalar(ld, ty, &yp) < 0)
 		return ty ? -1 : ld_error(ld, g, p, "an action optimization needs a 'type'");
 	if ((k = ld_lookup(ld, ty, &yp, "action optimization type", ty->str, saf_spellings,
@@ -366,7 +374,7 @@ static int parse_group(struct ld *ld, const struct ysrc_node *g, const struct kp
 		v = arena_calloc(ld->a, 1, sizeof(*v));
 		grp->options = v;
 		grp->n_options = 1;
-		return parse_option(ld, g, p, v);
+		return parse_option(ld, g, p, v) < 0 ? -1 : rc;
 	}
 	if (ld_want_seq(ld, opts, &op) < 0)
 		return -1;
@@ -375,9 +383,13 @@ static int parse_group(struct ld *ld, const struct ysrc_node *g, const struct kp
 	v = arena_calloc(ld->a, opts->n, sizeof(*v));
 	for (i = 0; i < opts->n; i++) {
 		struct kpath ip = KP_IDX(&op, i);
-		if (ld_want_map(ld, opts->items[i], &ip) < 0 ||
-		    ld_check_keys(ld, opts->items[i], &ip, option_keys, ARRAY_SIZE(option_keys)) ||
-		    parse_option(ld, opts->items[i], &ip, &v[i]) < 0)
+		if (ld_want_map(ld, opts->items[i], &ip) < 0) {
+			rc = -1;
+			continue;
+		}
+		if (ld_check_keys(ld, opts->items[i], &ip, option_keys, ARRAY_SIZE(option_keys)))
+			rc = -1;
+		if (parse_option(ld, opts->items[i], &ip, &v[i]) < 0)
 			rc = -1;
 	}
 	grp->options = v;
@@ -423,11 +435,12 @@ static int parse_compute_opts(struct ld *ld, const struct ysrc_node *c, const st
 		const struct ysrc_node *e = c->items[i], *ty;
 		struct kpath ip = KP_IDX(p, i), yp = KP_KEY(&ip, "type");
 		int k;
-		if (ld_want_map(ld, e, &ip) < 0 ||
-		    ld_check_keys(ld, e, &ip, compute_keys, ARRAY_SIZE(compute_keys))) {
+		if (ld_want_map(ld, e, &ip) < 0) {
 			rc = -1;
 			continue;
 		}
+		if (ld_check_keys(ld, e, &ip, compute_keys, ARRAY_SIZE(compute_keys)))
+			rc = -1;
 		ty = ld_get(e, "type");
 		if (!ty || ld_want_scalar(ld, ty, &yp) < 0 ||
 		    (k = ld_lookup(ld, ty, &yp, "compute optimization type", ty->str,
@@ -463,9 +476,12 @@ static int resolve_target(struct ld *ld, const struct ysrc_node *n, const struct
 	return 0;
 }
 
-/* Parse the optimizations in 'body' for the component named by 'name'. */
+/*
+ * Parse the optimizations in 'body' (at path 'p') for the component named by
+ * 'name' (at path 'np').
+ */
 static int parse_body(struct ld *ld, const struct ysrc_node *body, const struct ysrc_node *name,
-		      const struct kpath *p, struct targetvec *tv)
+		      const struct kpath *p, const struct kpath *np, struct targetvec *tv)
 {
 	const struct ysrc_node *r = ld_get(body, "representation_format");
 	const struct ysrc_node *a = ld_get(body, "action_optimization");
@@ -477,20 +493,23 @@ static int parse_body(struct ld *ld, const struct ysrc_node *body, const struct 
 	int rc = 0;
 
 	memset(&tg, 0, sizeof(tg));
-	if (resolve_target(ld, name, p, &tg) < 0)
+	if (resolve_target(ld, name, np, &tg) < 0)
 		return -1;
 	if (!r && !a && !c) {
 		ld_warning(ld, body, p, "no representation_format, action_optimization or "
 			   "compute_optimization for '%s'; nothing to do", tg.name);
 		return 0;
 	}
-	if ((r && parse_repr(ld, r, &rp, &tg) < 0) || (a && parse_actions(ld, a, &ap, &tg) < 0) ||
-	    (c && parse_compute_opts(ld, c, &cp, &tg) < 0))
+	if (r && parse_repr(ld, r, &rp, &tg) < 0)
+		rc = -1;
+	if (a && parse_actions(ld, a, &ap, &tg) < 0)
+		rc = -1;
+	if (c && parse_compute_opts(ld, c, &cp, &tg) < 0)
 		rc = -1;
 	for (i = 0; i < tv->n; i++) {
 		if (tv->v[i].is_compute == tg.is_compute &&
 		    (tg.is_compute || tv->v[i].level == tg.level)) {
-			ld_error(ld, name, p, "sparse optimizations for '%s' are given twice", tg.name);
+			ld_error(ld, name, np, "sparse optimizations for '%s' are given twice", tg.name);
 			ld_note(ld, tv->v[i].loc, "the first ones are here");
 			return -1;
 		}
@@ -506,16 +525,18 @@ static int parse_target_entry(struct ld *ld, const struct ysrc_node *e, const st
 {
 	const struct ysrc_node *name = ld_get(e, "name"), *target = ld_get(e, "target");
 
-	if (ld_want_map(ld, e, p) < 0 || ld_check_keys(ld, e, p, target_keys,
-						       ARRAY_SIZE(target_keys)))
+	int bad;
+
+	if (ld_want_map(ld, e, p) < 0)
 		return -1;
+	bad = ld_check_keys(ld, e, p, target_keys, ARRAY_SIZE(target_keys)) ? -1 : 0;
 	if (name && target)
 		return ld_error(ld, e, p, "give either 'name' or 'target', not both");
 	if (!name && !target)
 		return ld_error(ld, e, p, "a sparse optimization target needs a 'name'");
 	{
 		struct kpath np = KP_KEY(p, name ? "name" : "target");
-		return parse_body(ld, e, name ? name : target, &np, tv);
+		return parse_body(ld, e, name ? name : target, p, &np, tv) < 0 ? -1 : bad;
 	}
 }
 
@@ -529,11 +550,12 @@ static int load_documents(struct ld *ld, const struct ld_top *top, struct target
 		struct kpath p = KP_KEY(NULL, "sparse_optimizations"), tp = KP_KEY(&p, "targets");
 		if (ysrc_is_null(doc))
 			continue;
-		if (ld_want_map(ld, doc, &p) < 0 ||
-		    ld_check_keys(ld, doc, &p, doc_keys, ARRAY_SIZE(doc_keys))) {
+		if (ld_want_map(ld, doc, &p) < 0) {
 			rc = -1;
 			continue;
 		}
+		if (ld_check_keys(ld, doc, &p, doc_keys, ARRAY_SIZE(doc_keys)))
+			rc = -1;
 		targets = ld_get(doc, "targets");
 		if (!targets)
 			continue;
@@ -561,13 +583,14 @@ static int load_components(struct ld *ld, struct targetvec *tv)
 		struct ysrc_node *name;
 		if (!c->sparse)
 			continue;
-		if (ld_want_map(ld, c->sparse, &root) < 0 ||
-		    ld_check_keys(ld, c->sparse, &root, body_keys, ARRAY_SIZE(body_keys))) {
+		if (ld_want_map(ld, c->sparse, &root) < 0) {
 			rc = -1;
 			continue;
 		}
+		if (ld_check_keys(ld, c->sparse, &root, body_keys, ARRAY_SIZE(body_keys)))
+			rc = -1;
 		name = ysrc_scalar_new(ld->a, c->name, c->loc);
-		if (parse_body(ld, c->sparse, name, &root, tv) < 0)
+		if (parse_body(ld, c->sparse, name, &root, &root, tv) < 0)
 			rc = -1;
 	}
 	return rc;

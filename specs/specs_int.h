@@ -174,8 +174,12 @@ int spec_densities_load(struct ld *ld, const struct ysrc_node *inst, const struc
 int spec_arch_tree_load(struct ld *ld, const struct ysrc_node *arch, const struct kpath *p);
 /* arch_nodes.c: v0.4 node list -> ld->comps (+ per-component sparse/constraints). */
 int spec_arch_nodes_load(struct ld *ld, const struct ysrc_node *arch, const struct kpath *p);
-/* level.c: ld->comps -> s->arch levels, compute and networks. */
-int spec_arch_build(struct ld *ld);
+/*
+ * level.c: ld->comps -> s->arch levels, compute and networks. 'partial':
+ * some entries were dropped after errors; check what is there, but skip
+ * the checks that the dropped entries would falsify (counts, fanouts).
+ */
+int spec_arch_build(struct ld *ld, bool partial);
 /* arch.c: the whole 'architecture' key. */
 int spec_arch_load(struct ld *ld);
 

@@ -305,6 +305,12 @@ int ld_level_index(struct ld *ld, const struct ysrc_node *n, const struct kpath 
 	for (i = 0; i < arch->n_levels; i++)
 		if (!strcmp(arch->levels[i].name, name))
 			return (int)i;
+	for (i = 0; i < arch->n_levels; i++)       /* a spatial container's level */
+		if (arch->levels[i].is_dummy && !strncmp(arch->levels[i].name, "inter_", 6) &&
+		    strlen(arch->levels[i].name) == strlen(name) + 14 &&
+		    !strncmp(arch->levels[i].name + 6, name, strlen(name)) &&
+		    !strcmp(arch->levels[i].name + 6 + strlen(name), "_spatial"))
+			return (int)i;
 	if (arch->compute.name && !strcmp(arch->compute.name, name))
 		return ld_error(ld, n, p, "'%s' is the compute unit, not a storage level", name);
 	for (i = 0; i < arch->n_levels; i++)

@@ -1,0 +1,43 @@
+#!/bin/sh
+# The bad-spec corpus: for every tests/data/specs/bad/<name>.expected, run
+# 'fiberloop check' on <name>.yaml (or on the files listed in <name>.args),
+# from inside that directory, and require exit status 1, nothing on stdout
+# and exactly the expected diagnostics on stderr.
+srcdir=${srcdir:-.}
+FIBERLOOP=${FIBERLOOP:-./fiberloop}
+case $FIBERLOOP in /*) ;; *) FIBERLOOP=$(pwd)/$FIBERLOOP ;; esac
+dir=${TEST_DATA_DIR:-$srcdir/tests/data}/specs/bad
+cd "$dir" || exit 99
+
+out=$(mktemp) || exit 99
+err=$(mktemp) || exit 99
+trap 'rm -f "$out" "$err"' EXIT
+fail=0
+n=0
+for exp in *.expected; do
+	name=${exp%.expected}
+	if [ -f "$name.args" ]; then
+		args=$(cat "$name.args")
+	else
+		args=$name.yaml
+	fi
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	"$FIBERLOOP" check $args >"$out" 2>"$err"
+	rc=$?
+	if [ $rc -ne 1 ]; then
+		echo "FAIL $name: exit status $rc, expected 1"
+		fail=1
+	fi
+	if [ -s "$out" ]; then
+		echo "FAIL $name: wrote to stdout"
+		fail=1
+	fi
+	if ! diff -u "$exp" "$err"; then
+		echo "FAIL $name: diagnostics differ (above: - expected, + got)"
+		fail=1
+	fi
+done
+echo "$n bad specs checked"
+[ $n -gt 0 ] || exit 99
+exit $fail
