@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "mapper/mapper.h"
 #include "model/model.h"
+#include "report/report.h"
 #include "specs/spec.h"
 #include "util/diag.h"
 #include "util/fileio.h"
@@ -53,6 +54,8 @@ struct map_args {
 	const char *algorithm;
 	const char *threads, *streams, *seed, *time_limit, *search_size, *timeout, *victory;
 	const char *refine;
+	const char *energy, *footprint;
+	struct model_options model;
 };
 
 /* Parse an unsigned option value; -1 with a usage message when it is not one. */
@@ -119,6 +122,8 @@ static int parse_args(int argc, char **argv, struct map_args *a)
 		{ "--timeout", offsetof(struct map_args, timeout) },
 		{ "--victory", offsetof(struct map_args, victory) },
 		{ "--refine", offsetof(struct map_args, refine) },
+		{ "--energy", offsetof(struct map_args, energy) },
+		{ "--footprint", offsetof(struct map_args, footprint) },
 	};
 	bool opts_done = false;
 	int i;
@@ -140,17 +145,34 @@ static int parse_args(int argc, char **argv, struct map_args *a)
 			a->tensors[a->n_tensors++] = argv[++i];
 			continue;
 		}
-		for (k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
-			if (!strcmp(s, valued[k].name))
+		for (k = 0; k < sizeof(valued) / sizeof(valued[0]); k++) {
+			size_t n = strlen(valued[k].name);
+			if (!strncmp(s, valued[k].name, n) && (!s[n] || s[n] == '='))
 				break;
+		}
 		if (k == sizeof(valued) / sizeof(valued[0]))
 			return cli_usage_error(&cmd_map, "unknown option '%s'", s), -1;
+		if (s[strlen(valued[k].name)] == '=') {
+			*(const char **)((char *)a + valued[k].off) = s + strlen(valued[k].name) + 1;
+			continue;
+		}
 		if (i + 1 >= argc)
 			return cli_usage_error(&cmd_map, "'%s' needs a value", s), -1;
 		*(const char **)((char *)a + valued[k].off) = argv[++i];
 	}
 	if (!a->n_files)
 		return cli_usage_error(&cmd_map, "no input files"), -1;
+	a->model = (struct model_options)MODEL_OPTIONS_INIT;
+	if (a->footprint) {
+		if (!strcmp(a->footprint, "timeloop"))
+			a->model.footprint = MODEL_FOOTPRINT_TIMELOOP;
+		else if (!strcmp(a->footprint, "exact"))
+			a->model.footprint = MODEL_FOOTPRINT_EXACT;
+		else
+			return cli_usage_error(&cmd_map, "unknown footprint '%s' (timeloop or exact)",
+					       a->footprint), -1;
+	}
+	a->model.energy_preset = a->energy;
 	return 0;
 }
 
@@ -312,6 +334,7 @@ static void print_summary(const struct spec_set *s, const struct mapper_options 
 		printf("  %-20s %.9g %s\n", spec_metric_name(i), r->best_eval.metrics[i],
 		       metric_units[i]);
 	(void)s;
+	printf("\n");
 }
 
 /* Why no candidate was valid, by reason and level, to stderr. */
@@ -329,42 +352,97 @@ static void print_failures(const struct spec_set *s, const struct mapper_result 
 					(unsigned long long)r->fail_counts[f][l]);
 }
 
-/* "DIR/fiberloop-mapper.SUFFIX" into 'path'. */
-static void out_path(const char *dir, const char *suffix, struct strbuf *path)
-{
-	strbuf_reset(path);
-	strbuf_addf(path, "%s/%s.%s", dir, OUT_PREFIX, suffix);
-}
+/* The outputs of the best mapping, in the order they are written. */
+enum { OUT_YAML, OUT_STATS, OUT_MAP, OUT_JSON, OUT_COUNT };
+static const char *const out_names[OUT_COUNT] = {
+	OUT_PREFIX ".map.yaml", OUT_PREFIX ".stats.txt", OUT_PREFIX ".map.txt",
+	OUT_PREFIX ".stats.json",
+};
 
-/* Write the best mapping's outputs into 'dir'. Returns 0 or -1 (printed). */
-static int write_outputs(const struct spec_set *s, const char *dir, const struct mapper_result *r)
+/* Write every buffer into 'dir' atomically: all files or none. */
+static int write_files(const char *dir, struct strbuf *bufs)
 {
-	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT, err = STRBUF_INIT;
-	int rc = 0;
+	struct atomic_file af[OUT_COUNT];
+	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
+	int i, k, n_open = 0, rc = 0;
 
 	if (make_dirs(dir, &err) < 0)
 		goto fail;
-	spec_mapping_write_yaml(&r->best, &s->arch, &s->workload, &data);
-	out_path(dir, "map.yaml", &path);
-	if (write_file_atomic(path.buf, data.buf, data.len, &err) < 0)
-		goto fail;
-	printf("wrote %s\n", path.buf);
-	goto out;
+	for (i = 0; i < OUT_COUNT; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir, out_names[i]);
+		if (atomic_file_open(&af[i], path.buf, &err) < 0)
+			goto fail;
+		n_open++;
+		if (fwrite(bufs[i].buf, 1, bufs[i].len, af[i].fp) != bufs[i].len) {
+			strbuf_addf(&err, "cannot write '%s'", path.buf);
+			goto fail;
+		}
+	}
+	for (i = 0; i < OUT_COUNT; i++) {
+		if (atomic_file_commit(&af[i], &err) < 0) {
+			for (k = i + 1; k < OUT_COUNT; k++)
+				atomic_file_abort(&af[k]);
+			n_open = 0;
+			goto fail;
+		}
+	}
+	goto done;
 fail:
+	for (i = 0; i < n_open; i++)
+		atomic_file_abort(&af[i]);
 	fprintf(stderr, "fiberloop map: %s\n", err.buf);
 	rc = -1;
-out:
-	strbuf_release(&path);
-	strbuf_release(&data);
+done:
 	strbuf_release(&err);
+	strbuf_release(&path);
+	return rc;
+}
+
+/*
+ * Evaluate the best mapping once more for the full report, print its
+ * summary and write the outputs into 'dir'. Returns 0 or -1 (printed).
+ */
+static int write_outputs(const struct spec_set *s, const struct map_args *a,
+			 const struct mapper_result *r)
+{
+	struct strbuf bufs[OUT_COUNT], summary = STRBUF_INIT;
+	struct model_result *mr = xmalloc(sizeof(*mr));
+	struct model_ws *ws = model_ws_new(s, &a->model, NULL, 0);
+	double metrics[SPEC_METRIC_COUNT];
+	int i, rc = 0;
+
+	if (!ws || model_eval(ws, &r->best, mr) < 0)
+		BUG("the best mapping no longer evaluates");
+	mapper_metrics_of_result(mr, metrics);
+	if (memcmp(metrics, r->best_eval.metrics, sizeof(metrics)))
+		BUG("the model gives the best mapping other metrics on a second evaluation");
+	for (i = 0; i < OUT_COUNT; i++)
+		strbuf_init(&bufs[i], 0);
+	spec_mapping_write_yaml(&r->best, &s->arch, &s->workload, &bufs[OUT_YAML]);
+	report_stats_txt(s, mr, &bufs[OUT_STATS]);
+	report_map_txt(s, &r->best, mr, &bufs[OUT_MAP]);
+	report_json(s, &r->best, mr, (const char *const *)a->files, a->n_files, &bufs[OUT_JSON]);
+	report_summary(s, mr, &summary);
+	fwrite(summary.buf, 1, summary.len, stdout);
+	if (write_files(a->out_dir ? a->out_dir : ".", bufs) < 0)
+		rc = -1;
+	else
+		printf("wrote %s/%s (and .stats.txt, .map.txt, .stats.json)\n",
+		       a->out_dir ? a->out_dir : ".", out_names[OUT_YAML]);
+	for (i = 0; i < OUT_COUNT; i++)
+		strbuf_release(&bufs[i]);
+	strbuf_release(&summary);
+	model_ws_free(ws);
+	free(mr);
 	return rc;
 }
 
 /* A model workspace must be possible before threads ask for one each. */
-static int check_model(const struct spec_set *s)
+static int check_model(const struct spec_set *s, const struct model_options *mo)
 {
 	char err[256];
-	struct model_ws *ws = model_ws_new(s, NULL, err, sizeof(err));
+	struct model_ws *ws = model_ws_new(s, mo, err, sizeof(err));
 	if (!ws) {
 		fprintf(stderr, "fiberloop map: %s\n", err);
 		return -1;
@@ -377,7 +455,7 @@ static int search(const struct spec_set *s, const struct map_args *a)
 {
 	struct diag_list dl = DIAG_LIST_INIT;
 	struct mapper_space *ms;
-	struct mapper_model_ctx mc = { s, NULL };
+	struct mapper_model_ctx mc = { s, &a->model };
 	struct mapper_evaluator ev;
 	struct mapper_options o;
 	struct mapper_result *r;
@@ -395,7 +473,7 @@ static int search(const struct spec_set *s, const struct map_args *a)
 	diag_list_release(&dl);
 	if (!ms)
 		return CLI_EXIT_BAD_INPUT;
-	if (check_model(s) < 0) {
+	if (check_model(s, &a->model) < 0) {
 		mapper_space_free(ms);
 		return CLI_EXIT_BAD_INPUT;
 	}
@@ -437,7 +515,7 @@ static int search(const struct spec_set *s, const struct map_args *a)
 	if (!r->found) {
 		print_failures(s, r);
 		rc = CLI_EXIT_INFEASIBLE;
-	} else if (write_outputs(s, a->out_dir ? a->out_dir : ".", r) < 0) {
+	} else if (write_outputs(s, a, r) < 0) {
 		rc = CLI_EXIT_BAD_INPUT;
 	}
 	strbuf_release(&ls.line);
@@ -485,7 +563,9 @@ const struct cli_command cmd_map = {
 		"Searches the mappings of the design in FILE... (architecture, problem,\n"
 		"ERT, 'architecture_constraints' / 'mapspace', 'mapper' settings) and writes\n"
 		"the best one by the 'optimization_metrics' of the 'mapper' key (default edp)\n"
-		"to DIR/" OUT_PREFIX ".map.yaml, loadable by 'fiberloop model'.\n"
+		"to DIR/" OUT_PREFIX ".map.yaml, loadable by 'fiberloop model', with its\n"
+		"evaluation as DIR/" OUT_PREFIX ".stats.txt, .map.txt (Timeloop's layouts)\n"
+		"and .stats.json.\n"
 		"A 'mapping' key in FILE... is ignored.\n"
 		"\n"
 		"Options (they override the 'mapper' key):\n"
@@ -503,6 +583,8 @@ const struct cli_command cmd_map = {
 		"  --victory N          a stream stops after N valid mappings without improvement\n"
 		"  --log FILE.csv       every candidate visited, with its metrics\n"
 		"  --tensor NAME=FILE   actual non-zero pattern of tensor NAME\n"
+		"  --energy PRESET      energy preset for levels without an ERT entry\n"
+		"  --footprint F        timeloop (convex hulls, default) or exact tile footprints\n"
 		"\n"
 		"A progress line is shown on stderr when it is a terminal. Ctrl-C stops the\n"
 		"search within a second and writes the best mapping so far (a second Ctrl-C\n"

@@ -444,7 +444,10 @@ static int build_dim(struct mapper_space *ms, unsigned d, struct diag_list *dl)
 	return 0;
 }
 
-/* Fixed spatial factors must fit the fan-out. */
+/*
+ * Fixed spatial factors must fit the fan-out, on X and Y apart under the
+ * split and order constraints (free factors only make that harder).
+ */
 static int check_spatial(struct mapper_space *ms, struct diag_list *dl)
 {
 	int ret = 0;
@@ -452,12 +455,13 @@ static int check_spatial(struct mapper_space *ms, struct diag_list *dl)
 
 	for (i = 0; i < ms->n_tl; i++) {
 		const struct ms_tl *t = &ms->tl[i];
-		uint64_t prod = 1, fan;
+		uint64_t prod = 1, fan, f[SPEC_MAX_DIMS];
 		const struct spec_constraint *c = NULL;
 		if (!t->is_spatial)
 			continue;
 		fan = (uint64_t)t->fanout_x * t->fanout_y;
 		for (d = 0; d < ms->n_dims; d++) {
+			f[d] = t->fixed[d] ? t->fixed[d] : 1;
 			if (!t->fixed[d])
 				continue;
 			prod = sat_mul(prod, t->fixed[d]);
@@ -468,6 +472,62 @@ static int check_spatial(struct mapper_space *ms, struct diag_list *dl)
 					 "fixed spatial factors at '%s' multiply to %" PRIu64
 					 ", more than its fan-out %u x %u",
 					 level_name(ms, t->level), prod, t->fanout_x, t->fanout_y);
+		else if (!ms_tl_arrangement_exists(ms, i, f))
+			ret = diag_error(dl, con_loc(t->split_con ? t->split_con : t->perm_con ? t->perm_con : c),
+					 "the spatial factors fixed at '%s' fit no X/Y arrangement of its "
+					 "fan-out %u x %u under this split and order",
+					 level_name(ms, t->level), t->fanout_x, t->fanout_y);
+	}
+	return ret;
+}
+
+/* The largest divisor of 'n' that is at most 'cap'. */
+static uint64_t largest_divisor(uint64_t n, uint64_t cap)
+{
+	uint64_t d, best = 1;
+	for (d = 1; d <= n / d; d++) {
+		if (n % d)
+			continue;
+		if (d <= cap && d > best)
+			best = d;
+		if (n / d <= cap && n / d > best)
+			best = n / d;
+	}
+	return best;
+}
+
+/*
+ * A spatial utilization bound must be reachable: each dimension can give a
+ * spatial level at most its largest divisor within the slot's bound.
+ */
+static int check_utilization(struct mapper_space *ms, struct diag_list *dl)
+{
+	int ret = 0;
+	unsigned i, d;
+
+	for (i = 0; i < ms->n_tl; i++) {
+		const struct ms_tl *t = &ms->tl[i];
+		uint64_t most = 1, fan, rest;
+		const struct spec_constraint *last;
+		if (!t->is_spatial || t->min_utilization <= 0)
+			continue;
+		fan = (uint64_t)t->fanout_x * t->fanout_y;
+		for (d = 0; d < ms->n_dims; d++) {
+			if (t->fixed[d]) {
+				most = sat_mul(most, t->fixed[d]);
+				continue;
+			}
+			if (fixed_product(ms, d, &rest, &last, dl) < 0)
+				return -1;
+			most = sat_mul(most, largest_divisor(rest, slot_bound(t, d)));
+		}
+		if (most > fan)
+			most = fan;
+		if ((double)most < t->min_utilization * (double)fan - 1e-9)
+			ret = diag_error(dl, con_loc(t->util_con),
+					 "the spatial loops of '%s' can use at most %" PRIu64 " of its %"
+					 PRIu64 " instances, below the minimum utilization %g",
+					 level_name(ms, t->level), most, fan, t->min_utilization);
 	}
 	return ret;
 }
@@ -486,8 +546,27 @@ static void tensor_list(const struct mapper_space *ms, uint32_t mask, struct str
 }
 
 /*
- * The smallest tiles a level must hold: every free factor 1, fixed factors
- * as given. When even those overflow a level, no mapping fits it.
+ * The smallest extent of dimension 'd' below and at tiling level 'tl':
+ * 'fixed_below' (the fixed factors there) when a free slot above could take
+ * the rest, else the bound over the factors fixed above.
+ */
+static uint64_t min_extent(const struct mapper_space *ms, unsigned d, unsigned tl,
+			   uint64_t fixed_below)
+{
+	uint64_t above = 1;
+	unsigned i;
+
+	for (i = tl + 1; i < ms->n_tl; i++) {
+		if (!ms->tl[i].fixed[d])
+			return fixed_below;
+		above = sat_mul(above, ms->tl[i].fixed[d]);
+	}
+	return ms->spec->workload.bounds[d] / above;
+}
+
+/*
+ * The smallest tiles a level must hold (min_extent() of every dimension).
+ * When even those overflow a level, no mapping fits it.
  */
 static int check_min_capacity(struct mapper_space *ms, struct diag_list *dl)
 {
@@ -500,7 +579,7 @@ static int check_min_capacity(struct mapper_space *ms, struct diag_list *dl)
 	for (l = 0; l < ms->n_levels; l++) {
 		const struct ms_level *lv = &ms->lvl[l];
 		uint32_t mask = lv->force_keep & lv->precheck_mask;
-		uint64_t sum = 0;
+		uint64_t sum = 0, tile[SPEC_MAX_DIMS];
 
 		for (i = tl_done; i <= lv->tl_temporal; i++)
 			for (d = 0; d < ms->n_dims; d++)
@@ -509,9 +588,11 @@ static int check_min_capacity(struct mapper_space *ms, struct diag_list *dl)
 		tl_done = lv->tl_temporal + 1;
 		if (!lv->has_size || !mask)
 			continue;
+		for (d = 0; d < ms->n_dims; d++)
+			tile[d] = min_extent(ms, d, lv->tl_temporal, ext[d]);
 		for (t = 0; t < ms->n_tensors; t++)
 			if (mask & (1u << t)) {
-				uint64_t w = ms_tile_words(&ms->spec->workload.tensors[t], ext);
+				uint64_t w = ms_tile_words(&ms->spec->workload.tensors[t], tile);
 				sum = sum > UINT64_MAX - w ? UINT64_MAX : sum + w;
 			}
 		if (sum > lv->cap_words) {
@@ -554,6 +635,8 @@ struct mapper_space *mapper_space_new(const struct spec_set *s, struct diag_list
 	for (d = 0; d < ms->n_dims; d++)
 		if (build_dim(ms, d, dl) < 0)
 			ret = -1;
+	if (ret == 0 && check_utilization(ms, dl) < 0)
+		ret = -1;
 	if (ret == 0 && check_min_capacity(ms, dl) < 0)
 		ret = -1;
 	if (ret < 0) {

@@ -161,6 +161,10 @@ uint64_t ms_free_rank(const struct ms_if *fi, unsigned tl, const uint8_t *order)
 unsigned ms_seq(const struct mapper_space *ms, const struct ms_if *fi, unsigned tl, uint64_t rank,
 		uint8_t *seq);
 
+/* True when spatial level 'tl' with 'factors' (per dimension) has an
+ * arrangement that fits its fan-out, split and order constraints. */
+bool ms_tl_arrangement_exists(const struct mapper_space *ms, unsigned tl, const uint64_t *factors);
+
 /* Uniformly random factorization, keep choice (from fi->keep) and orders. */
 void ms_random_choice(const struct mapper_space *ms, struct rng *r, uint32_t *choice);
 void ms_random_keep(const struct mapper_space *ms, const struct ms_if *fi, struct rng *r,

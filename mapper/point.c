@@ -622,3 +622,15 @@ unsigned ms_seq(const struct mapper_space *ms, const struct ms_if *fi, unsigned 
 {
 	return nontrivial_seq(ms, fi, tl, rank, seq);
 }
+
+bool ms_tl_arrangement_exists(const struct mapper_space *ms, unsigned tl, const uint64_t *factors)
+{
+	struct ms_if *fi = xcalloc(1, sizeof(*fi));
+	bool ok;
+
+	memcpy(fi->f[tl], factors, sizeof(fi->f[tl]));
+	compute_orders(ms, fi, tl);
+	ok = spatial_exists(ms, fi, tl);
+	free(fi);
+	return ok;
+}

@@ -142,7 +142,8 @@ static void test_factorization_rows(void)
 /* Constraint setups that leave no mapping, with the expected first error. */
 enum bad {
 	B_NOT_DIVIDING, B_ALL_FIXED, B_NO_FANOUT, B_BYPASS_TOP, B_KEEP_BYPASS, B_MIN_CAPACITY,
-	B_MAX_SPLIT, B_SPATIAL_PRODUCT, B_CONTRADICT, B_TWO_PERMS
+	B_MAX_SPLIT, B_SPATIAL_PRODUCT, B_CONTRADICT, B_TWO_PERMS, B_ARRANGEMENT, B_UTILIZATION,
+	B_TILE_ABOVE
 };
 
 static void apply_bad(struct spec_set *s, enum bad k)
@@ -198,6 +199,26 @@ static void apply_bad(struct spec_set *s, enum bad k)
 		fx_perm(fx_constraint(s, SPEC_CON_TEMPORAL, 0, 3), "MK");
 		fx_perm(fx_constraint(s, SPEC_CON_TEMPORAL, 0, 9), "N");
 		break;
+	case B_ARRANGEMENT:
+		c = fx_constraint(s, SPEC_CON_SPATIAL, 1, 6);
+		fx_fix(c, FX_M, 2);
+		fx_fix(c, FX_K, 2);
+		c->has_split = true;
+		c->split = 0;
+		break;
+	case B_UTILIZATION:
+		c = fx_constraint(s, SPEC_CON_SPATIAL, 1, 6);
+		fx_fix(c, FX_M, 1);
+		fx_fix(c, FX_K, 1);
+		fx_constraint(s, SPEC_CON_UTILIZATION, 1, 8)->min_utilization = 1.0;
+		break;
+	case B_TILE_ABOVE:
+		c = fx_constraint(s, SPEC_CON_TEMPORAL, 2, 9);
+		fx_fix(c, FX_M, 1);
+		fx_fix(c, FX_K, 1);
+		fx_fix(c, FX_N, 1);
+		fx_constraint(s, SPEC_CON_BYPASS, 1, 11)->keep_mask = 7;
+		break;
 	}
 }
 
@@ -218,6 +239,9 @@ static void test_diagnostics(void)
 		{ B_SPATIAL_PRODUCT, 6, "fixed spatial factors at 'Buf' multiply to 8, more than its fan-out 2 x 2" },
 		{ B_CONTRADICT, 9, "factor M=4 at 'Reg' contradicts M=2" },
 		{ B_TWO_PERMS, 9, "a second permutation for the temporal loops of 'Reg'" },
+		{ B_ARRANGEMENT, 6, "the spatial factors fixed at 'Buf' fit no X/Y arrangement of its fan-out 2 x 2 under this split and order" },
+		{ B_UTILIZATION, 8, "the spatial loops of 'Buf' can use at most 2 of its 4 instances, below the minimum utilization 1" },
+		{ B_TILE_ABOVE, 11, "'Buf' must keep A, B, Z, whose smallest tiles need 104 words; it holds 64" },
 	};
 	size_t i;
 
