@@ -306,8 +306,7 @@ static const char *const metric_units[] = {
 	[SPEC_METRIC_EDP] = "J*cycle", [SPEC_METRIC_LAST_LEVEL_ACCESSES] = "accesses",
 };
 
-static void print_summary(const struct spec_set *s, const struct mapper_options *o,
-			  const struct mapper_result *r)
+static void print_summary(const struct mapper_options *o, const struct mapper_result *r)
 {
 	unsigned i;
 
@@ -333,7 +332,6 @@ static void print_summary(const struct spec_set *s, const struct mapper_options 
 	for (i = 0; i < SPEC_METRIC_COUNT; i++)
 		printf("  %-20s %.9g %s\n", spec_metric_name(i), r->best_eval.metrics[i],
 		       metric_units[i]);
-	(void)s;
 	printf("\n");
 }
 
@@ -511,7 +509,7 @@ static int search(const struct spec_set *s, const struct map_args *a)
 		fprintf(stderr, "fiberloop map: %s\n", err.buf);
 		rc = CLI_EXIT_BAD_INPUT;
 	}
-	print_summary(s, &o, r);
+	print_summary(&o, r);
 	if (!r->found) {
 		print_failures(s, r);
 		rc = CLI_EXIT_INFEASIBLE;

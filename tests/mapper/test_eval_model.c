@@ -2,8 +2,9 @@
  * Tests of mapper/eval_model.c: searches with the analytical model on
  * conformance designs. The best mapping, written as YAML and loaded again
  * with the design (as 'fiberloop model' does), evaluates to exactly the
- * metrics the search reported; and the reference mapping's own metrics
- * through the evaluator equal the model's.
+ * metrics the search reported; the reference mapping's own metrics
+ * through the evaluator equal the model's; and the mapper's capacity
+ * pre-check agrees with the model.
  */
 #include "mapper/mapper.h"
 
@@ -12,8 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mapper/mapspace_int.h"
 #include "model/model.h"
 #include "tests/unit.h"
+#include "util/rng.h"
 #include "util/diag.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
@@ -156,8 +159,75 @@ static void test_evaluator(void)
 	spec_set_free(s);
 }
 
+/*
+ * The mapper's capacity pre-check agrees with the model on dense designs:
+ * it never prunes a mapping the model accepts, and what it passes the model
+ * does not reject for capacity.
+ */
+static void test_precheck_agrees(void)
+{
+	static const char *const cases[] = { "simple_output_stationary", "simple_weight_stationary",
+					     "eyeriss_like", "simba_like" };
+	static const char *const files[] = { "input.yaml", "constraints.yaml", "ERT.yaml" };
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct spec_set *s = load_case(cases[i], files, 3);
+		struct diag_list dl = DIAG_LIST_INIT;
+		struct mapper_space *ms;
+		struct model_result *mr = xmalloc(sizeof(*mr));
+		struct spec_mapping *m = xmalloc(sizeof(*m));
+		struct model_ws *ws;
+		struct ms_if fi;
+		struct rng r;
+		unsigned n, lvl, pruned = 0, passed = 0, disagree = 0;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		ms = mapper_space_new(s, &dl);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
+		ws = model_ws_new(s, NULL, NULL, 0);
+		ms_if_init(&fi, ms);
+		rng_seed(&r, 17);
+		for (n = 0; n < 3000; n++) {
+			struct ms_point p;
+			enum mapper_fail pre;
+			int rc;
+			memset(&p, 0, sizeof(p));
+			ms_random_choice(ms, &r, p.choice);
+			if (ms_if_load(ms, p.choice, &fi, &lvl) != MAPPER_OK ||
+			    ms_if_keep_sets(ms, &fi, false, &lvl) != MAPPER_OK)
+				continue;
+			ms_random_keep(ms, &fi, &r, &p);
+			if (!ms_random_orders(ms, &fi, &r, &p))
+				continue;
+			pre = ms_keep_check(ms, &fi, p.keep, &lvl);
+			ms_point_mapping(ms, &fi, &p, m);
+			rc = model_eval(ws, m, mr);
+			if (pre == MAPPER_OK) {
+				passed++;
+				disagree += rc < 0 && (mr->status == EVAL_OVER_CAPACITY ||
+						       mr->status == EVAL_UNDER_UTILIZATION);
+			} else {
+				pruned++;
+				disagree += rc == 0 || (unsigned)mr->fail_level != lvl;
+			}
+		}
+		CU_ASSERT_EQUAL(disagree, 0);
+		CU_ASSERT_TRUE(pruned > 100);
+		CU_ASSERT_TRUE(passed > 100);
+		ms_if_release(&fi);
+		model_ws_free(ws);
+		free(m);
+		free(mr);
+		mapper_space_free(ms);
+		spec_set_free(s);
+		diag_list_release(&dl);
+	}
+}
+
 static CU_TestInfo eval_tests[] = {
 	{ "model evaluator", test_evaluator },
+	{ "capacity pre-check agrees with the model", test_precheck_agrees },
 	{ "written best mapping evaluates the same", test_roundtrip },
 	CU_TEST_INFO_NULL,
 };
