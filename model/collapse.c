@@ -8,6 +8,7 @@
 #include "model/model_int.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "util/ckmath.h"
@@ -188,6 +189,15 @@ static void accesses(struct model_ws *ws, unsigned pv, const struct col *c, unsi
 	}
 }
 
+/* The counts of a bypassed tile (the rest of it is left as it was). */
+static void clear_bypassed(struct model_tile *t)
+{
+	t->shape = t->partition_size = t->utilized_capacity = 0;
+	t->reads = t->fills = t->updates = t->temporal_reductions = 0;
+	t->address_generations = 0;
+	t->energy_pj = t->energy_total_pj = 0;
+}
+
 /* Write the collapsed tiles of tensor pv into 'out'. */
 static void store(struct model_ws *ws, unsigned pv, struct col *c, struct model_result *out)
 {
@@ -200,7 +210,10 @@ static void store(struct model_ws *ws, unsigned pv, struct col *c, struct model_
 		struct model_tile *t = &out->tiles[l][pv];
 		const struct mlevel *lv = &ws->lv[l];
 		int k;
-		memset(t, 0, sizeof(*t));
+		if (c->kept[l])
+			memset(t, 0, ws->tile_head_size);
+		else
+			clear_bypassed(t);
 		t->is_kept = c->kept[l];
 		t->replication = (uint64_t)c->replication[l];
 		t->avg_replication = c->replication[l];

@@ -165,8 +165,14 @@ static void tile_energy(struct model_ws *ws, unsigned l, struct model_tile *t)
 
 	clusters = lvl->instances / (lvl->cluster_size ? lvl->cluster_size : 1);
 	t->utilized_clusters = xy < clusters ? xy : clusters;
-	for (op = 0; op < MODEL_OP_COUNT; op++)
+	for (op = 0; op <= MODEL_OP_SKIPPED_UPDATE; op++)
+		if (t->actions[op])
+			e += vector_accesses(lvl, t, op) * le->op_pj[op];
+	for (op = MODEL_OP_RANDOM_MD_READ; t->n_fmt_ranks && op <= MODEL_OP_SKIPPED_MD_UPDATE; op++)
 		e += vector_accesses(lvl, t, op) * le->op_pj[op];
+	for (op = MODEL_OP_DECOMPRESSION; op <= MODEL_OP_COMPRESSION; op++)
+		if (t->actions[op])
+			e += vector_accesses(lvl, t, op) * le->op_pj[op];
 	e *= t->confidence;
 	if (t->avg_replication > 0 && t->utilized_clusters)
 		t->energy_pj = e / ((double)xy / (double)t->utilized_clusters);

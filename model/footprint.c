@@ -45,16 +45,30 @@ uint64_t tbox_size(const struct tbox *b, unsigned n_ranks)
 	return n;
 }
 
+uint64_t proj_extents(const struct proj *p, const uint64_t *op_ext, uint64_t *ext)
+{
+	uint64_t n = 1;
+	unsigned r, t;
+
+	for (r = 0; r < p->n_ranks; r++) {
+		const struct proj_rank *pr = &p->ranks[r];
+		uint64_t e = 1;
+		for (t = 0; t < pr->n_terms; t++)
+			e += pr->abs_coef[t] * (op_ext[pr->dim[t]] - 1);
+		ext[r] = e;
+		n *= e;
+	}
+	return n;
+}
+
 uint64_t fp_size(struct model_ws *ws, unsigned pv, const int64_t *op_lo,
 		 const uint64_t *op_ext)
 {
-	const struct proj *p = &ws->proj[pv];
-	struct tbox b;
+	uint64_t ext[SPEC_MAX_TENSOR_RANKS];
 
 	if (ws->poly)
 		return fp_exact_size(ws->poly, pv, op_lo, op_ext);
-	proj_box(p, op_lo, op_ext, &b);
-	return tbox_size(&b, p->n_ranks);
+	return proj_extents(&ws->proj[pv], op_ext, ext);
 }
 
 /* Points shared by two hull boxes. */

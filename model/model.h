@@ -94,7 +94,10 @@ struct model_options {
 /*
  * One tensor at one storage level. Counts are per instance of the level
  * (per cluster for address generations). In a dense run the "actual" counts
- * equal the algorithmic ones and gated/skipped counts are 0.
+ * equal the algorithmic ones and gated/skipped counts are 0. A tile that is
+ * not kept (bypassed) has is_kept, replication, avg_replication, max_x,
+ * max_y, confidence and parent/child_level set and its counts and energies
+ * zero; its other fields are unspecified.
  */
 struct model_tile {
 	bool is_kept;                 /* the level stores this tensor */
@@ -107,9 +110,8 @@ struct model_tile {
 	double expected_density;
 	double confidence;            /* 1 unless overbooking is allowed */
 	const char *density_name;     /* "fixed_structured", "hypergeometric", ... */
-	unsigned n_fmt_ranks;
+	unsigned n_fmt_ranks;         /* ranks of the representation format, 0 = none */
 	uint8_t fmt_kind[MODEL_MAX_FMT_RANKS];   /* enum fmt_kind, rank 0 = innermost */
-	uint64_t fmt_capacity[MODEL_MAX_FMT_RANKS][2]; /* (metadata, payload) units */
 	uint8_t fmt_md_bits[MODEL_MAX_FMT_RANKS];    /* metadata word bits per rank */
 	uint8_t fmt_pl_bits[MODEL_MAX_FMT_RANKS];    /* payload word bits per rank */
 	double vector_ratio;          /* compressed-tile vector access correction (3.2) */
@@ -128,10 +130,8 @@ struct model_tile {
 	double parent_access_share;
 	double link_transfers, peer_accesses, peer_fills;
 
-	/* fine-grained counts (semantics 3.1) and format accesses (4.3.4) */
+	/* fine-grained counts (semantics 3.1) */
 	uint64_t actions[MODEL_OP_COUNT];
-	uint64_t fmt_access[MODEL_FMT_OP_COUNT][MODEL_FMT_CLASS_COUNT]
-			   [MODEL_MAX_FMT_RANKS][2];
 
 	/* energy (semantics 3.3) */
 	double energy_pj;               /* per instance */
@@ -144,6 +144,14 @@ struct model_tile {
 	double bw_consumption_scale;
 	double read_bw, write_bw, shared_bw;
 	double fmt_read_ratio, fmt_write_ratio, fmt_shared_ratio;
+
+	/*
+	 * Per-rank format tables, last and large: only ranks [0, n_fmt_ranks)
+	 * are meaningful (the rest is not cleared between evaluations).
+	 */
+	uint64_t fmt_capacity[MODEL_MAX_FMT_RANKS][2];     /* (metadata, payload) units */
+	uint64_t fmt_access[MODEL_FMT_OP_COUNT][MODEL_FMT_CLASS_COUNT]
+			   [MODEL_MAX_FMT_RANKS][2];     /* format accesses (4.3.4) */
 };
 
 /* One storage level. */
@@ -200,6 +208,7 @@ struct model_result {
 	bool is_sparse_layout;        /* sparse_optimizations given */
 	const char *energy_preset;    /* preset feeding some level, or NULL */
 	enum model_footprint footprint;
+	bool nest_walked;             /* the general nest walk ran (not the fast path) */
 
 	/* summary (semantics 3.6) */
 	double energy_pj;

@@ -22,12 +22,23 @@ struct proj_rank {
 	unsigned n_terms;
 	uint8_t dim[SPEC_MAX_TERMS];
 	int64_t coef[SPEC_MAX_TERMS];
+	uint64_t abs_coef[SPEC_MAX_TERMS];
+};
+
+/* The ranks one dimension moves, with its net coefficient in each. */
+struct proj_dim {
+	unsigned n;
+	uint32_t rank_mask;             /* bit r: the dimension moves rank r */
+	uint8_t rank[SPEC_MAX_TENSOR_RANKS];
+	int64_t coef[SPEC_MAX_TENSOR_RANKS];
 };
 
 /* A tensor's projection, prepared once per spec set. */
 struct proj {
 	unsigned n_ranks;
 	struct proj_rank ranks[SPEC_MAX_TENSOR_RANKS];
+	int64_t cm[SPEC_MAX_TENSOR_RANKS][SPEC_MAX_DIMS];   /* rank x dim coefficients */
+	struct proj_dim dims[SPEC_MAX_DIMS];             /* cm by dimension, non-zeros */
 	uint32_t dim_mask;
 	bool read_write;
 };
@@ -118,6 +129,7 @@ struct model_ws {
 	struct model_options opt;
 	unsigned n_levels, n_tensors, n_dims;
 	struct proj proj[SPEC_MAX_TENSORS];
+	const char *density_name[SPEC_MAX_TENSORS];
 	struct level_energy lev_energy[SPEC_MAX_LEVELS];
 	enum model_energy_source compute_source;
 	double compute_op_pj[MODEL_COMPUTE_OP_COUNT];
@@ -135,14 +147,28 @@ struct model_ws {
 	double compute_replication;
 	uint64_t max_temporal_iterations;
 	struct nest_out nest;
+	uint64_t tile_ext[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS][SPEC_MAX_TENSOR_RANKS];
 	struct coll_tile coll[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];
+
+	/* group-index differences between mesh neighbours, per level, kept
+	 * between evaluations while the level's spatial group is unchanged */
+	struct neighbours {
+		bool valid, overflow;
+		unsigned n_group;
+		uint64_t ends[SPEC_MAX_DIMS], H;
+		unsigned n;
+		int64_t d[64][SPEC_MAX_DIMS];
+	} nb[SPEC_MAX_LEVELS];
+
+	/* bytes of a model_tile before its format tables (a run-time value, so
+	 * that clearing a tile is a libc memset rather than an inlined 'rep stos') */
+	size_t tile_head_size;
 
 	/* scratch: children of a spatial group (sized at ws_new) */
 	size_t max_children;
 	int64_t *child_key;
 	uint8_t *child_flag;
 	struct walk_state *walk;      /* the general nest walk's state */
-	struct fast_memo *memo;       /* the fast path's memo tables */
 };
 
 /* ----------------------------------------------------------- footprints */
@@ -150,6 +176,10 @@ struct model_ws {
 /* The hull image of the op-space box [lo, lo + ext) on tensor 'p'. */
 void proj_box(const struct proj *p, const int64_t *op_lo, const uint64_t *op_ext,
 	      struct tbox *out);
+
+/* Hull extents per rank of a box with op-space extents op_ext; returns
+ * their product (the hull size). */
+uint64_t proj_extents(const struct proj *p, const uint64_t *op_ext, uint64_t *ext);
 
 /* Points in a hull box. */
 uint64_t tbox_size(const struct tbox *b, unsigned n_ranks);
@@ -192,11 +222,9 @@ int nest_fast(struct model_ws *ws);
 /* The general walk: Timeloop's extrapolated delta recursion. */
 void nest_walk(struct model_ws *ws);
 
-/* Allocate / free the walk's and fast path's state. */
+/* Allocate / free the walk's state. */
 void nest_walk_init(struct model_ws *ws);
 void nest_walk_release(struct model_ws *ws);
-void nest_fast_init(struct model_ws *ws);
-void nest_fast_release(struct model_ws *ws);
 
 /* Add 'acc' accesses under key (m, scatter) to 't'. */
 void nest_rec_add(struct nest_tile *t, uint64_t m, uint64_t scatter, uint64_t acc);

@@ -52,25 +52,6 @@ static void loop_translation(const struct proj *p, const struct mloop *lp, int64
 	}
 }
 
-/*
- * True when no two group loops move the same rank: distinct index vectors
- * then always give distinct offsets and every group has the same size.
- */
-static bool translations_independent(int64_t (*t)[SPEC_MAX_TENSOR_RANKS], unsigned n,
-				     unsigned n_ranks)
-{
-	unsigned r, k;
-
-	for (r = 0; r < n_ranks; r++) {
-		unsigned movers = 0;
-		for (k = 0; k < n; k++)
-			movers += t[k][r] != 0;
-		if (movers > 1)
-			return false;
-	}
-	return true;
-}
-
 static int cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -153,26 +134,28 @@ void nest_multicast(struct model_ws *ws, unsigned pv, const struct mloop *group,
 	const struct proj *p = &ws->proj[pv];
 	int64_t tr[SPEC_MAX_DIMS][SPEC_MAX_TENSOR_RANKS];
 	uint64_t m = 1, groups = 1;
-	unsigned k, r;
+	uint32_t moved = 0;
+	bool independent = true;
+	unsigned k;
 
 	if (acc == 0)
 		return;
 	if (n_group > SPEC_MAX_DIMS)
 		BUG("spatial group of %u loops", n_group);
-	for (k = 0; k < n_group; k++)
-		loop_translation(p, &group[k], tr[k]);
-	if (skip || !translations_independent(tr, n_group, p->n_ranks)) {
-		multicast_enumerate(ws, tr, n_group, p->n_ranks, ends, skip, acc, t);
-		return;
-	}
 	for (k = 0; k < n_group; k++) {
-		bool moves = false;
-		for (r = 0; r < p->n_ranks; r++)
-			moves |= tr[k][r] != 0;
-		if (moves)
+		uint32_t mask = p->dims[group[k].dim].rank_mask;
+		independent &= !(mask & moved);
+		moved |= mask;
+		if (mask)
 			groups *= ends[k];
 		else
 			m *= ends[k];
+	}
+	if (skip || !independent) {
+		for (k = 0; k < n_group; k++)
+			loop_translation(p, &group[k], tr[k]);
+		multicast_enumerate(ws, tr, n_group, p->n_ranks, ends, skip, acc, t);
+		return;
 	}
 	nest_rec_add(t, m, groups, groups * acc);
 }

@@ -7,11 +7,19 @@
  * index 0 (weight 1) then index 1 (weight N-1), so the leaves follow a binary
  * counter whose bit j is loop k_j (innermost first). Entering leaf x moves the
  * tile by u_j = s_j - (s_0 + ... + s_{j-1}) with j = ctz(x) (loop k_j steps,
- * the loops inside it reset), and tiles always have the same shape. The words
- * delivered are sum over leaves of weight x delta, where delta follows the
- * stride-change rule of semantics 2.3 step 4; that state machine only ever
- * remembers one translation, so the sum is a small dynamic program over
- * (tree height, remembered translation) instead of 2^m leaves.
+ * the loops inside it reset), and tiles always have the same shape.
+ *
+ * The words delivered are sum over leaves of weight x delta, where delta
+ * follows the stride-change rule of semantics 2.3 step 4. That rule only
+ * remembers one translation, and in the ruler sequence j = ctz(x) the first
+ * loop z whose translation is not zero on the tensor comes back every other
+ * non-zero leaf. After the first such leaf the remembered translation is u_z,
+ * except right after a leaf with another translation (which resets it, costs
+ * a full tile, and is always followed by a u_z leaf that sets it again). So
+ * a leaf's delta depends on its j alone: 0 when u_j is zero, the overlap
+ * delta when j = z or u_j = u_z, else the full tile; and the leaves with
+ * ctz = j weigh (N_j - 1) * prod_{i > j} N_i in total. The sum is the first
+ * (full) tile plus sum_j delta_j * weight_j: linear in the number of loops.
  */
 #include "model/model_int.h"
 
@@ -20,255 +28,308 @@
 
 #include "util/xalloc.h"
 
-#define NO_T (-1)
-
-struct fast_memo {
-	uint32_t stamp;
-	uint32_t seen[FAST_MAX_LOOPS + 1][FAST_MAX_LOOPS + 1];
-	uint64_t val[FAST_MAX_LOOPS + 1][FAST_MAX_LOOPS + 1];
-	int8_t next[FAST_MAX_LOOPS + 1][FAST_MAX_LOOPS + 1];
-};
-
-/* The translations seen by one boundary, projected on one tensor. */
-struct dp {
-	unsigned m, n_ranks;
-	uint64_t weight[FAST_MAX_LOOPS];      /* N - 1 of loop k_j */
-	uint64_t full;                        /* tile size */
-	uint64_t overlap_delta[FAST_MAX_LOOPS];
-	bool zero[FAST_MAX_LOOPS];
-	int64_t pu[FAST_MAX_LOOPS][SPEC_MAX_TENSOR_RANKS];
-	struct fast_memo *memo;
-};
-
-/* The loops above a boundary: op-space translations u_j. */
-struct above {
-	unsigned m;
-	uint64_t weight[FAST_MAX_LOOPS];
-	int64_t u[FAST_MAX_LOOPS][SPEC_MAX_DIMS];
-};
-
-void nest_fast_init(struct model_ws *ws)
-{
-	ws->memo = xcalloc(1, sizeof(*ws->memo));
-}
-
-void nest_fast_release(struct model_ws *ws)
-{
-	free(ws->memo);
-	ws->memo = NULL;
-}
-
-static bool same_translation(const struct dp *d, int a, int b)
-{
-	unsigned r;
-
-	for (r = 0; r < d->n_ranks; r++)
-		if (d->pu[a][r] != d->pu[b][r])
-			return false;
-	return true;
-}
-
-/* Delta of one leaf entered with translation j in state *s (updated). */
-static uint64_t leaf(const struct dp *d, int j, int *s)
-{
-	if (d->zero[j])
-		return 0;
-	if (*s == NO_T) {
-		*s = j;
-		return d->overlap_delta[j];
-	}
-	if (same_translation(d, j, *s))
-		return d->overlap_delta[j];
-	*s = NO_T;
-	return d->full;
-}
-
 /*
- * Weighted delta sum over leaves 1 .. 2^h - 1 of a subtree of height 'h'
- * entered in state 's'; the state after its last leaf goes to '*out'.
+ * Every temporal loop with N >= 2, innermost first. The loops above a
+ * boundary are a suffix of this list, and a leaf weight only depends on the
+ * loops above its own, so one list serves every level.
  */
-static uint64_t ruler(const struct dp *d, unsigned h, int s, int *out)
+struct above {
+	unsigned n;
+	unsigned loop[FAST_MAX_LOOPS];
+	uint8_t dim[FAST_MAX_LOOPS];
+	uint64_t stride[FAST_MAX_LOOPS];
+	uint64_t weight[FAST_MAX_LOOPS];      /* (N_j - 1) * prod_{i > j} N_i */
+	uint64_t leaves[FAST_MAX_LOOPS + 1];  /* prod_{i >= j} N_i */
+};
+
+/* The translations u_j seen by one boundary, projected on one tensor. */
+struct proj_u {
+	unsigned m;
+	int64_t pu[FAST_MAX_LOOPS][SPEC_MAX_TENSOR_RANKS];
+};
+
+
+/* Collect the temporal loops with N >= 2 of the whole nest. */
+static int collect_above(const struct model_ws *ws, struct above *ab)
 {
-	struct fast_memo *mm = d->memo;
-	uint64_t a, b, x;
-	int s1, s2;
+	unsigned L, j;
 
-	if (h == 0) {
-		*out = s;
-		return 0;
-	}
-	if (mm->seen[h][s + 1] == mm->stamp) {
-		*out = mm->next[h][s + 1];
-		return mm->val[h][s + 1];
-	}
-	a = ruler(d, h - 1, s, &s1);
-	x = leaf(d, (int)h - 1, &s1);
-	b = ruler(d, h - 1, s1, &s2);
-	mm->seen[h][s + 1] = mm->stamp;
-	mm->val[h][s + 1] = a + d->weight[h - 1] * (x + b);
-	mm->next[h][s + 1] = (int8_t)s2;
-	*out = s2;
-	return mm->val[h][s + 1];
-}
-
-/* Collect the temporal loops (N >= 2) above loop 'B' and their u_j. */
-static int collect_above(const struct model_ws *ws, unsigned B, struct above *ab)
-{
-	int64_t prefix[SPEC_MAX_DIMS] = { 0 };
-	unsigned L, d;
-
-	ab->m = 0;
-	for (L = B + 1; L < ws->n_loops; L++) {
+	ab->n = 0;
+	for (L = 0; L < ws->n_loops; L++) {
 		const struct mloop *lp = &ws->loops[L];
 		if (lp->is_spatial || lp->end < 2)
 			continue;
-		if (ab->m == FAST_MAX_LOOPS)
+		if (ab->n == FAST_MAX_LOOPS)
 			return -1;
-		for (d = 0; d < ws->n_dims; d++)
-			ab->u[ab->m][d] = -prefix[d];
-		ab->u[ab->m][lp->dim] += (int64_t)lp->stride;
-		prefix[lp->dim] += (int64_t)lp->stride;
-		ab->weight[ab->m++] = lp->end - 1;
+		ab->loop[ab->n] = L;
+		ab->dim[ab->n] = lp->dim;
+		ab->stride[ab->n] = lp->stride;
+		ab->n++;
+	}
+	ab->leaves[ab->n] = 1;
+	for (j = ab->n; j-- > 0;) {
+		uint64_t n = ws->loops[ab->loop[j]].end;
+		ab->weight[j] = (n - 1) * ab->leaves[j + 1];
+		ab->leaves[j] = n * ab->leaves[j + 1];
 	}
 	return 0;
 }
 
-/* Project the op-space translations of 'ab' on tensor 'pv' at boundary B. */
-static void dp_setup(struct model_ws *ws, unsigned pv, unsigned B, const struct above *ab,
-		     struct dp *d)
+/* Index in 'ab' of the first loop above loop B. */
+static unsigned above_start(const struct above *ab, unsigned B)
 {
-	const struct proj *p = &ws->proj[pv];
-	const struct mloop *lp = &ws->loops[B];
-	int64_t zero_lo[SPEC_MAX_DIMS] = { 0 };
-	struct tbox tile;
-	unsigned j, r, t;
+	unsigned o = 0;
 
-	d->m = ab->m;
-	d->n_ranks = p->n_ranks;
-	proj_box(p, zero_lo, lp->extent, &tile);
-	d->full = fp_size(ws, pv, zero_lo, lp->extent);
-	for (j = 0; j < ab->m; j++) {
-		uint64_t kept = 1;
-		bool zero = true;
-		d->weight[j] = ab->weight[j];
-		for (r = 0; r < p->n_ranks; r++) {
-			const struct proj_rank *pr = &p->ranks[r];
-			int64_t v = 0, left;
-			for (t = 0; t < pr->n_terms; t++)
-				v += pr->coef[t] * ab->u[j][pr->dim[t]];
-			d->pu[j][r] = v;
-			zero &= v == 0;
-			left = tile.ext[r] - (v < 0 ? -v : v);
-			kept *= left > 0 ? (uint64_t)left : 0;
-		}
-		d->zero[j] = zero;
-		if (ws->poly && !zero)
-			d->overlap_delta[j] = fp_delta(ws, pv, ab->u[j], lp->extent, zero_lo,
-						       lp->extent);
-		else
-			d->overlap_delta[j] = zero ? 0 : d->full - kept;
-	}
+	while (o < ab->n && ab->loop[o] <= B)
+		o++;
+	return o;
 }
 
-/* Words delivered into the tiles of boundary B for tensor pv, summed. */
+/* Op-space u_z = s_z - (s_o + ... + s_{z-1}) (exact footprints only). */
+static void op_translation(const struct model_ws *ws, const struct above *ab, unsigned o,
+			   unsigned z, int64_t *u)
+{
+	unsigned i;
+
+	memset(u, 0, SPEC_MAX_DIMS * sizeof(*u));
+	for (i = o; i < z; i++)
+		u[ab->dim[i]] -= (int64_t)ab->stride[i];
+	u[ab->dim[z]] += (int64_t)ab->stride[z];
+}
+
+/* Points two same-shape hull boxes keep in common when one moves by 'v'. */
+static uint64_t kept_points(const uint64_t *ext, const int64_t *v, unsigned n_ranks)
+{
+	uint64_t kept = 1;
+	unsigned r;
+
+	for (r = 0; r < n_ranks; r++) {
+		int64_t left = (int64_t)ext[r] - (v[r] < 0 ? -v[r] : v[r]);
+		kept *= left > 0 ? (uint64_t)left : 0;
+	}
+	return kept;
+}
+
+/*
+ * Running state of the projected translations while walking the loops
+ * above a boundary, after the first moving loop z: prefix[r] = P(sum of the
+ * strides so far), how many of its ranks are non-zero, and how many differ
+ * from -P(u_z); each step then only touches the ranks its dimension moves.
+ */
+struct ustate {
+	int64_t prefix[SPEC_MAX_TENSOR_RANKS];
+	int64_t pz[SPEC_MAX_TENSOR_RANKS];   /* P(u_z) */
+	unsigned nonzero, mismatch;
+};
+
+/* Move the prefix of rank r by 'step', keeping the counters right. */
+static void ustate_move(struct ustate *us, unsigned r, int64_t step)
+{
+	int64_t old = us->prefix[r], now = old + step;
+
+	us->nonzero += (now != 0) - (old != 0);
+	us->mismatch += (-now != us->pz[r]) - (-old != us->pz[r]);
+	us->prefix[r] = now;
+}
+
+/* Record P(u_j) = -prefix except on the ranks 'pd' moves (values 'v'). */
+static void record_u(struct proj_u *pu, unsigned j, const struct ustate *us,
+		     const struct proj_dim *pd, const int64_t *v, unsigned n_ranks)
+{
+	unsigned r, t;
+
+	for (r = 0; r < n_ranks; r++)
+		pu->pu[j][r] = -us->prefix[r];
+	for (t = 0; t < pd->n; t++)
+		pu->pu[j][pd->rank[t]] = v[t];
+}
+
+/*
+ * Words delivered into the tiles of level l's boundary for tensor pv, summed
+ * over every call (see the top of this file). When 'pu' is not NULL it
+ * receives every projected translation P(u_j), for the link-transfer check.
+ */
 static uint64_t boundary_sum(struct model_ws *ws, unsigned pv, unsigned l,
-			     const struct above *ab, struct dp *d)
+			     const struct above *ab, unsigned o, struct proj_u *pu)
 {
-	unsigned B = ws->lv[l].boundary, j;
-	int s;
+	static const int64_t zero_lo[SPEC_MAX_DIMS];
+	const struct proj *p = &ws->proj[pv];
+	const uint64_t *op_ext = ws->loops[ws->lv[l].boundary].extent;
+	uint64_t full = ws->nest.t[l][pv].size, sum = full, overlap;
+	struct ustate us;
+	unsigned j, t, z, r;
 
-	if (ws->m->levels[l].no_temporal_reuse_mask & (1u << pv)) {
-		uint64_t leaves = 1;
-		for (j = 0; j < ab->m; j++)
-			leaves *= ab->weight[j] + 1;
-		d->full = fp_size(ws, pv, (const int64_t[SPEC_MAX_DIMS]){ 0 },
-				  ws->loops[B].extent);
-		return d->full * leaves;
+	if (pu)
+		pu->m = ab->n - o;
+	if (ws->m->levels[l].no_temporal_reuse_mask & (1u << pv))
+		return full * ab->leaves[o];
+	for (z = o; z < ab->n && !p->dims[ab->dim[z]].n; z++)
+		if (pu)
+			memset(pu->pu[z - o], 0, sizeof(pu->pu[0]));
+	if (z == ab->n)
+		return sum;
+	memset(us.prefix, 0, sizeof(us.prefix));
+	memset(us.pz, 0, sizeof(us.pz));
+	{
+		const struct proj_dim *pd = &p->dims[ab->dim[z]];
+		for (t = 0; t < pd->n; t++)
+			us.pz[pd->rank[t]] = us.prefix[pd->rank[t]] =
+				pd->coef[t] * (int64_t)ab->stride[z];
+		us.nonzero = us.mismatch = pd->n;
+		if (pu)
+			for (r = 0; r < p->n_ranks; r++)
+				pu->pu[z - o][r] = us.pz[r];
 	}
-	dp_setup(ws, pv, B, ab, d);
-	d->memo = ws->memo;
-	ws->memo->stamp++;
-	if (ws->memo->stamp == 0) {
-		memset(ws->memo->seen, 0, sizeof(ws->memo->seen));
-		ws->memo->stamp = 1;
+	if (ws->poly) {
+		int64_t u[SPEC_MAX_DIMS];
+		op_translation(ws, ab, o, z, u);
+		overlap = fp_delta(ws, pv, u, op_ext, zero_lo, op_ext);
+	} else {
+		overlap = full - kept_points(ws->tile_ext[l][pv], us.pz, p->n_ranks);
 	}
-	return d->full + ruler(d, d->m, NO_T, &s);
+	sum += overlap * ab->weight[z];
+	for (j = z + 1; j < ab->n; j++) {
+		const struct proj_dim *pd = &p->dims[ab->dim[j]];
+		int64_t v[SPEC_MAX_TENSOR_RANKS];
+		unsigned nz_t = 0, mm_t = 0;
+		bool zero_t = true, same_t = true;
+		for (t = 0; t < pd->n; t++) {
+			r = pd->rank[t];
+			v[t] = pd->coef[t] * (int64_t)ab->stride[j] - us.prefix[r];
+			nz_t += us.prefix[r] != 0;
+			mm_t += -us.prefix[r] != us.pz[r];
+			zero_t &= v[t] == 0;
+			same_t &= v[t] == us.pz[r];
+		}
+		if (pu)
+			record_u(pu, j - o, &us, pd, v, p->n_ranks);
+		if (us.nonzero == nz_t && zero_t)
+			;       /* u_j is zero on this tensor: the tile does not move */
+		else if (us.mismatch == mm_t && same_t)
+			sum += overlap * ab->weight[j];
+		else
+			sum += full * ab->weight[j];
+		for (t = 0; t < pd->n; t++)
+			ustate_move(&us, pd->rank[t], pd->coef[t] * (int64_t)ab->stride[j]);
+	}
+	return sum;
 }
 
-/* Group-index differences between mesh neighbours of master 'M' (level l). */
-static int neighbour_deltas(const struct model_ws *ws, unsigned l, const struct mloop *M,
-			    int64_t (*out)[SPEC_MAX_DIMS], unsigned max_out, unsigned *n_out)
+/* Group-index differences between mesh neighbours of master 'M' (level l),
+ * recomputed only when the group's shape changed since the last call. */
+static const struct neighbours *neighbour_deltas(struct model_ws *ws, unsigned l,
+						 const struct mloop *M)
 {
+	struct neighbours *nb = &ws->nb[l];
 	const struct mloop *g = &ws->loops[M->group_lo];
 	unsigned n = (unsigned)(M - g) + 1, k;
 	uint64_t H = ws->s->arch.levels[l].fanout_x, F = M->logical_fanout, id;
 	uint64_t a[SPEC_MAX_DIMS] = { 0 };
+	bool same;
 
 	if (M->fanout_x > H)
 		H = M->fanout_x;
-	*n_out = 0;
+	same = nb->valid && nb->n_group == n && nb->H == H;
+	for (k = 0; same && k < n; k++)
+		same = nb->ends[k] == g[k].end;
+	if (same)
+		return nb;
+	nb->valid = true;
+	nb->overflow = false;
+	nb->n_group = n;
+	nb->H = H;
+	for (k = 0; k < n; k++)
+		nb->ends[k] = g[k].end;
+	nb->n = 0;
 	for (id = 0; id < F; id++) {
-		uint64_t nb[2] = { id + 1, id + H };
+		uint64_t to[2] = { id + 1, id + H };
 		bool ok[2] = { (id % H) + 1 < H && id + 1 < F, id + H < F };
 		unsigned e, i;
 		for (e = 0; e < 2; e++) {
 			int64_t dv[SPEC_MAX_DIMS];
-			uint64_t x = nb[e];
+			uint64_t x = to[e];
 			if (!ok[e])
 				continue;
 			for (k = 0; k < n; k++) {
 				dv[k] = (int64_t)(x % g[k].end) - (int64_t)a[k];
 				x /= g[k].end;
 			}
-			for (i = 0; i < *n_out && memcmp(out[i], dv, n * sizeof(*dv)); i++)
+			for (i = 0; i < nb->n && memcmp(nb->d[i], dv, n * sizeof(*dv)); i++)
 				;
-			if (i < *n_out)
+			if (i < nb->n)
 				continue;
-			if (*n_out == max_out)
-				return -1;
-			memcpy(out[(*n_out)++], dv, n * sizeof(*dv));
+			if (nb->n == ARRAY_SIZE(nb->d)) {
+				nb->overflow = true;
+				return nb;
+			}
+			memcpy(nb->d[nb->n++], dv, n * sizeof(*dv));
 		}
 		for (k = 0; k < n && ++a[k] == g[k].end; k++)
 			a[k] = 0;
 	}
-	return 0;
+	return nb;
 }
 
 /*
- * True when some tile translation seen by the children of master 'M' could
- * equal the offset between two neighbours: a link transfer is then possible
- * and the general walk must decide it.
+ * True when some tile translation seen by the children of level l's master
+ * could equal the offset between two mesh neighbours: a link transfer is
+ * then possible and the general walk must decide it.
  */
 static bool link_possible(struct model_ws *ws, unsigned l, unsigned pv,
-			  const struct dp *d)
+			  const struct proj_u *d)
 {
 	const struct mloop *M = &ws->loops[ws->lv[l].in];
 	const struct mloop *g = &ws->loops[M->group_lo];
 	const struct proj *p = &ws->proj[pv];
-	int64_t deltas[64][SPEC_MAX_DIMS];
-	unsigned n = (unsigned)(M - g) + 1, n_d, i, j, r, k, t;
+	int64_t step[SPEC_MAX_DIMS][SPEC_MAX_TENSOR_RANKS], reach[SPEC_MAX_TENSOR_RANKS];
+	const struct neighbours *nb;
+	unsigned n = (unsigned)(M - g) + 1, i, j, r, k;
+	bool moves = false, any = false;
 
 	if (ws->m->levels[l].no_link_transfer_mask & (1u << pv))
 		return false;
-	if (neighbour_deltas(ws, l, M, deltas, 64, &n_d) < 0)
+	for (k = 0; k < n; k++)
+		for (r = 0; r < p->n_ranks; r++) {
+			step[k][r] = p->cm[r][g[k].dim] * (int64_t)g[k].stride;
+			moves |= step[k][r] != 0;
+		}
+	if (!moves)
+		return false;
+	for (r = 0; r < p->n_ranks; r++) {
+		reach[r] = 0;
+		for (k = 0; k < n; k++)
+			reach[r] += (int64_t)(g[k].end - 1) *
+				    (step[k][r] < 0 ? -step[k][r] : step[k][r]);
+	}
+	for (j = 0; j < d->m && !any; j++) {
+		bool zero = true, near = true;
+		for (r = 0; r < p->n_ranks; r++) {
+			int64_t v = d->pu[j][r] < 0 ? -d->pu[j][r] : d->pu[j][r];
+			zero &= v == 0;
+			near &= v <= reach[r];
+		}
+		any = !zero && near;   /* only a move within the group's reach can match */
+	}
+	if (!any)
+		return false;
+	nb = neighbour_deltas(ws, l, M);
+	if (nb->overflow)
 		return true;
-	for (i = 0; i < n_d; i++) {
+	for (i = 0; i < nb->n; i++) {
 		int64_t off[SPEC_MAX_TENSOR_RANKS];
 		for (r = 0; r < p->n_ranks; r++) {
 			off[r] = 0;
 			for (k = 0; k < n; k++)
-				for (t = 0; t < p->ranks[r].n_terms; t++)
-					if (p->ranks[r].dim[t] == g[k].dim)
-						off[r] += deltas[i][k] * p->ranks[r].coef[t] *
-							  (int64_t)g[k].stride;
+				off[r] += nb->d[i][k] * step[k][r];
 		}
 		for (j = 0; j < d->m; j++) {
-			bool eq = !d->zero[j], neg = !d->zero[j];
+			bool eq = true, neg = true, zero = true;
 			for (r = 0; r < p->n_ranks; r++) {
 				eq &= d->pu[j][r] == off[r];
 				neg &= d->pu[j][r] == -off[r];
+				zero &= d->pu[j][r] == 0;
 			}
-			if (eq || neg)
+			if (!zero && (eq || neg))
 				return true;
 		}
 	}
@@ -298,50 +359,69 @@ static void fast_level0(struct model_ws *ws)
 	}
 }
 
+/* Do the spatial loops of level l move tensor pv's tiles at all? */
+static bool group_moves(const struct model_ws *ws, unsigned l, unsigned pv)
+{
+	const struct mloop *M = &ws->loops[ws->lv[l].in];
+	unsigned k;
+
+	for (k = M->group_lo; k <= ws->lv[l].in; k++)
+		if (ws->proj[pv].dims[ws->loops[k].dim].n)
+			return true;
+	return false;
+}
+
 /* Level l >= 1: words its children's tiles (level l-1) receive. */
-static int fast_level(struct model_ws *ws, unsigned l, struct above *ab, struct dp *d)
+static int fast_level(struct model_ws *ws, unsigned l, const struct above *ab,
+		      struct proj_u *d)
 {
 	const struct mlevel *lv = &ws->lv[l];
-	unsigned pv;
+	unsigned pv, k, ng = 0, o = above_start(ab, ws->lv[l - 1].boundary);
+	uint64_t ends[SPEC_MAX_DIMS];
 
-	if (collect_above(ws, ws->lv[l - 1].boundary, ab) < 0)
-		return -1;
+	if (lv->has_master) {
+		const struct mloop *M = &ws->loops[lv->in];
+		ng = lv->in - M->group_lo + 1;
+		for (k = 0; k < ng; k++)
+			ends[k] = ws->loops[M->group_lo + k].end;
+	}
 	for (pv = 0; pv < ws->n_tensors; pv++) {
 		struct nest_tile *t = &ws->nest.t[l][pv];
-		uint64_t sum = boundary_sum(ws, pv, l - 1, ab, d);
+		bool need_u = lv->has_master && group_moves(ws, l, pv);
+		uint64_t sum = boundary_sum(ws, pv, l - 1, ab, o, need_u ? d : NULL);
 		if (!lv->has_master) {
 			nest_rec_add(t, 1, 1, sum);
 			continue;
 		}
-		if (ws->m->levels[l - 1].no_temporal_reuse_mask & (1u << pv))
-			dp_setup(ws, pv, ws->lv[l - 1].boundary, ab, d);
-		if (link_possible(ws, l, pv, d))
+		if (need_u && link_possible(ws, l, pv, d))
 			return -1;
-		{
-			const struct mloop *M = &ws->loops[lv->in];
-			uint64_t ends[SPEC_MAX_DIMS];
-			unsigned k, ng = lv->in - M->group_lo + 1;
-			for (k = 0; k < ng; k++)
-				ends[k] = ws->loops[M->group_lo + k].end;
-			nest_multicast(ws, pv, &ws->loops[M->group_lo], ng, ends, NULL, sum, t);
-		}
+		nest_multicast(ws, pv, &ws->loops[lv->in - ng + 1], ng, ends, NULL, sum, t);
 	}
 	return 0;
 }
 
-/* Tile sizes at every boundary and master. */
+/* Tile sizes (and hull extents) at every boundary and master. */
 static void fast_sizes(struct model_ws *ws)
 {
 	static const int64_t zero_lo[SPEC_MAX_DIMS];
+	uint64_t ext[SPEC_MAX_TENSOR_RANKS];
 	unsigned l, pv;
 
 	for (l = 0; l < ws->n_levels; l++) {
 		const struct mlevel *lv = &ws->lv[l];
+		const uint64_t *bext = ws->loops[lv->boundary].extent;
 		for (pv = 0; pv < ws->n_tensors; pv++) {
 			struct nest_tile *t = &ws->nest.t[l][pv];
-			t->size = fp_size(ws, pv, zero_lo, ws->loops[lv->boundary].extent);
-			t->spatial_size = lv->has_master ?
-				fp_size(ws, pv, zero_lo, ws->loops[lv->in].extent) : 0;
+			const struct proj *p = &ws->proj[pv];
+			t->size = proj_extents(p, bext, ws->tile_ext[l][pv]);
+			if (ws->poly)
+				t->size = fp_size(ws, pv, zero_lo, bext);
+			if (!lv->has_master)
+				t->spatial_size = 0;
+			else if (ws->poly)
+				t->spatial_size = fp_size(ws, pv, zero_lo, ws->loops[lv->in].extent);
+			else
+				t->spatial_size = proj_extents(p, ws->loops[lv->in].extent, ext);
 		}
 	}
 }
@@ -349,10 +429,10 @@ static void fast_sizes(struct model_ws *ws)
 int nest_fast(struct model_ws *ws)
 {
 	struct above ab;
-	struct dp d;
+	struct proj_u d;
 	unsigned l;
 
-	if (ws->m->is_imperfect)
+	if (ws->m->is_imperfect || collect_above(ws, &ab) < 0)
 		return -1;
 	fast_sizes(ws);
 	fast_level0(ws);

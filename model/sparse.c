@@ -21,8 +21,7 @@ static void sparse_dense_defaults(struct model_ws *ws, struct model_result *out)
 	for (l = 0; l < ws->n_levels; l++) {
 		for (pv = 0; pv < ws->n_tensors; pv++) {
 			struct model_tile *t = &out->tiles[l][pv];
-			const struct spec_tensor *st = &ws->s->workload.tensors[pv];
-			t->density_name = spec_density_kind_name(st->density.kind);
+			t->density_name = ws->density_name[pv];
 			t->vector_ratio = 1.0;
 			if (!t->is_kept)
 				continue;

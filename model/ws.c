@@ -79,6 +79,25 @@ int result_fail(struct model_result *out, enum model_status st, int level, int t
 	return -1;
 }
 
+/* The non-zero entries of p->cm by dimension. */
+static void index_dims(struct proj *p, unsigned n_dims)
+{
+	unsigned d, r;
+
+	for (d = 0; d < n_dims; d++) {
+		struct proj_dim *pd = &p->dims[d];
+		pd->n = 0;
+		pd->rank_mask = 0;
+		for (r = 0; r < p->n_ranks; r++) {
+			if (!p->cm[r][d])
+				continue;
+			pd->rank_mask |= 1u << r;
+			pd->rank[pd->n] = (uint8_t)r;
+			pd->coef[pd->n++] = p->cm[r][d];
+		}
+	}
+}
+
 static void prepare_projections(struct model_ws *ws)
 {
 	unsigned pv, r, t;
@@ -94,8 +113,12 @@ static void prepare_projections(struct model_ws *ws)
 			for (t = 0; t < st->ranks[r].n_terms; t++) {
 				p->ranks[r].dim[t] = (uint8_t)st->ranks[r].terms[t].dim;
 				p->ranks[r].coef[t] = st->ranks[r].terms[t].coef;
+				p->ranks[r].abs_coef[t] = (uint64_t)llabs(st->ranks[r].terms[t].coef);
+				p->cm[r][st->ranks[r].terms[t].dim] += st->ranks[r].terms[t].coef;
 			}
 		}
+		index_dims(p, ws->n_dims);
+		ws->density_name[pv] = spec_density_kind_name(st->density.kind);
 	}
 }
 
@@ -138,11 +161,11 @@ struct model_ws *model_ws_new(const struct spec_set *s, const struct model_optio
 	}
 	prepare_projections(ws);
 	energy_prepare(ws);
+	ws->tile_head_size = offsetof(struct model_tile, fmt_capacity);
 	ws->max_children = max_children(&s->arch);
 	ws->child_key = xcalloc(ws->max_children, sizeof(*ws->child_key));
 	ws->child_flag = xcalloc(ws->max_children, sizeof(*ws->child_flag));
 	nest_walk_init(ws);
-	nest_fast_init(ws);
 	if (ws->opt.footprint == MODEL_FOOTPRINT_EXACT && fp_init(ws) < 0) {
 		if (err)
 			snprintf(err, err_size, "exact footprints are not available in this build");
@@ -158,7 +181,6 @@ void model_ws_free(struct model_ws *ws)
 		return;
 	fp_release(ws);
 	nest_walk_release(ws);
-	nest_fast_release(ws);
 	free(ws->child_key);
 	free(ws->child_flag);
 	free(ws);
@@ -186,10 +208,15 @@ static void result_start(struct model_ws *ws, struct model_result *out)
 
 static void nest_clear(struct model_ws *ws)
 {
-	unsigned l;
+	unsigned l, pv;
 
-	for (l = 0; l < ws->n_levels; l++)
-		memset(ws->nest.t[l], 0, ws->n_tensors * sizeof(ws->nest.t[l][0]));
+	for (l = 0; l < ws->n_levels; l++) {
+		for (pv = 0; pv < ws->n_tensors; pv++) {
+			struct nest_tile *t = &ws->nest.t[l][pv];
+			t->size = t->spatial_size = t->link_transfers = 0;
+			t->n_rec = 0;
+		}
+	}
 	ws->nest.compute_accesses = 0;
 }
 
@@ -203,6 +230,7 @@ int model_eval(struct model_ws *ws, const struct spec_mapping *m, struct model_r
 	if (ws->opt.no_fast_path || nest_fast(ws) < 0) {
 		nest_clear(ws);
 		nest_walk(ws);
+		out->nest_walked = true;
 	}
 	collapse(ws, out);
 	if (sparse_hook(ws, out) < 0)

@@ -142,6 +142,8 @@ static const struct spec_matrix *load_matrix(struct ld *ld, const char *file, st
 		const struct diag *dg = &tmp.items[i];
 		if (dg->loc.line)
 			strbuf_addf(&sb, "%s:%u: ", file, dg->loc.line);
+		else
+			strbuf_addf(&sb, "%s: ", file);
 		strbuf_addstr(&sb, dg->message);
 		if (dg->severity == DIAG_ERROR)
 			ld_error_at(ld, at, p, "%s", sb.buf);

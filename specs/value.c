@@ -159,7 +159,7 @@ int spec_parse_double(const char *s, double *out)
 
 	while (isspace((unsigned char)*s))
 		s++;
-	if (!*s)
+	if (!*s || strpbrk(s, "xXpP"))    /* no hexadecimal floats */
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);

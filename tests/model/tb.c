@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/rng.h"
 #include "util/xalloc.h"
 
 void tb_init(struct tb *b)
@@ -285,4 +286,113 @@ void tb_simple_weight_stationary(struct tb *b)
 	tb_temporal(b, 6, "Q14", "QCMRSNP");
 	if (tb_finish(b) < 0)
 		BUG("simple_weight_stationary: factors do not multiply out");
+}
+
+/* The prime factors of n, in 'out' (at most 64). */
+static unsigned prime_factors(uint64_t n, uint64_t *out)
+{
+	unsigned k = 0;
+	uint64_t p;
+
+	for (p = 2; n > 1 && k < 64; p++)
+		while (n % p == 0 && k < 64) {
+			out[k++] = p;
+			n /= p;
+		}
+	return k;
+}
+
+static void shuffle(uint8_t *a, unsigned n, struct rng *r)
+{
+	unsigned i;
+	for (i = n; i > 1; i--) {
+		unsigned j = (unsigned)rng_below(r, i);
+		uint8_t t = a[i - 1];
+		a[i - 1] = a[j];
+		a[j] = t;
+	}
+}
+
+/* Spatial capacity left on each axis of level l's fan-out. */
+struct room { uint64_t x, y; };
+
+int tb_random_mapping(struct tb *b, struct rng *r)
+{
+	struct spec_workload *w = &b->s.workload;
+	unsigned nl = b->s.arch.n_levels, l, d, i;
+	struct room room[SPEC_MAX_LEVELS];
+	uint64_t f[64];
+
+	for (l = 0; l < nl; l++) {
+		struct spec_map_level *ml = &b->m.levels[l];
+		room[l].x = b->levels[l].fanout_x;
+		room[l].y = b->levels[l].fanout_y;
+		ml->has_spatial = room[l].x * room[l].y > 1;
+		ml->split = (unsigned)rng_below(r, w->n_dims + 1);
+		for (d = 0; d < w->n_dims; d++) {
+			ml->temporal_factors[d] = ml->temporal_residuals[d] = 1;
+			ml->spatial_factors[d] = ml->spatial_residuals[d] = 1;
+			ml->temporal_perm[d] = ml->spatial_perm[d] = (uint8_t)d;
+		}
+		shuffle(ml->temporal_perm, w->n_dims, r);
+		shuffle(ml->spatial_perm, w->n_dims, r);
+		ml->keep_mask = l + 1 == nl ? (1u << w->n_tensors) - 1 :
+			(uint32_t)rng_below(r, 1u << w->n_tensors);
+		if (b->levels[l].is_dummy)
+			ml->keep_mask = 0;
+	}
+	for (d = 0; d < w->n_dims; d++) {
+		unsigned n = prime_factors(w->bounds[d], f);
+		for (i = 0; i < n; i++) {
+			struct spec_map_level *ml;
+			l = (unsigned)rng_below(r, nl);
+			ml = &b->m.levels[l];
+			if (ml->has_spatial && rng_below(r, 2)) {
+				unsigned pos = 0, k;
+				bool x;
+				for (k = 0; k < w->n_dims; k++)
+					if (ml->spatial_perm[k] == d)
+						pos = k;
+				x = pos < ml->split;
+				if ((x ? room[l].x : room[l].y) % f[i] == 0) {
+					ml->spatial_factors[d] *= f[i];
+					ml->spatial_residuals[d] = ml->spatial_factors[d];
+					if (x)
+						room[l].x /= f[i];
+					else
+						room[l].y /= f[i];
+					continue;
+				}
+			}
+			ml->temporal_factors[d] *= f[i];
+			ml->temporal_residuals[d] = ml->temporal_factors[d];
+		}
+	}
+	return spec_mapping_derive(&b->m, &b->s.workload);
+}
+
+void tb_mini(struct tb *b)
+{
+	tb_init(b);
+	tb_dim(b, "C", 4);
+	tb_dim(b, "M", 6);
+	tb_dim(b, "P", 12);
+	tb_dim(b, "R", 3);
+	tb_tensor(b, "Weights", false, "C,M,R");
+	tb_tensor(b, "Inputs", false, "C,P+R");
+	tb_tensor(b, "Outputs", true, "M,P");
+	tb_compute(b, "mac", 8, 8);
+	tb_ert(b, -1, "compute=1");
+	tb_level(b, "rf", 64, 16, 16, 4, 4);
+	tb_level(b, "spad", 256, 16, 16, 4, 4);
+	tb_level(b, "glb", 4096, 64, 16, 1, 1);
+	tb_level(b, "dram", 0, 64, 16, 1, 1);
+	tb_ert(b, 0, "read=0.1 write=0.2 update=0.2 leak=0.001");
+	tb_ert(b, 1, "read=1 write=1.5 update=1.5 leak=0.01");
+	tb_ert(b, 2, "read=10 write=12 update=12 leak=0.1");
+	tb_ert(b, 3, "read=200 write=200 update=200");
+	tb_keep(b, 3, "Weights Inputs Outputs");
+	tb_temporal(b, 3, "C4 M6 P12 R3", "");
+	if (tb_finish(b) < 0)
+		BUG("mini: factors do not multiply out");
 }

@@ -59,3 +59,16 @@ int tb_finish(struct tb *b);
 void tb_simple_weight_stationary(struct tb *b);
 
 #endif
+
+struct rng;
+
+/*
+ * Replace the mapping of 'b' with a random valid one: every dimension's
+ * bound split over the levels' temporal and spatial factors (spatial ones
+ * within each level's fan-out), random permutations, splits and bypasses.
+ * Returns 0, or -1 if the derived mapping is invalid (a bug).
+ */
+int tb_random_mapping(struct tb *b, struct rng *r);
+
+/* A small design with spatial fan-out at levels 0 and 2 (C, M, P, R conv1d). */
+void tb_mini(struct tb *b);

@@ -406,7 +406,33 @@ static void test_max_factor_constraints(void)
 	diag_list_release(&dl);
 }
 
+/* Diagnostics of a failed load point at the caller's path strings. */
+static void test_locations_use_caller_paths(void)
+{
+	char path[1024];
+	const char *paths[2];
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct spec_set *s;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s", unit_data_path("specs/bad/multi_error.yaml"));
+	paths[0] = path;
+	paths[1] = path;     /* the same file twice: every key is given twice */
+	s = spec_set_load(paths, 1, NULL, &dl);
+	CU_ASSERT_PTR_NULL(s);
+	CU_ASSERT_TRUE(dl.n > 0);
+	for (i = 0; i < dl.n; i++)
+		CU_ASSERT_PTR_EQUAL(dl.items[i].loc.file, path);
+	diag_list_release(&dl);
+	s = spec_set_load(paths, 2, NULL, &dl);
+	CU_ASSERT_PTR_NULL(s);
+	for (i = 0; i < dl.n; i++)
+		CU_ASSERT_PTR_EQUAL(dl.items[i].loc.file, path);
+	diag_list_release(&dl);
+}
+
 static CU_TestInfo load_tests[] = {
+	{ "diagnostics use the caller's paths", test_locations_use_caller_paths },
 	{ "every case matches ref.map.txt", test_every_case_matches_ref_map },
 	{ "input + map + ERT alone", test_minimal_file_set },
 	{ "eyeriss_like values", test_eyeriss_values },

@@ -1,0 +1,199 @@
+/*
+ * problem.c: dimensions, coefficients (defaults and instance overrides),
+ * the projection forms, convex-hull tensor sizes and dimension masks, and
+ * the shape/instance errors.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/specs/spec_test.h"
+#include "tests/unit.h"
+
+static const char arch[] =
+	"architecture:\n"
+	"  subtree: [{name: s, local: [{name: b, class: SRAM}, {name: m, class: intmac}]}]\n";
+
+static struct spec_set *load_problem(const char *problem, struct diag_list *dl)
+{
+	const char *texts[2] = { arch, problem };
+	return st_load(texts, 2, NULL, dl);
+}
+
+struct size_row {
+	const char *projection;   /* of tensor T over dims [C, R, P] = [3, 3, 8] */
+	const char *instance_extra;
+	unsigned n_ranks;
+	uint64_t size;
+	uint32_t dim_mask;
+};
+
+static const struct size_row size_rows[] = {
+	{ "[C, P]", "", 2, 24, 0x5 },
+	{ "[[[C]], [[P]]]", "", 2, 24, 0x5 },
+	{ "[[[R], [P]]]", "", 1, 10, 0x6 },
+	{ "[[[R, Wd], [P, Ws]]]", "", 1, 10, 0x6 },
+	{ "[[[R, Wd], [P, Ws]]]", "Ws: 2", 1, 17, 0x6 },
+	{ "[[[R, Wd], [P, Ws]]]", "Ws: 2, Wd: 3", 1, 21, 0x6 },
+	{ "[[[Ws, P], [Wd, R]]]", "Ws: 2", 1, 17, 0x6 },
+	{ "[[[P, 4]]]", "", 1, 29, 0x4 },
+	{ "[[[P, -1], [R]]]", "", 1, 10, 0x6 },
+	{ "[C, [[R], [P]]]", "", 2, 30, 0x7 },
+	{ "[]", "", 0, 1, 0x0 },
+};
+
+static void test_sizes_and_masks(void)
+{
+	size_t i;
+	for (i = 0; i < sizeof(size_rows) / sizeof(size_rows[0]); i++) {
+		char text[1024];
+		struct diag_list dl = DIAG_LIST_INIT;
+		struct spec_set *s;
+		snprintf(text, sizeof(text),
+			 "problem:\n"
+			 "  shape:\n"
+			 "    dimensions: [C, R, P]\n"
+			 "    coefficients: [{name: Ws, default: 1}, {name: Wd}]\n"
+			 "    data_spaces: [{name: T, projection: %s}]\n"
+			 "  instance: {C: 3, R: 3, P: 8, %s}\n",
+			 size_rows[i].projection, size_rows[i].instance_extra);
+		s = load_problem(text, &dl);
+		if (!s)
+			diag_print(&dl, stderr);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		CU_ASSERT_EQUAL(s->workload.tensors[0].n_ranks, size_rows[i].n_ranks);
+		CU_ASSERT_EQUAL(s->workload.tensors[0].size, size_rows[i].size);
+		CU_ASSERT_EQUAL(s->workload.tensors[0].dim_mask, size_rows[i].dim_mask);
+		spec_set_free(s);
+		diag_list_release(&dl);
+	}
+}
+
+static void test_terms_and_coefficients(void)
+{
+	static const char text[] =
+		"problem:\n"
+		"  shape:\n"
+		"    name: conv\n"
+		"    dimensions: [C, R, P]\n"
+		"    coefficients: [{name: Ws, default: 3}, {name: Wd}]\n"
+		"    data-spaces:\n"
+		"    - {name: I, projection: [[[R, Wd], [P, Ws]]], read-write: false}\n"
+		"    - {name: O, projection: [P], read_write: true}\n"
+		"  instance: {C: 2, P: 4, Wd: 2}\n";
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct spec_set *s = load_problem(text, &dl);
+	const struct spec_workload *w;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	w = &s->workload;
+	CU_ASSERT_STRING_EQUAL(w->shape_name, "conv");
+	CU_ASSERT_EQUAL(w->n_dims, 3);
+	CU_ASSERT_EQUAL(w->bounds[0], 2);
+	CU_ASSERT_EQUAL(w->bounds[1], 1);           /* not in instance: 1 */
+	CU_ASSERT_EQUAL(w->n_coefs, 2);
+	CU_ASSERT_EQUAL(w->coefs[0].value, 3);      /* default */
+	CU_ASSERT_EQUAL(w->coefs[1].value, 2);      /* instance override */
+	CU_ASSERT_EQUAL(w->tensors[0].ranks[0].n_terms, 2);
+	CU_ASSERT_EQUAL(w->tensors[0].ranks[0].terms[0].dim, 1);
+	CU_ASSERT_EQUAL(w->tensors[0].ranks[0].terms[0].coef_idx, 1);
+	CU_ASSERT_EQUAL(w->tensors[0].ranks[0].terms[0].coef, 2);
+	CU_ASSERT_EQUAL(w->tensors[0].ranks[0].terms[1].coef, 3);
+	CU_ASSERT_EQUAL(w->tensors[0].size, 10);    /* 0*2 + 3*3 + 1 */
+	CU_ASSERT_FALSE(w->tensors[0].read_write);
+	CU_ASSERT_TRUE(w->tensors[1].read_write);
+	CU_ASSERT_EQUAL(w->tensors[1].ranks[0].terms[0].coef_idx, -1);
+	CU_ASSERT_EQUAL(w->tensors[1].ranks[0].terms[0].coef, 1);
+	CU_ASSERT_EQUAL(spec_tensor_find(w, "O"), 1);
+	CU_ASSERT_EQUAL(spec_dim_find(w, "P"), 2);
+	CU_ASSERT_EQUAL(spec_dim_find(w, "Q"), -1);
+	spec_set_free(s);
+	diag_list_release(&dl);
+}
+
+struct error_row {
+	const char *problem;
+	const char *expected;
+};
+
+static const struct error_row error_rows[] = {
+	{ "problem: {shape: cnn_layer}\n",
+	  "in 'problem.shape': named problem shapes ('cnn_layer') are not supported" },
+	{ "problem: {instance: {K: 1}}\n", "missing 'shape'" },
+	{ "problem: {shape: {dimensions: []}}\n", "a problem needs at least one dimension" },
+	{ "problem: {shape: {dimensions: [K], data_spaces: []}}\n",
+	  "a problem needs 1 to 16 data spaces, got 0" },
+	{ "problem: {shape: {dimensions: [K]}}\n", "in 'problem.shape.data_spaces': missing" },
+	{ "problem: {shape: {dimensions: [K], data_spaces: [{name: A}]}}\n",
+	  "data space 'A' needs a 'projection'" },
+	{ "problem: {shape: {dimensions: [K], data_spaces: [{name: A, projection: [[[K, S]]]}]}}\n",
+	  "unknown coefficient 'S'" },
+	{ "problem: {shape: {dimensions: [K], data_spaces: "
+	  "[{name: A, projection: [[[K], [K], [K], [K], [K]]]}]}}\n",
+	  "a rank needs 1 to 4 terms, got 5" },
+	{ "problem: {shape: {dimensions: [K], coefficients: [{name: K}], data_spaces: "
+	  "[{name: A, projection: [K]}]}}\n", "'K' is already a dimension or coefficient" },
+	{ "problem: {shape: {dimensions: [K], coefficients: [{default: 2}], data_spaces: "
+	  "[{name: A, projection: [K]}]}}\n", "a coefficient needs a 'name'" },
+	{ "problem: {shape: {dimensions: [K], coefficients: [{name: Wstride}], data_spaces: "
+	  "[{name: A, projection: [K]}]}, instance: {K: 1, H: 1, densities: {}, "
+	  "commonDensity: 0.5, Wstrid: 2}}\n",
+	  "1:171: warning: in 'problem.instance': 'Wstrid' is neither a dimension nor a "
+	  "coefficient and is ignored; did you mean 'Wstride'?\n" },
+	{ "problem: {shape: {dimensions: [K], data_spaces: [{name: A, projection: [K]}]},"
+	  " instance: {K: 99999999999999999999}}\n",
+	  "in 'problem.instance.K': expected an integer >= 1, got '99999999999999999999'" },
+	{ "problem: {shape: {dimensions: [K, M], data_spaces: "
+	  "[{name: A, projection: [K, M, K, M, K, M, K, M, K]}]}}\n",
+	  "at most 8 ranks are supported, got 9" },
+	{ "problem: {shape: {dimensions: [K], data_spaces: [{name: A, projection: [K]}],"
+	  " flatten: [K]}}\n", "unknown key 'flatten'" },
+};
+
+static void test_errors(void)
+{
+	size_t i;
+	for (i = 0; i < sizeof(error_rows) / sizeof(error_rows[0]); i++) {
+		struct diag_list dl = DIAG_LIST_INIT;
+		struct spec_set *s = load_problem(error_rows[i].problem, &dl);
+		char *got = st_diags(&dl);
+		if (!strstr(got, error_rows[i].expected))
+			fprintf(stderr, "row %zu: got\n%s", i, got);
+		CU_ASSERT_PTR_NOT_NULL(strstr(got, error_rows[i].expected));
+		free(got);
+		spec_set_free(s);
+		diag_list_release(&dl);
+	}
+}
+
+static void test_huge_tensor_is_an_error(void)
+{
+	static const char text[] =
+		"problem: {shape: {dimensions: [A, B, C], data_spaces: [{name: T, projection: [A, B, C]}]},"
+		" instance: {A: 4294967296, B: 4294967296, C: 16}}\n";
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct spec_set *s = load_problem(text, &dl);
+	char *got = st_diags(&dl);
+	CU_ASSERT_PTR_NULL(s);
+	CU_ASSERT_PTR_NOT_NULL(strstr(got, "data space 'T' is too large"));
+	free(got);
+	diag_list_release(&dl);
+}
+
+static CU_TestInfo tests[] = {
+	{ "projection forms, sizes, masks", test_sizes_and_masks },
+	{ "terms and coefficients", test_terms_and_coefficients },
+	{ "shape and instance errors", test_errors },
+	{ "an overflowing tensor size", test_huge_tensor_is_an_error },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ .pName = "problem", .pTests = tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int main(void)
+{
+	return unit_main(suites);
+}
