@@ -163,7 +163,10 @@ static void text_workload(const struct spec_set *s)
 	unsigned d, t, r;
 	char buf[256];
 
-	printf("Workload '%s':\n  dimensions:", w->shape_name ? w->shape_name : "");
+	if (w->shape_name)
+		printf("Workload '%s':\n  dimensions:", w->shape_name);
+	else
+		printf("Workload:\n  dimensions:");
 	for (d = 0; d < w->n_dims; d++)
 		printf(" %s=%llu", w->dim_names[d], (unsigned long long)w->bounds[d]);
 	printf("\n");

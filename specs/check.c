@@ -6,6 +6,9 @@
 
 #include <string.h>
 
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
 /* With an ERT, a real (non-dummy) component without a table gets a warning. */
 static void check_ert_coverage(struct ld *ld)
 {
@@ -70,13 +73,75 @@ static int check_sparse_compute(struct ld *ld)
 	return 0;
 }
 
+/* The location of attribute 'key' among 'attrs', or 'fallback'. */
+static struct diag_loc attr_loc(const struct spec_attr *attrs, size_t n, const char *key,
+				struct diag_loc fallback)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (ysrc_key_eq(attrs[i].key, key))
+			return attrs[i].loc;
+	return fallback;
+}
+
+/* A user network name must name a network component. */
+static int check_network_name(struct ld *ld, const char *name, const char *what,
+			      const char *owner, struct diag_loc loc)
+{
+	const struct spec_arch *sa = &ld->s->arch;
+	const char *names[64];
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	if (!name)
+		return 0;
+	for (i = 0; i < sa->n_networks; i++)
+		if (!strcmp(sa->networks[i].name, name))
+			return 0;
+	for (i = 0; i < sa->n_networks && i < ARRAY_SIZE(names); i++)
+		names[i] = sa->networks[i].name;
+	strbuf_addf(&sb, "'%s' of '%s' names no network component: '%s'", what, owner, name);
+	ld_add_hint(&sb, name, names, i);
+	diag_error(ld->dl, loc, "%s", sb.buf);
+	strbuf_release(&sb);
+	return -1;
+}
+
+static int check_networks(struct ld *ld)
+{
+	const struct spec_arch *sa = &ld->s->arch;
+	static const char *const keys[] = {
+		"network_read", "network_fill", "network_update", "network_drain",
+	};
+	const struct spec_compute *c = &sa->compute;
+	unsigned l, k;
+	int rc = 0;
+
+	for (l = 0; l < sa->n_levels; l++) {
+		const struct spec_level *L = &sa->levels[l];
+		const char *names[4] = { L->network_read, L->network_fill, L->network_update,
+					 L->network_drain };
+		for (k = 0; k < 4; k++)
+			rc |= check_network_name(ld, names[k], keys[k], L->name,
+						 attr_loc(L->attrs, L->n_attrs, keys[k], L->loc));
+	}
+	rc |= check_network_name(ld, c->network_operand, "network_operand", c->name,
+				 attr_loc(c->attrs, c->n_attrs, "network_operand", c->loc));
+	rc |= check_network_name(ld, c->network_result, "network_result", c->name,
+				 attr_loc(c->attrs, c->n_attrs, "network_result", c->loc));
+	return rc ? -1 : 0;
+}
+
 int spec_check_all(struct ld *ld)
 {
+	int rc;
+
 	if (!ld->arch_ok)
 		return 0;
+	rc = check_networks(ld);
 	check_ert_coverage(ld);
 	if (!ld->problem_ok)
-		return 0;
+		return rc;
 	check_unused_formats(ld);
-	return check_sparse_compute(ld);
+	return check_sparse_compute(ld) < 0 ? -1 : rc;
 }

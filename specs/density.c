@@ -41,7 +41,7 @@ static int parse_kind(struct ld *ld, const struct ysrc_node *n, const struct kpa
 		return -1;
 	for (i = 0; i < ARRAY_SIZE(dist_names); i++)
 		names[i] = dist_names[i].name;
-	k = ld_lookup(ld, n, p, "distribution", n->str, names, ARRAY_SIZE(names));
+	k = ld_lookup_keyword(ld, n, p, "distribution", n->str, names, ARRAY_SIZE(names));
 	if (k < 0)
 		return -1;
 	*kind = dist_names[k].kind;

@@ -177,8 +177,9 @@ static int run_sections(struct ld *ld)
 		rc = -1;
 	if (spec_constraints_load(ld) < 0)
 		rc = -1;
-	if (!ld_top_get(ld, "mapping") && opt && opt->require_mapping)
-		rc = diag_error(ld->dl, DIAG_LOC_NONE, "no 'mapping' given in any file");
+	if (rc == 0 && !ld->s->has_mapping && opt && opt->require_mapping)
+		rc = diag_error(ld->dl, DIAG_LOC_NONE, ld_top_get(ld, "mapping") ?
+				"the mapping is empty" : "no 'mapping' given in any file");
 	if (rc == 0 && spec_check_all(ld) < 0)
 		rc = -1;
 	return rc;

@@ -53,7 +53,7 @@ static int parse_metrics(struct ld *ld, const struct ysrc_node *n, const struct 
 {
 	size_t i;
 	if (n->kind == YSRC_SCALAR) {
-		int k = ld_lookup(ld, n, p, "optimization metric", n->str, metric_names,
+		int k = ld_lookup_keyword(ld, n, p, "optimization metric", n->str, metric_names,
 				  ARRAY_SIZE(metric_names));
 		if (k < 0)
 			return -1;
@@ -71,7 +71,7 @@ static int parse_metrics(struct ld *ld, const struct ysrc_node *n, const struct 
 		struct kpath ip = KP_IDX(p, i);
 		int k;
 		if (ld_want_scalar(ld, n->items[i], &ip) < 0 ||
-		    (k = ld_lookup(ld, n->items[i], &ip, "optimization metric", n->items[i]->str,
+		    (k = ld_lookup_keyword(ld, n->items[i], &ip, "optimization metric", n->items[i]->str,
 				   metric_names, ARRAY_SIZE(metric_names))) < 0)
 			return -1;
 		m->metrics[i] = (enum spec_metric)k;
@@ -288,7 +288,7 @@ static int con_entry(struct ld *ld, const struct ysrc_node *e, const struct kpat
 	if (!ty || (level < 0 && !t))
 		return ld_error(ld, e, p, "a constraint needs a 'target' and a 'type'");
 	if (ld_want_scalar(ld, ty, &yp) < 0 ||
-	    (k = ld_lookup(ld, ty, &yp, "constraint type", ty->str, con_types,
+	    (k = ld_lookup_keyword(ld, ty, &yp, "constraint type", ty->str, con_types,
 			   ARRAY_SIZE(con_types))) < 0)
 		return -1;
 	c->kind = con_kinds[k];
@@ -416,7 +416,7 @@ static int node_section(struct ld *ld, const struct ysrc_pair *pr, const struct 
 	int k;
 
 	memset(&c, 0, sizeof(c));
-	if ((k = ld_lookup(ld, pr->key, p, "constraint", pr->key->str, names, 3)) < 0 ||
+	if ((k = ld_lookup_keyword(ld, pr->key, p, "constraint", pr->key->str, names, 3)) < 0 ||
 	    ld_want_map(ld, pr->value, &sp) < 0 ||
 	    ld_check_keys(ld, pr->value, &sp, con_keys + 2, ARRAY_SIZE(con_keys) - 2))
 		return -1;

@@ -293,7 +293,7 @@ static int parse_type(struct ld *ld, const struct ysrc_node *t, const struct kpa
 	int k;
 	if (ld_want_scalar(ld, t, p) < 0)
 		return -1;
-	k = ld_lookup(ld, t, p, "directive type", t->str, type_names, ARRAY_SIZE(type_names));
+	k = ld_lookup_keyword(ld, t, p, "directive type", t->str, type_names, ARRAY_SIZE(type_names));
 	if (k < 0)
 		return -1;
 	*out = type_of[k];

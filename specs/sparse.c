@@ -363,7 +363,7 @@ static int parse_group(struct ld *ld, const struct ysrc_node *g, const struct kp
 		rc = -1;
 	if (!ty || ld_want_scalar(ld, ty, &yp) < 0)
 		return ty ? -1 : ld_error(ld, g, p, "an action optimization needs a 'type'");
-	if ((k = ld_lookup(ld, ty, &yp, "action optimization type", ty->str, saf_spellings,
+	if ((k = ld_lookup_keyword(ld, ty, &yp, "action optimization type", ty->str, saf_spellings,
 			   ARRAY_SIZE(saf_spellings))) < 0)
 		return -1;
 	grp->kind = saf_kinds[k];
@@ -443,7 +443,7 @@ static int parse_compute_opts(struct ld *ld, const struct ysrc_node *c, const st
 			rc = -1;
 		ty = ld_get(e, "type");
 		if (!ty || ld_want_scalar(ld, ty, &yp) < 0 ||
-		    (k = ld_lookup(ld, ty, &yp, "compute optimization type", ty->str,
+		    (k = ld_lookup_keyword(ld, ty, &yp, "compute optimization type", ty->str,
 				   compute_types, ARRAY_SIZE(compute_types))) < 0) {
 			rc = ty ? -1 : ld_error(ld, e, &ip, "missing 'type'");
 			continue;

@@ -147,6 +147,11 @@ int spec_parse_bool(const char *s, bool *out);
 int ld_lookup(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 	      const char *what, const char *name, const char *const *names, size_t n_names);
 
+/* ld_lookup() for keywords: '-' and '_' are the same (Timeloop rewrites them). */
+int ld_lookup_keyword(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		      const char *what, const char *name, const char *const *names,
+		      size_t n_names);
+
 /* Names of the levels, tensors and dimensions, for lookups. */
 int ld_level_index(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		   const char *name);

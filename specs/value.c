@@ -294,6 +294,17 @@ int ld_lookup(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 	return -1;
 }
 
+int ld_lookup_keyword(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		      const char *what, const char *name, const char *const *names,
+		      size_t n_names)
+{
+	size_t i;
+	for (i = 0; i < n_names; i++)
+		if (names[i] && ysrc_key_eq(names[i], name))
+			return (int)i;
+	return ld_lookup(ld, n, p, what, name, names, n_names);
+}
+
 int ld_level_index(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		   const char *name)
 {

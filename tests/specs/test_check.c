@@ -87,7 +87,32 @@ static void test_compute_operands(void)
 	diag_list_release(&dl);
 }
 
+static void test_network_names(void)
+{
+	static const char text[] =
+		"architecture:\n"
+		"  subtree:\n"
+		"  - name: s\n"
+		"    local:\n"
+		"    - {name: b, class: SRAM, attributes: {network_read: noc1, network_fill: noc}}\n"
+		"    - {name: noc, class: XY_NoC, attributes: {energy_per_hop: 0.5}}\n"
+		"    - {name: m, class: intmac, attributes: {network_operand: bus}}\n"
+		"problem: {shape: {dimensions: [K], data_spaces: [{name: A, projection: [K]}]}}\n";
+	const char *texts[1] = { text };
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct spec_set *s = st_load(texts, 1, NULL, &dl);
+	char *got = st_diags(&dl);
+	CU_ASSERT_PTR_NULL(s);
+	CU_ASSERT_STRING_EQUAL(got,
+		"5:57: error: 'network_read' of 'b' names no network component: 'noc1'; did you "
+		"mean 'noc'?\n"
+		"7:62: error: 'network_operand' of 'm' names no network component: 'bus'\n");
+	free(got);
+	diag_list_release(&dl);
+}
+
 static CU_TestInfo tests[] = {
+	{ "network names", test_network_names },
 	{ "ERT coverage", test_ert_coverage },
 	{ "format of a bypassed tensor", test_unused_format },
 	{ "compute optimization operands", test_compute_operands },

@@ -48,6 +48,8 @@ static const struct density_row rows[] = {
 	{ "", 0, SPEC_DENSITY_FIXED_STRUCTURED, 1.0, true, 0 },
 	{ "    densities: {A: 0.25}\n", 0, SPEC_DENSITY_FIXED_STRUCTURED, 0.25, false, 0 },
 	{ "    densities: {A: 0.25}\n", 1, SPEC_DENSITY_FIXED_STRUCTURED, 1.0, true, 0 },
+	{ "    densities: {A: {distribution: fixed-structured, density: 0.5}}\n", 0,
+	  SPEC_DENSITY_FIXED_STRUCTURED, 0.5, false, 0 },
 	{ "    densities: {A: {distribution: fixed, density: 0.5}}\n", 0,
 	  SPEC_DENSITY_FIXED_STRUCTURED, 0.5, false, 0 },
 	{ "    densities: {A: {distribution: fixed_structured, density: 0.5, band_width: 0,"
@@ -207,7 +209,46 @@ static void test_tensor_file_options(void)
 	diag_list_release(&dl);
 }
 
+/*
+ * A pattern file beside the YAML: the density is nnz / size and the matrix
+ * is kept. (Only meaningful once the Matrix Market reader is built; the
+ * placeholder reader reports that it is not, at the 'file' key.)
+ */
+static void test_actual_data(void)
+{
+	struct arena a = ARENA_INIT;
+	struct diag_list dl = DIAG_LIST_INIT;
+	char mtx[1024], yaml[1024];
+	const char *paths[1] = { yaml };
+	const struct spec_matrix *direct;
+	struct spec_set *s;
+
+	snprintf(mtx, sizeof(mtx), "%s", unit_data_path("specs/good/a_4x8.mtx"));
+	snprintf(yaml, sizeof(yaml), "%s", unit_data_path("specs/good/actual_data.yaml"));
+	direct = spec_matrix_load(&a, mtx, &dl);
+	diag_list_release(&dl);
+	s = spec_set_load(paths, 1, NULL, &dl);
+	if (!direct) {
+		CU_ASSERT_PTR_NULL(s);
+		CU_ASSERT_EQUAL(dl.items[0].loc.line, 16);
+		CU_ASSERT_EQUAL(dl.items[0].loc.col, 44);
+	} else {
+		const struct spec_density *d;
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		d = &s->workload.tensors[0].density;
+		CU_ASSERT_EQUAL(d->kind, SPEC_DENSITY_ACTUAL);
+		CU_ASSERT_DOUBLE_EQUAL(d->density, 3.0 / 32.0, 1e-15);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(d->data);
+		CU_ASSERT_EQUAL(d->data->nnz, 3);
+		CU_ASSERT_FALSE(d->is_default);
+		spec_set_free(s);
+	}
+	diag_list_release(&dl);
+	arena_release(&a);
+}
+
 static CU_TestInfo tests[] = {
+	{ "actual data from a file beside the YAML", test_actual_data },
 	{ "density forms", test_forms },
 	{ "N:M dimension", test_nm_dimension },
 	{ "density errors", test_errors },

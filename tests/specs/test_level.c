@@ -60,6 +60,7 @@ static struct spec_set *one_level(const char *cls, const char *attrs, struct dia
 		 "  - name: sys\n"
 		 "    local:\n"
 		 "    - {name: L, class: %s, attributes: %s}\n"
+		 "    - {name: noc, class: XY_NoC}\n"
 		 "    - {name: mac, class: intmac}\n", cls, attrs);
 	return st_load(texts, 2, NULL, dl);
 }
@@ -131,6 +132,8 @@ static void test_other_attributes(void)
 	CU_ASSERT_STRING_EQUAL(L->network_read, "noc");
 	CU_ASSERT_PTR_NULL(L->network_fill);
 	CU_ASSERT_EQUAL(L->power_gated_at, 0);
+	CU_ASSERT_EQUAL(s->arch.n_networks, 1);
+	CU_ASSERT_STRING_EQUAL(s->arch.networks[0].class_name, "XY_NoC");
 	spec_set_free(s);
 	diag_list_release(&dl);
 }

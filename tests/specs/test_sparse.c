@@ -126,9 +126,9 @@ static void test_action_and_compute_optimizations(void)
 		"      - {target: Z, condition_on: [A, B]}\n"
 		"      - {target: Z, condition_on: [B]}\n"
 		"    - {type: spatial_skipping, target: B, condition_on: [A]}\n"
-		"    - {type: skipping_spatial, target: A, condition_on: [B]}\n"
+		"    - {type: skipping-spatial, target: A, condition_on: [B]}\n"
 		"  - name: mac\n"
-		"    compute_optimization: [{type: gate_on_zero_operand},\n"
+		"    compute_optimization: [{type: gate-on-zero-operand},\n"
 		"                           {type: skip_on_not_aligned_operands}]\n";
 	struct diag_list dl = DIAG_LIST_INIT;
 	struct spec_set *s = load_sparse(text, &dl);
