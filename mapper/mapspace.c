@@ -103,7 +103,15 @@ static int apply_factors(struct mapper_space *ms, struct ms_tl *t, const struct 
 
 	for (d = 0; d < ms->n_dims; d++) {
 		if (c->fixed_mask & (1u << d)) {
-			uint64_t v = c->factors[d] ? c->factors[d] : ms->spec->workload.bounds[d];
+			uint64_t bound = ms->spec->workload.bounds[d];
+			uint64_t v = c->factors[d] ? c->factors[d] : bound;
+			if (v > bound) {
+				diag_warning(dl, c->loc, "factor %s=%" PRIu64 " exceeds the bound %" PRIu64
+					     " of '%s'; it is taken as %s=%" PRIu64 ", as Timeloop does",
+					     dim_name(ms, d), v, bound, dim_name(ms, d), dim_name(ms, d),
+					     bound);
+				v = bound;
+			}
 			if (t->fixed[d] && t->fixed[d] != v) {
 				ret = diag_error(dl, c->loc,
 						 "factor %s=%" PRIu64 " at '%s' contradicts %s=%" PRIu64,
