@@ -64,6 +64,7 @@ static void rank_expr(const struct spec_workload *w, const struct spec_tensor *t
 	}
 }
 
+/* The name of storage level 'l'. */
 static const char *level_name(const struct spec_set *s, unsigned l)
 {
 	return s->arch.levels[l].name;
@@ -71,6 +72,7 @@ static const char *level_name(const struct spec_set *s, unsigned l)
 
 /* ---------------------------------------------------------------- text */
 
+/* " read 16" or " read -". */
 static void text_bw(const char *what, bool has, double v)
 {
 	if (has)
@@ -79,18 +81,20 @@ static void text_bw(const char *what, bool has, double v)
 		printf(" %s -", what);
 }
 
+/* Which ERT and ART entries feed a component, or none. */
 static void text_ert(const struct spec_ert_table *ert, const struct spec_art_entry *art)
 {
 	if (ert)
-		printf("      energy: ERT '%s' (%zu actions)", ert->name, ert->n_actions);
+		printf("      ERT: '%s' (%zu actions)", ert->name, ert->n_actions);
 	else
-		printf("      energy: no ERT entry");
+		printf("      ERT: none");
 	if (art)
-		printf(", area %.9g um^2 (ART '%s')\n", art->area_um2, art->name);
+		printf("; ART: '%s', %.9g um^2\n", art->name, art->area_um2);
 	else
-		printf(", no ART entry\n");
+		printf("; ART: none\n");
 }
 
+/* One storage level, over five lines. */
 static void text_level(const struct spec_set *s, unsigned l)
 {
 	const struct spec_level *L = &s->arch.levels[l];
@@ -124,6 +128,7 @@ static void text_level(const struct spec_set *s, unsigned l)
 	text_ert(L->ert, L->art);
 }
 
+/* Levels outermost first, the compute unit, networks. */
 static void text_arch(const struct spec_set *s)
 {
 	const struct spec_compute *c = &s->arch.compute;
@@ -142,6 +147,7 @@ static void text_arch(const struct spec_set *s)
 		       s->arch.networks[i].class_name, s->arch.networks[i].ert ? ", ERT" : "");
 }
 
+/* A density and its parameters. */
 static void text_density(const struct spec_density *d)
 {
 	printf("density %s %.9g", spec_density_kind_name(d->kind), d->density);
@@ -157,6 +163,7 @@ static void text_density(const struct spec_density *d)
 		printf(" (default)");
 }
 
+/* Dimensions, coefficients, data spaces with projections and densities. */
 static void text_workload(const struct spec_set *s)
 {
 	const struct spec_workload *w = &s->workload;
@@ -190,6 +197,7 @@ static void text_workload(const struct spec_set *s)
 	}
 }
 
+/* One loop, indented by its depth, Timeloop style. */
 static void text_loop(const struct spec_set *s, const struct spec_loop *lp, unsigned depth)
 {
 	printf("    %*sfor %s in [0:%llu", (int)(2 * depth), "", s->workload.dim_names[lp->dim],
@@ -200,6 +208,7 @@ static void text_loop(const struct spec_set *s, const struct spec_loop *lp, unsi
 	       lp->spacetime == SPEC_SPATIAL_Y ? " (Spatial-Y)" : "");
 }
 
+/* The loop nest per level, outermost first, with kept and bypassed data. */
 static void text_mapping(const struct spec_set *s)
 {
 	const struct spec_mapping *m = s->mapping;
@@ -225,6 +234,7 @@ static void text_mapping(const struct spec_set *s)
 	printf("    %*s<< compute >>\n", (int)(2 * depth), "");
 }
 
+/* The formats and optimizations of one component. */
 static void text_target(const struct spec_set *s, const struct spec_sparse_target *tg)
 {
 	const struct spec_workload *w = &s->workload;
@@ -256,6 +266,7 @@ static void text_target(const struct spec_set *s, const struct spec_sparse_targe
 		       tg->compute_skipping ? " skipping" : "");
 }
 
+/* Every component's sparse optimizations. */
 static void text_sparse(const struct spec_set *s)
 {
 	unsigned i;
@@ -268,6 +279,7 @@ static void text_sparse(const struct spec_set *s)
 		text_target(s, &s->sparse.targets[i]);
 }
 
+/* One constraint with its factors, permutation, split and data spaces. */
 static void text_constraint(const struct spec_set *s, const struct spec_constraint *c)
 {
 	const struct spec_workload *w = &s->workload;
@@ -299,6 +311,7 @@ static void text_constraint(const struct spec_set *s, const struct spec_constrai
 	printf("\n");
 }
 
+/* The mapper settings and every constraint. */
 static void text_mapper(const struct spec_set *s)
 {
 	const struct spec_mapper_settings *m = &s->mapper;
@@ -315,6 +328,7 @@ static void text_mapper(const struct spec_set *s)
 		text_constraint(s, &s->constraints.items[i]);
 }
 
+/* The whole design as text. */
 static void print_text(const struct spec_set *s)
 {
 	size_t i;
@@ -354,6 +368,10 @@ static void json_str(const char *s)
 	putchar('"');
 }
 
+/*
+ * The JSON writers below print one member "key":value of an object; '*first'
+ * says whether a comma is needed before it.
+ */
 static void json_key(const char *k, bool *first)
 {
 	printf("%s", *first ? "" : ",");
@@ -630,6 +648,7 @@ static void json_target(const struct spec_set *s, const struct spec_sparse_targe
 	putchar('}');
 }
 
+/* The whole design as one JSON object. */
 static void print_json(const struct spec_set *s)
 {
 	bool f = true;
@@ -662,6 +681,7 @@ static void print_json(const struct spec_set *s)
 
 extern const struct cli_command cmd_check;
 
+/* check [--format F] [--tensor N=F]... FILE...: load, then print or fail. */
 static int run(int argc, char **argv)
 {
 	struct spec_load_options opt = { .allow_no_problem = true };

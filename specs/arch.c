@@ -158,6 +158,7 @@ static int local_entry(struct ld *ld, const struct ysrc_node *e, const struct kp
 	return rc_;
 }
 
+/* A 'subtree' list: exactly one entry, whose count multiplies 'mult'. */
 static int subtree_list(struct ld *ld, const struct ysrc_node *list, const struct kpath *p,
 			const struct attr_scope *scope, uint64_t mult);
 
@@ -197,6 +198,7 @@ static int subtree_entry(struct ld *ld, const struct ysrc_node *e, const struct 
 	return rc;
 }
 
+/* A 'subtree' list: exactly one entry, whose count multiplies 'mult'. */
 static int subtree_list(struct ld *ld, const struct ysrc_node *list, const struct kpath *p,
 			const struct attr_scope *scope, uint64_t mult)
 {

@@ -39,6 +39,7 @@ struct walk {
 	bool in_parallel;
 };
 
+/* The rendering of 'p', kept in the arena (raw components outlive the walk). */
 static const char *path_string(struct ld *ld, const struct kpath *p)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -55,6 +56,7 @@ static void synth(struct ld *ld, struct raw_comp *rc, const char *key, const cha
 	raw_comp_add_attr(ld, rc, key, ysrc_scalar_new(ld->a, value, rc->loc), false);
 }
 
+/* A synthesized integer attribute. */
 static void synth_u64(struct ld *ld, struct raw_comp *rc, const char *key, uint64_t v)
 {
 	char buf[32];
@@ -79,6 +81,7 @@ static void add_defaults(struct ld *ld, struct raw_comp *rc, const struct walk *
 	synth_u64(ld, rc, "meshY", w->mesh_y);
 }
 
+/* Inherit the attributes of every container seen so far (inner ones first). */
 static void add_scopes(struct ld *ld, struct raw_comp *rc, const struct walk *w)
 {
 	const struct scope *s;
@@ -96,6 +99,7 @@ static void add_scopes(struct ld *ld, struct raw_comp *rc, const struct walk *w)
 	}
 }
 
+/* The 'name' of node 'n' (no instance range allowed). */
 static int want_name(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		     const char **name)
 {
@@ -112,6 +116,7 @@ static int want_name(struct ld *ld, const struct ysrc_node *n, const struct kpat
 	return 0;
 }
 
+/* A !Component: a raw component with the mesh below the containers seen. */
 static int component(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		     const struct walk *w)
 {
@@ -192,6 +197,10 @@ static int spatial_fanout(struct ld *ld, const struct ysrc_node *sp, const struc
 	return 0;
 }
 
+/*
+ * A !Container: its attributes reach every later node; a spatial fanout adds
+ * its dummy level and multiplies the mesh of what follows.
+ */
 static int container(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		     struct walk *w)
 {
@@ -229,6 +238,7 @@ static int container(struct ld *ld, const struct ysrc_node *n, const struct kpat
 static int node_list(struct ld *ld, const struct ysrc_node *list, const struct kpath *p,
 		     struct walk *w);
 
+/* One node of a list, dispatched on its tag. */
 static int one_node(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		    struct walk *w)
 {
@@ -256,6 +266,7 @@ static int one_node(struct ld *ld, const struct ysrc_node *n, const struct kpath
 	return node_list(ld, ld_get(n, "nodes"), &np, w);
 }
 
+/* A list of nodes, in order; the walk state carries over between them. */
 static int node_list(struct ld *ld, const struct ysrc_node *list, const struct kpath *p,
 		     struct walk *w)
 {

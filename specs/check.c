@@ -107,6 +107,7 @@ static int check_network_name(struct ld *ld, const char *name, const char *what,
 	return -1;
 }
 
+/* network_read/fill/update/drain and network_operand/result name networks. */
 static int check_networks(struct ld *ld)
 {
 	const struct spec_arch *sa = &ld->s->arch;

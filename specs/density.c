@@ -30,6 +30,7 @@ static const char *const density_keys[] = {
 	"n", "m", "dimension", "file",
 };
 
+/* The 'distribution' name (aliases included) -> density kind. */
 static int parse_kind(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		      enum spec_density_kind *kind)
 {
@@ -60,6 +61,7 @@ static double banded_density(uint64_t n, uint64_t w)
 	return nz / ((double)n * (double)n);
 }
 
+/* banded: a square 2-rank data space; the density follows from the band. */
 static int finish_banded(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 			 const struct spec_tensor *t, struct spec_density *d)
 {
@@ -86,6 +88,7 @@ static int finish_banded(struct ld *ld, const struct ysrc_node *n, const struct 
 	return 0;
 }
 
+/* structured_nm: n of every m along 'dimension' (default: the innermost rank's). */
 static int finish_nm(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		     const struct spec_tensor *t, struct spec_density *d)
 {
@@ -189,6 +192,7 @@ static int attach_matrix(struct ld *ld, struct diag_loc at, const struct kpath *
 	return 0;
 }
 
+/* actual_data: 'file' is read relative to the YAML file that names it. */
 static int finish_actual(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 			 const struct spec_tensor *t, struct spec_density *d)
 {
@@ -232,6 +236,7 @@ static int check_kind_keys(struct ld *ld, const struct ysrc_node *n, const struc
 static int parse_density_values(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 				const struct spec_tensor *t, struct spec_density *d);
 
+/* A density map; unknown keys are reported and the rest is still checked. */
 static int parse_density_map(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 			     const struct spec_tensor *t, struct spec_density *d)
 {
@@ -308,6 +313,7 @@ static int parse_density(struct ld *ld, const struct ysrc_node *n, const struct 
 	return 0;
 }
 
+/* commonDensity: the same density for every data space. */
 static int parse_common(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
 {
 	struct spec_workload *w = &ld->s->workload;
@@ -320,6 +326,7 @@ static int parse_common(struct ld *ld, const struct ysrc_node *n, const struct k
 	return rc;
 }
 
+/* densities: {data space: density}. */
 static int parse_per_tensor(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
 {
 	struct spec_workload *w = &ld->s->workload;

@@ -53,6 +53,7 @@ static const char *component_of(struct arena *a, const char *name)
 	return arena_strndup(a, base, len - (size_t)(base - name));
 }
 
+/* The optional 'version' must be one we read. */
 static int check_version(struct ld *ld, const struct ysrc_node *map, const struct kpath *p)
 {
 	const struct ysrc_node *v = ld_get(map, "version");
@@ -179,6 +180,7 @@ static int actions_map(struct ld *ld, const struct ysrc_node *n, const struct kp
 	return rc;
 }
 
+/* The actions of one table, list or map form, into 't'. */
 static int parse_actions(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 			 struct spec_ert_table *t)
 {
@@ -200,6 +202,7 @@ static int parse_actions(struct ld *ld, const struct ysrc_node *n, const struct 
 	return rc;
 }
 
+/* Add a table named by scalar 'name' with actions 'actions'. */
 static void push_table(struct ld *ld, struct tablevec *tv, const struct ysrc_node *name,
 		       const struct ysrc_node *actions, const struct kpath *ap, int *rc)
 {
@@ -252,6 +255,7 @@ static int ert_tables(struct ld *ld, const struct ysrc_node *tables, const struc
 	return rc;
 }
 
+/* The ERT documents of every file, tables concatenated. */
 static int load_ert_docs(struct ld *ld, const struct ld_top *top, struct tablevec *tv)
 {
 	struct spec_energy_tables *et = &ld->s->energy;
@@ -346,6 +350,7 @@ static void apply_wire(struct ld *ld, const struct spec_ert_table *t)
 	}
 }
 
+/* Link every table to its component; warn about tables that match none. */
 static int link_tables(struct ld *ld, const struct spec_ert_table *tables, size_t n)
 {
 	const char *names[SPEC_MAX_LEVELS + 64];
@@ -378,6 +383,7 @@ static int link_tables(struct ld *ld, const struct spec_ert_table *tables, size_
 	return rc;
 }
 
+/* The 'ERT' key: s->energy.ert and the components' links. */
 static int load_ert(struct ld *ld)
 {
 	const struct ld_top *top = ld_top_get(ld, "ERT");
@@ -480,6 +486,7 @@ static void link_art(struct ld *ld, const struct spec_art_entry *v, size_t n)
 	}
 }
 
+/* The 'ART' key: s->energy.art and the components' links. */
 static int load_art(struct ld *ld)
 {
 	const struct ld_top *top = ld_top_get(ld, "ART");

@@ -56,6 +56,7 @@ struct attrs {
 	bool mesh_bad;   /* the instances or mesh are wrong: fanouts cannot be checked */
 };
 
+/* Start reading the attributes of 'rc'. */
 static void attrs_init(struct attrs *at, struct ld *ld, const struct raw_comp *rc)
 {
 	at->ld = ld;
@@ -77,6 +78,7 @@ static const struct raw_attr *attr_any(const struct attrs *at, const char *const
 	return NULL;
 }
 
+/* The first of 'names' as an integer in [lo, hi]; false when absent or bad. */
 static bool get_uint(struct attrs *at, const char *const *names, uint64_t lo, uint64_t hi,
 		     uint64_t *out)
 {
@@ -92,6 +94,7 @@ static bool get_uint(struct attrs *at, const char *const *names, uint64_t lo, ui
 	return true;
 }
 
+/* get_uint() into an unsigned. */
 static bool get_u32(struct attrs *at, const char *const *names, unsigned lo, unsigned hi,
 		    unsigned *out)
 {
@@ -102,6 +105,7 @@ static bool get_u32(struct attrs *at, const char *const *names, unsigned lo, uns
 	return true;
 }
 
+/* The first of 'names' as a number in [lo, hi]; false when absent or bad. */
 static bool get_double(struct attrs *at, const char *const *names, double lo, double hi,
 		       double *out)
 {
@@ -117,6 +121,7 @@ static bool get_double(struct attrs *at, const char *const *names, double lo, do
 	return true;
 }
 
+/* The first of 'names' as a boolean; false when absent or bad. */
 static bool get_bool(struct attrs *at, const char *const *names, bool *out)
 {
 	const struct raw_attr *a = attr_any(at, names);
@@ -131,6 +136,7 @@ static bool get_bool(struct attrs *at, const char *const *names, bool *out)
 	return true;
 }
 
+/* The first of 'names' as a string (arena copy), or NULL. */
 static const char *get_str(struct attrs *at, const char *const *names)
 {
 	const struct raw_attr *a = attr_any(at, names);
@@ -145,6 +151,7 @@ static const char *get_str(struct attrs *at, const char *const *names)
 	return s;
 }
 
+/* Report a derivation error at attribute 'key' (or at the component). */
 static int attr_error(struct attrs *at, const char *key, const char *fmt, const char *detail)
 {
 	const struct raw_attr *a = raw_comp_attr(at->rc, key);
@@ -249,6 +256,7 @@ static void parse_size(struct attrs *at, struct spec_level *L)
 							  L->multiple_buffering);
 }
 
+/* Metadata storage: block size, word bits, row width, depth and sizes. */
 static void parse_metadata(struct attrs *at, struct spec_level *L)
 {
 	uint64_t depth;
@@ -300,6 +308,7 @@ static void parse_bw_scale(struct attrs *at, struct spec_level *L)
 	}
 }
 
+/* read/write/shared bandwidth (the deprecated 'bandwidth' splits in two). */
 static void parse_bandwidths(struct attrs *at, struct spec_level *L)
 {
 	double bw;
@@ -322,6 +331,7 @@ static void parse_bandwidths(struct attrs *at, struct spec_level *L)
 	parse_bw_scale(at, L);
 }
 
+/* Parameters of the network Timeloop infers below a level. */
 static void parse_network_params(struct attrs *at, struct spec_network_params *np)
 {
 	get_u32(at, A("network_word_bits"), 1, 4096, &np->network_word_bits);
@@ -334,6 +344,7 @@ static void parse_network_params(struct attrs *at, struct spec_network_params *n
 	np->network_type = get_str(at, A("network_type"));
 }
 
+/* Technology, reduction support, sparse capabilities, ports and banks. */
 static void parse_flags(struct attrs *at, struct spec_level *L)
 {
 	const char *tech = get_str(at, A("technology"));
@@ -356,6 +367,7 @@ static void parse_flags(struct attrs *at, struct spec_level *L)
 	get_u32(at, A("num_banks", "n_banks"), 1, 1u << 20, &L->num_banks);
 }
 
+/* Energy and area overrides, network latencies and user network names. */
 static void parse_storage_misc(struct attrs *at, struct spec_level *L)
 {
 	L->has_vector_access_energy = get_double(at, A("vector_access_energy"), 0.0, HUGE_VAL,
@@ -432,6 +444,7 @@ static void copy_attrs(struct ld *ld, const struct raw_comp *rc, size_t *n_out,
 	*out = v;
 }
 
+/* One storage level; -1 only when its mesh is wrong. */
 static int build_storage(struct ld *ld, const struct raw_comp *rc, struct spec_level *L)
 {
 	struct attrs at;
@@ -454,6 +467,7 @@ static int build_storage(struct ld *ld, const struct raw_comp *rc, struct spec_l
 	return at.mesh_bad ? -1 : 0;
 }
 
+/* The compute unit; -1 only when its mesh is wrong. */
 static int build_compute(struct ld *ld, const struct raw_comp *rc, struct spec_compute *c)
 {
 	struct attrs at;
@@ -476,6 +490,7 @@ static int build_compute(struct ld *ld, const struct raw_comp *rc, struct spec_c
 	return at.mesh_bad ? -1 : 0;
 }
 
+/* A user-declared network component. */
 static int build_network(struct ld *ld, const struct raw_comp *rc, struct spec_network *nw)
 {
 	struct attrs at;
@@ -590,6 +605,7 @@ static int fanout_of(struct ld *ld, const struct spec_level *L, const char *axis
 	return 0;
 }
 
+/* The fanout of every level over its inner neighbour (semantics 1.2.1). */
 static int compute_fanouts(struct ld *ld, struct spec_arch *sa, struct spec_level *levels)
 {
 	unsigned l;

@@ -59,6 +59,7 @@ const struct ld_top *ld_top_get(const struct ld *ld, const char *key)
 	return NULL;
 }
 
+/* The known top-level key spelt 'name', or NULL. */
 static const struct top_key *top_key_find(const char *name)
 {
 	size_t i;
@@ -68,6 +69,7 @@ static const struct top_key *top_key_find(const char *name)
 	return NULL;
 }
 
+/* The merged entry of canonical key 'canonical' (created on first use). */
 static struct ld_top *top_slot(struct ld *ld, const char *canonical)
 {
 	size_t i;
@@ -80,6 +82,7 @@ static struct ld_top *top_slot(struct ld *ld, const char *canonical)
 	return &ld->top[ld->n_top++];
 }
 
+/* "unknown top-level key" with a did-you-mean hint. */
 static void unknown_top_key(struct ld *ld, const struct ysrc_node *k)
 {
 	const char *names[ARRAY_SIZE(top_keys)];
@@ -149,7 +152,11 @@ static int load_files(struct ld *ld, const char *const *paths, size_t n_paths)
 	return rc;
 }
 
-/* Options "NAME=FILE" are checked once the tensors are known (problem.c). */
+/*
+ * Run the section parsers. A section whose input is broken stops only the
+ * sections that depend on it (the mapping needs the architecture and the
+ * problem), so that one run reports the errors of every section.
+ */
 static int run_sections(struct ld *ld)
 {
 	const struct spec_load_options *opt = ld->opt;

@@ -35,6 +35,7 @@ static const enum spec_search algo_kinds[] = {
 };
 static const char *const metric_names[] = { "energy", "delay", "edp", "last_level_accesses" };
 
+/* Timeloop's mapper defaults. */
 static void mapper_defaults(struct spec_mapper_settings *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -48,6 +49,7 @@ static void mapper_defaults(struct spec_mapper_settings *m)
 	m->max_permutations_per_if_visit = 16;
 }
 
+/* optimization_metrics: one name or a list (priority order); empty keeps. */
 static int parse_metrics(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 			 struct spec_mapper_settings *m)
 {
@@ -80,6 +82,7 @@ static int parse_metrics(struct ld *ld, const struct ysrc_node *n, const struct 
 	return 0;
 }
 
+/* algorithm: exhaustive, random, random_pruned, linear_pruned or hybrid. */
 static int parse_algorithm(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 			   struct spec_mapper_settings *m)
 {
@@ -104,6 +107,7 @@ static int opt_uint(struct ld *ld, const struct ysrc_node *n, const struct kpath
 	return v ? ld_uint(ld, v, &kp, 0, UINT64_MAX, out) : 0;
 }
 
+/* The 'mapper' map into 'm'. */
 static int parse_mapper(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 			struct spec_mapper_settings *m)
 {
@@ -184,6 +188,7 @@ struct convec {
 	size_t n, alloc;
 };
 
+/* Constraint factors: 'M=4' fixes, 'M<=8' bounds, 0 is the whole bound. */
 static int con_factors(struct ld *ld, const struct ysrc_node *f, const struct kpath *p,
 		       struct spec_constraint *c)
 {
@@ -215,6 +220,7 @@ static void warn_unsupported(struct ld *ld, const struct ysrc_node *e, const str
 	}
 }
 
+/* The factors, permutation, split, keep/bypass and min of a constraint. */
 static int con_body(struct ld *ld, const struct ysrc_node *e, const struct kpath *p,
 		    struct spec_constraint *c)
 {
@@ -308,6 +314,7 @@ static int con_entry(struct ld *ld, const struct ysrc_node *e, const struct kpat
 	return con_body(ld, e, p, c) < 0 ? -1 : bad;
 }
 
+/* Append a constraint. */
 static void con_push(struct convec *cv, const struct spec_constraint *c)
 {
 	XGROW(cv->v, cv->n + 1, cv->alloc);
@@ -347,6 +354,7 @@ static int con_document(struct ld *ld, const struct ysrc_node *doc, const struct
 	return rc;
 }
 
+/* The constraint documents of top-level key 'key' in every file. */
 static int con_top(struct ld *ld, const char *key, struct convec *cv)
 {
 	const struct ld_top *top = ld_top_get(ld, key);
@@ -469,6 +477,7 @@ static void dummy_defaults(struct ld *ld, unsigned level, struct diag_loc loc,
 	}
 }
 
+/* Node-list constraints, in component order, with the front end's additions. */
 static int spec_nodes_constraints(struct ld *ld, struct convec *cv)
 {
 	size_t i, j;

@@ -287,6 +287,7 @@ static int parse_target(struct ld *ld, const struct ysrc_node *t, const struct k
 	return ld_level_index(ld, t, p, t->str);
 }
 
+/* The directive 'type'; bypass and dataspace are datatype. */
 static int parse_type(struct ld *ld, const struct ysrc_node *t, const struct kpath *p,
 		      enum dir_type *out)
 {
@@ -353,6 +354,7 @@ static int tensor_key(struct ld *ld, const struct ysrc_node *d, const struct kpa
 	return ld_tensor_list(ld, ld_get(d, key), &kp, mask, NULL, NULL);
 }
 
+/* A temporal directive: factors, permutation and the temporal masks. */
 static int parse_temporal(struct ld *ld, const struct ysrc_node *d, const struct kpath *p,
 			  struct spec_map_level *ml)
 {
@@ -371,6 +373,7 @@ static int parse_temporal(struct ld *ld, const struct ysrc_node *d, const struct
 	return rc;
 }
 
+/* A spatial directive: only on a level with a fanout; factors, split, masks. */
 static int parse_spatial(struct ld *ld, const struct ysrc_node *d, const struct kpath *p,
 			 unsigned level, struct spec_map_level *ml)
 {
@@ -399,6 +402,7 @@ static int parse_spatial(struct ld *ld, const struct ysrc_node *d, const struct 
 	return rc;
 }
 
+/* A datatype directive: keep and bypass (never both for one data space). */
 static int parse_datatype(struct ld *ld, const struct ysrc_node *d, const struct kpath *p,
 			  unsigned level, struct map_state *st)
 {
@@ -441,6 +445,7 @@ static int mark_seen(struct ld *ld, struct map_state *st, unsigned l, enum dir_t
 	return 0;
 }
 
+/* One directive: its keys, type, target, then the type's own keys. */
 static int parse_directive(struct ld *ld, const struct ysrc_node *d, const struct kpath *p,
 			   struct map_state *st)
 {
@@ -554,6 +559,7 @@ static void note_factors(struct ld *ld, const struct spec_mapping *m, unsigned d
 	}
 }
 
+/* Every dimension's factors must give its bound; notes name the directives. */
 static int check_products(struct ld *ld, const struct spec_mapping *m,
 			  const struct ysrc_node *at)
 {

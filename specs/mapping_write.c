@@ -50,6 +50,7 @@ static void add_tensors(struct strbuf *out, const char *key, const struct spec_w
 	strbuf_addstr(out, "]\n");
 }
 
+/* "- target: NAME" and "type: TYPE". */
 static void add_head(struct strbuf *out, const struct spec_arch *arch, unsigned l,
 		     const char *type)
 {

@@ -67,6 +67,7 @@ static int coef_find(const struct spec_workload *w, const char *name)
 	return -1;
 }
 
+/* One coefficient {name, default}; its name must be new. */
 static int parse_coef(struct ld *ld, const struct ysrc_node *c, const struct kpath *p,
 		      struct spec_coef *out)
 {
@@ -93,6 +94,7 @@ static int parse_coef(struct ld *ld, const struct ysrc_node *c, const struct kpa
 	return bad;
 }
 
+/* shape.coefficients into w->coefs. */
 static int parse_coefs(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
 {
 	struct spec_workload *w = &ld->s->workload;
@@ -203,6 +205,7 @@ static int parse_rank(struct ld *ld, const struct ysrc_node *n, const struct kpa
 	return rc;
 }
 
+/* A data space's projection: a list of ranks. */
 static int parse_projection(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 			    struct spec_tensor *t)
 {
@@ -223,6 +226,7 @@ static int parse_projection(struct ld *ld, const struct ysrc_node *n, const stru
 	return rc;
 }
 
+/* One data space {name, projection, read_write}. */
 static int parse_space(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		       struct spec_tensor *t)
 {
@@ -249,6 +253,7 @@ static int parse_space(struct ld *ld, const struct ysrc_node *n, const struct kp
 	return rc;
 }
 
+/* shape.data_spaces into w->tensors; names must be distinct. */
 static int parse_spaces(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
 {
 	struct spec_workload *w = &ld->s->workload;
@@ -285,6 +290,7 @@ static int parse_spaces(struct ld *ld, const struct ysrc_node *n, const struct k
 	return rc;
 }
 
+/* shape: name, dimensions and coefficients (data spaces come later). */
 static int parse_shape(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
 {
 	struct spec_workload *w = &ld->s->workload;
@@ -402,6 +408,7 @@ static void default_densities(struct ld *ld)
 	}
 }
 
+/* The whole 'problem' map. */
 static int load_problem_node(struct ld *ld, const struct ysrc_node *prob, const struct kpath *p)
 {
 	struct spec_workload *w = &ld->s->workload;

@@ -57,6 +57,7 @@ struct targetvec {
 	size_t n, alloc;
 };
 
+/* CP, B and RLE ranks are compressed (semantics 1.5). */
 static bool fmt_compressed(enum fmt_kind k)
 {
 	return k == FMT_CP || k == FMT_B || k == FMT_RLE;
@@ -92,6 +93,7 @@ static int adjust_bits(struct ld *ld, const struct ysrc_node *n, const struct kp
 	return 0;
 }
 
+/* metadata_word_bits or payload_word_bits of a rank (-1 when unset). */
 static int parse_bits(struct ld *ld, const struct ysrc_node *r, const char *key,
 		      const struct kpath *p, const struct spec_level *L, int *bits)
 {
@@ -135,6 +137,7 @@ static int parse_flatten(struct ld *ld, const struct ysrc_node *n, const struct 
 	return 0;
 }
 
+/* One rank {format, word bits, flattened_rankIDs}. */
 static int parse_rank(struct ld *ld, const struct ysrc_node *r, const struct kpath *p,
 		      const struct spec_level *L, struct spec_rank_format *rf)
 {
@@ -221,6 +224,7 @@ static int parse_named(struct ld *ld, const struct ysrc_node *s, const struct kp
 	return 0;
 }
 
+/* rank_application_order: outer_to_inner (default) or inner_to_outer. */
 static int parse_order(struct ld *ld, const struct ysrc_node *s, const struct kpath *p,
 		       struct spec_tensor_format *tf)
 {
@@ -241,6 +245,7 @@ static int parse_order(struct ld *ld, const struct ysrc_node *s, const struct kp
 	return 0;
 }
 
+/* The format of one data space: ranks, or a named format. */
 static int parse_space_format(struct ld *ld, const struct ysrc_node *s, const struct kpath *p,
 			      const struct spec_level *L, struct spec_tensor_format *tf)
 {
@@ -285,6 +290,7 @@ static int parse_space_format(struct ld *ld, const struct ysrc_node *s, const st
 	return rc < 0 ? -1 : check_rank_order(ld, ranks, &rp, tf);
 }
 
+/* representation_format: {data_spaces: [...]}; not on the compute unit. */
 static int parse_repr(struct ld *ld, const struct ysrc_node *r, const struct kpath *p,
 		      struct spec_sparse_target *tg)
 {
@@ -348,6 +354,7 @@ static int parse_option(struct ld *ld, const struct ysrc_node *o, const struct k
 	return 0;
 }
 
+/* One action optimization: short form or a group of options. */
 static int parse_group(struct ld *ld, const struct ysrc_node *g, const struct kpath *p,
 		       struct spec_saf_group *grp)
 {
@@ -397,6 +404,7 @@ static int parse_group(struct ld *ld, const struct ysrc_node *g, const struct kp
 	return rc;
 }
 
+/* action_optimization: a list of groups; storage levels only. */
 static int parse_actions(struct ld *ld, const struct ysrc_node *a, const struct kpath *p,
 			 struct spec_sparse_target *tg)
 {
@@ -420,6 +428,7 @@ static int parse_actions(struct ld *ld, const struct ysrc_node *a, const struct 
 	return rc;
 }
 
+/* compute_optimization: gating and/or skipping; the compute unit only. */
 static int parse_compute_opts(struct ld *ld, const struct ysrc_node *c, const struct kpath *p,
 			      struct spec_sparse_target *tg)
 {
@@ -540,6 +549,7 @@ static int parse_target_entry(struct ld *ld, const struct ysrc_node *e, const st
 	}
 }
 
+/* The 'sparse_optimizations' documents of every file. */
 static int load_documents(struct ld *ld, const struct ld_top *top, struct targetvec *tv)
 {
 	size_t f, i;

@@ -31,6 +31,7 @@ struct yparse {
 	unsigned depth;
 };
 
+/* A libyaml mark (0-based) as a 1-based location. */
 static struct diag_loc mark_loc(const struct yparse *p, yaml_mark_t m)
 {
 	return (struct diag_loc){ p->file, (unsigned)m.line + 1, (unsigned)m.column + 1 };
@@ -60,6 +61,7 @@ static bool next_event(struct yparse *p, yaml_event_t *ev)
 	return true;
 }
 
+/* A new node of 'kind' at mark 'm' with tag 'tag' (may be NULL). */
 static struct ysrc_node *node_new(struct yparse *p, enum ysrc_kind kind, yaml_mark_t m,
 				  const yaml_char_t *tag)
 {
@@ -70,6 +72,7 @@ static struct ysrc_node *node_new(struct yparse *p, enum ysrc_kind kind, yaml_ma
 	return n;
 }
 
+/* Remember node 'n' under anchor 'name' (NULL: no anchor). */
 static void anchor_add(struct yparse *p, const yaml_char_t *name, struct ysrc_node *n)
 {
 	if (!name)
@@ -92,6 +95,7 @@ static struct ysrc_node *anchor_find(const struct yparse *p, const char *name)
 
 static struct ysrc_node *parse_node(struct yparse *p, yaml_event_t *ev);
 
+/* A scalar event -> a scalar node (style kept: plain scalars may be null). */
 static struct ysrc_node *parse_scalar(struct yparse *p, yaml_event_t *ev)
 {
 	struct ysrc_node *n = node_new(p, YSRC_SCALAR, ev->start_mark, ev->data.scalar.tag);
@@ -112,6 +116,7 @@ static struct ysrc_node *parse_scalar(struct yparse *p, yaml_event_t *ev)
 	return n;
 }
 
+/* An alias -> a copy of the anchored node, located at the alias. */
 static struct ysrc_node *parse_alias(struct yparse *p, yaml_event_t *ev)
 {
 	const char *name = (const char *)ev->data.alias.anchor;
@@ -131,6 +136,7 @@ static struct ysrc_node *parse_alias(struct yparse *p, yaml_event_t *ev)
 	return n;
 }
 
+/* A sequence, up to its end event. */
 static struct ysrc_node *parse_seq(struct yparse *p, yaml_event_t *ev)
 {
 	struct ysrc_node *n = node_new(p, YSRC_SEQ, ev->start_mark, ev->data.sequence_start.tag);
@@ -170,6 +176,7 @@ static long pair_index(const struct ysrc_pair *pairs, size_t n, const char *key)
 	return -1;
 }
 
+/* A plain '<<' key. */
 static bool is_merge_key(const struct ysrc_node *k)
 {
 	return k->style == YSRC_PLAIN && !strcmp(k->str, "<<");
@@ -180,6 +187,7 @@ struct pairvec {
 	size_t n, alloc;
 };
 
+/* Append the pair (k, v). */
 static void pairvec_push(struct pairvec *pv, struct ysrc_node *k, struct ysrc_node *v)
 {
 	XGROW(pv->v, pv->n + 1, pv->alloc);
@@ -264,6 +272,7 @@ static bool parse_pair(struct yparse *p, yaml_event_t *kev, struct pairvec *raw)
 	return true;
 }
 
+/* A mapping, up to its end event; then duplicates and merge keys. */
 static struct ysrc_node *parse_map(struct yparse *p, yaml_event_t *ev)
 {
 	struct ysrc_node *n = node_new(p, YSRC_MAP, ev->start_mark, ev->data.mapping_start.tag);
@@ -412,6 +421,7 @@ int ysrc_parse_file(struct arena *a, const char *path, struct diag_list *dl,
 	return rc;
 }
 
+/* '-' and '_' are the same key character. */
 static int fold_key_char(int c)
 {
 	return c == '-' ? '_' : c;

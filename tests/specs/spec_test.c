@@ -9,6 +9,20 @@
 
 static char tmpdir[256];
 static char paths[8][512];
+static char written[64][64];     /* names written into tmpdir, removed at exit */
+static unsigned n_written;
+
+/* Remove every file written and the temporary directory. */
+static void cleanup(void)
+{
+	char path[512];
+	unsigned i;
+	for (i = 0; i < n_written; i++) {
+		snprintf(path, sizeof(path), "%s/%s", tmpdir, written[i]);
+		unlink(path);
+	}
+	rmdir(tmpdir);
+}
 
 static const char *dir(void)
 {
@@ -19,8 +33,20 @@ static const char *dir(void)
 			perror("mkdtemp");
 			abort();
 		}
+		atexit(cleanup);
 	}
 	return tmpdir;
+}
+
+/* Remember 'name' for cleanup(). */
+static void remember(const char *name)
+{
+	unsigned i;
+	for (i = 0; i < n_written; i++)
+		if (!strcmp(written[i], name))
+			return;
+	if (n_written < 64)
+		snprintf(written[n_written++], sizeof(written[0]), "%s", name);
 }
 
 const char *st_write(const char *name, const char *text)
@@ -31,6 +57,7 @@ const char *st_write(const char *name, const char *text)
 	FILE *fp;
 
 	snprintf(p, 512, "%s/%s", dir(), name);
+	remember(name);
 	fp = fopen(p, "w");
 	if (!fp) {
 		perror(p);
