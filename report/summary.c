@@ -67,6 +67,8 @@ void report_summary(const struct spec_set *s, const struct model_result *r,
 	report_energy_source(r, &src);
 	strbuf_addf(out, "Energy:         %.2f pJ (%.2f uJ), source %s\n", r->energy_pj,
 		    r->energy_pj / 1e6, src.buf);
+	if (r->footprint == MODEL_FOOTPRINT_EXACT)
+		strbuf_addstr(out, "Footprints:     exact (tensor points touched; holes not counted)\n");
 	strbuf_addf(out, "Cycles:         %llu\n", (unsigned long long)r->cycles);
 	strbuf_addf(out, "Utilization:    %.2f%%\n", r->utilization * 100);
 	strbuf_addf(out, "Computes:       %llu algorithmic, %llu actual\n",
