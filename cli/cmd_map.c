@@ -299,6 +299,26 @@ static void on_candidate(void *arg, const struct mapper_candidate *c)
 	fwrite(sb->buf, 1, sb->len, ls->af.fp);
 }
 
+/* Open the candidate log 'path' with its header and hook it into 'o'. */
+static int open_log(const struct spec_set *s, const char *path, struct log_state *ls,
+		    struct mapper_options *o)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	ls->s = s;
+	strbuf_init(&ls->line, 256);
+	if (atomic_file_open(&ls->af, path, &err) < 0) {
+		fprintf(stderr, "fiberloop map: %s\n", err.buf);
+		strbuf_release(&err);
+		return -1;
+	}
+	fprintf(ls->af.fp, "stream,seq,status,fail_level,energy_pj,cycles,edp,"
+		"last_level_accesses,is_best,mapping\n");
+	o->on_candidate = on_candidate;
+	o->candidate_arg = ls;
+	return 0;
+}
+
 /* -------------------------------------------------------------- output */
 
 static const char *const metric_units[] = {
@@ -476,19 +496,9 @@ static int search(const struct spec_set *s, const struct map_args *a)
 		return CLI_EXIT_BAD_INPUT;
 	}
 	memset(&ls, 0, sizeof(ls));
-	if (a->log_path) {
-		ls.s = s;
-		strbuf_init(&ls.line, 256);
-		if (atomic_file_open(&ls.af, a->log_path, &err) < 0) {
-			fprintf(stderr, "fiberloop map: %s\n", err.buf);
-			strbuf_release(&err);
-			mapper_space_free(ms);
-			return CLI_EXIT_BAD_INPUT;
-		}
-		fprintf(ls.af.fp, "stream,seq,status,fail_level,energy_pj,cycles,edp,"
-			"last_level_accesses,is_best,mapping\n");
-		o.on_candidate = on_candidate;
-		o.candidate_arg = &ls;
+	if (a->log_path && open_log(s, a->log_path, &ls, &o) < 0) {
+		mapper_space_free(ms);
+		return CLI_EXIT_BAD_INPUT;
 	}
 	if (isatty(STDERR_FILENO)) {
 		o.on_progress = on_progress;

@@ -145,31 +145,75 @@ static void put(uint8_t *perm, unsigned *len, const uint8_t *src, unsigned n)
 }
 
 /*
- * Lay out the spatial loops of 'p' at 'tl' as a full permutation and split.
- * False when the X or Y product exceeds the fan-out, or no layout meets a
- * fixed split.
+ * The X loops of 'p' at 'tl' (the first p->split[tl] of its non-trivial
+ * order) as a mask into '*xmask'; false when the X or Y product exceeds the
+ * fan-out.
+ */
+static bool xy_fit(const struct mapper_space *ms, const struct ms_if *fi, unsigned tl,
+		   const struct ms_point *p, const uint8_t *seq, unsigned k, uint32_t *xmask)
+{
+	uint64_t px = 1, py = 1;
+	unsigned i, c = p->split[tl];
+
+	*xmask = 0;
+	if (c > k)
+		return false;
+	for (i = 0; i < k; i++) {
+		if (i < c) {
+			px *= fi->f[tl][seq[i]];
+			*xmask |= 1u << seq[i];
+		} else {
+			py *= fi->f[tl][seq[i]];
+		}
+	}
+	return px <= ms->tl[tl].fanout_x && py <= ms->tl[tl].fanout_y;
+}
+
+/*
+ * The split of layout 'perm' at 'tl': with a free split, right after its last
+ * non-trivial X loop; with a fixed one, that split if every non-trivial X
+ * loop is before it and every non-trivial Y loop at or after it, else -1.
+ */
+static int layout_split(const struct mapper_space *ms, const struct ms_if *fi, unsigned tl,
+			const uint8_t *perm, uint32_t xmask)
+{
+	unsigned i, lo_y = ms->n_dims, hi_x = 0, s;
+	bool any_x = false;
+
+	for (i = 0; i < ms->n_dims; i++) {
+		if (fi->f[tl][perm[i]] <= 1)
+			continue;
+		if (xmask & (1u << perm[i])) {
+			hi_x = i;
+			any_x = true;
+		} else if (i < lo_y) {
+			lo_y = i;
+		}
+	}
+	if (ms->tl[tl].split < 0)
+		return any_x ? (int)hi_x + 1 : 0;
+	s = (unsigned)ms->tl[tl].split;
+	return (!any_x || hi_x < s) && s <= lo_y ? (int)s : -1;
+}
+
+/*
+ * Lay out the spatial loops of 'p' at 'tl' as a full permutation and split:
+ * the prefix, the free X loops, j free trivial loops, the free Y loops, the
+ * other free trivial loops, the suffix, for the first j that meets a fixed
+ * split. False when the X or Y product exceeds the fan-out, or no layout
+ * meets a fixed split.
  */
 static bool spatial_layout(const struct mapper_space *ms, const struct ms_if *fi, unsigned tl,
 			   const struct ms_point *p, uint8_t *perm, unsigned *split)
 {
 	const struct ms_tl *t = &ms->tl[tl];
 	uint8_t seq[SPEC_MAX_DIMS], triv[SPEC_MAX_DIMS], fnx[SPEC_MAX_DIMS], fny[SPEC_MAX_DIMS];
-	uint64_t px = 1, py = 1;
-	uint32_t xmask = 0;
-	unsigned k, c = p->split[tl], i, n_triv, n_fnx = 0, n_fny = 0, n_ntp = 0, j, len;
+	uint32_t xmask;
+	unsigned k, i, n_triv, n_fnx = 0, n_fny = 0, n_ntp = 0, j, len;
+	int s;
 
 	k = nontrivial_seq(ms, fi, tl, p->rank[tl], seq);
-	if (c > k)
-		return false;
-	for (i = 0; i < k; i++) {
-		if (i < c) {
-			px *= fi->f[tl][seq[i]];
-			xmask |= 1u << seq[i];
-		} else {
-			py *= fi->f[tl][seq[i]];
-		}
-	}
-	if (px > t->fanout_x || py > t->fanout_y)
+	if (!xy_fit(ms, fi, tl, p, seq, k, &xmask))
 		return false;
 	for (i = 0; i < t->n_prefix; i++)
 		if (fi->f[tl][t->prefix[i]] > 1)
@@ -183,8 +227,6 @@ static bool spatial_layout(const struct mapper_space *ms, const struct ms_if *fi
 	}
 	n_triv = free_trivial(ms, fi, tl, triv);
 	for (j = 0; j <= n_triv; j++) {
-		unsigned lo_y = ms->n_dims, hi_x = 0, s;
-		bool any_x = false;
 		len = 0;
 		put(perm, &len, t->prefix, t->n_prefix);
 		put(perm, &len, fnx, n_fnx);
@@ -194,23 +236,8 @@ static bool spatial_layout(const struct mapper_space *ms, const struct ms_if *fi
 		put(perm, &len, t->suffix, t->n_suffix);
 		if (len != ms->n_dims)
 			BUG("spatial layout of %u dims, expected %u", len, ms->n_dims);
-		for (i = 0; i < len; i++) {
-			if (fi->f[tl][perm[i]] <= 1)
-				continue;
-			if (xmask & (1u << perm[i])) {
-				hi_x = i;
-				any_x = true;
-			} else if (i < lo_y) {
-				lo_y = i;
-			}
-		}
-		if (t->split < 0) {
-			*split = any_x ? hi_x + 1 : 0;
-			return true;
-		}
-		s = (unsigned)t->split;
-		if ((!any_x || hi_x < s) && s <= lo_y) {
-			*split = s;
+		if ((s = layout_split(ms, fi, tl, perm, xmask)) >= 0) {
+			*split = (unsigned)s;
 			return true;
 		}
 	}

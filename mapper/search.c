@@ -358,14 +358,6 @@ void ms_batch_run(struct ms_worker *w, struct ms_batch *b)
 	}
 }
 
-void ms_batch_reset(struct ms_batch *b)
-{
-	b->n = 0;
-	b->n_bests = 0;
-	b->partial = false;
-	b->end_of_stream = false;
-}
-
 void ms_batch_free(struct ms_batch *b)
 {
 	if (!b)

@@ -90,8 +90,7 @@ void ms_refine(const struct mapper_space *ms, const struct mapper_evaluator *ev,
 	       const struct mapper_options *o, unsigned n_threads, double deadline,
 	       struct ms_best *starts, unsigned n_starts, uint64_t *n_evals, uint64_t *n_steps);
 
-/* Reset the outputs of 'b' for reuse; free everything in it. */
-void ms_batch_reset(struct ms_batch *b);
+/* Free batch 'b' and everything in it; ms_batch_free(NULL) is a no-op. */
 void ms_batch_free(struct ms_batch *b);
 
 #endif
