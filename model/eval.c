@@ -78,6 +78,18 @@ int check_levels_fanout(struct model_ws *ws, struct model_result *out)
 	return 0;
 }
 
+int check_fanout_at(struct model_ws *ws, int level, uint64_t x, uint64_t y,
+		    struct model_result *out)
+{
+	const struct spec_arch *a = &ws->s->arch;
+
+	if (level < 0)
+		return check_fanout(out, -1, a->compute.name, x, y, a->compute.instances,
+				    a->compute.mesh_x, a->compute.mesh_y);
+	return check_fanout(out, level, a->levels[level].name, x, y, a->levels[level].instances,
+			    a->levels[level].mesh_x, a->levels[level].mesh_y);
+}
+
 int check_levels(struct model_ws *ws, struct model_result *out)
 {
 	unsigned l;

@@ -1,0 +1,430 @@
+/*
+ * Action optimizations in the model (semantics 4.4-4.6): each option's
+ * target level and probability (saf/), the best option of each group, the
+ * spatial skipping of instances, the representation impact of compressed
+ * tiles, the propagation of every optimization through the levels (saf/),
+ * the (de)compression counts, and the compute classes.
+ */
+#include "model/sparse_int.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The nearest level at or above 'l' that keeps 'pv', or -1. */
+static int keeping_level(const struct model_result *out, unsigned l, unsigned pv)
+{
+	for (; l < out->n_levels; l++)
+		if (out->tiles[l][pv].is_kept && out->tiles[l][pv].shape)
+			return (int)l;
+	return -1;
+}
+
+/* The nearest level below 'l' that keeps 'pv', or -1 (the compute). */
+static int child_below(const struct model_result *out, unsigned l, unsigned pv)
+{
+	while (l-- > 0)
+		if (out->tiles[l][pv].is_kept && out->tiles[l][pv].shape)
+			return (int)l;
+	return -1;
+}
+
+/* Metadata units of a tile's expected occupancy, summed over ranks. */
+static double md_units(const struct sp_tile *st)
+{
+	double u = 0;
+	unsigned r;
+
+	if (!st->has_metadata)
+		return 0;
+	for (r = 0; r < st->exp_md.n_ranks; r++)
+		u += st->exp_md.rank[r].metadata_units + st->exp_md.rank[r].payload_units;
+	return u;
+}
+
+/* One evaluated option: where it acts, with what probability and saving. */
+struct option_eval {
+	int tl;
+	double p, saving;
+};
+
+static int eval_option(struct model_ws *ws, unsigned s, const struct spec_saf_option *o,
+		       const struct model_result *out, struct option_eval *oe)
+{
+	const struct spec_workload *w = &ws->s->workload;
+	struct sparse_ws *sp = ws->sp;
+	struct saf_prob_query q;
+	const struct spec_level *lvl;
+	const struct model_tile *t;
+	unsigned i;
+	int md_level;
+
+	oe->tl = keeping_level(out, s, o->target);
+	if (oe->tl < 0)
+		return result_fail((struct model_result *)out, EVAL_SPARSE, (int)s, (int)o->target,
+				   "no level at or above '%s' keeps '%s', the target of an "
+				   "action optimization", ws->s->arch.levels[s].name,
+				   w->tensors[o->target].name);
+	lvl = &ws->s->arch.levels[oe->tl];
+	t = &out->tiles[oe->tl][o->target];
+	memset(&q, 0, sizeof(q));
+	q.nest = &sp->nest;
+	q.target = &w->tensors[o->target];
+	q.target_level = (unsigned)oe->tl;
+	q.child_level = t->child_level;
+	q.block_size = lvl->block_size;
+	q.n_conditions = o->n_conditions;
+	for (i = 0; i < o->n_conditions; i++) {
+		q.conditions[i] = &w->tensors[o->conditions[i]];
+		q.densities[i] = sp->density[o->conditions[i]];
+	}
+	oe->p = saf_ineffectual_prob(&q);
+	md_level = t->child_level >= 0 ? t->child_level : oe->tl;
+	oe->saving = saf_option_saving(ws->lev_energy[oe->tl].op_pj[MODEL_OP_RANDOM_READ],
+				       lvl->block_size, t->expected_occupancy,
+				       md_units(&sp->t[md_level][o->target]),
+				       lvl->metadata_word_bits, lvl->word_bits, oe->p);
+	return 0;
+}
+
+/* Record the chosen option of a gating or skipping group. */
+static void record(struct sparse_ws *sp, const struct spec_saf_option *o,
+		   const struct option_eval *oe, enum spec_saf_kind kind)
+{
+	struct sp_tile *st = &sp->t[oe->tl][o->target];
+
+	if (st->action != SAF_NONE && !(oe->p > st->p))
+		return;
+	st->action = kind == SPEC_SAF_GATING ? SAF_GATE : SAF_SKIP;
+	st->p = oe->p;
+	st->cond_mask = o->condition_mask;
+}
+
+/* The best option of a gating or skipping group at level s. */
+static int define_group(struct model_ws *ws, unsigned s, const struct spec_saf_group *g,
+			const struct model_result *out)
+{
+	struct option_eval best = { -1, 0, 0 }, oe;
+	const struct spec_saf_option *bo = NULL;
+	unsigned i;
+
+	for (i = 0; i < g->n_options; i++) {
+		if (eval_option(ws, s, &g->options[i], out, &oe) < 0)
+			return -1;
+		if (!bo || oe.saving >= best.saving) {
+			best = oe;
+			bo = &g->options[i];
+		}
+	}
+	if (bo)
+		record(ws->sp, bo, &best, g->kind);
+	return 0;
+}
+
+/*
+ * The busy ratio and expansion scales of spatial skipping at level s for
+ * 'target' on the conditions of 'o' (each kept at or above s with
+ * metadata; the others do not thin the instances).
+ */
+static struct saf_spatial_effect spatial_effect(struct model_ws *ws, unsigned s, unsigned target,
+						uint32_t cond_mask, const struct model_result *out)
+{
+	const struct spec_workload *w = &ws->s->workload;
+	struct saf_spatial_effect e = { 1.0, 1.0, 1.0 }, one;
+	struct saf_spatial_query q;
+	unsigned c;
+
+	memset(&q, 0, sizeof(q));
+	q.nest = &ws->sp->nest;
+	q.target = &w->tensors[target];
+	q.level = s;
+	q.child_level = child_below(out, s, target);
+	for (c = 0; c < ws->n_tensors; c++) {
+		int kl;
+		if (!((cond_mask >> c) & 1))
+			continue;
+		kl = keeping_level(out, s, c);
+		if (kl < 0 || !out->tiles[kl][c].has_metadata)
+			continue;
+		q.cond = &w->tensors[c];
+		q.density = ws->sp->density[c];
+		one = saf_spatial_skip(&q);
+		e.ratio *= one.ratio;
+		e.x_scale *= one.x_scale;
+		e.y_scale *= one.y_scale;
+	}
+	return e;
+}
+
+/* A spatial-skipping group at level s: its first option acts. */
+static void define_spatial(struct model_ws *ws, unsigned s, const struct spec_saf_group *g,
+			   const struct model_result *out)
+{
+	const struct spec_saf_option *o = &g->options[0];
+	struct sp_tile *st = &ws->sp->t[s][o->target];
+
+	st->below = spatial_effect(ws, s, o->target, o->condition_mask, out);
+	st->thins = true;
+	st->has_spatial = true;
+	st->p_spatial = 1.0 - st->below.ratio;
+	st->spatial_cond_mask = o->condition_mask;
+}
+
+/* Reset the optimization state of every tile. */
+static void clear_safs(struct model_ws *ws)
+{
+	unsigned l, pv;
+
+	for (l = 0; l < ws->n_levels; l++) {
+		for (pv = 0; pv < ws->n_tensors; pv++) {
+			struct sp_tile *st = &ws->sp->t[l][pv];
+			st->action = SAF_NONE;
+			st->p = st->p_spatial = 0;
+			st->cond_mask = st->spatial_cond_mask = 0;
+			st->has_spatial = st->thins = false;
+			st->below = (struct saf_spatial_effect){ 1.0, 1.0, 1.0 };
+		}
+	}
+}
+
+int sparse_define_safs(struct model_ws *ws, struct model_result *out)
+{
+	static const enum spec_saf_kind order[] = { SPEC_SAF_GATING, SPEC_SAF_SKIPPING };
+	unsigned k, l, g;
+
+	clear_safs(ws);
+	for (k = 0; k < 2; k++) {
+		for (l = 0; l < ws->n_levels; l++) {
+			const struct spec_sparse_target *tg = ws->sp->target[l];
+			for (g = 0; tg && g < tg->n_groups; g++)
+				if (tg->groups[g].kind == order[k] &&
+				    define_group(ws, l, &tg->groups[g], out) < 0)
+					return -1;
+		}
+	}
+	for (l = 0; l < ws->n_levels; l++) {
+		const struct spec_sparse_target *tg = ws->sp->target[l];
+		for (g = 0; tg && g < tg->n_groups; g++)
+			if (tg->groups[g].kind == SPEC_SAF_SPATIAL_SKIPPING &&
+			    tg->groups[g].n_options)
+				define_spatial(ws, l, &tg->groups[g], out);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------- spatial instances */
+
+/* Tensors with metadata distribute only their non-empty sub-tiles. */
+static void self_thinning(struct model_ws *ws, const struct model_result *out)
+{
+	unsigned l, pv;
+
+	for (l = 0; l < ws->n_levels; l++) {
+		for (pv = 0; pv < ws->n_tensors; pv++) {
+			struct sp_tile *st = &ws->sp->t[l][pv];
+			if (st->thins || !out->tiles[l][pv].is_kept || !out->tiles[l][pv].has_metadata)
+				continue;
+			st->below = spatial_effect(ws, l, pv, 1u << pv, out);
+			st->thins = true;
+		}
+	}
+}
+
+static uint64_t scaled(uint64_t x, double f)
+{
+	double v = ceil((double)x * f - 1e-9);
+	return v < 1 ? 1 : (uint64_t)v;
+}
+
+int sparse_spatial_instances(struct model_ws *ws, struct model_result *out)
+{
+	struct model_compute *mc = &out->compute;
+	double best_ratio = 0, best_x = 0, best_y = 0;
+	unsigned l, pv;
+	int lv;
+
+	self_thinning(ws, out);
+	for (pv = 0; pv < ws->n_tensors; pv++) {
+		struct saf_spatial_effect acc = { 1.0, 1.0, 1.0 };
+		for (lv = (int)ws->n_levels - 1; lv >= 0; lv--) {
+			struct model_tile *t = &out->tiles[lv][pv];
+			t->avg_replication *= acc.ratio;
+			t->max_x = scaled(t->max_x, acc.x_scale);
+			t->max_y = scaled(t->max_y, acc.y_scale);
+			if (ws->sp->t[lv][pv].thins) {
+				acc.ratio *= ws->sp->t[lv][pv].below.ratio;
+				acc.x_scale *= ws->sp->t[lv][pv].below.x_scale;
+				acc.y_scale *= ws->sp->t[lv][pv].below.y_scale;
+			}
+		}
+		best_ratio = fmax(best_ratio, acc.ratio);
+		best_x = fmax(best_x, acc.x_scale);
+		best_y = fmax(best_y, acc.y_scale);
+	}
+	mc->avg_replication *= best_ratio;
+	if (check_fanout_at(ws, -1, scaled(ws->compute_max_x, best_x),
+			    scaled(ws->compute_max_y, best_y), out) < 0)
+		return -1;
+	for (l = 0; l < ws->n_levels; l++) {
+		uint64_t x = 0, y = 0;
+		for (pv = 0; pv < ws->n_tensors; pv++) {
+			x = out->tiles[l][pv].max_x > x ? out->tiles[l][pv].max_x : x;
+			y = out->tiles[l][pv].max_y > y ? out->tiles[l][pv].max_y : y;
+		}
+		if (check_fanout_at(ws, (int)l, x, y, out) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ combine */
+
+/* floor(x * f) for a count. */
+static uint64_t floor_share(uint64_t x, double f)
+{
+	double v = floor((double)x * f);
+	return v > 0 ? (v < (double)x ? (uint64_t)v : x) : 0;
+}
+
+/* Compressed tiles hold only the non-zeros: remove floor(x (1 - d)) accesses. */
+static void representation_impact(struct model_tile *t, bool read_write)
+{
+	double sp = 1.0 - t->expected_density;
+
+	t->actions[MODEL_OP_RANDOM_READ] = t->reads - floor_share(t->reads, sp);
+	t->actions[MODEL_OP_RANDOM_FILL] = t->fills - floor_share(t->fills, sp);
+	if (read_write)
+		t->actions[MODEL_OP_RANDOM_UPDATE] = t->updates - floor_share(t->updates, sp);
+}
+
+/* Fill the propagation chain of tensor pv from the tiles. */
+static void load_chain(struct model_ws *ws, unsigned pv, struct model_result *out)
+{
+	unsigned l;
+
+	for (l = 0; l < ws->n_levels; l++) {
+		const struct model_tile *t = &out->tiles[l][pv];
+		const struct sp_tile *st = &ws->sp->t[l][pv];
+		struct saf_tile *c = &ws->sp->chain[l];
+		c->is_kept = t->is_kept && t->shape;
+		c->has_metadata = t->has_metadata;
+		c->n_ranks = t->n_fmt_ranks;
+		c->child = t->child_level;
+		c->action = st->action;
+		c->p = st->p;
+		c->has_spatial = st->has_spatial;
+		c->p_spatial = st->p_spatial;
+		c->spatial_nested = (st->spatial_cond_mask & ~st->cond_mask) == 0;
+		c->updates = t->updates;
+		c->temporal_reductions = t->temporal_reductions;
+		if (c->is_kept)
+			memcpy(c->count, t->actions, sizeof(c->count));
+		else
+			memset(c->count, 0, sizeof(c->count));
+		if (c->has_metadata)
+			memcpy(c->fmt, t->fmt_access, sizeof(c->fmt));
+	}
+}
+
+static void store_chain(struct model_ws *ws, unsigned pv, struct model_result *out)
+{
+	unsigned l;
+
+	for (l = 0; l < ws->n_levels; l++) {
+		struct model_tile *t = &out->tiles[l][pv];
+		const struct saf_tile *c = &ws->sp->chain[l];
+		if (!t->is_kept)
+			continue;
+		t->temporal_reductions = c->temporal_reductions;
+		memcpy(t->actions, c->count, sizeof(c->count));
+		if (t->has_metadata)
+			memcpy(t->fmt_access, c->fmt, sizeof(c->fmt));
+	}
+}
+
+/*
+ * (De)compression between a tile and its parent: an uncompressed tile
+ * under a compressed parent decompresses what it receives and compresses
+ * what it sends back (read-write); the reverse (a compressed tile under an
+ * uncompressed parent, which Timeloop rejects) compresses on the way in.
+ */
+static void compression_counts(struct model_tile *t, const struct model_tile *parent,
+			       bool read_write)
+{
+	if (!t->is_compressed && parent->is_compressed) {
+		t->actions[MODEL_OP_DECOMPRESSION] += t->actions[MODEL_OP_RANDOM_FILL];
+		if (read_write)
+			t->actions[MODEL_OP_COMPRESSION] += parent->actions[MODEL_OP_RANDOM_UPDATE];
+	} else if (t->is_compressed && !parent->is_compressed) {
+		t->actions[MODEL_OP_COMPRESSION] += t->actions[MODEL_OP_RANDOM_FILL];
+		if (read_write)
+			t->actions[MODEL_OP_DECOMPRESSION] += t->actions[MODEL_OP_RANDOM_UPDATE];
+	}
+}
+
+void sparse_combine(struct model_ws *ws, struct model_result *out)
+{
+	struct saf_compute_effect ce = { out->compute.algorithmic, false, 0 };
+	unsigned l, pv;
+
+	for (pv = 0; pv < ws->n_tensors; pv++) {
+		bool rw = ws->proj[pv].read_write;
+		for (l = 0; l < ws->n_levels; l++)
+			if (out->tiles[l][pv].is_kept && out->tiles[l][pv].has_metadata)
+				representation_impact(&out->tiles[l][pv], rw);
+		load_chain(ws, pv, out);
+		ce.gs_saf = false;
+		ce.empty_cond_prob = 0;
+		saf_propagate(ws->sp->chain, ws->n_levels, rw, &ce);
+		ws->sp->gs_saf[pv] = ce.gs_saf;
+		ws->sp->empty_cond_prob[pv] = ce.empty_cond_prob;
+		store_chain(ws, pv, out);
+		for (l = 0; l < ws->n_levels; l++) {
+			struct model_tile *t = &out->tiles[l][pv];
+			if (t->is_kept && t->parent_level >= 0)
+				compression_counts(t, &out->tiles[t->parent_level][pv], rw);
+		}
+	}
+	out->compute.random = ce.computes;
+}
+
+/* ------------------------------------------------------------------ compute */
+
+/* The operand view of read-only tensor pv at its innermost kept level. */
+static struct saf_operand operand(struct model_ws *ws, unsigned pv,
+				  const struct model_result *out)
+{
+	static const uint64_t ones[SPEC_MAX_TENSOR_RANKS] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+	struct density_tile one = density_tile_box(ws->s->workload.tensors[pv].n_ranks, ones);
+	struct saf_operand o;
+	int l = keeping_level(out, 0, pv);
+	o.density = round(density_expected_occupancy(ws->sp->density[pv], &one) * 1e6) / 1e6;
+	o.has_metadata = l >= 0 && out->tiles[l][pv].has_metadata;
+	o.gs_saf = ws->sp->gs_saf[pv];
+	o.empty_cond_prob = ws->sp->empty_cond_prob[pv];
+	return o;
+}
+
+void sparse_classify(struct model_ws *ws, struct model_result *out)
+{
+	struct model_compute *mc = &out->compute;
+	unsigned ops[2], n = 0, pv;
+	struct saf_operand a, b;
+	struct saf_computes c;
+
+	for (pv = 0; pv < ws->n_tensors; pv++) {
+		if (ws->proj[pv].read_write)
+			continue;
+		if (n < 2)
+			ops[n] = pv;
+		n++;
+	}
+	if (n != 2)
+		return;
+	a = operand(ws, ops[0], out);
+	b = operand(ws, ops[1], out);
+	c = saf_classify_computes(&a, &b, ws->sp->compute_gating, ws->sp->compute_skipping,
+				  mc->random);
+	mc->random = c.random;
+	mc->gated = c.gated;
+	mc->skipped = c.skipped;
+}
