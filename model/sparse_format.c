@@ -10,15 +10,19 @@
 
 #include <string.h>
 
-void sparse_level_box(const struct model_ws *ws, unsigned l, uint64_t *box)
+/* The op-space box of every level's data tile: the maxtile mold of its last loop. */
+static void level_boxes(struct model_ws *ws)
 {
 	const struct spec_mapping *m = ws->m;
-	unsigned i;
+	uint64_t (*box)[SPEC_MAX_DIMS] = ws->sp->box;
+	unsigned i, l, k = 0;
 
-	for (i = 0; i < SPEC_MAX_DIMS; i++)
-		box[i] = 1;
-	for (i = 0; i < m->complete_begin[l + 1]; i++)
-		box[m->complete[i].dim] *= m->complete[i].end;
+	for (l = 0; l < ws->n_levels; l++) {
+		for (i = 0; i < SPEC_MAX_DIMS; i++)
+			box[l][i] = l ? box[l - 1][i] : 1;
+		for (; k < m->complete_begin[l + 1]; k++)
+			box[l][m->complete[k].dim] *= m->complete[k].end;
+	}
 }
 
 /* The rank formats listed for (l, pv), innermost first; returns how many. */
@@ -62,7 +66,7 @@ static void fill_assign_in(struct model_ws *ws, unsigned pv, unsigned l, int c,
 		in->child_factor[m->complete[i].dim] *= m->complete[i].end;
 }
 
-/* Resolve the ranks of (l, pv): listed, expanded from a named format, or none. */
+/* Resolve the ranks of (l, pv) with format 'f': listed, or a named format expanded. */
 static void resolve_ranks(struct model_ws *ws, unsigned pv, unsigned l, int c,
 			  const struct fmt_assign_in *in, struct sp_tile *st)
 {
@@ -71,12 +75,6 @@ static void resolve_ranks(struct model_ws *ws, unsigned pv, unsigned l, int c,
 	unsigned n, own, r;
 
 	st->n_ranks = 0;
-	if (!f) {
-		st->has_metadata = st->compressed = false;
-		st->n_ranks = 1;
-		st->kind[0] = FMT_U;
-		return;
-	}
 	if (f->named == SPEC_NAMED_NONE) {
 		st->n_ranks = listed_kinds(f, st->kind);
 	} else {
@@ -135,6 +133,28 @@ static void fill_flatten(const struct sp_tile *st, const struct spec_tensor_form
 	}
 }
 
+/*
+ * The binding of a tile without metadata: one rank that takes every loop of
+ * its subnest, whose fiber and tile are the data tile (what
+ * fmt_assign_ranks() gives, without the walk).
+ */
+static void bind_dense(const struct model_ws *ws, unsigned l, struct sp_tile *st)
+{
+	struct fmt_rank_binding *b = &st->asg.rank[0];
+
+	st->asg.n_ranks = 1;
+	b->first_loop = -1;
+	b->n_loops = 0;
+	b->fiber_shape = b->tile_points = st->points;
+	memcpy(b->fiber_dims, ws->sp->box[l], sizeof(b->fiber_dims));
+	memcpy(b->tile_dims, ws->sp->box[l], sizeof(b->tile_dims));
+	memcpy(b->tile_extent, st->dtile.extent, sizeof(b->tile_extent));
+	st->lay.n_ranks = 1;
+	st->lay.kind[0] = FMT_U;
+	st->lay.fiber_shape[0] = st->points;
+	st->lay.inner_to_outer = false;
+}
+
 /* Bind the format of (l, pv) above child c (-1: none). */
 static int bind_tile(struct model_ws *ws, unsigned pv, unsigned l, int c,
 		     struct model_result *out)
@@ -144,12 +164,18 @@ static int bind_tile(struct model_ws *ws, unsigned pv, unsigned l, int c,
 	struct sp_tile *st = &ws->sp->t[l][pv], *ch = c >= 0 ? &ws->sp->t[c][pv] : NULL;
 	struct fmt_assign_in in;
 	enum fmt_assign_status as = FMT_ASSIGN_OK;
-	uint64_t box[SPEC_MAX_DIMS], ext[SPEC_MAX_TENSOR_RANKS];
+	uint64_t ext[SPEC_MAX_TENSOR_RANKS];
 	const struct spec_tensor *tensor = &ws->s->workload.tensors[pv];
 
-	sparse_level_box(ws, l, box);
-	st->points = fmt_box_points(tensor, box, ext);
+	st->points = fmt_box_points(tensor, ws->sp->box[l], ext);
 	st->dtile = density_tile_box(tensor->n_ranks, ext);
+	if (!f) {
+		st->has_metadata = st->compressed = st->pretiled = false;
+		st->n_ranks = 1;
+		st->kind[0] = FMT_U;
+		bind_dense(ws, l, st);
+		return 0;
+	}
 	fill_assign_in(ws, pv, l, c, &in);
 	resolve_ranks(ws, pv, l, c, &in, st);
 	if (st->n_ranks > MODEL_MAX_FMT_RANKS || st->n_ranks == 0)
@@ -192,6 +218,7 @@ int sparse_formats(struct model_ws *ws, struct model_result *out)
 {
 	unsigned pv, l;
 
+	level_boxes(ws);
 	for (pv = 0; pv < ws->n_tensors; pv++) {
 		int c = -1;
 		for (l = 0; l < ws->n_levels; l++) {

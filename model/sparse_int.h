@@ -54,6 +54,7 @@ struct sparse_ws {
 	/* per mapping */
 	struct saf_nest nest;
 	struct fmt_loop floops[SPEC_MAX_LOOPS];
+	uint64_t box[SPEC_MAX_LEVELS][SPEC_MAX_DIMS];   /* op box of each level's data tile */
 	struct sp_tile t[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];
 	struct saf_tile chain[SPEC_MAX_LEVELS];
 	bool gs_saf[SPEC_MAX_TENSORS];
@@ -66,9 +67,6 @@ struct sparse_ws {
 
 /* sparse_format.c: bind every kept tile's format to the loops (semantics 4.3.1). */
 int sparse_formats(struct model_ws *ws, struct model_result *out);
-
-/* The op-space box of level l's data tile (the maxtile mold of its last loop). */
-void sparse_level_box(const struct model_ws *ws, unsigned l, uint64_t *box);
 
 /* sparse_occupancy.c: expected occupancies and format accesses (4.3.3, 4.3.4). */
 void sparse_occupancy(struct model_ws *ws, struct model_result *out);

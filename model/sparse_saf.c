@@ -361,29 +361,69 @@ static void compression_counts(struct model_tile *t, const struct model_tile *pa
 	}
 }
 
+/* Does any level optimize the accesses of tensor pv? */
+static bool has_saf(const struct model_ws *ws, unsigned pv)
+{
+	unsigned l;
+
+	for (l = 0; l < ws->n_levels; l++)
+		if (ws->sp->t[l][pv].action != SAF_NONE || ws->sp->t[l][pv].has_spatial)
+			return true;
+	return false;
+}
+
+/* Without optimizations: only the temporal reductions follow the updates. */
+static void no_saf(struct model_ws *ws, unsigned pv, struct model_result *out)
+{
+	unsigned l;
+
+	ws->sp->gs_saf[pv] = false;
+	ws->sp->empty_cond_prob[pv] = 0;
+	for (l = 0; l < ws->n_levels; l++) {
+		struct model_tile *t = &out->tiles[l][pv];
+		if (!t->is_kept || !t->updates)
+			continue;
+		t->temporal_reductions = (uint64_t)ceil((double)t->temporal_reductions *
+							(double)t->actions[MODEL_OP_RANDOM_UPDATE] /
+							(double)t->updates);
+	}
+}
+
+/* Combine the optimizations of tensor pv over its levels. */
+static void combine_tensor(struct model_ws *ws, unsigned pv, struct model_result *out,
+			   struct saf_compute_effect *ce)
+{
+	bool rw = ws->proj[pv].read_write;
+	unsigned l;
+
+	for (l = 0; l < ws->n_levels; l++)
+		if (out->tiles[l][pv].is_kept && out->tiles[l][pv].has_metadata)
+			representation_impact(&out->tiles[l][pv], rw);
+	if (has_saf(ws, pv)) {
+		load_chain(ws, pv, out);
+		ce->gs_saf = false;
+		ce->empty_cond_prob = 0;
+		saf_propagate(ws->sp->chain, ws->n_levels, rw, ce);
+		ws->sp->gs_saf[pv] = ce->gs_saf;
+		ws->sp->empty_cond_prob[pv] = ce->empty_cond_prob;
+		store_chain(ws, pv, out);
+	} else {
+		no_saf(ws, pv, out);
+	}
+	for (l = 0; l < ws->n_levels; l++) {
+		struct model_tile *t = &out->tiles[l][pv];
+		if (t->is_kept && t->parent_level >= 0)
+			compression_counts(t, &out->tiles[t->parent_level][pv], rw);
+	}
+}
+
 void sparse_combine(struct model_ws *ws, struct model_result *out)
 {
 	struct saf_compute_effect ce = { out->compute.algorithmic, false, 0 };
-	unsigned l, pv;
+	unsigned pv;
 
-	for (pv = 0; pv < ws->n_tensors; pv++) {
-		bool rw = ws->proj[pv].read_write;
-		for (l = 0; l < ws->n_levels; l++)
-			if (out->tiles[l][pv].is_kept && out->tiles[l][pv].has_metadata)
-				representation_impact(&out->tiles[l][pv], rw);
-		load_chain(ws, pv, out);
-		ce.gs_saf = false;
-		ce.empty_cond_prob = 0;
-		saf_propagate(ws->sp->chain, ws->n_levels, rw, &ce);
-		ws->sp->gs_saf[pv] = ce.gs_saf;
-		ws->sp->empty_cond_prob[pv] = ce.empty_cond_prob;
-		store_chain(ws, pv, out);
-		for (l = 0; l < ws->n_levels; l++) {
-			struct model_tile *t = &out->tiles[l][pv];
-			if (t->is_kept && t->parent_level >= 0)
-				compression_counts(t, &out->tiles[t->parent_level][pv], rw);
-		}
-	}
+	for (pv = 0; pv < ws->n_tensors; pv++)
+		combine_tensor(ws, pv, out, &ce);
 	out->compute.random = ce.computes;
 }
 
