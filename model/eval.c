@@ -108,8 +108,6 @@ void eval_compute(struct model_ws *ws, struct model_result *out)
 
 	mc->energy_source = ws->compute_source;
 	memcpy(mc->op_energy_pj, ws->compute_op_pj, sizeof(mc->op_energy_pj));
-	mc->max_x = ws->compute_max_x;
-	mc->max_y = ws->compute_max_y;
 	mc->max_temporal_iterations = ws->max_temporal_iterations;
 	rep = (uint64_t)mc->avg_replication;
 	if (ws->m->is_imperfect)

@@ -44,6 +44,8 @@ static void sparse_dense_defaults(struct model_ws *ws, struct model_result *out)
 	memset(mc, 0, sizeof(*mc));
 	mc->accesses = ws->nest.compute_accesses;
 	mc->avg_replication = ws->compute_replication;
+	mc->max_x = ws->compute_max_x;
+	mc->max_y = ws->compute_max_y;
 	mc->algorithmic = (uint64_t)(ws->compute_replication * (double)mc->accesses);
 	mc->random = mc->algorithmic;
 }

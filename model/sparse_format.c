@@ -78,9 +78,11 @@ static void resolve_ranks(struct model_ws *ws, unsigned pv, unsigned l, int c,
 	if (f->named == SPEC_NAMED_NONE) {
 		st->n_ranks = listed_kinds(f, st->kind);
 	} else {
-		bool pretile = fmt_pretiling_required(true, ch != NULL,
-						      ch ? ws->sp->t[c][pv].points : 0);
-		own = fmt_count_rank_loops(in);
+		/* every named format is compressed: pre-tiled over a child tile */
+		struct fmt_assign_in own_in = *in;
+		bool pretile = fmt_pretiling_required(true, ch != NULL, ch ? ch->points : 0);
+		own_in.pretiled = pretile ? &ch->asg : NULL;
+		own = fmt_count_rank_loops(&own_in);
 		n = fmt_named_n_ranks(f->named, own, pretile ? ch->n_ranks : 0);
 		n = fmt_named_expand(f->named, n, in->tensor->dim_mask, f->nm_m,
 				     f->named_metadata_word_bits, st->named);

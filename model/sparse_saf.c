@@ -261,8 +261,9 @@ int sparse_spatial_instances(struct model_ws *ws, struct model_result *out)
 		best_y = fmax(best_y, acc.y_scale);
 	}
 	mc->avg_replication *= best_ratio;
-	if (check_fanout_at(ws, -1, scaled(ws->compute_max_x, best_x),
-			    scaled(ws->compute_max_y, best_y), out) < 0)
+	mc->max_x = scaled(mc->max_x, best_x);
+	mc->max_y = scaled(mc->max_y, best_y);
+	if (check_fanout_at(ws, -1, mc->max_x, mc->max_y, out) < 0)
 		return -1;
 	for (l = 0; l < ws->n_levels; l++) {
 		uint64_t x = 0, y = 0;
