@@ -181,8 +181,9 @@ static struct share level_share(struct model_ws *ws, unsigned l, unsigned pv,
 }
 
 /*
- * The confidence of a compressed tile on an overbooking level: the largest
- * (to 1%) at which its max occupancy and metadata still fit its share.
+ * The confidence of a compressed tile on an overbooking level: 1 when its
+ * max occupancy and metadata fit its share, else the largest (to 1%) at
+ * which they still fit (or 'conf' when even that does not fit).
  */
 static double overbook(struct model_ws *ws, unsigned l, unsigned pv, const struct sp_tile *st,
 		       double conf, const struct model_result *out)
@@ -195,6 +196,9 @@ static double overbook(struct model_ws *ws, unsigned l, unsigned pv, const struc
 
 	if ((double)occ > sh.data || (md_bounded && bits > sh.md_bits))
 		return conf;
+	occ = at_confidence(ws, pv, st, hi, &u, &bits);
+	if ((double)occ <= sh.data && (!md_bounded || bits <= sh.md_bits))
+		return hi;             /* the whole distribution fits: no overbooking */
 	while (hi - lo > 0.01) {
 		double mid = (lo + hi) / 2;
 		occ = at_confidence(ws, pv, st, mid, &u, &bits);
