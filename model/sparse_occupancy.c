@@ -61,15 +61,13 @@ static size_t distribution(struct sparse_ws *sp, struct density_model *m,
 {
 	uint64_t hi = density_max_occupancy(m, &st->dtile, 1.0), n;
 	double *p;
-	size_t i;
 
 	*lo = (uint64_t)floor(density_min_density(m, &st->dtile) * (double)shape);
 	if (*lo > hi)
 		*lo = hi;
 	n = hi - *lo + 1;
 	p = probs_reserve(sp, (size_t)n);
-	for (i = 0; i < n; i++)
-		p[i] = density_prob(m, &st->dtile, NULL, *lo + i);
+	density_prob_range(m, &st->dtile, NULL, *lo, (size_t)n, p);
 	return (size_t)n;
 }
 
@@ -263,7 +261,7 @@ static double vector_ratio(struct model_ws *ws, unsigned l, unsigned pv,
 {
 	unsigned b = ws->s->arch.levels[l].block_size;
 	const struct sp_tile *st = &ws->sp->t[l][pv];
-	double d = t->expected_density, num = 0;
+	double d = t->expected_density, num = 0, *p;
 	int row = vector_row(b), idx;
 	uint64_t n, hi;
 
@@ -273,9 +271,14 @@ static double vector_ratio(struct model_ws *ws, unsigned l, unsigned pv,
 	if (idx < 0 || idx > 9 || vector_table[row][idx] <= t->shape / b)
 		return 1.0;
 	hi = density_max_occupancy(ws->sp->density[pv], &st->dtile, 1.0);
-	for (n = 1; n <= hi && n <= t->shape; n++)
-		num += (double)((n + b - 1) / b) *
-		       density_prob(ws->sp->density[pv], &st->dtile, NULL, n);
+	if (hi > t->shape)
+		hi = t->shape;
+	if (hi < 1)
+		return 1.0;
+	p = probs_reserve(ws->sp, (size_t)hi);
+	density_prob_range(ws->sp->density[pv], &st->dtile, NULL, 1, (size_t)hi, p);
+	for (n = 1; n <= hi; n++)
+		num += (double)((n + b - 1) / b) * p[n - 1];
 	return num / ((double)t->shape * d / (double)b);
 }
 
