@@ -255,7 +255,9 @@ int model_eval(struct model_ws *ws, const struct spec_mapping *m, struct model_r
 
 /*
  * The cheap pre-check the mapper prunes with: tile sizes, capacity,
- * min_utilization and fan-out only (dense tile sizes). Fills status,
+ * min_utilization and fan-out only (dense tile sizes; a tile with a
+ * representation format counts as empty, since compressed it may fit, and
+ * under spatial skipping the fan-out is left to model_eval). Fills status,
  * fail_level, fail_tensor and reason of 'out' (nothing else). Returns 0 when
  * the mapping passes, else -1.
  */

@@ -266,6 +266,9 @@ void sparse_release(struct model_ws *ws);
  */
 bool sparse_defers_fanout(const struct model_ws *ws);
 
+/* True when tensor pv has a representation format at level l. */
+bool sparse_has_format(const struct model_ws *ws, unsigned l, unsigned pv);
+
 /* ----------------------------------------------------------- evaluation */
 
 /* Prepare per-level and compute energies (ERT, preset, user, PAT). */

@@ -110,6 +110,11 @@ bool sparse_defers_fanout(const struct model_ws *ws)
 	return ws->sp && ws->sp->has_spatial_skip;
 }
 
+bool sparse_has_format(const struct model_ws *ws, unsigned l, unsigned pv)
+{
+	return ws->sp && ws->sp->fmt[l][pv];
+}
+
 int sparse_hook(struct model_ws *ws, struct model_result *out)
 {
 	struct sparse_ws *sp = ws->sp;

@@ -297,7 +297,8 @@ int model_check_capacity(struct model_ws *ws, const struct spec_mapping *m,
 		for (pv = 0; pv < ws->n_tensors; pv++) {
 			struct model_tile *t = &out->tiles[l][pv];
 			t->is_kept = ws->m->levels[l].keep_mask & (1u << pv);
-			t->utilized_capacity = t->is_kept ? fp_size(ws, pv, zero_lo, ext) : 0;
+			t->utilized_capacity = t->is_kept && !sparse_has_format(ws, l, pv) ?
+					       fp_size(ws, pv, zero_lo, ext) : 0;
 		}
 	}
 	return check_levels(ws, out);
