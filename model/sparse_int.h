@@ -2,8 +2,8 @@
  * Internals of the sparse analysis (semantics 4), between collapse and
  * evaluation: representation formats bound to the mapping's loops
  * (sparse_format.c), expected occupancies, format accesses and capacities
- * (sparse_occupancy.c), action optimizations, their propagation and the
- * compute classes (sparse_saf.c). The state lives in the workspace: the
+ * (sparse_occupancy.c), action optimizations (sparse_saf.c), their
+ * propagation and the compute classes (sparse_combine.c). The state lives in the workspace: the
  * density models (with their caches) are per workspace, so evaluations in
  * different threads never share one; nothing here allocates per evaluation
  * except to grow a scratch buffer.
@@ -80,7 +80,10 @@ int sparse_define_safs(struct model_ws *ws, struct model_result *out);
 /* Spatial skipping: lower the instances and expansions below (4.4.4). */
 int sparse_spatial_instances(struct model_ws *ws, struct model_result *out);
 
-/* Representation impact, propagation, (de)compression (4.5). */
+/* The nearest level at or above 'l' that keeps 'pv' (a non-empty tile), or -1. */
+int sparse_keeping_level(const struct model_result *out, unsigned l, unsigned pv);
+
+/* sparse_combine.c: representation impact, propagation, (de)compression (4.5). */
 void sparse_combine(struct model_ws *ws, struct model_result *out);
 
 /* Compute classes (4.6). */

@@ -2,9 +2,9 @@
  * model/sparse_saf.c: action optimizations in the model. The 2:4
  * tensor-core example (examples/tensor-core-2to4): a compressed A takes 9/16
  * of its dense size and spatial skipping halves the compute cycles of the
- * dense run; spatial and temporal skipping together on one level; the
- * (de)compression counts of 04.2.1; and evaluations that do not depend on
- * what the workspace evaluated before (random mappings of a sparse design).
+ * dense run; spatial and temporal skipping together on one level; and
+ * evaluations that do not depend on what the workspace evaluated before
+ * (random mappings of a sparse design).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,29 +190,6 @@ static void test_spatial_and_temporal(void)
 	}
 }
 
-/*
- * 04.2.1: shared_glb keeps Inputs and Outputs uncompressed under a
- * compressed DRAM: it decompresses every Inputs fill (1382400) and
- * compresses the Outputs updates DRAM receives (104613).
- */
-static void test_compression_counts(void)
-{
-	static const char *const files[] = { "input.yaml", "map.yaml", "ERT.yaml", "ART.yaml" };
-	char dir[1024];
-	struct spec_set *s;
-
-	snprintf(dir, sizeof(dir), "%s/04.2.1-eyeriss-like-gating", unit_conformance_dir());
-	s = load(dir, files, 4);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(eval_set(s, &res_), 0);
-	CU_ASSERT_EQUAL(res_.tiles[5][1].actions[MODEL_OP_DECOMPRESSION], 1382400);
-	CU_ASSERT_EQUAL(res_.tiles[5][1].actions[MODEL_OP_COMPRESSION], 0);
-	CU_ASSERT_EQUAL(res_.tiles[5][2].actions[MODEL_OP_COMPRESSION], 104613);
-	CU_ASSERT_EQUAL(res_.tiles[6][1].actions[MODEL_OP_DECOMPRESSION], 0);
-	CU_ASSERT_EQUAL(res_.tiles[1][0].actions[MODEL_OP_GATED_READ], 2779545);
-	spec_set_free(s);
-}
-
 /* The meaningful ranks of the format tables of two tiles are equal. */
 static bool same_formats(const struct model_tile *x, const struct model_tile *y)
 {
@@ -304,7 +281,6 @@ static void test_reentrant(void)
 static CU_TestInfo tests[] = {
 	{ "2:4 tensor core: 9/16 of dense, half the cycles", test_tensor_core_2to4 },
 	{ "spatial and temporal skipping on one level", test_spatial_and_temporal },
-	{ "(de)compression counts", test_compression_counts },
 	{ "evaluations do not depend on the previous ones", test_reentrant },
 	CU_TEST_INFO_NULL,
 };
