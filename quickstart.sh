@@ -55,7 +55,7 @@ install_missing
 case $mode in
 demo)
 	build _build
-	./fiberloop model "$top"/examples/eyeriss_like/*.yaml
+	(cd "$top/examples/eyeriss-like" && "$top/_build/fiberloop" model input.yaml map.yaml ERT.yaml ART.yaml)
 	;;
 test)
 	build _build

@@ -1,8 +1,9 @@
 /*
  * Model evaluations per second: the evaluation alone (no parsing, no
  * printing) of each design's mapping, on one core, after a warm-up. Usage: bench_model [--walk] CORPUS_DIR
- * [CASE...] (default cases: eyeriss_like simba_like; --walk also times the
- * general nest walk that imperfect factorizations use).
+ * [CASE...] (default cases: eyeriss_like simba_like, and the sparse
+ * 04.2.1-eyeriss-like-gating; --walk also times the general nest walk that
+ * imperfect factorizations use).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,7 +95,8 @@ static int run_case(const char *dir, const char *name, bool also_walk)
 
 int main(int argc, char **argv)
 {
-	static const char *const defaults[] = { "eyeriss_like", "simba_like" };
+	static const char *const defaults[] = { "eyeriss_like", "simba_like",
+						"04.2.1-eyeriss-like-gating" };
 	bool walk = argc > 1 && !strcmp(argv[1], "--walk");
 	int i, rc = 0;
 
@@ -107,7 +109,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (argc == 2) {
-		for (i = 0; i < 2; i++)
+		for (i = 0; i < (int)(sizeof(defaults) / sizeof(defaults[0])); i++)
 			rc |= run_case(argv[1], defaults[i], walk);
 	} else {
 		for (i = 2; i < argc; i++)

@@ -140,7 +140,7 @@ void fmt_expected_occupancy(const struct fmt_layout *lay, uint64_t n_min, size_t
 			first = i;
 	if (first == n_probs)
 		return;
-	drop_empty = drop_empty && n_min == 0;
+	drop_empty = drop_empty && n_min + first == 0;   /* only P(0): see format.h */
 	if (drop_empty) {
 		out->keep_ratio = 1.0 - probs[first];
 		if (out->keep_ratio <= 0.0)

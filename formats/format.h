@@ -133,8 +133,11 @@ struct fmt_expected {
  * CalculateExpectedOccupancy). 'probs[i]' = P(occupancy = n_min + i) for
  * i < n_probs, the unconstrained distribution of the tile. Only non-zero
  * entries count ("stored"); with 'drop_empty' (the parent has metadata) and
- * n_min == 0, the first stored probability p_first is removed and the rest
- * renormalized by 1 - p_first, which is also returned as keep_ratio. The
+ * P(0) > 0, P(0) is removed and the rest renormalized by 1 - P(0), which is
+ * also returned as keep_ratio. (Timeloop removes the first stored
+ * probability whenever n_min == 0, even when it is not P(0): with
+ * hypergeometric min densities, whose n_min is 0, a tile that cannot be
+ * empty would then lose all its non-zeros. Both agree when P(0) > 0.) The
  * per-rank units average fmt_tile_occupancy() over n, with the P0 values
  * from 'p_empty'. 'lay' may be NULL (no metadata): only the data occupancy
  * is computed. When every stored probability is dropped, keep_ratio is 0

@@ -596,6 +596,68 @@ double density_prob(struct density_model *m, const struct density_tile *t,
 	}
 }
 
+/*
+ * HG(n; succ, sample, pop) for n in [lo, lo + count) into 'out': the mode
+ * exactly, the others by the ratio P(k+1)/P(k) = (succ-k)(sample-k) /
+ * ((k+1)(pop-succ-sample+k+1)), walking out from the mode.
+ */
+static void hg_range(uint64_t pop, uint64_t succ, uint64_t sample, uint64_t lo, size_t count,
+		     double *out)
+{
+	uint64_t a = sample > pop - succ ? sample - (pop - succ) : 0;
+	uint64_t b = sample < succ ? sample : succ, hi = lo + count, mode, k;
+	double p, pm;
+
+	memset(out, 0, count * sizeof(double));
+	if (count == 0 || lo > b || hi <= a)
+		return;
+	mode = (uint64_t)(((long double)succ + 1) * ((long double)sample + 1) /
+			  ((long double)pop + 2));
+	mode = mode < a ? a : mode > b ? b : mode;
+	pm = hg_pmf(pop, succ, sample, mode);
+	for (k = mode, p = pm; k < b && k + 1 < hi && p > 0; k++) {
+		p *= ((double)(succ - k) * (double)(sample - k)) /
+		     ((double)(k + 1) * (double)(pop - succ - sample + k + 1));
+		if (k + 1 >= lo)
+			out[k + 1 - lo] = p;
+	}
+	for (k = mode, p = pm; k > a && k > lo && p > 0; k--) {
+		p *= ((double)k * (double)(pop - succ - sample + k)) /
+		     ((double)(succ - k + 1) * (double)(sample - k + 1));
+		if (k - 1 < hi)
+			out[k - 1 - lo] = p;
+	}
+	if (mode >= lo && mode < hi)
+		out[mode - lo] = pm;
+}
+
+void density_prob_range(struct density_model *m, const struct density_tile *t,
+			const struct density_constraint *c, uint64_t lo, size_t count,
+			double *probs)
+{
+	uint64_t s = count_points(m, t, c), pop, succ;
+	const struct density_dist *d;
+	size_t i;
+
+	switch (m->kind) {
+	case SPEC_DENSITY_FIXED_STRUCTURED: {
+		double x = fixed_x(m, s, c);
+		for (i = 0; i < count; i++)
+			probs[i] = fixed_prob(x, lo + i);
+		return;
+	}
+	case SPEC_DENSITY_HYPERGEOMETRIC:
+		hg_params(m, c, &pop, &succ);
+		hg_range(pop, succ, s, lo, count, probs);
+		return;
+	default:
+		d = geometric(m, t, c);
+		for (i = 0; i < count; i++)
+			probs[i] = density_dist_at(d, lo + i);
+		return;
+	}
+}
+
 double density_prob_empty(struct density_model *m, const struct density_tile *t,
 			  const struct density_constraint *c)
 {
@@ -675,11 +737,29 @@ static uint64_t dist_quantile(const struct density_dist *d, double c)
 	return d->lo + d->n - 1;
 }
 
+/*
+ * Smallest n with P(<= n) >= c for HG(.; succ, sample, pop), summing the
+ * probabilities in place (no distribution is built: the overbooking search
+ * calls this in the model's hot path).
+ */
+static uint64_t hg_quantile(uint64_t pop, uint64_t succ, uint64_t sample, double c)
+{
+	uint64_t lo = sample > pop - succ ? sample - (pop - succ) : 0;
+	uint64_t hi = sample < succ ? sample : succ, n;
+	double cdf = 0.0;
+
+	for (n = lo; n <= hi; n++) {
+		cdf += hg_pmf(pop, succ, sample, n);
+		if (cdf >= c)
+			return n;
+	}
+	return hi;
+}
+
 uint64_t density_max_occupancy(struct density_model *m, const struct density_tile *t,
 			       double confidence)
 {
-	uint64_t s = count_points(m, t, NULL), r;
-	struct density_dist d = DENSITY_DIST_INIT;
+	uint64_t s = count_points(m, t, NULL);
 
 	switch (m->kind) {
 	case SPEC_DENSITY_FIXED_STRUCTURED: {
@@ -689,10 +769,7 @@ uint64_t density_max_occupancy(struct density_model *m, const struct density_til
 	case SPEC_DENSITY_HYPERGEOMETRIC:
 		if (confidence >= 1.0)
 			return s < m->hg_nonzeros ? s : m->hg_nonzeros;
-		density_hg_dist(m->size, m->hg_nonzeros, s, &d);
-		r = dist_quantile(&d, confidence);
-		density_dist_release(&d);
-		return r;
+		return hg_quantile(m->size, m->hg_nonzeros, s, confidence);
 	default:
 		return dist_quantile(geometric(m, t, NULL), confidence);
 	}

@@ -78,6 +78,17 @@ const char *density_type_name(const struct density_model *m);
 double density_prob(struct density_model *m, const struct density_tile *t,
 		    const struct density_constraint *c, uint64_t n);
 
+/*
+ * P(the tile holds exactly n non-zeros) for n = lo .. lo + count - 1 into
+ * probs[0 .. count), under 'c' (NULL: none): density_prob() for a range,
+ * without one binomial evaluation per n (hypergeometric probabilities
+ * follow their ratio recurrence from the mode). Does not allocate for
+ * fixed_structured and hypergeometric models.
+ */
+void density_prob_range(struct density_model *m, const struct density_tile *t,
+			const struct density_constraint *c, uint64_t lo, size_t count,
+			double *probs);
+
 /* P(the tile is empty), under 'c' (NULL: none). The hot path of the SAF analysis. */
 double density_prob_empty(struct density_model *m, const struct density_tile *t,
 			   const struct density_constraint *c);

@@ -78,6 +78,18 @@ int check_levels_fanout(struct model_ws *ws, struct model_result *out)
 	return 0;
 }
 
+int check_fanout_at(struct model_ws *ws, int level, uint64_t x, uint64_t y,
+		    struct model_result *out)
+{
+	const struct spec_arch *a = &ws->s->arch;
+
+	if (level < 0)
+		return check_fanout(out, -1, a->compute.name, x, y, a->compute.instances,
+				    a->compute.mesh_x, a->compute.mesh_y);
+	return check_fanout(out, level, a->levels[level].name, x, y, a->levels[level].instances,
+			    a->levels[level].mesh_x, a->levels[level].mesh_y);
+}
+
 int check_levels(struct model_ws *ws, struct model_result *out)
 {
 	unsigned l;
@@ -96,8 +108,6 @@ void eval_compute(struct model_ws *ws, struct model_result *out)
 
 	mc->energy_source = ws->compute_source;
 	memcpy(mc->op_energy_pj, ws->compute_op_pj, sizeof(mc->op_energy_pj));
-	mc->max_x = ws->compute_max_x;
-	mc->max_y = ws->compute_max_y;
 	mc->max_temporal_iterations = ws->max_temporal_iterations;
 	rep = (uint64_t)mc->avg_replication;
 	if (ws->m->is_imperfect)
@@ -258,6 +268,38 @@ static void level_bandwidth(struct model_ws *ws, unsigned l, struct model_result
 	}
 }
 
+/*
+ * Overbooking (semantics 3.3): a child tile that reserved less than its max
+ * occupancy (confidence c < 1) refetches from its parent in the remaining
+ * 1 - c of the cases: the parent is charged the child's random data and
+ * metadata read vectors at the parent's energies, times 1 - c, spread over
+ * the parent's instances.
+ */
+static void overbooking_charges(struct model_ws *ws, struct model_result *out)
+{
+	unsigned l, pv;
+
+	for (l = 0; l < ws->n_levels; l++) {
+		const struct spec_level *lvl = &ws->s->arch.levels[l];
+		for (pv = 0; pv < ws->n_tensors; pv++) {
+			const struct model_tile *t = &out->tiles[l][pv];
+			struct model_tile *p;
+			const double *e;
+			double extra;
+			if (!t->is_kept || t->confidence >= 1.0 || t->parent_level < 0)
+				continue;
+			p = &out->tiles[t->parent_level][pv];
+			e = ws->lev_energy[t->parent_level].op_pj;
+			extra = (vector_accesses(lvl, t, MODEL_OP_RANDOM_READ) * e[MODEL_OP_RANDOM_READ] +
+				 vector_accesses(lvl, t, MODEL_OP_RANDOM_MD_READ) *
+				 e[MODEL_OP_RANDOM_MD_READ]) * (1.0 - t->confidence);
+			extra *= t->avg_replication / (p->avg_replication > 1 ? p->avg_replication : 1);
+			p->energy_pj += extra;
+			p->energy_total_pj = p->energy_pj * p->avg_replication;
+		}
+	}
+}
+
 void eval_levels(struct model_ws *ws, struct model_result *out)
 {
 	unsigned l, pv;
@@ -284,4 +326,5 @@ void eval_levels(struct model_ws *ws, struct model_result *out)
 		}
 		level_bandwidth(ws, l, out);
 	}
+	overbooking_charges(ws, out);
 }

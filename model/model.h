@@ -255,12 +255,22 @@ int model_eval(struct model_ws *ws, const struct spec_mapping *m, struct model_r
 
 /*
  * The cheap pre-check the mapper prunes with: tile sizes, capacity,
- * min_utilization and fan-out only (dense tile sizes). Fills status,
+ * min_utilization and fan-out only (dense tile sizes; a tile with a
+ * representation format counts as empty, since compressed it may fit, and
+ * under spatial skipping the fan-out is left to model_eval). Fills status,
  * fail_level, fail_tensor and reason of 'out' (nothing else). Returns 0 when
  * the mapping passes, else -1.
  */
 int model_check_capacity(struct model_ws *ws, const struct spec_mapping *m,
 			 struct model_result *out);
+
+/*
+ * Copy the meaningful part of 'src' into 'dst': the summary, the first
+ * n_levels levels and networks and their n_tensors tiles (a few tens of KB
+ * instead of the whole struct). 'dst' is then as good as 'src' for every
+ * reader of the result.
+ */
+void model_result_copy(struct model_result *dst, const struct model_result *src);
 
 /* The spec set the workspace was prepared for. */
 const struct spec_set *model_ws_spec(const struct model_ws *ws);

@@ -123,6 +123,7 @@ struct level_energy {
 };
 
 struct poly_bridge;
+struct sparse_ws;
 
 struct model_ws {
 	const struct spec_set *s;
@@ -137,6 +138,7 @@ struct model_ws {
 	int preset;                   /* energy preset for components without an ERT, or -1 */
 	const char *preset_name;      /* preset used by some component, or NULL */
 	struct poly_bridge *poly;     /* exact footprints, or NULL */
+	struct sparse_ws *sp;         /* the sparse analysis, or NULL (model/sparse_int.h) */
 
 	/* per mapping */
 	const struct spec_mapping *m;
@@ -253,6 +255,20 @@ void collapse(struct model_ws *ws, struct model_result *out);
  */
 int sparse_hook(struct model_ws *ws, struct model_result *out);
 
+/* Prepare / free the sparse analysis' part of the workspace. */
+void sparse_prepare(struct model_ws *ws);
+void sparse_release(struct model_ws *ws);
+
+/*
+ * True when spatial skipping may lower the fan-out a mapping needs: the
+ * fan-out is then checked by the sparse hook (check_fanout_at), not before
+ * the nest analysis.
+ */
+bool sparse_defers_fanout(const struct model_ws *ws);
+
+/* True when tensor pv has a representation format at level l. */
+bool sparse_has_format(const struct model_ws *ws, unsigned l, unsigned pv);
+
 /* ----------------------------------------------------------- evaluation */
 
 /* Prepare per-level and compute energies (ERT, preset, user, PAT). */
@@ -260,6 +276,10 @@ void energy_prepare(struct model_ws *ws);
 
 /* Fan-out of the compute level and of every storage level (before the nest). */
 int check_levels_fanout(struct model_ws *ws, struct model_result *out);
+
+/* Fan-out (x, y) needed at storage level 'level' (-1: the compute units). */
+int check_fanout_at(struct model_ws *ws, int level, uint64_t x, uint64_t y,
+		    struct model_result *out);
 
 /* Capacity and min_utilization of the kept tiles (utilized_capacity). */
 int check_levels(struct model_ws *ws, struct model_result *out);

@@ -144,20 +144,67 @@ static void record_u(struct proj_u *pu, unsigned j, const struct ustate *us,
 		pu->pu[j][pd->rank[t]] = v[t];
 }
 
+/* Start the running state at the first moving loop z (prefix = P(s_z) = P(u_z)). */
+static void ustate_start(struct ustate *us, const struct proj_dim *pd, uint64_t stride)
+{
+	unsigned t;
+
+	memset(us->prefix, 0, sizeof(us->prefix));
+	memset(us->pz, 0, sizeof(us->pz));
+	for (t = 0; t < pd->n; t++)
+		us->pz[pd->rank[t]] = us->prefix[pd->rank[t]] = pd->coef[t] * (int64_t)stride;
+	us->nonzero = us->mismatch = pd->n;
+}
+
+/* How loop j's step relates to u_z: 0 = no move, 1 = same as u_z, 2 = other. */
+static int ustate_classify(const struct ustate *us, const struct proj_dim *pd,
+			   uint64_t stride, int64_t *v)
+{
+	unsigned nz_t = 0, mm_t = 0, t;
+	bool zero_t = true, same_t = true;
+
+	for (t = 0; t < pd->n; t++) {
+		unsigned r = pd->rank[t];
+		v[t] = pd->coef[t] * (int64_t)stride - us->prefix[r];
+		nz_t += us->prefix[r] != 0;
+		mm_t += -us->prefix[r] != us->pz[r];
+		zero_t &= v[t] == 0;
+		same_t &= v[t] == us->pz[r];
+	}
+	if (us->nonzero == nz_t && zero_t)
+		return 0;
+	return us->mismatch == mm_t && same_t ? 1 : 2;
+}
+
+/* The overlap delta: the new points of a tile moved by u_z. */
+static uint64_t overlap_delta(struct model_ws *ws, unsigned pv, unsigned l,
+			      const struct above *ab, unsigned o, unsigned z,
+			      const struct ustate *us)
+{
+	static const int64_t zero_lo[SPEC_MAX_DIMS];
+	const uint64_t *op_ext = ws->loops[ws->lv[l].boundary].extent;
+	int64_t u[SPEC_MAX_DIMS];
+
+	if (!ws->poly)
+		return ws->nest.t[l][pv].size -
+		       kept_points(ws->tile_ext[l][pv], us->pz, ws->proj[pv].n_ranks);
+	op_translation(ws, ab, o, z, u);
+	return fp_delta(ws, pv, u, op_ext, zero_lo, op_ext);
+}
+
 /*
  * Words delivered into the tiles of level l's boundary for tensor pv, summed
- * over every call (see the top of this file). When 'pu' is not NULL it
- * receives every projected translation P(u_j), for the link-transfer check.
+ * over every call (see the top of this file); the loops above the boundary
+ * are ab[o..]. When 'pu' is not NULL it receives every projected
+ * translation P(u_j), for the link-transfer check.
  */
 static uint64_t boundary_sum(struct model_ws *ws, unsigned pv, unsigned l,
 			     const struct above *ab, unsigned o, struct proj_u *pu)
 {
-	static const int64_t zero_lo[SPEC_MAX_DIMS];
 	const struct proj *p = &ws->proj[pv];
-	const uint64_t *op_ext = ws->loops[ws->lv[l].boundary].extent;
 	uint64_t full = ws->nest.t[l][pv].size, sum = full, overlap;
 	struct ustate us;
-	unsigned j, t, z, r;
+	unsigned j, t, z;
 
 	if (pu)
 		pu->m = ab->n - o;
@@ -168,47 +215,19 @@ static uint64_t boundary_sum(struct model_ws *ws, unsigned pv, unsigned l,
 			memset(pu->pu[z - o], 0, sizeof(pu->pu[0]));
 	if (z == ab->n)
 		return sum;
-	memset(us.prefix, 0, sizeof(us.prefix));
-	memset(us.pz, 0, sizeof(us.pz));
-	{
-		const struct proj_dim *pd = &p->dims[ab->dim[z]];
-		for (t = 0; t < pd->n; t++)
-			us.pz[pd->rank[t]] = us.prefix[pd->rank[t]] =
-				pd->coef[t] * (int64_t)ab->stride[z];
-		us.nonzero = us.mismatch = pd->n;
-		if (pu)
-			for (r = 0; r < p->n_ranks; r++)
-				pu->pu[z - o][r] = us.pz[r];
-	}
-	if (ws->poly) {
-		int64_t u[SPEC_MAX_DIMS];
-		op_translation(ws, ab, o, z, u);
-		overlap = fp_delta(ws, pv, u, op_ext, zero_lo, op_ext);
-	} else {
-		overlap = full - kept_points(ws->tile_ext[l][pv], us.pz, p->n_ranks);
-	}
+	ustate_start(&us, &p->dims[ab->dim[z]], ab->stride[z]);
+	if (pu)
+		memcpy(pu->pu[z - o], us.pz, sizeof(us.pz));
+	overlap = overlap_delta(ws, pv, l, ab, o, z, &us);
 	sum += overlap * ab->weight[z];
 	for (j = z + 1; j < ab->n; j++) {
 		const struct proj_dim *pd = &p->dims[ab->dim[j]];
 		int64_t v[SPEC_MAX_TENSOR_RANKS];
-		unsigned nz_t = 0, mm_t = 0;
-		bool zero_t = true, same_t = true;
-		for (t = 0; t < pd->n; t++) {
-			r = pd->rank[t];
-			v[t] = pd->coef[t] * (int64_t)ab->stride[j] - us.prefix[r];
-			nz_t += us.prefix[r] != 0;
-			mm_t += -us.prefix[r] != us.pz[r];
-			zero_t &= v[t] == 0;
-			same_t &= v[t] == us.pz[r];
-		}
+		int c = ustate_classify(&us, pd, ab->stride[j], v);
 		if (pu)
 			record_u(pu, j - o, &us, pd, v, p->n_ranks);
-		if (us.nonzero == nz_t && zero_t)
-			;       /* u_j is zero on this tensor: the tile does not move */
-		else if (us.mismatch == mm_t && same_t)
-			sum += overlap * ab->weight[j];
-		else
-			sum += full * ab->weight[j];
+		if (c)
+			sum += (c == 1 ? overlap : full) * ab->weight[j];
 		for (t = 0; t < pd->n; t++)
 			ustate_move(&us, pd->rank[t], pd->coef[t] * (int64_t)ab->stride[j]);
 	}
@@ -271,6 +290,45 @@ static const struct neighbours *neighbour_deltas(struct model_ws *ws, unsigned l
 }
 
 /*
+ * Is some non-zero translation in 'd' within the reach of the group (no
+ * rank moved further than the group's loops can offset two children)?
+ */
+static bool within_reach(const struct proj_u *d, const int64_t *reach, unsigned n_ranks)
+{
+	unsigned j, r;
+
+	for (j = 0; j < d->m; j++) {
+		bool zero = true, near = true;
+		for (r = 0; r < n_ranks; r++) {
+			int64_t v = d->pu[j][r] < 0 ? -d->pu[j][r] : d->pu[j][r];
+			zero &= v == 0;
+			near &= v <= reach[r];
+		}
+		if (!zero && near)
+			return true;
+	}
+	return false;
+}
+
+/* Does some translation in 'd' equal +-'off' (and is not zero)? */
+static bool matches_offset(const struct proj_u *d, const int64_t *off, unsigned n_ranks)
+{
+	unsigned j, r;
+
+	for (j = 0; j < d->m; j++) {
+		bool eq = true, neg = true, zero = true;
+		for (r = 0; r < n_ranks; r++) {
+			eq &= d->pu[j][r] == off[r];
+			neg &= d->pu[j][r] == -off[r];
+			zero &= d->pu[j][r] == 0;
+		}
+		if (!zero && (eq || neg))
+			return true;
+	}
+	return false;
+}
+
+/*
  * True when some tile translation seen by the children of level l's master
  * could equal the offset between two mesh neighbours: a link transfer is
  * then possible and the general walk must decide it.
@@ -283,34 +341,19 @@ static bool link_possible(struct model_ws *ws, unsigned l, unsigned pv,
 	const struct proj *p = &ws->proj[pv];
 	int64_t step[SPEC_MAX_DIMS][SPEC_MAX_TENSOR_RANKS], reach[SPEC_MAX_TENSOR_RANKS];
 	const struct neighbours *nb;
-	unsigned n = (unsigned)(M - g) + 1, i, j, r, k;
-	bool moves = false, any = false;
+	unsigned n = (unsigned)(M - g) + 1, i, r, k;
 
 	if (ws->m->levels[l].no_link_transfer_mask & (1u << pv))
 		return false;
-	for (k = 0; k < n; k++)
-		for (r = 0; r < p->n_ranks; r++) {
-			step[k][r] = p->cm[r][g[k].dim] * (int64_t)g[k].stride;
-			moves |= step[k][r] != 0;
-		}
-	if (!moves)
-		return false;
 	for (r = 0; r < p->n_ranks; r++) {
 		reach[r] = 0;
-		for (k = 0; k < n; k++)
+		for (k = 0; k < n; k++) {
+			step[k][r] = p->cm[r][g[k].dim] * (int64_t)g[k].stride;
 			reach[r] += (int64_t)(g[k].end - 1) *
 				    (step[k][r] < 0 ? -step[k][r] : step[k][r]);
-	}
-	for (j = 0; j < d->m && !any; j++) {
-		bool zero = true, near = true;
-		for (r = 0; r < p->n_ranks; r++) {
-			int64_t v = d->pu[j][r] < 0 ? -d->pu[j][r] : d->pu[j][r];
-			zero &= v == 0;
-			near &= v <= reach[r];
 		}
-		any = !zero && near;   /* only a move within the group's reach can match */
 	}
-	if (!any)
+	if (!within_reach(d, reach, p->n_ranks))
 		return false;
 	nb = neighbour_deltas(ws, l, M);
 	if (nb->overflow)
@@ -322,16 +365,8 @@ static bool link_possible(struct model_ws *ws, unsigned l, unsigned pv,
 			for (k = 0; k < n; k++)
 				off[r] += nb->d[i][k] * step[k][r];
 		}
-		for (j = 0; j < d->m; j++) {
-			bool eq = true, neg = true, zero = true;
-			for (r = 0; r < p->n_ranks; r++) {
-				eq &= d->pu[j][r] == off[r];
-				neg &= d->pu[j][r] == -off[r];
-				zero &= d->pu[j][r] == 0;
-			}
-			if (!zero && (eq || neg))
-				return true;
-		}
+		if (matches_offset(d, off, p->n_ranks))
+			return true;
 	}
 	return false;
 }

@@ -5,12 +5,17 @@
  * actual counts equal the algorithmic ones, tiles are full (occupancy =
  * shape, density 1), the average replication is the replication. A run
  * whose sparse_optimizations list nothing stops there (dense numbers, sparse
- * print layout). The sparse analysis proper (formats, SAFs, compute classes)
- * plugs in after sparse_dense_defaults().
+ * print layout). Otherwise the analysis runs in Sparseloop's order: formats
+ * bound to the loops, expected occupancies and format accesses, the action
+ * optimizations, spatial skipping, their combination, the compute classes,
+ * and the capacities the evaluation checks.
  */
-#include "model/model_int.h"
+#include "model/sparse_int.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "util/xalloc.h"
 
 /* Dense defaults of every tile and of the arithmetic level. */
 static void sparse_dense_defaults(struct model_ws *ws, struct model_result *out)
@@ -21,8 +26,11 @@ static void sparse_dense_defaults(struct model_ws *ws, struct model_result *out)
 	for (l = 0; l < ws->n_levels; l++) {
 		for (pv = 0; pv < ws->n_tensors; pv++) {
 			struct model_tile *t = &out->tiles[l][pv];
-			t->density_name = ws->density_name[pv];
+			t->density_name = ws->sp ? density_type_name(ws->sp->density[pv])
+						 : ws->density_name[pv];
 			t->vector_ratio = 1.0;
+			t->has_metadata = t->is_compressed = false;
+			t->n_fmt_ranks = 0;
 			if (!t->is_kept)
 				continue;
 			t->actions[MODEL_OP_RANDOM_READ] = t->reads;
@@ -36,12 +44,96 @@ static void sparse_dense_defaults(struct model_ws *ws, struct model_result *out)
 	memset(mc, 0, sizeof(*mc));
 	mc->accesses = ws->nest.compute_accesses;
 	mc->avg_replication = ws->compute_replication;
+	mc->max_x = ws->compute_max_x;
+	mc->max_y = ws->compute_max_y;
 	mc->algorithmic = (uint64_t)(ws->compute_replication * (double)mc->accesses);
 	mc->random = mc->algorithmic;
 }
 
+/* The optimizations of one target, recorded per storage level. */
+static void index_target(struct sparse_ws *sp, const struct spec_sparse_target *tg)
+{
+	unsigned i, j;
+
+	if (tg->is_compute) {
+		sp->compute_gating |= tg->compute_gating;
+		sp->compute_skipping |= tg->compute_skipping;
+		return;
+	}
+	sp->target[tg->level] = tg;
+	for (i = 0; i < tg->n_formats; i++)
+		sp->fmt[tg->level][tg->formats[i].tensor] = &tg->formats[i];
+	for (j = 0; j < tg->n_groups; j++)
+		if (tg->groups[j].kind == SPEC_SAF_SPATIAL_SKIPPING)
+			sp->has_spatial_skip = true;
+}
+
+/* The sparse part of a workspace, or NULL when the design lists nothing sparse. */
+static struct sparse_ws *sparse_ws_new(const struct model_ws *ws)
+{
+	const struct spec_set *s = ws->s;
+	struct sparse_ws *sp;
+	unsigned i, pv;
+
+	if (!s->sparse.present || s->sparse.n_targets == 0)
+		return NULL;
+	sp = xcalloc(1, sizeof(*sp));
+	sp->active = true;
+	for (pv = 0; pv < ws->n_tensors; pv++)
+		sp->density[pv] = density_model_new(&s->workload.tensors[pv], &s->workload);
+	for (i = 0; i < s->sparse.n_targets; i++)
+		index_target(sp, &s->sparse.targets[i]);
+	return sp;
+}
+
+void sparse_prepare(struct model_ws *ws)
+{
+	ws->sp = sparse_ws_new(ws);
+}
+
+void sparse_release(struct model_ws *ws)
+{
+	struct sparse_ws *sp = ws->sp;
+	unsigned pv;
+
+	if (!sp)
+		return;
+	for (pv = 0; pv < SPEC_MAX_TENSORS; pv++)
+		density_model_free(sp->density[pv]);
+	free(sp->probs);
+	free(sp);
+	ws->sp = NULL;
+}
+
+bool sparse_defers_fanout(const struct model_ws *ws)
+{
+	return ws->sp && ws->sp->has_spatial_skip;
+}
+
+bool sparse_has_format(const struct model_ws *ws, unsigned l, unsigned pv)
+{
+	return ws->sp && ws->sp->fmt[l][pv];
+}
+
 int sparse_hook(struct model_ws *ws, struct model_result *out)
 {
+	struct sparse_ws *sp = ws->sp;
+
 	sparse_dense_defaults(ws, out);
-	return 0;
+	if (!sp)
+		return 0;
+	sp->nest.n_loops = ws->m->n_complete;
+	sp->nest.loops = ws->m->complete;
+	sp->nest.n_levels = ws->n_levels;
+	sp->nest.level_begin = ws->m->complete_begin;
+	if (sparse_formats(ws, out) < 0)
+		return -1;
+	sparse_occupancy(ws, out);
+	if (sparse_define_safs(ws, out) < 0)
+		return -1;
+	if (sp->has_spatial_skip && sparse_spatial_instances(ws, out) < 0)
+		return -1;
+	sparse_combine(ws, out);
+	sparse_classify(ws, out);
+	return sparse_capacity(ws, out);
 }

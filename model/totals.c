@@ -7,6 +7,30 @@
 
 #include <math.h>
 
+/*
+ * Level l's energy in Timeloop's summation order (semantics 3.3): per data
+ * space, its access energy, reductions and address generations, plus an
+ * equal share of the leakage (the order decides the last bit, which shows
+ * in the 2-decimal per-compute figures).
+ */
+static void level_energy(struct model_ws *ws, unsigned l, struct model_result *out)
+{
+	struct model_level *ml = &out->levels[l];
+	double share = ml->leakage_energy_pj / (double)(ws->n_tensors ? ws->n_tensors : 1), e = 0;
+	unsigned pv;
+
+	for (pv = 0; pv < ws->n_tensors; pv++) {
+		const struct model_tile *t = &out->tiles[l][pv];
+		double part = 0;
+		if (t->is_kept)
+			part = t->energy_total_pj +
+			       t->temporal_reduction_energy_pj * t->avg_replication +
+			       t->addr_gen_energy_pj * (double)t->utilized_clusters;
+		e += part + share;
+	}
+	ml->energy_pj = e;
+}
+
 /* Leakage of level l over 'cycles' (semantics 3.3, power gating). */
 static void level_leakage(struct model_ws *ws, unsigned l, uint64_t cycles,
 			  struct model_result *out)
@@ -34,7 +58,7 @@ static void level_leakage(struct model_ws *ws, unsigned l, uint64_t cycles,
 		ml->non_power_gated_utilization = 1.0;
 	}
 	ml->leakage_energy_pj = ml->op_energy_pj[MODEL_OP_LEAK] * (double)cycles * leaks;
-	ml->energy_pj += ml->leakage_energy_pj;
+	level_energy(ws, l, out);
 }
 
 /* The Legacy network below level l: words injected, times the ingress and

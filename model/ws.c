@@ -161,6 +161,7 @@ struct model_ws *model_ws_new(const struct spec_set *s, const struct model_optio
 	}
 	prepare_projections(ws);
 	energy_prepare(ws);
+	sparse_prepare(ws);
 	ws->tile_head_size = offsetof(struct model_tile, fmt_capacity);
 	ws->max_children = max_children(&s->arch);
 	ws->child_key = xcalloc(ws->max_children, sizeof(*ws->child_key));
@@ -180,6 +181,7 @@ void model_ws_free(struct model_ws *ws)
 	if (!ws)
 		return;
 	fp_release(ws);
+	sparse_release(ws);
 	nest_walk_release(ws);
 	free(ws->child_key);
 	free(ws->child_flag);
@@ -189,6 +191,17 @@ void model_ws_free(struct model_ws *ws)
 const struct spec_set *model_ws_spec(const struct model_ws *ws)
 {
 	return ws->s;
+}
+
+void model_result_copy(struct model_result *dst, const struct model_result *src)
+{
+	unsigned l;
+
+	memcpy(dst, src, offsetof(struct model_result, levels));
+	memcpy(dst->levels, src->levels, src->n_levels * sizeof(src->levels[0]));
+	memcpy(dst->networks, src->networks, src->n_levels * sizeof(src->networks[0]));
+	for (l = 0; l < src->n_levels; l++)
+		memcpy(dst->tiles[l], src->tiles[l], src->n_tensors * sizeof(src->tiles[l][0]));
 }
 
 /* Reset the summary part of 'out' and record the run's settings. */
@@ -220,11 +233,37 @@ static void nest_clear(struct model_ws *ws)
 	ws->nest.compute_accesses = 0;
 }
 
+/*
+ * Make room for the largest spatial group of the mapping: under spatial
+ * skipping a mapping may spread more children than the hardware has
+ * instances (the sparse hook checks the thinned fan-out).
+ */
+static void reserve_children(struct model_ws *ws)
+{
+	uint64_t n = 1;
+	unsigned i;
+
+	for (i = 0; i < ws->m->n_loops; i++)
+		if (ws->m->loops[i].spacetime != SPEC_TEMPORAL)
+			n *= ws->m->loops[i].end;
+	if (n <= ws->max_children)
+		return;
+	free(ws->child_key);
+	free(ws->child_flag);
+	nest_walk_release(ws);
+	ws->max_children = (size_t)n;
+	ws->child_key = xcalloc(ws->max_children, sizeof(*ws->child_key));
+	ws->child_flag = xcalloc(ws->max_children, sizeof(*ws->child_flag));
+	nest_walk_init(ws);
+}
+
 int model_eval(struct model_ws *ws, const struct spec_mapping *m, struct model_result *out)
 {
 	result_start(ws, out);
 	loops_prepare(ws, m);
-	if (check_levels_fanout(ws, out) < 0)
+	if (sparse_defers_fanout(ws))
+		reserve_children(ws);
+	else if (check_levels_fanout(ws, out) < 0)
 		return -1;
 	nest_clear(ws);
 	if (ws->opt.no_fast_path || nest_fast(ws) < 0) {
@@ -251,14 +290,15 @@ int model_check_capacity(struct model_ws *ws, const struct spec_mapping *m,
 
 	result_start(ws, out);
 	loops_prepare(ws, m);
-	if (check_levels_fanout(ws, out) < 0)
+	if (!sparse_defers_fanout(ws) && check_levels_fanout(ws, out) < 0)
 		return -1;
 	for (l = 0; l < ws->n_levels; l++) {
 		const uint64_t *ext = ws->loops[ws->lv[l].boundary].extent;
 		for (pv = 0; pv < ws->n_tensors; pv++) {
 			struct model_tile *t = &out->tiles[l][pv];
 			t->is_kept = ws->m->levels[l].keep_mask & (1u << pv);
-			t->utilized_capacity = t->is_kept ? fp_size(ws, pv, zero_lo, ext) : 0;
+			t->utilized_capacity = t->is_kept && !sparse_has_format(ws, l, pv) ?
+					       fp_size(ws, pv, zero_lo, ext) : 0;
 		}
 	}
 	return check_levels(ws, out);

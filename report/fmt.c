@@ -53,3 +53,33 @@ double rp_tile_energy(const struct model_tile *t)
 	return t->energy_total_pj + t->temporal_reduction_energy_pj * t->avg_replication +
 	       t->addr_gen_energy_pj * (double)t->utilized_clusters;
 }
+
+const char *rp_fmt_name(unsigned kind)
+{
+	static const char *const names[FMT_COUNT] = {
+		[FMT_U] = "u", [FMT_UOP] = "uop", [FMT_CP] = "cp",
+		[FMT_B] = "b", [FMT_RLE] = "rle", [FMT_UB] = "ub",
+	};
+	return kind < FMT_COUNT ? names[kind] : "?";
+}
+
+uint64_t rp_tile_metadata_bits(const struct model_tile *t)
+{
+	uint64_t bits = 0;
+	unsigned r;
+
+	for (r = 0; r < t->n_fmt_ranks && r < MODEL_MAX_FMT_RANKS; r++)
+		bits += t->fmt_capacity[r][0] * t->fmt_md_bits[r] +
+			t->fmt_capacity[r][1] * t->fmt_pl_bits[r];
+	return bits;
+}
+
+double rp_tile_stored_fraction(const struct model_tile *t, unsigned word_bits)
+{
+	double dense = (double)t->shape * (double)word_bits;
+
+	if (dense <= 0)
+		return 0;
+	return ((double)t->utilized_capacity * (double)word_bits +
+		(double)rp_tile_metadata_bits(t)) / dense;
+}

@@ -150,8 +150,61 @@ static void actions(struct jw *w, const struct model_tile *t)
 	jw_close(w, '}');
 }
 
+/* (metadata, payload) units as a two-element array. */
+static void jw_pair(struct jw *w, const char *key, const uint64_t *v)
+{
+	jw_key(w, key);
+	strbuf_addf(w->sb, "[%llu, %llu]", (unsigned long long)v[0], (unsigned long long)v[1]);
+}
+
+/* One format rank: its format, word bits, capacity and accesses per class. */
+static void format_rank(struct jw *w, const struct model_tile *t, unsigned r)
+{
+	static const char *const ops[] = { "reads", "fills", "updates" };
+	static const char *const cls[] = { "actual", "gated", "skipped" };
+	unsigned op, c;
+
+	jw_open(w, NULL, '{');
+	jw_int(w, "rank", r);
+	jw_text(w, "format", rp_fmt_name(t->fmt_kind[r]));
+	jw_int(w, "metadata_word_bits", t->fmt_md_bits[r]);
+	jw_int(w, "payload_word_bits", t->fmt_pl_bits[r]);
+	jw_pair(w, "capacity", t->fmt_capacity[r]);
+	for (op = 0; op < MODEL_FMT_OP_COUNT; op++) {
+		jw_open(w, ops[op], '{');
+		for (c = 0; c < MODEL_FMT_CLASS_COUNT; c++)
+			jw_pair(w, cls[c], t->fmt_access[op][c][r]);
+		jw_close(w, '}');
+	}
+	jw_close(w, '}');
+}
+
+/* The sparse view of a tile (dense values in a dense run). */
+static void sparse_part(struct jw *w, const struct model_tile *t, unsigned word_bits)
+{
+	unsigned r;
+
+	jw_open(w, "sparse", '{');
+	jw_text(w, "density_distribution", t->density_name);
+	jw_dbl(w, "expected_density", t->expected_density);
+	jw_bool(w, "compressed", t->is_compressed);
+	jw_dbl(w, "confidence", t->confidence);
+	jw_dbl(w, "vector_ratio", t->vector_ratio);
+	jw_int(w, "metadata_bits", rp_tile_metadata_bits(t));
+	jw_dbl(w, "stored_fraction", rp_tile_stored_fraction(t, word_bits));
+	jw_open(w, "representation_format", '[');
+	for (r = t->n_fmt_ranks; r-- > 0;)
+		jw_text(w, NULL, rp_fmt_name(t->fmt_kind[r]));
+	jw_close(w, ']');
+	jw_open(w, "ranks", '[');
+	for (r = t->n_fmt_ranks; r-- > 0;)
+		format_rank(w, t, r);
+	jw_close(w, ']');
+	jw_close(w, '}');
+}
+
 static void tensor(struct jw *w, const struct spec_set *s, const struct model_tile *t,
-		   unsigned pv)
+		   unsigned pv, unsigned word_bits)
 {
 	jw_open(w, NULL, '{');
 	jw_text(w, "name", s->workload.tensors[pv].name);
@@ -173,6 +226,7 @@ static void tensor(struct jw *w, const struct spec_set *s, const struct model_ti
 	jw_dbl(w, "read_bw", t->read_bw);
 	jw_dbl(w, "write_bw", t->write_bw);
 	jw_dbl(w, "shared_bw", t->shared_bw);
+	sparse_part(w, t, word_bits);
 	jw_close(w, '}');
 }
 
@@ -203,7 +257,7 @@ static void level(struct jw *w, const struct spec_set *s, const struct model_res
 	jw_open(w, "tensors", '[');
 	for (pv = 0; pv < r->n_tensors; pv++)
 		if (r->tiles[l][pv].is_kept)
-			tensor(w, s, &r->tiles[l][pv], pv);
+			tensor(w, s, &r->tiles[l][pv], pv, lvl->word_bits);
 	jw_close(w, ']');
 	jw_close(w, '}');
 }

@@ -32,4 +32,16 @@ const char *rp_level_source(const struct model_result *r, unsigned l, char *buf,
 /* Sum of a kept tile's energy over its instances (pJ), 0 when bypassed. */
 double rp_tile_energy(const struct model_tile *t);
 
+/* Timeloop's lower-case name of rank format 'kind' ("uop", "cp", ...; ours: "u"). */
+const char *rp_fmt_name(unsigned kind);
+
+/* Bits of a tile's metadata at its utilized capacity (ceiled units x word bits). */
+uint64_t rp_tile_metadata_bits(const struct model_tile *t);
+
+/*
+ * What a tile stores against its dense size: (utilized capacity x word
+ * bits + metadata bits) / (shape x word bits); 0 for an empty tile.
+ */
+double rp_tile_stored_fraction(const struct model_tile *t, unsigned word_bits);
+
 #endif

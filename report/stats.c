@@ -186,7 +186,6 @@ static void rank_lines(struct strbuf *sb, unsigned n, const uint64_t (*v)[2], co
 
 static void sparse_format(const struct model_tile *t, struct strbuf *sb)
 {
-	static const char *const kind[] = { "uop", "cp", "b", "rle", "ub" };
 	unsigned r;
 
 	rp_label(sb, 8, SPARSE_W, "Representation format");
@@ -195,10 +194,8 @@ static void sparse_format(const struct model_tile *t, struct strbuf *sb)
 		rp_str(sb, 8, SPARSE_W, "Max utilized Repr format storage capacity", "0");
 		return;
 	}
-	for (r = t->n_fmt_ranks; r-- > 0;) {
-		unsigned k = t->fmt_kind[r];
-		strbuf_addf(sb, "%s ", k >= FMT_UOP && k <= FMT_UB ? kind[k - FMT_UOP] : "u");
-	}
+	for (r = t->n_fmt_ranks; r-- > 0;)
+		strbuf_addf(sb, "%s ", rp_fmt_name(t->fmt_kind[r]));
 	strbuf_addch(sb, '\n');
 	strbuf_addf(sb, "        %-*s\n", SPARSE_W, "Max utilized Repr format storage capacity");
 	rank_lines(sb, t->n_fmt_ranks, t->fmt_capacity, " ");

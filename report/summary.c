@@ -57,6 +57,70 @@ static void share_line(struct strbuf *sb, const char *name, double e, double tot
 		    total > 0 ? 100.0 * e / total : 0.0);
 }
 
+/* Does a tile have anything sparse to show (a format, gated or skipped accesses)? */
+static bool tile_is_sparse(const struct model_tile *t)
+{
+	unsigned op;
+
+	if (!t->is_kept)
+		return false;
+	if (t->has_metadata)
+		return true;
+	for (op = 0; op <= MODEL_OP_SKIPPED_UPDATE; op++)
+		if (op % 3 && t->actions[op])
+			return true;
+	return false;
+}
+
+/* "actual/gated/skipped" counts of one data op. */
+static void classes(struct strbuf *sb, const char *what, const struct model_tile *t,
+		    unsigned first_op)
+{
+	strbuf_addf(sb, " %s %llu/%llu/%llu", what, (unsigned long long)t->actions[first_op],
+		    (unsigned long long)t->actions[first_op + 1],
+		    (unsigned long long)t->actions[first_op + 2]);
+}
+
+/*
+ * One line per sparse tile: its format (outermost rank first), expected
+ * density, what it stores against its dense size (data and metadata), and
+ * its actual/gated/skipped reads, fills and updates per instance.
+ */
+static void sparse_tiles(const struct spec_set *s, const struct model_result *r,
+			 struct strbuf *out)
+{
+	struct strbuf name = STRBUF_INIT;
+	unsigned l, pv, k;
+	bool any = false;
+
+	for (l = r->n_levels; l-- > 0;) {
+		for (pv = 0; pv < r->n_tensors; pv++) {
+			const struct model_tile *t = &r->tiles[l][pv];
+			if (!tile_is_sparse(t))
+				continue;
+			if (!any)
+				strbuf_addstr(out, "Sparse tiles (format, density, stored/dense, "
+						   "actual/gated/skipped per instance):\n");
+			any = true;
+			strbuf_reset(&name);
+			strbuf_addf(&name, "%s.%s", s->arch.levels[l].name,
+				    s->workload.tensors[pv].name);
+			strbuf_addf(out, "    %-24s ", name.buf);
+			for (k = t->n_fmt_ranks; k-- > 0;)
+				strbuf_addf(out, "%s%s", rp_fmt_name(t->fmt_kind[k]), k ? " " : "");
+			if (!t->n_fmt_ranks)
+				strbuf_addstr(out, "none");
+			strbuf_addf(out, ", density %.3f, stored %.2f%%;", t->expected_density,
+				    100 * rp_tile_stored_fraction(t, s->arch.levels[l].word_bits));
+			classes(out, "reads", t, MODEL_OP_RANDOM_READ);
+			classes(out, "fills", t, MODEL_OP_RANDOM_FILL);
+			classes(out, "updates", t, MODEL_OP_RANDOM_UPDATE);
+			strbuf_addch(out, '\n');
+		}
+	}
+	strbuf_release(&name);
+}
+
 void report_summary(const struct spec_set *s, const struct model_result *r,
 		    struct strbuf *out)
 {
@@ -71,9 +135,14 @@ void report_summary(const struct spec_set *s, const struct model_result *r,
 		strbuf_addstr(out, "Footprints:     exact (tensor points touched; holes not counted)\n");
 	strbuf_addf(out, "Cycles:         %llu\n", (unsigned long long)r->cycles);
 	strbuf_addf(out, "Utilization:    %.2f%%\n", r->utilization * 100);
-	strbuf_addf(out, "Computes:       %llu algorithmic, %llu actual\n",
+	strbuf_addf(out, "Computes:       %llu algorithmic, %llu actual",
 		    (unsigned long long)r->algorithmic_computes,
 		    (unsigned long long)r->actual_computes);
+	if (r->is_sparse_layout)
+		strbuf_addf(out, ", %llu gated, %llu skipped",
+			    (unsigned long long)r->compute.gated,
+			    (unsigned long long)r->compute.skipped);
+	strbuf_addch(out, '\n');
 	strbuf_addf(out, "pJ/compute:     %.3f\n", r->pj_per_compute);
 	strbuf_addf(out, "EDP:            %.3e J*cycle\n", r->edp_j_cycles);
 	strbuf_addstr(out, "Energy by level:\n");
@@ -90,6 +159,8 @@ void report_summary(const struct spec_set *s, const struct model_result *r,
 		share_line(out, s->workload.tensors[pv].name, tensor_energy(r, pv), r->energy_pj);
 	share_line(out, "(compute)", r->compute.energy_pj, r->energy_pj);
 	share_line(out, "(leakage)", leakage(r), r->energy_pj);
+	if (r->is_sparse_layout)
+		sparse_tiles(s, r, out);
 	strbuf_release(&src);
 }
 

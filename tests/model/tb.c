@@ -217,6 +217,128 @@ void tb_spatial(struct tb *b, unsigned l, const char *factors, const char *perm,
 	ml->split = split;
 }
 
+static int tensor_of(const struct tb *b, const char *name, size_t len)
+{
+	unsigned pv;
+
+	for (pv = 0; pv < b->s.workload.n_tensors; pv++)
+		if (strlen(b->tensors[pv].name) == len && !strncmp(b->tensors[pv].name, name, len))
+			return (int)pv;
+	BUG("no tensor '%.*s'", (int)len, name);
+}
+
+void tb_density(struct tb *b, const char *name, double density)
+{
+	struct spec_tensor *t = &b->tensors[tensor_of(b, name, strlen(name))];
+
+	t->density.kind = SPEC_DENSITY_FIXED_STRUCTURED;
+	t->density.density = density;
+	t->density.is_default = false;
+}
+
+/* The sparse target of level l (SPEC_MAX_LEVELS: the compute unit). */
+static struct spec_sparse_target *target_of(struct tb *b, unsigned l)
+{
+	struct spec_sparse_target *tg = &b->targets[l];
+
+	b->s.sparse.present = true;
+	if (!tg->name) {
+		tg->name = l < SPEC_MAX_LEVELS ? b->levels[l].name : b->s.arch.compute.name;
+		tg->is_compute = l == SPEC_MAX_LEVELS;
+		tg->level = l;
+		tg->formats = b->formats[l];
+		tg->groups = b->groups[l];
+	}
+	return tg;
+}
+
+void tb_format(struct tb *b, unsigned l, const char *name, const char *ranks)
+{
+	static const char *const kinds[FMT_COUNT] = {
+		[FMT_U] = "U", [FMT_UOP] = "UOP", [FMT_CP] = "CP",
+		[FMT_B] = "B", [FMT_RLE] = "RLE", [FMT_UB] = "UB",
+	};
+	static const char *const named[SPEC_NAMED_COUNT] = {
+		[SPEC_NAMED_CSR] = "CSR", [SPEC_NAMED_CSC] = "CSC", [SPEC_NAMED_COO] = "COO",
+		[SPEC_NAMED_BITMASK] = "bitmask", [SPEC_NAMED_CSF] = "CSF",
+	};
+	struct spec_sparse_target *tg = target_of(b, l);
+	struct spec_tensor_format *f = &b->formats[l][tg->n_formats++];
+	const char *p = ranks;
+	unsigned k, n, m;
+
+	memset(f, 0, sizeof(*f));
+	f->tensor = (unsigned)tensor_of(b, name, strlen(name));
+	f->named_metadata_word_bits = -1;
+	if (sscanf(ranks, "%u:%u", &n, &m) == 2) {
+		f->named = SPEC_NAMED_NM;
+		f->nm_n = n;
+		f->nm_m = m;
+		return;
+	}
+	for (k = 1; k < SPEC_NAMED_COUNT; k++)
+		if (named[k] && !strcmp(ranks, named[k])) {
+			f->named = (enum spec_named_format)k;
+			return;
+		}
+	while (*p) {
+		size_t len = strcspn(p, " ");
+		struct spec_rank_format *rf = &f->ranks[f->n_ranks++];
+		rf->metadata_word_bits = rf->payload_word_bits = -1;
+		for (k = 0; k < FMT_COUNT; k++)
+			if (strlen(kinds[k]) == len && !strncmp(p, kinds[k], len))
+				rf->kind = (enum fmt_kind)k;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+void tb_saf(struct tb *b, unsigned l, enum spec_saf_kind kind, const char *target,
+	    const char *conditions)
+{
+	struct spec_sparse_target *tg = target_of(b, l);
+	unsigned g = tg->n_groups++;
+	struct spec_saf_group *grp = &b->groups[l][g];
+	struct spec_saf_option *o = &b->options[l][g];
+	const char *p = conditions;
+
+	memset(o, 0, sizeof(*o));
+	o->target = (unsigned)tensor_of(b, target, strlen(target));
+	while (*p) {
+		size_t len = strcspn(p, " ");
+		unsigned c = (unsigned)tensor_of(b, p, len);
+		o->conditions[o->n_conditions++] = (uint8_t)c;
+		o->condition_mask |= 1u << c;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	grp->kind = kind;
+	grp->n_options = 1;
+	grp->options = o;
+}
+
+void tb_compute_opt(struct tb *b, bool gating, bool skipping)
+{
+	struct spec_sparse_target *tg = target_of(b, SPEC_MAX_LEVELS);
+
+	tg->compute_gating = gating;
+	tg->compute_skipping = skipping;
+}
+
+/* Gather the sparse targets into the spec set. */
+static void finish_sparse(struct tb *b)
+{
+	unsigned l, n = 0;
+
+	for (l = 0; l <= SPEC_MAX_LEVELS; l++)
+		if (b->targets[l].name)
+			b->target_list[n++] = b->targets[l];
+	b->s.sparse.n_targets = n;
+	b->s.sparse.targets = b->target_list;
+}
+
 int tb_finish(struct tb *b)
 {
 	struct spec_arch *a = &b->s.arch;
@@ -233,6 +355,7 @@ int tb_finish(struct tb *b)
 					b->m.levels[l].spatial_residuals[d] = 1;
 	}
 	b->m.levels[a->n_levels - 1].keep_mask = (1u << b->s.workload.n_tensors) - 1;
+	finish_sparse(b);
 	b->m.n_levels = a->n_levels;
 	b->m.n_dims = b->s.workload.n_dims;
 	return spec_mapping_derive(&b->m, &b->s.workload);
@@ -398,4 +521,43 @@ void tb_mini(struct tb *b)
 	tb_temporal(b, 3, "C4 M6 P12 R3", "");
 	if (tb_finish(b) < 0)
 		BUG("mini: factors do not multiply out");
+}
+
+/* Metadata storage of a level: 'depth' rows of 'width' bits, 'bits' per word. */
+static void metadata(struct spec_level *lvl, unsigned depth, unsigned width, unsigned bits)
+{
+	lvl->metadata_storage_width = width;
+	lvl->metadata_word_bits = bits;
+	lvl->has_metadata_storage_depth = true;
+	lvl->metadata_storage_depth = depth;
+	lvl->metadata_size_words = depth;
+	lvl->metadata_size_bits = lvl->effective_metadata_size_bits = (uint64_t)depth * width;
+}
+
+void tb_spmspm(struct tb *b)
+{
+	struct spec_level *lv;
+
+	tb_init(b);
+	tb_dim(b, "M", 8);
+	tb_dim(b, "N", 8);
+	tb_dim(b, "K", 8);
+	tb_tensor(b, "A", false, "M,K");
+	tb_tensor(b, "B", false, "N,K");
+	tb_tensor(b, "Z", true, "M,N");
+	tb_density(b, "A", 0.25);
+	tb_density(b, "B", 0.5);
+	tb_compute(b, "mac", 1, 1);
+	tb_ert(b, -1, "compute=0.315 leak=0");
+	lv = tb_level(b, "Buffer", 64, 8, 8, 1, 1);
+	metadata(lv, 64, 4, 4);
+	lv = tb_level(b, "BackingStorage", 512, 32, 8, 1, 1);
+	metadata(lv, 128, 4, 4);
+	tb_ert(b, 0, "read=1.060977 write=0.988977 update=0.988977 metadata_read=0.553457 "
+		     "metadata_write=0.517458 metadata_update=0.517458 leak=0.003217");
+	tb_ert(b, 1, "read=2.290882 write=2.694173 update=2.694173 metadata_read=0.373885 "
+		     "metadata_write=0.726887 metadata_update=0.726887 leak=0.002378");
+	tb_keep(b, 0, "B Z");
+	tb_temporal(b, 0, "M8 N2 K8", "MNK");
+	tb_temporal(b, 1, "N4", "NMK");
 }

@@ -9,6 +9,7 @@
 #include "specs/spec.h"
 
 #define TB_MAX_ACTIONS 16
+#define TB_MAX_GROUPS 8
 
 struct tb {
 	struct spec_set s;
@@ -20,6 +21,12 @@ struct tb {
 	struct spec_art_entry areas[SPEC_MAX_LEVELS + 1];
 	struct spec_mapping m;
 	char names[SPEC_MAX_LEVELS][32];
+	/* sparse optimizations (tb_format, tb_saf, tb_compute_opt) */
+	struct spec_sparse_target targets[SPEC_MAX_LEVELS + 1];   /* by level */
+	struct spec_sparse_target target_list[SPEC_MAX_LEVELS + 1];
+	struct spec_tensor_format formats[SPEC_MAX_LEVELS + 1][SPEC_MAX_TENSORS];
+	struct spec_saf_group groups[SPEC_MAX_LEVELS + 1][TB_MAX_GROUPS];
+	struct spec_saf_option options[SPEC_MAX_LEVELS + 1][TB_MAX_GROUPS];
 };
 
 /* Start an empty design. */
@@ -53,6 +60,23 @@ void tb_temporal(struct tb *b, unsigned l, const char *factors, const char *perm
 void tb_spatial(struct tb *b, unsigned l, const char *factors, const char *perm,
 		unsigned split);
 
+/* A fixed_structured density for tensor 'name'. */
+void tb_density(struct tb *b, const char *name, double density);
+
+/*
+ * The representation format of tensor 'name' at level l: rank formats
+ * outermost first ("UOP CP"), or a named format ("CSR", "bitmask", "2:4").
+ * Switches the design to the sparse layout.
+ */
+void tb_format(struct tb *b, unsigned l, const char *name, const char *ranks);
+
+/* An action optimization group of one option at level l: target on "A B". */
+void tb_saf(struct tb *b, unsigned l, enum spec_saf_kind kind, const char *target,
+	    const char *conditions);
+
+/* Compute optimizations of the compute unit. */
+void tb_compute_opt(struct tb *b, bool gating, bool skipping);
+
 /* Finish: fan-outs, derived mapping. Returns 0 or -1 (factors do not multiply). */
 int tb_finish(struct tb *b);
 
@@ -73,3 +97,11 @@ int tb_random_mapping(struct tb *b, struct rng *r);
 
 /* A small design with spatial fan-out at levels 0 and 2 (C, M, P, R conv1d). */
 void tb_mini(struct tb *b);
+
+/*
+ * Sparseloop's 02.2.2-spMspM-tiled, dense part: Z[M,N] = A[M,K] B[N,K],
+ * 8 x 8 x 8, A 0.25 and B 0.5 (fixed), Buffer (keeps B, Z; M8 N2 K8) under
+ * BackingStorage (N4), both with metadata storage, the reference ERT. The
+ * caller adds formats and optimizations, then calls tb_finish().
+ */
+void tb_spmspm(struct tb *b);

@@ -276,6 +276,47 @@ static void test_hypergeometric_large(void)
 	density_model_free(m);
 }
 
+/* density_prob_range equals density_prob point by point, for every kind of model. */
+static void test_prob_range(void)
+{
+	static const struct {
+		enum spec_density_kind kind;
+		double rho;
+		uint64_t size, tile, lo;
+		size_t count;
+		bool constrained;
+		uint64_t parent, occupancy;
+	} rows[] = {
+		{ SPEC_DENSITY_FIXED_STRUCTURED, 0.43, 100, 3, 0, 4, false, 0, 0 },
+		{ SPEC_DENSITY_FIXED_STRUCTURED, 0.25, 64, 2, 0, 3, true, 16, 8 },
+		{ SPEC_DENSITY_HYPERGEOMETRIC, 0.3, 10, 4, 0, 6, false, 0, 0 },
+		{ SPEC_DENSITY_HYPERGEOMETRIC, 0.3, 10, 8, 0, 5, false, 0, 0 },   /* support 1..3 */
+		{ SPEC_DENSITY_HYPERGEOMETRIC, 0.275, 230400, 3600, 900, 200, false, 0, 0 },
+		{ SPEC_DENSITY_HYPERGEOMETRIC, 0.1, 1000000, 1000, 0, 1001, false, 0, 0 },
+		{ SPEC_DENSITY_HYPERGEOMETRIC, 0.5, 128, 64, 20, 10, false, 0, 0 },  /* below the mode */
+		{ SPEC_DENSITY_HYPERGEOMETRIC, 0.5, 128, 8, 0, 9, true, 64, 40 },
+	};
+	double probs[1001];
+	unsigned i;
+	size_t k;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct density_model *m = model_1d(rows[i].kind, rows[i].rho, rows[i].size);
+		struct density_tile t = density_tile_flat(rows[i].tile);
+		struct density_constraint c = { density_tile_flat(rows[i].parent), rows[i].occupancy };
+		const struct density_constraint *cp = rows[i].constrained ? &c : NULL;
+		density_prob_range(m, &t, cp, rows[i].lo, rows[i].count, probs);
+		for (k = 0; k < rows[i].count; k++) {
+			double want = density_prob(m, &t, cp, rows[i].lo + k);
+			if (fabs(probs[k] - want) > 1e-12 * (want > 1e-300 ? 1 : 0) + want * 1e-10)
+				fprintf(stderr, "row %u, n = %llu: %.17g, want %.17g\n", i,
+					(unsigned long long)(rows[i].lo + k), probs[k], want);
+			CU_ASSERT(fabs(probs[k] - want) <= want * 1e-10 + 1e-300);
+		}
+		density_model_free(m);
+	}
+}
+
 static void test_model_from_spec(void)
 {
 	/* conv1d: Inputs[W = P + S] with P = 9, S = 3 => 11 points */
@@ -660,6 +701,7 @@ static CU_TestInfo density_tests[] = {
 	{ "fixed_structured confidence", test_fixed_confidence },
 	{ "hypergeometric by hand", test_hypergeometric_hand },
 	{ "hypergeometric, large N", test_hypergeometric_large },
+	{ "probabilities over a range", test_prob_range },
 	{ "model from a spec tensor", test_model_from_spec },
 	{ "banded vs brute force", test_banded },
 	{ "2:4 vs all placements", test_nm_2_4 },

@@ -79,7 +79,29 @@ static void test_reuse(void)
 	model_ws_free(shared);
 }
 
+/* A copy reports exactly what the original does. */
+static void test_copy(void)
+{
+	static struct model_result copy;
+	struct model_ws *ws;
+	unsigned l;
+
+	tb_simple_weight_stationary(&tb_);
+	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &a_), 0);
+	memset(&copy, 0xa5, sizeof(copy));
+	model_result_copy(&copy, &a_);
+	CU_ASSERT_EQUAL(memcmp(&copy, &a_, offsetof(struct model_result, levels)), 0);
+	for (l = 0; l < a_.n_levels; l++) {
+		CU_ASSERT_EQUAL(memcmp(&copy.levels[l], &a_.levels[l], sizeof(a_.levels[l])), 0);
+		CU_ASSERT_EQUAL(memcmp(copy.tiles[l], a_.tiles[l], 3 * sizeof(a_.tiles[l][0])), 0);
+	}
+	CU_ASSERT_DOUBLE_EQUAL(copy.energy_pj, 151669736.15, 0.01);
+	model_ws_free(ws);
+}
+
 static CU_TestInfo tests[] = {
+	{ "copying a result", test_copy },
 	{ "options", test_options },
 	{ "names", test_names },
 	{ "a workspace is reusable", test_reuse },

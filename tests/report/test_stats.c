@@ -2,7 +2,8 @@
  * report/stats.c: Timeloop's stats.txt, byte for byte. The dense layout of
  * the dense conformance designs equals Timeloop's own file (head's layout:
  * the reference's per-level MAPPING blocks are dropped before comparing);
- * the sparse-module layout is checked line by line on a dense run.
+ * so do the sparse-module layouts of the eleven Sparseloop designs, and the
+ * sparse-module layout's labels and quirks are checked line by line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,7 +110,23 @@ static void test_dot_product(void)
 	compare_case("01.2.1-DUDU-dot-product", "ref.stats.txt");
 }
 
-/* The sparse-module layout, with dense numbers: labels, widths, quirks. */
+/* Every Sparseloop design of the corpus equals Sparseloop's stats.txt. */
+static void test_sparse_cases(void)
+{
+	static const char *const cases[] = {
+		"01.2.2-SUDU-dot-product", "01.2.3-SCDU-dot-product", "02.2.1-spMspM",
+		"02.2.2-spMspM-tiled", "03.2.1-conv1d", "03.2.2-conv1d+oc",
+		"03.2.3-conv1d+oc-spatial", "04.2.1-eyeriss-like-gating",
+		"04.2.2-eyeriss-like-gating-mapspace-search",
+		"04.2.3-eyeriss-like-onchip-compression",
+	};
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		compare_case(cases[i], "ref.stats.txt");
+}
+
+/* The sparse-module layout: labels, widths, quirks. */
 static void test_sparse_layout(void)
 {
 	static const char *const lines[] = {
@@ -128,7 +145,10 @@ static void test_sparse_layout(void)
 		"            Breakdown (Data, Format): (1.00%, 0.00%)\n",
 		"        Utilized instances (average)                                : 1.00\n",
 		"Algorithmic Computes = 512\nfJ/Algorithmic-Compute\n",
-		"\nActual Computes = 512\nfJ/Compute\n",
+		"\nActual Computes = 64\nfJ/Compute\n",
+		"            Rank 1 (metadata, payload): (0, 9)\n",
+		"            Rank 0 (metadata, payload): (64,  0)\n",
+		"            Breakdown (Data, Format): (-38.05%, 39.05%)\n",
 	};
 	struct spec_set *s = load_case("02.2.1-spMspM");
 	struct strbuf got = STRBUF_INIT;
@@ -156,6 +176,7 @@ static CU_TestInfo tests[] = {
 	{ "simba_like equals Timeloop's", test_simba_like },
 	{ "01.2.1 dot product equals Timeloop's", test_dot_product },
 	{ "sparse-module layout", test_sparse_layout },
+	{ "Sparseloop designs equal Sparseloop's", test_sparse_cases },
 	CU_TEST_INFO_NULL,
 };
 

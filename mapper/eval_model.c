@@ -1,0 +1,81 @@
+/*
+ * The analytical model as the search's evaluator: the only file of the
+ * mapper that knows model/. One model workspace and one result buffer per
+ * thread; a failed evaluation becomes a mapper_fail at a storage level.
+ */
+#include "mapper/mapper.h"
+
+#include <stdlib.h>
+
+#include "model/model.h"
+#include "util/xalloc.h"
+
+struct model_eval_ws {
+	struct model_ws *ws;
+	struct model_result res;
+};
+
+static void *model_ws_open(const void *ctx)
+{
+	const struct mapper_model_ctx *mc = ctx;
+	struct model_eval_ws *w = xmalloc(sizeof(*w));
+	char err[256];
+
+	w->ws = model_ws_new(mc->spec, mc->options, err, sizeof(err));
+	if (!w->ws)
+		BUG("model workspace: %s (checked before the search)", err);
+	return w;
+}
+
+static void model_ws_close(void *ws)
+{
+	struct model_eval_ws *w = ws;
+	if (!w)
+		return;
+	model_ws_free(w->ws);
+	free(w);
+}
+
+/* The mapper's view of a model status. */
+static enum mapper_fail fail_of(enum model_status st)
+{
+	switch (st) {
+	case EVAL_OK:
+		return MAPPER_OK;
+	case EVAL_OVER_CAPACITY:
+	case EVAL_METADATA_CAPACITY:
+	case EVAL_UNDER_UTILIZATION:
+		return MAPPER_FAIL_CAPACITY;
+	case EVAL_FANOUT:
+		return MAPPER_FAIL_FANOUT;
+	default:
+		return MAPPER_FAIL_OTHER;
+	}
+}
+
+void mapper_metrics_of_result(const struct model_result *r, double *metrics)
+{
+	metrics[SPEC_METRIC_ENERGY] = r->energy_pj;
+	metrics[SPEC_METRIC_DELAY] = (double)r->cycles;
+	metrics[SPEC_METRIC_EDP] = r->edp_j_cycles;
+	metrics[SPEC_METRIC_LAST_LEVEL_ACCESSES] = (double)r->last_level_accesses;
+}
+
+static void model_eval_one(void *ws, const struct spec_mapping *m, struct mapper_eval *out)
+{
+	struct model_eval_ws *w = ws;
+
+	model_eval(w->ws, m, &w->res);
+	out->status = fail_of(w->res.status);
+	out->fail_level = w->res.fail_level >= 0 ? (unsigned)w->res.fail_level : 0;
+	if (out->status == MAPPER_OK)
+		mapper_metrics_of_result(&w->res, out->metrics);
+}
+
+void mapper_evaluator_model(struct mapper_evaluator *ev, const struct mapper_model_ctx *ctx)
+{
+	ev->ctx = ctx;
+	ev->ws_new = model_ws_open;
+	ev->ws_free = model_ws_close;
+	ev->eval = model_eval_one;
+}

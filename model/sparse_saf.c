@@ -1,0 +1,275 @@
+/*
+ * Action optimizations in the model (semantics 4.4): each option's target
+ * level and probability (saf/), the best option of each group, and the
+ * spatial skipping of instances (the thinned replication and fan-out).
+ */
+#include "model/sparse_int.h"
+
+#include <math.h>
+#include <string.h>
+
+int sparse_keeping_level(const struct model_result *out, unsigned l, unsigned pv)
+{
+	for (; l < out->n_levels; l++)
+		if (out->tiles[l][pv].is_kept && out->tiles[l][pv].shape)
+			return (int)l;
+	return -1;
+}
+
+/* The nearest level below 'l' that keeps 'pv', or -1 (the compute). */
+static int child_below(const struct model_result *out, unsigned l, unsigned pv)
+{
+	while (l-- > 0)
+		if (out->tiles[l][pv].is_kept && out->tiles[l][pv].shape)
+			return (int)l;
+	return -1;
+}
+
+/* Metadata units of a tile's expected occupancy, summed over ranks. */
+static double md_units(const struct sp_tile *st)
+{
+	double u = 0;
+	unsigned r;
+
+	if (!st->has_metadata)
+		return 0;
+	for (r = 0; r < st->exp_md.n_ranks; r++)
+		u += st->exp_md.rank[r].metadata_units + st->exp_md.rank[r].payload_units;
+	return u;
+}
+
+/* One evaluated option: where it acts, with what probability and saving. */
+struct option_eval {
+	int tl;
+	double p, saving;
+};
+
+static int eval_option(struct model_ws *ws, unsigned s, const struct spec_saf_option *o,
+		       struct model_result *out, struct option_eval *oe)
+{
+	const struct spec_workload *w = &ws->s->workload;
+	struct sparse_ws *sp = ws->sp;
+	struct saf_prob_query q;
+	const struct spec_level *lvl;
+	const struct model_tile *t;
+	unsigned i;
+	int md_level;
+
+	oe->tl = sparse_keeping_level(out, s, o->target);
+	if (oe->tl < 0)
+		return result_fail(out, EVAL_SPARSE, (int)s, (int)o->target,
+				   "no level at or above '%s' keeps '%s', the target of an "
+				   "action optimization", ws->s->arch.levels[s].name,
+				   w->tensors[o->target].name);
+	lvl = &ws->s->arch.levels[oe->tl];
+	t = &out->tiles[oe->tl][o->target];
+	memset(&q, 0, sizeof(q));
+	q.nest = &sp->nest;
+	q.target = &w->tensors[o->target];
+	q.target_level = (unsigned)oe->tl;
+	q.child_level = t->child_level;
+	q.block_size = lvl->block_size;
+	q.n_conditions = o->n_conditions;
+	for (i = 0; i < o->n_conditions; i++) {
+		q.conditions[i] = &w->tensors[o->conditions[i]];
+		q.densities[i] = sp->density[o->conditions[i]];
+	}
+	oe->p = saf_ineffectual_prob(&q);
+	md_level = t->child_level >= 0 ? t->child_level : oe->tl;
+	oe->saving = saf_option_saving(ws->lev_energy[oe->tl].op_pj[MODEL_OP_RANDOM_READ],
+				       lvl->block_size, t->expected_occupancy,
+				       md_units(&sp->t[md_level][o->target]),
+				       lvl->metadata_word_bits, lvl->word_bits, oe->p);
+	return 0;
+}
+
+/* Record the chosen option of a gating or skipping group. */
+static void record(struct sparse_ws *sp, const struct spec_saf_option *o,
+		   const struct option_eval *oe, enum spec_saf_kind kind)
+{
+	struct sp_tile *st = &sp->t[oe->tl][o->target];
+
+	if (st->action != SAF_NONE && !(oe->p > st->p))
+		return;
+	st->action = kind == SPEC_SAF_GATING ? SAF_GATE : SAF_SKIP;
+	st->p = oe->p;
+	st->cond_mask = o->condition_mask;
+}
+
+/* The best option of a gating or skipping group at level s. */
+static int define_group(struct model_ws *ws, unsigned s, const struct spec_saf_group *g,
+			struct model_result *out)
+{
+	struct option_eval best = { -1, 0, 0 }, oe;
+	const struct spec_saf_option *bo = NULL;
+	unsigned i;
+
+	for (i = 0; i < g->n_options; i++) {
+		if (eval_option(ws, s, &g->options[i], out, &oe) < 0)
+			return -1;
+		if (!bo || oe.saving >= best.saving) {
+			best = oe;
+			bo = &g->options[i];
+		}
+	}
+	if (bo)
+		record(ws->sp, bo, &best, g->kind);
+	return 0;
+}
+
+/*
+ * The busy ratio and expansion scales of spatial skipping at level s for
+ * 'target' on the conditions of 'o' (each kept at or above s with
+ * metadata; the others do not thin the instances).
+ */
+static struct saf_spatial_effect spatial_effect(struct model_ws *ws, unsigned s, unsigned target,
+						uint32_t cond_mask, const struct model_result *out)
+{
+	const struct spec_workload *w = &ws->s->workload;
+	struct saf_spatial_effect e = { 1.0, 1.0, 1.0 }, one;
+	struct saf_spatial_query q;
+	unsigned c;
+
+	memset(&q, 0, sizeof(q));
+	q.nest = &ws->sp->nest;
+	q.target = &w->tensors[target];
+	q.level = s;
+	q.child_level = child_below(out, s, target);
+	for (c = 0; c < ws->n_tensors; c++) {
+		int kl;
+		if (!((cond_mask >> c) & 1))
+			continue;
+		kl = sparse_keeping_level(out, s, c);
+		if (kl < 0 || !out->tiles[kl][c].has_metadata)
+			continue;
+		q.cond = &w->tensors[c];
+		q.density = ws->sp->density[c];
+		one = saf_spatial_skip(&q);
+		e.ratio *= one.ratio;
+		e.x_scale *= one.x_scale;
+		e.y_scale *= one.y_scale;
+	}
+	return e;
+}
+
+/* A spatial-skipping group at level s: its first option acts. */
+static void define_spatial(struct model_ws *ws, unsigned s, const struct spec_saf_group *g,
+			   const struct model_result *out)
+{
+	const struct spec_saf_option *o = &g->options[0];
+	struct sp_tile *st = &ws->sp->t[s][o->target];
+
+	st->below = spatial_effect(ws, s, o->target, o->condition_mask, out);
+	st->thins = true;
+	st->has_spatial = true;
+	st->p_spatial = 1.0 - st->below.ratio;
+	st->spatial_cond_mask = o->condition_mask;
+}
+
+/* Reset the optimization state of every tile. */
+static void clear_safs(struct model_ws *ws)
+{
+	unsigned l, pv;
+
+	for (l = 0; l < ws->n_levels; l++) {
+		for (pv = 0; pv < ws->n_tensors; pv++) {
+			struct sp_tile *st = &ws->sp->t[l][pv];
+			st->action = SAF_NONE;
+			st->p = st->p_spatial = 0;
+			st->cond_mask = st->spatial_cond_mask = 0;
+			st->has_spatial = st->thins = false;
+			st->below = (struct saf_spatial_effect){ 1.0, 1.0, 1.0 };
+		}
+	}
+}
+
+int sparse_define_safs(struct model_ws *ws, struct model_result *out)
+{
+	static const enum spec_saf_kind order[] = { SPEC_SAF_GATING, SPEC_SAF_SKIPPING };
+	unsigned k, l, g;
+
+	clear_safs(ws);
+	for (k = 0; k < 2; k++) {
+		for (l = 0; l < ws->n_levels; l++) {
+			const struct spec_sparse_target *tg = ws->sp->target[l];
+			for (g = 0; tg && g < tg->n_groups; g++)
+				if (tg->groups[g].kind == order[k] &&
+				    define_group(ws, l, &tg->groups[g], out) < 0)
+					return -1;
+		}
+	}
+	for (l = 0; l < ws->n_levels; l++) {
+		const struct spec_sparse_target *tg = ws->sp->target[l];
+		for (g = 0; tg && g < tg->n_groups; g++)
+			if (tg->groups[g].kind == SPEC_SAF_SPATIAL_SKIPPING &&
+			    tg->groups[g].n_options)
+				define_spatial(ws, l, &tg->groups[g], out);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------- spatial instances */
+
+/* Tensors with metadata distribute only their non-empty sub-tiles. */
+static void self_thinning(struct model_ws *ws, const struct model_result *out)
+{
+	unsigned l, pv;
+
+	for (l = 0; l < ws->n_levels; l++) {
+		for (pv = 0; pv < ws->n_tensors; pv++) {
+			struct sp_tile *st = &ws->sp->t[l][pv];
+			if (st->thins || !out->tiles[l][pv].is_kept || !out->tiles[l][pv].has_metadata)
+				continue;
+			st->below = spatial_effect(ws, l, pv, 1u << pv, out);
+			st->thins = true;
+		}
+	}
+}
+
+static uint64_t scaled(uint64_t x, double f)
+{
+	double v = ceil((double)x * f - 1e-9);
+	return v < 1 ? 1 : (uint64_t)v;
+}
+
+int sparse_spatial_instances(struct model_ws *ws, struct model_result *out)
+{
+	struct model_compute *mc = &out->compute;
+	double best_ratio = 0, best_x = 0, best_y = 0;
+	unsigned l, pv;
+	int lv;
+
+	self_thinning(ws, out);
+	for (pv = 0; pv < ws->n_tensors; pv++) {
+		struct saf_spatial_effect acc = { 1.0, 1.0, 1.0 };
+		for (lv = (int)ws->n_levels - 1; lv >= 0; lv--) {
+			struct model_tile *t = &out->tiles[lv][pv];
+			t->avg_replication *= acc.ratio;
+			t->max_x = scaled(t->max_x, acc.x_scale);
+			t->max_y = scaled(t->max_y, acc.y_scale);
+			if (ws->sp->t[lv][pv].thins) {
+				acc.ratio *= ws->sp->t[lv][pv].below.ratio;
+				acc.x_scale *= ws->sp->t[lv][pv].below.x_scale;
+				acc.y_scale *= ws->sp->t[lv][pv].below.y_scale;
+			}
+		}
+		best_ratio = fmax(best_ratio, acc.ratio);
+		best_x = fmax(best_x, acc.x_scale);
+		best_y = fmax(best_y, acc.y_scale);
+	}
+	mc->avg_replication *= best_ratio;
+	mc->max_x = scaled(mc->max_x, best_x);
+	mc->max_y = scaled(mc->max_y, best_y);
+	if (check_fanout_at(ws, -1, mc->max_x, mc->max_y, out) < 0)
+		return -1;
+	for (l = 0; l < ws->n_levels; l++) {
+		uint64_t x = 0, y = 0;
+		for (pv = 0; pv < ws->n_tensors; pv++) {
+			x = out->tiles[l][pv].max_x > x ? out->tiles[l][pv].max_x : x;
+			y = out->tiles[l][pv].max_y > y ? out->tiles[l][pv].max_y : y;
+		}
+		if (check_fanout_at(ws, (int)l, x, y, out) < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,243 @@
+/*
+ * Tests of mapper/eval_model.c: searches with the analytical model on
+ * conformance designs. The best mapping, written as YAML and loaded again
+ * with the design (as 'fiberloop model' does), evaluates to exactly the
+ * metrics the search reported; the reference mapping's own metrics
+ * through the evaluator equal the model's; and the mapper's capacity
+ * pre-check agrees with the model.
+ */
+#include "mapper/mapper.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mapper/mapspace_int.h"
+#include "model/model.h"
+#include "tests/unit.h"
+#include "util/rng.h"
+#include "util/diag.h"
+#include "util/fileio.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* Load "<case>/<f>" for each name of 'files'. */
+static struct spec_set *load_case(const char *name, const char *const *files, size_t n)
+{
+	const char *dir = unit_conformance_dir();
+	char paths[4][1024];
+	const char *argv[4];
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct spec_set *s;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(paths[i], sizeof(paths[i]), "%s/%s/%s", dir, name, files[i]);
+		argv[i] = paths[i];
+	}
+	s = spec_set_load(argv, n, NULL, &dl);
+	if (!s)
+		diag_print(&dl, stderr);
+	diag_list_release(&dl);
+	return s;
+}
+
+static void test_roundtrip(void)
+{
+	static const char *const cases[] = { "simple_weight_stationary", "eyeriss_like" };
+	static const char *const search_files[] = { "input.yaml", "constraints.yaml", "ERT.yaml" };
+	static const enum spec_search algs[] = { SPEC_SEARCH_RANDOM_PRUNED, SPEC_SEARCH_HYBRID };
+	size_t i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(unit_conformance_dir());
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct spec_set *s = load_case(cases[i], search_files, 3), *back;
+		struct diag_list dl = DIAG_LIST_INIT;
+		struct mapper_space *ms;
+		struct mapper_model_ctx mc;
+		struct mapper_evaluator ev;
+		struct mapper_options o;
+		struct mapper_result *r = xmalloc(sizeof(*r));
+		struct model_result *mr = xmalloc(sizeof(*mr));
+		struct strbuf yaml = STRBUF_INIT, err = STRBUF_INIT;
+		char tmp[] = "/tmp/fiberloop-mapper-testXXXXXX";
+		const char *files[3];
+		double metrics[SPEC_METRIC_COUNT];
+		struct model_ws *ws;
+		int fd;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		ms = mapper_space_new(s, &dl);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
+		mc.spec = s;
+		mc.options = NULL;
+		mapper_evaluator_model(&ev, &mc);
+		mapper_options_init(&o, &s->mapper);
+		o.algorithm = algs[i];
+		o.n_threads = 2;
+		o.search_size = 64;
+		o.seed = 3;
+		CU_ASSERT_EQUAL_FATAL(mapper_run(ms, &ev, &o, r), 0);
+		CU_ASSERT_TRUE_FATAL(r->found);
+
+		spec_mapping_write_yaml(&r->best, &s->arch, &s->workload, &yaml);
+		fd = mkstemp(tmp);
+		CU_ASSERT_TRUE_FATAL(fd >= 0);
+		close(fd);
+		CU_ASSERT_EQUAL_FATAL(write_file_atomic(tmp, yaml.buf, yaml.len, &err), 0);
+		files[0] = "input.yaml";
+		files[1] = "ERT.yaml";
+		{
+			const char *dir = unit_conformance_dir();
+			char p0[1024], p1[1024];
+			const char *argv[3] = { p0, p1, tmp };
+			snprintf(p0, sizeof(p0), "%s/%s/%s", dir, cases[i], files[0]);
+			snprintf(p1, sizeof(p1), "%s/%s/%s", dir, cases[i], files[1]);
+			back = spec_set_load(argv, 3, NULL, &dl);
+		}
+		remove(tmp);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(back);
+		CU_ASSERT_TRUE_FATAL(back->has_mapping);
+		ws = model_ws_new(back, NULL, NULL, 0);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(ws);
+		CU_ASSERT_EQUAL(model_eval(ws, back->mapping, mr), 0);
+		mapper_metrics_of_result(mr, metrics);
+		CU_ASSERT_EQUAL(memcmp(metrics, r->best_eval.metrics, sizeof(metrics)), 0);
+		CU_ASSERT_EQUAL(mr->cycles, (uint64_t)r->best_eval.metrics[SPEC_METRIC_DELAY]);
+		model_ws_free(ws);
+		spec_set_free(back);
+		strbuf_release(&yaml);
+		strbuf_release(&err);
+		free(mr);
+		free(r);
+		mapper_space_free(ms);
+		spec_set_free(s);
+		diag_list_release(&dl);
+	}
+}
+
+/* The evaluator reports the model's metrics and its failures. */
+static void test_evaluator(void)
+{
+	static const char *const files[] = { "input.yaml", "map.yaml", "ERT.yaml" };
+	struct spec_set *s = load_case("eyeriss_like", files, 3);
+	struct mapper_model_ctx mc;
+	struct mapper_evaluator ev;
+	struct model_result *mr = xmalloc(sizeof(*mr));
+	struct spec_mapping *m = xmalloc(sizeof(*m));
+	struct mapper_eval out;
+	struct model_ws *ws;
+	void *ews;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	mc.spec = s;
+	mc.options = NULL;
+	mapper_evaluator_model(&ev, &mc);
+	ews = ev.ws_new(ev.ctx);
+	ev.eval(ews, s->mapping, &out);
+	ws = model_ws_new(s, NULL, NULL, 0);
+	CU_ASSERT_EQUAL(model_eval(ws, s->mapping, mr), 0);
+	CU_ASSERT_EQUAL(out.status, MAPPER_OK);
+	CU_ASSERT_EQUAL(out.metrics[SPEC_METRIC_ENERGY], mr->energy_pj);
+	CU_ASSERT_EQUAL(out.metrics[SPEC_METRIC_DELAY], (double)mr->cycles);
+	CU_ASSERT_EQUAL(out.metrics[SPEC_METRIC_EDP], mr->edp_j_cycles);
+	CU_ASSERT_EQUAL(out.metrics[SPEC_METRIC_LAST_LEVEL_ACCESSES], (double)mr->last_level_accesses);
+
+	/* psum_spad (level 0) holds 16 words: a 32-output tile does not fit */
+	*m = *s->mapping;
+	m->levels[0].temporal_factors[1] = m->levels[0].temporal_residuals[1] = 32;   /* M */
+	m->levels[6].temporal_factors[1] = m->levels[6].temporal_residuals[1] = 1;
+	CU_ASSERT_EQUAL_FATAL(spec_mapping_derive(m, &s->workload), 0);
+	ev.eval(ews, m, &out);
+	CU_ASSERT_EQUAL(out.status, MAPPER_FAIL_CAPACITY);
+	CU_ASSERT_EQUAL(out.fail_level, 0);
+	ev.ws_free(ews);
+	model_ws_free(ws);
+	free(m);
+	free(mr);
+	spec_set_free(s);
+}
+
+/*
+ * The mapper's capacity pre-check agrees with the model on dense designs:
+ * it never prunes a mapping the model accepts, and what it passes the model
+ * does not reject for capacity.
+ */
+static void test_precheck_agrees(void)
+{
+	static const char *const cases[] = { "simple_output_stationary", "simple_weight_stationary",
+					     "eyeriss_like", "simba_like" };
+	static const char *const files[] = { "input.yaml", "constraints.yaml", "ERT.yaml" };
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct spec_set *s = load_case(cases[i], files, 3);
+		struct diag_list dl = DIAG_LIST_INIT;
+		struct mapper_space *ms;
+		struct model_result *mr = xmalloc(sizeof(*mr));
+		struct spec_mapping *m = xmalloc(sizeof(*m));
+		struct model_ws *ws;
+		struct ms_if fi;
+		struct rng r;
+		unsigned n, lvl, pruned = 0, passed = 0, disagree = 0;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		ms = mapper_space_new(s, &dl);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
+		ws = model_ws_new(s, NULL, NULL, 0);
+		ms_if_init(&fi, ms);
+		rng_seed(&r, 17);
+		for (n = 0; n < 3000; n++) {
+			struct ms_point p;
+			enum mapper_fail pre;
+			int rc;
+			memset(&p, 0, sizeof(p));
+			ms_random_choice(ms, &r, p.choice);
+			if (ms_if_load(ms, p.choice, &fi, &lvl) != MAPPER_OK ||
+			    ms_if_keep_sets(ms, &fi, false, &lvl) != MAPPER_OK)
+				continue;
+			ms_random_keep(ms, &fi, &r, &p);
+			if (!ms_random_orders(ms, &fi, &r, &p))
+				continue;
+			pre = ms_keep_check(ms, &fi, p.keep, &lvl);
+			ms_point_mapping(ms, &fi, &p, m);
+			rc = model_eval(ws, m, mr);
+			if (pre == MAPPER_OK) {
+				passed++;
+				disagree += rc < 0 && (mr->status == EVAL_OVER_CAPACITY ||
+						       mr->status == EVAL_UNDER_UTILIZATION);
+			} else {
+				pruned++;
+				disagree += rc == 0 || (unsigned)mr->fail_level != lvl;
+			}
+		}
+		CU_ASSERT_EQUAL(disagree, 0);
+		CU_ASSERT_TRUE(pruned > 100);
+		CU_ASSERT_TRUE(passed > 100);
+		ms_if_release(&fi);
+		model_ws_free(ws);
+		free(m);
+		free(mr);
+		mapper_space_free(ms);
+		spec_set_free(s);
+		diag_list_release(&dl);
+	}
+}
+
+static CU_TestInfo eval_tests[] = {
+	{ "model evaluator", test_evaluator },
+	{ "capacity pre-check agrees with the model", test_precheck_agrees },
+	{ "written best mapping evaluates the same", test_roundtrip },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ .pName = "eval_model", .pTests = eval_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int main(void)
+{
+	return unit_main(suites);
+}

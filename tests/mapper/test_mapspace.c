@@ -1,0 +1,325 @@
+/* Tests of mapper/mapspace.c: tiling levels, factorizations, constraint diagnostics. */
+#include "mapper/mapper.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mapper/mapspace_int.h"
+#include "tests/mapper/fixture.h"
+#include "tests/unit.h"
+#include "util/diag.h"
+
+static const struct fx_level three_levels[] = {
+	{ "Reg", true, 8, 1, 1, 0 },
+	{ "Buf", true, 64, 2, 2, 0 },
+	{ "DRAM", false, 0, 1, 1, 0 },
+};
+
+static struct spec_set *design(void)
+{
+	return fx_matmul(4, 6, 8, three_levels, 3);
+}
+
+static void test_tiling_levels(void)
+{
+	struct spec_set *s = design();
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct mapper_space *ms = mapper_space_new(s, &dl);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
+	CU_ASSERT_EQUAL(ms->n_tl, 4);
+	CU_ASSERT_EQUAL(ms->lvl[0].tl_spatial, MS_NO_TL);
+	CU_ASSERT_EQUAL(ms->lvl[0].tl_temporal, 0);
+	CU_ASSERT_EQUAL(ms->lvl[1].tl_spatial, 1);
+	CU_ASSERT_EQUAL(ms->lvl[1].tl_temporal, 2);
+	CU_ASSERT_EQUAL(ms->lvl[2].tl_temporal, 3);
+	CU_ASSERT_TRUE(ms->tl[1].is_spatial);
+	CU_ASSERT_EQUAL(ms->lvl[2].force_keep, 7u);
+	CU_ASSERT_EQUAL(ms->lvl[0].free_mask, 7u);
+	CU_ASSERT_EQUAL(ms->lvl[2].free_mask, 0u);
+	mapper_space_free(ms);
+	spec_set_free(s);
+	diag_list_release(&dl);
+}
+
+/* Constraint setups for the factorization table. */
+enum setup { S_NONE, S_FIXED, S_MAX, S_ZERO };
+
+static void apply_setup(struct spec_set *s, enum setup k)
+{
+	struct spec_constraint *c;
+
+	switch (k) {
+	case S_NONE:
+		break;
+	case S_FIXED:
+		c = fx_constraint(s, SPEC_CON_TEMPORAL, 0, 3);
+		fx_fix(c, FX_M, 1);
+		fx_fix(c, FX_K, 1);
+		c = fx_constraint(s, SPEC_CON_SPATIAL, 1, 6);
+		fx_fix(c, FX_N, 1);
+		break;
+	case S_MAX:
+		c = fx_constraint(s, SPEC_CON_TEMPORAL, 0, 3);
+		c->max_mask = 1u << FX_N;
+		c->max_factors[FX_N] = 2;
+		break;
+	case S_ZERO:
+		c = fx_constraint(s, SPEC_CON_TEMPORAL, 2, 9);
+		fx_fix(c, FX_M, 0);
+		break;
+	}
+}
+
+static void test_factorizations(void)
+{
+	/* Ordered factorizations over T0, S1 (each factor <= 2), T1, T2. */
+	static const struct {
+		enum setup setup;
+		uint64_t m, k, n, total;
+	} rows[] = {
+		{ S_NONE, 9, 12, 16, 9 * 12 * 16 },
+		{ S_FIXED, 5, 6, 10, 5 * 6 * 10 },
+		{ S_MAX, 9, 12, 12, 9 * 12 * 12 },
+		{ S_ZERO, 1, 12, 16, 1 * 12 * 16 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct spec_set *s = design();
+		struct diag_list dl = DIAG_LIST_INIT;
+		struct mapper_space *ms;
+
+		apply_setup(s, rows[i].setup);
+		ms = mapper_space_new(s, &dl);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
+		if (mapper_space_dim_factorizations(ms, FX_M) != rows[i].m ||
+		    mapper_space_dim_factorizations(ms, FX_K) != rows[i].k ||
+		    mapper_space_dim_factorizations(ms, FX_N) != rows[i].n)
+			fprintf(stderr, "row %zu: %llu %llu %llu\n", i,
+				(unsigned long long)mapper_space_dim_factorizations(ms, FX_M),
+				(unsigned long long)mapper_space_dim_factorizations(ms, FX_K),
+				(unsigned long long)mapper_space_dim_factorizations(ms, FX_N));
+		CU_ASSERT_EQUAL(mapper_space_dim_factorizations(ms, FX_M), rows[i].m);
+		CU_ASSERT_EQUAL(mapper_space_dim_factorizations(ms, FX_K), rows[i].k);
+		CU_ASSERT_EQUAL(mapper_space_dim_factorizations(ms, FX_N), rows[i].n);
+		CU_ASSERT_EQUAL(mapper_space_n_factorizations(ms), rows[i].total);
+		mapper_space_free(ms);
+		spec_set_free(s);
+		diag_list_release(&dl);
+	}
+}
+
+/* Every factorization row multiplies to the bound with the fixed factors. */
+static void test_factorization_rows(void)
+{
+	struct spec_set *s = design();
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct mapper_space *ms;
+	unsigned d;
+	uint32_t r;
+
+	apply_setup(s, S_FIXED);
+	ms = mapper_space_new(s, &dl);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
+	for (d = 0; d < 3; d++) {
+		const struct ms_dim *dm = &ms->dim[d];
+		for (r = 0; r < dm->n_choices; r++) {
+			uint64_t prod = 1;
+			unsigned i;
+			for (i = 0; i < ms->n_tl; i++)
+				prod *= ms->tl[i].fixed[d] ? ms->tl[i].fixed[d] : 1;
+			for (i = 0; i < dm->n_free; i++)
+				prod *= dm->choices[(size_t)r * dm->n_free + i];
+			CU_ASSERT_EQUAL(prod, dm->bound);
+		}
+	}
+	mapper_space_free(ms);
+	spec_set_free(s);
+	diag_list_release(&dl);
+}
+
+/* Constraint setups that leave no mapping, with the expected first error. */
+enum bad {
+	B_NOT_DIVIDING, B_ALL_FIXED, B_NO_FANOUT, B_BYPASS_TOP, B_KEEP_BYPASS, B_MIN_CAPACITY,
+	B_MAX_SPLIT, B_SPATIAL_PRODUCT, B_CONTRADICT, B_TWO_PERMS, B_ARRANGEMENT, B_UTILIZATION,
+	B_TILE_ABOVE
+};
+
+static void apply_bad(struct spec_set *s, enum bad k)
+{
+	struct spec_constraint *c;
+
+	switch (k) {
+	case B_NOT_DIVIDING:
+		fx_fix(fx_constraint(s, SPEC_CON_TEMPORAL, 0, 4), FX_K, 4);
+		break;
+	case B_ALL_FIXED:
+		fx_fix(fx_constraint(s, SPEC_CON_TEMPORAL, 0, 4), FX_N, 2);
+		fx_fix(fx_constraint(s, SPEC_CON_SPATIAL, 1, 8), FX_N, 2);
+		fx_fix(fx_constraint(s, SPEC_CON_TEMPORAL, 1, 12), FX_N, 1);
+		fx_fix(fx_constraint(s, SPEC_CON_TEMPORAL, 2, 16), FX_N, 1);
+		break;
+	case B_NO_FANOUT:
+		fx_fix(fx_constraint(s, SPEC_CON_SPATIAL, 0, 5), FX_M, 2);
+		break;
+	case B_BYPASS_TOP:
+		fx_constraint(s, SPEC_CON_BYPASS, 2, 7)->bypass_mask = 1u << FX_A;
+		break;
+	case B_KEEP_BYPASS:
+		c = fx_constraint(s, SPEC_CON_BYPASS, 0, 7);
+		c->keep_mask = 1u << FX_A;
+		c->bypass_mask = 1u << FX_A;
+		break;
+	case B_MIN_CAPACITY:
+		c = fx_constraint(s, SPEC_CON_TEMPORAL, 0, 3);
+		fx_fix(c, FX_M, 4);
+		fx_fix(c, FX_N, 4);
+		fx_constraint(s, SPEC_CON_BYPASS, 0, 11)->keep_mask = 1u << FX_Z;
+		break;
+	case B_MAX_SPLIT:
+		c = fx_constraint(s, SPEC_CON_TEMPORAL, 0, 3);
+		c->max_mask = 1u << FX_N;
+		c = fx_constraint(s, SPEC_CON_TEMPORAL, 1, 13);
+		c->max_mask = 1u << FX_N;
+		c = fx_constraint(s, SPEC_CON_TEMPORAL, 2, 23);
+		c->max_mask = 1u << FX_N;
+		break;
+	case B_SPATIAL_PRODUCT:
+		c = fx_constraint(s, SPEC_CON_SPATIAL, 1, 6);
+		fx_fix(c, FX_M, 2);
+		fx_fix(c, FX_K, 2);
+		fx_fix(c, FX_N, 2);
+		break;
+	case B_CONTRADICT:
+		fx_fix(fx_constraint(s, SPEC_CON_TEMPORAL, 0, 3), FX_M, 2);
+		fx_fix(fx_constraint(s, SPEC_CON_TEMPORAL, 0, 9), FX_M, 4);
+		break;
+	case B_TWO_PERMS:
+		fx_perm(fx_constraint(s, SPEC_CON_TEMPORAL, 0, 3), "MK");
+		fx_perm(fx_constraint(s, SPEC_CON_TEMPORAL, 0, 9), "N");
+		break;
+	case B_ARRANGEMENT:
+		c = fx_constraint(s, SPEC_CON_SPATIAL, 1, 6);
+		fx_fix(c, FX_M, 2);
+		fx_fix(c, FX_K, 2);
+		c->has_split = true;
+		c->split = 0;
+		break;
+	case B_UTILIZATION:
+		c = fx_constraint(s, SPEC_CON_SPATIAL, 1, 6);
+		fx_fix(c, FX_M, 1);
+		fx_fix(c, FX_K, 1);
+		fx_constraint(s, SPEC_CON_UTILIZATION, 1, 8)->min_utilization = 1.0;
+		break;
+	case B_TILE_ABOVE:
+		c = fx_constraint(s, SPEC_CON_TEMPORAL, 2, 9);
+		fx_fix(c, FX_M, 1);
+		fx_fix(c, FX_K, 1);
+		fx_fix(c, FX_N, 1);
+		fx_constraint(s, SPEC_CON_BYPASS, 1, 11)->keep_mask = 7;
+		break;
+	}
+}
+
+static void test_diagnostics(void)
+{
+	static const struct {
+		enum bad bad;
+		unsigned line;
+		const char *message;
+	} rows[] = {
+		{ B_NOT_DIVIDING, 4, "the fixed factors of dimension 'K' reach 4 here, which does not divide its bound 6" },
+		{ B_ALL_FIXED, 16, "every factor of dimension 'N' is fixed, and they multiply to 4, not its bound 8" },
+		{ B_NO_FANOUT, 5, "spatial factor M=2 at 'Reg', which has no fan-out" },
+		{ B_BYPASS_TOP, 7, "'A' cannot bypass 'DRAM': the outermost level holds every tensor" },
+		{ B_KEEP_BYPASS, 7, "'A' is both kept and bypassed at 'Reg'" },
+		{ B_MIN_CAPACITY, 11, "'Reg' must keep Z, whose smallest tiles need 16 words; it holds 8" },
+		{ B_MAX_SPLIT, 23, "no split of dimension 'N' (8 after fixed factors) respects its upper bounds and the fan-outs" },
+		{ B_SPATIAL_PRODUCT, 6, "fixed spatial factors at 'Buf' multiply to 8, more than its fan-out 2 x 2" },
+		{ B_CONTRADICT, 9, "factor M=4 at 'Reg' contradicts M=2" },
+		{ B_TWO_PERMS, 9, "a second permutation for the temporal loops of 'Reg'" },
+		{ B_ARRANGEMENT, 6, "the spatial factors fixed at 'Buf' fit no X/Y arrangement of its fan-out 2 x 2 under this split and order" },
+		{ B_UTILIZATION, 8, "the spatial loops of 'Buf' can use at most 2 of its 4 instances, below the minimum utilization 1" },
+		{ B_TILE_ABOVE, 11, "'Buf' must keep A, B, Z, whose smallest tiles need 104 words; it holds 64" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct spec_set *s = design();
+		struct diag_list dl = DIAG_LIST_INIT;
+		struct mapper_space *ms;
+
+		apply_bad(s, rows[i].bad);
+		if (rows[i].bad == B_MAX_SPLIT) {
+			unsigned k;
+			for (k = 0; k < s->constraints.n; k++)
+				((struct spec_constraint *)&s->constraints.items[k])->max_factors[FX_N] = 1;
+		}
+		ms = mapper_space_new(s, &dl);
+		CU_ASSERT_PTR_NULL(ms);
+		CU_ASSERT_TRUE_FATAL(dl.n > 0);
+		if (strcmp(dl.items[0].message, rows[i].message) || dl.items[0].loc.line != rows[i].line)
+			fprintf(stderr, "row %zu: line %u: %s\n", i, dl.items[0].loc.line,
+				dl.items[0].message);
+		CU_ASSERT_EQUAL(dl.items[0].severity, DIAG_ERROR);
+		CU_ASSERT_STRING_EQUAL(dl.items[0].message, rows[i].message);
+		CU_ASSERT_EQUAL(dl.items[0].loc.line, rows[i].line);
+		CU_ASSERT_STRING_EQUAL(dl.items[0].loc.file, "constraints.yaml");
+		mapper_space_free(ms);
+		spec_set_free(s);
+		diag_list_release(&dl);
+	}
+}
+
+/* Tile words of strided projections are convex hulls (semantics 1.3). */
+static void test_tile_words(void)
+{
+	static const struct {
+		int64_t coef_p, coef_r;
+		uint64_t p, r, words;
+	} rows[] = {
+		{ 1, 1, 1, 1, 1 },
+		{ 1, 1, 4, 3, 6 },
+		{ 2, 1, 4, 3, 9 },
+		{ 2, 1, 112, 3, 225 },
+		{ 1, 2, 5, 3, 9 },
+		{ -1, 1, 4, 3, 6 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct spec_tensor t;
+		uint64_t ext[3] = { rows[i].p, rows[i].r, 7 };
+		memset(&t, 0, sizeof(t));
+		t.n_ranks = 2;
+		t.ranks[0].n_terms = 2;
+		t.ranks[0].terms[0].dim = 0;
+		t.ranks[0].terms[0].coef = rows[i].coef_p;
+		t.ranks[0].terms[1].dim = 1;
+		t.ranks[0].terms[1].coef = rows[i].coef_r;
+		t.ranks[1].n_terms = 1;
+		t.ranks[1].terms[0].dim = 2;
+		t.ranks[1].terms[0].coef = 1;
+		CU_ASSERT_EQUAL(ms_tile_words(&t, ext), rows[i].words * 7);
+	}
+}
+
+static CU_TestInfo mapspace_tests[] = {
+	{ "tiling levels", test_tiling_levels },
+	{ "factorization counts", test_factorizations },
+	{ "factorization rows", test_factorization_rows },
+	{ "constraints that leave no mapping", test_diagnostics },
+	{ "tile words", test_tile_words },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ .pName = "mapspace", .pTests = mapspace_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int main(void)
+{
+	return unit_main(suites);
+}

@@ -1,0 +1,243 @@
+/*
+ * Tests of mapper/run.c: results independent of the thread count, and the
+ * stopping rules (search_size, timeout, victory_condition, stop flag, time
+ * limit) applied per stream in search order.
+ */
+#include "mapper/mapper.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/mapper/fixture.h"
+#include "tests/unit.h"
+#include "util/diag.h"
+#include "util/xalloc.h"
+
+static const struct fx_level levels[] = {
+	{ "Reg", true, 16, 1, 1, 0 },
+	{ "Buf", true, 512, 4, 2, 0 },
+	{ "DRAM", false, 0, 1, 1, 0 },
+};
+
+struct fixture {
+	struct spec_set *s;
+	struct mapper_space *ms;
+	struct mapper_evaluator ev;
+	struct diag_list dl;
+};
+
+static void setup(struct fixture *f, const unsigned *fail_every)
+{
+	memset(f, 0, sizeof(*f));
+	f->s = fx_matmul(16, 12, 8, levels, 3);
+	f->ms = mapper_space_new(f->s, &f->dl);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f->ms);
+	fx_evaluator(&f->ev, fail_every);
+}
+
+static void teardown(struct fixture *f)
+{
+	mapper_space_free(f->ms);
+	spec_set_free(f->s);
+	diag_list_release(&f->dl);
+}
+
+static void options(struct mapper_options *o, enum spec_search alg, unsigned threads)
+{
+	mapper_options_init(o, NULL);
+	o->algorithm = alg;
+	o->n_threads = threads;
+	o->n_streams = 5;
+	o->seed = 11;
+}
+
+/* Same result, counts and failure tallies with 1, 2 and 3 threads. */
+static void test_thread_independence(void)
+{
+	static const enum spec_search algs[] = {
+		SPEC_SEARCH_RANDOM, SPEC_SEARCH_RANDOM_PRUNED, SPEC_SEARCH_HYBRID,
+		SPEC_SEARCH_LINEAR_PRUNED,
+	};
+	static const unsigned fail_every = 5;
+	struct fixture f;
+	size_t a;
+
+	setup(&f, &fail_every);
+	for (a = 0; a < sizeof(algs) / sizeof(algs[0]); a++) {
+		struct mapper_result r1, r;
+		struct mapper_options o;
+		unsigned t;
+
+		options(&o, algs[a], 1);
+		o.victory_condition = 40;
+		o.timeout = 200;
+		if (algs[a] == SPEC_SEARCH_LINEAR_PRUNED)
+			o.search_size = 2000;
+		CU_ASSERT_EQUAL_FATAL(mapper_run(f.ms, &f.ev, &o, &r1), 0);
+		CU_ASSERT_TRUE(r1.found);
+		CU_ASSERT_TRUE(r1.n_valid > 40);
+		for (t = 2; t <= 3; t++) {
+			o.n_threads = t;
+			CU_ASSERT_EQUAL_FATAL(mapper_run(f.ms, &f.ev, &o, &r), 0);
+			CU_ASSERT_EQUAL(r.n_threads, t);
+			CU_ASSERT_EQUAL(r.n_evaluated, r1.n_evaluated);
+			CU_ASSERT_EQUAL(r.n_valid, r1.n_valid);
+			CU_ASSERT_EQUAL(r.n_model_calls, r1.n_model_calls);
+			CU_ASSERT_EQUAL(memcmp(r.fail_counts, r1.fail_counts, sizeof(r.fail_counts)), 0);
+			CU_ASSERT_EQUAL(memcmp(r.stream_stops, r1.stream_stops, sizeof(r.stream_stops)), 0);
+			CU_ASSERT_EQUAL(r.best_stream, r1.best_stream);
+			CU_ASSERT_EQUAL(fx_mapping_key(&r.best), fx_mapping_key(&r1.best));
+			CU_ASSERT_EQUAL(memcmp(r.best_eval.metrics, r1.best_eval.metrics,
+					       sizeof(r.best_eval.metrics)), 0);
+		}
+	}
+	teardown(&f);
+}
+
+/* When every evaluation fails, each stream stops after 'timeout' in a row. */
+static void test_timeout(void)
+{
+	static const unsigned always = 1;
+	struct fixture f;
+	struct mapper_options o;
+	struct mapper_result r;
+
+	setup(&f, &always);
+	options(&o, SPEC_SEARCH_RANDOM_PRUNED, 2);
+	o.timeout = 37;
+	o.victory_condition = 0;
+	CU_ASSERT_EQUAL(mapper_run(f.ms, &f.ev, &o, &r), 0);
+	CU_ASSERT_FALSE(r.found);
+	CU_ASSERT_EQUAL(r.n_valid, 0);
+	CU_ASSERT_EQUAL(r.n_evaluated, 5 * 37);
+	CU_ASSERT_EQUAL(r.stream_stops[MAPPER_STOP_TIMEOUT], 5);
+	CU_ASSERT_TRUE(r.fail_counts[MAPPER_FAIL_OTHER][0] > 0);
+	teardown(&f);
+}
+
+/* search_size valid mappings over all streams, split evenly. */
+static void test_search_size(void)
+{
+	struct fixture f;
+	struct mapper_options o;
+	struct mapper_result r;
+
+	setup(&f, NULL);
+	options(&o, SPEC_SEARCH_HYBRID, 2);
+	o.search_size = 500;
+	o.victory_condition = 0;
+	o.timeout = 0;
+	CU_ASSERT_EQUAL(mapper_run(f.ms, &f.ev, &o, &r), 0);
+	CU_ASSERT_EQUAL(r.n_valid, 500);
+	CU_ASSERT_EQUAL(r.stream_stops[MAPPER_STOP_SEARCH_SIZE], 5);
+	teardown(&f);
+}
+
+struct victory_log {
+	uint64_t since_best[8];
+	bool stream_valid[8];
+	uint64_t n_best;
+};
+
+static void victory_cb(void *arg, const struct mapper_candidate *c)
+{
+	struct victory_log *v = arg;
+	if (c->eval.status != MAPPER_OK)
+		return;
+	v->stream_valid[c->stream] = true;
+	if (c->is_best) {
+		v->since_best[c->stream] = 0;
+		v->n_best++;
+	} else {
+		v->since_best[c->stream]++;
+	}
+}
+
+/* Each stream stops right after 'victory_condition' valid non-improving ones. */
+static void test_victory(void)
+{
+	struct fixture f;
+	struct mapper_options o;
+	struct mapper_result r;
+	struct victory_log v;
+	unsigned s;
+
+	setup(&f, NULL);
+	memset(&v, 0, sizeof(v));
+	options(&o, SPEC_SEARCH_RANDOM, 2);
+	o.victory_condition = 25;
+	o.timeout = 0;
+	o.on_candidate = victory_cb;
+	o.candidate_arg = &v;
+	CU_ASSERT_EQUAL(mapper_run(f.ms, &f.ev, &o, &r), 0);
+	CU_ASSERT_EQUAL(r.stream_stops[MAPPER_STOP_VICTORY], 5);
+	for (s = 0; s < 5; s++) {
+		CU_ASSERT_TRUE(v.stream_valid[s]);
+		CU_ASSERT_EQUAL(v.since_best[s], 25);
+	}
+	CU_ASSERT_TRUE(v.n_best >= 5);
+	teardown(&f);
+}
+
+/* A raised stop flag or a time limit ends a search that has no other end. */
+static void test_stop_and_time_limit(void)
+{
+	struct fixture f;
+	struct mapper_options o;
+	struct mapper_result r;
+	atomic_int stop;
+
+	setup(&f, NULL);
+	options(&o, SPEC_SEARCH_RANDOM, 2);
+	o.victory_condition = 0;
+	o.timeout = 0;
+	atomic_init(&stop, 1);
+	o.stop = &stop;
+	CU_ASSERT_EQUAL(mapper_run(f.ms, &f.ev, &o, &r), 0);
+	CU_ASSERT_EQUAL(r.stream_stops[MAPPER_STOP_INTERRUPTED], 5);
+
+	o.stop = NULL;
+	o.time_limit_s = 0.2;
+	CU_ASSERT_EQUAL(mapper_run(f.ms, &f.ev, &o, &r), 0);
+	CU_ASSERT_EQUAL(r.stream_stops[MAPPER_STOP_TIME_LIMIT], 5);
+	CU_ASSERT_TRUE(r.found);
+	CU_ASSERT_TRUE(r.n_valid > 0);
+	teardown(&f);
+}
+
+/* Invalid options are refused. */
+static void test_bad_options(void)
+{
+	struct fixture f;
+	struct mapper_options o;
+	struct mapper_result r;
+
+	setup(&f, NULL);
+	options(&o, SPEC_SEARCH_RANDOM, 1);
+	o.n_streams = 0;
+	CU_ASSERT_EQUAL(mapper_run(f.ms, &f.ev, &o, &r), -1);
+	options(&o, SPEC_SEARCH_RANDOM, 1);
+	o.n_metrics = 0;
+	CU_ASSERT_EQUAL(mapper_run(f.ms, &f.ev, &o, &r), -1);
+	teardown(&f);
+}
+
+static CU_TestInfo run_tests[] = {
+	{ "independent of the thread count", test_thread_independence },
+	{ "timeout", test_timeout },
+	{ "search_size", test_search_size },
+	{ "victory_condition", test_victory },
+	{ "stop flag and time limit", test_stop_and_time_limit },
+	{ "bad options", test_bad_options },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ .pName = "run", .pTests = run_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int main(void)
+{
+	return unit_main(suites);
+}

@@ -1,0 +1,296 @@
+/*
+ * model/sparse_saf.c: action optimizations in the model. The 2:4
+ * tensor-core example (examples/tensor-core-2to4): a compressed A takes 9/16
+ * of its dense size and spatial skipping halves the compute cycles of the
+ * dense run; spatial and temporal skipping together on one level; and
+ * evaluations that do not depend on what the workspace evaluated before
+ * (random mappings of a sparse design).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "specs/spec.h"
+#include "tests/model/tb.h"
+#include "tests/unit.h"
+#include "util/diag.h"
+#include "util/rng.h"
+#include "util/xalloc.h"
+
+static struct tb tb_;
+static struct model_result res_, res2_;
+
+static struct spec_set *load(const char *dir, const char *const *files, size_t n)
+{
+	struct spec_load_options lo = { .require_mapping = true };
+	struct diag_list dl = DIAG_LIST_INIT;
+	char paths[6][2048];
+	const char *pp[6];
+	struct spec_set *s;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(paths[i], sizeof(paths[i]), "%s/%s", dir, files[i]);
+		pp[i] = paths[i];
+	}
+	s = spec_set_load(pp, n, &lo, &dl);
+	diag_print(&dl, stderr);
+	diag_list_release(&dl);
+	return s;
+}
+
+static int eval_set(const struct spec_set *s, struct model_result *r)
+{
+	struct model_ws *ws = model_ws_new(s, NULL, NULL, 0);
+	int rc = model_eval(ws, s->mapping, r);
+
+	model_ws_free(ws);
+	return rc;
+}
+
+/*
+ * The 2:4 example. Compressed size: 2048 16-bit values and 2048 2-bit
+ * indices for 4096 dense values, (16 + 2) / 2 / 16 = 9/16. Cycles: the
+ * dense run needs 262144 / 16 = 16384; the 2:4 mapping spreads K8 over 4
+ * physical columns (spatial skipping keeps only A's non-zeros) and does
+ * half the computes on the same 16 MACs.
+ */
+static void test_tensor_core_2to4(void)
+{
+	static const char *const dense[] = { "arch.yaml", "problem.yaml", "map-dense.yaml" };
+	static const char *const sparse[] = { "arch.yaml", "problem.yaml", "map-sparse.yaml",
+					      "sparse.yaml" };
+	static const char *const no_skip[] = { "arch.yaml", "problem.yaml", "map-sparse.yaml" };
+	char dir[1024];
+	const char *src = getenv("srcdir");
+	struct spec_set *s;
+	const struct model_tile *a;
+	unsigned r;
+	uint64_t md_bits = 0;
+
+	snprintf(dir, sizeof(dir), "%s/examples/tensor-core-2to4", src ? src : ".");
+	s = load(dir, dense, 3);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL_FATAL(eval_set(s, &res_), 0);
+	spec_set_free(s);
+	s = load(dir, sparse, 4);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL_FATAL(eval_set(s, &res2_), 0);
+	spec_set_free(s);
+
+	CU_ASSERT_EQUAL(res_.cycles, 16384);
+	CU_ASSERT_EQUAL(res2_.cycles * 2, res_.cycles);
+	CU_ASSERT_EQUAL(res2_.compute.cycles * 2, res_.compute.cycles);
+	CU_ASSERT_EQUAL(res2_.actual_computes * 2, res_.actual_computes);
+	CU_ASSERT_EQUAL(res2_.compute.max_x * res2_.compute.max_y, 16);
+	CU_ASSERT_DOUBLE_EQUAL(res2_.compute.avg_replication, 16, 0);
+
+	a = &res2_.tiles[0][0];      /* SMEM, A */
+	CU_ASSERT_EQUAL(a->shape, 4096);
+	CU_ASSERT_EQUAL(a->utilized_capacity, 2048);
+	for (r = 0; r < a->n_fmt_ranks; r++)
+		md_bits += a->fmt_capacity[r][0] * a->fmt_md_bits[r] +
+			   a->fmt_capacity[r][1] * a->fmt_pl_bits[r];
+	CU_ASSERT_EQUAL(md_bits, 2048 * 2);
+	CU_ASSERT_EQUAL((a->utilized_capacity * 16 + md_bits) * 16, a->shape * 16 * 9);
+
+	/* the same mapping without spatial skipping needs 32 MACs */
+	s = load(dir, no_skip, 3);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(eval_set(s, &res2_), -1);
+	CU_ASSERT_EQUAL(res2_.status, EVAL_FANOUT);
+	spec_set_free(s);
+}
+
+/*
+ * B[K] under a GLB that fans K4 out to 4 register files of K2 tiles; A[K]
+ * (0.25, compressed at GLB) is the condition. A 2-element sub-tile of A is
+ * empty with probability 0.5: temporal skipping of B at GLB skips half its
+ * reads (p = 0.5, the tile one K4 step delivers), spatial skipping leaves
+ * half the register files idle (ratio 0.5, a fiber of 4 sub-tiles holds at
+ * most 2 non-empty ones). The events are nested (same condition): below
+ * GLB half the accesses disappear, not three quarters.
+ */
+static void skip_design(struct tb *b, bool temporal, bool spatial)
+{
+	tb_init(b);
+	tb_dim(b, "K", 64);
+	tb_dim(b, "M", 1);
+	tb_tensor(b, "A", false, "K");
+	tb_tensor(b, "B", false, "K");
+	tb_tensor(b, "Z", true, "M");
+	tb_density(b, "A", 0.25);
+	tb_compute(b, "mac", 4, 1);
+	tb_ert(b, -1, "compute=1");
+	tb_level(b, "RF", 16, 16, 16, 4, 1);
+	tb_level(b, "GLB", 256, 16, 16, 1, 1)->metadata_word_bits = 8;
+	tb_level(b, "DRAM", 0, 64, 16, 1, 1);
+	tb_ert(b, 0, "read=1 write=1 update=1");
+	tb_ert(b, 1, "read=2 write=2 update=2");
+	tb_ert(b, 2, "read=100 write=100 update=100");
+	tb_keep(b, 0, "A B");
+	tb_keep(b, 1, "A B Z");
+	tb_temporal(b, 0, "K2", "K");
+	tb_spatial(b, 1, "K4", "K", 1);
+	tb_temporal(b, 1, "K8", "K");
+	tb_format(b, 1, "A", "UOP UOP CP");
+	if (temporal)
+		tb_saf(b, 1, SPEC_SAF_SKIPPING, "B", "A");
+	if (spatial)
+		tb_saf(b, 1, SPEC_SAF_SPATIAL_SKIPPING, "B", "A");
+	if (tb_finish(b) < 0)
+		BUG("skip_design");
+}
+
+static int eval_tb(struct tb *b, struct model_result *r)
+{
+	return eval_set(&b->s, r);
+}
+
+static void test_spatial_and_temporal(void)
+{
+	static const struct {
+		bool temporal, spatial;
+		uint64_t glb_random, glb_skipped, rf_reads, rf_fills, computes;
+		double rf_instances;
+		uint64_t rf_max_x;
+	} rows[] = {
+		{ false, false, 64, 0, 16, 16, 64, 4, 4 },
+		{ true, false, 32, 32, 8, 8, 32, 4, 4 },
+		{ false, true, 64, 0, 8, 8, 32, 2, 2 },
+		{ true, true, 32, 32, 8, 8, 32, 2, 2 },
+	};
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		const struct model_tile *glb, *rf;
+		skip_design(&tb_, rows[i].temporal, rows[i].spatial);
+		CU_ASSERT_EQUAL_FATAL(eval_tb(&tb_, &res_), 0);
+		glb = &res_.tiles[1][1];
+		rf = &res_.tiles[0][1];
+		if (glb->actions[MODEL_OP_RANDOM_READ] != rows[i].glb_random ||
+		    rf->actions[MODEL_OP_RANDOM_READ] != rows[i].rf_reads ||
+		    res_.compute.random != rows[i].computes)
+			fprintf(stderr, "row %u: GLB %llu/%llu, RF %llu/%llu, computes %llu\n", i,
+				(unsigned long long)glb->actions[MODEL_OP_RANDOM_READ],
+				(unsigned long long)glb->actions[MODEL_OP_SKIPPED_READ],
+				(unsigned long long)rf->actions[MODEL_OP_RANDOM_READ],
+				(unsigned long long)rf->actions[MODEL_OP_RANDOM_FILL],
+				(unsigned long long)res_.compute.random);
+		CU_ASSERT_EQUAL(glb->actions[MODEL_OP_RANDOM_READ], rows[i].glb_random);
+		CU_ASSERT_EQUAL(glb->actions[MODEL_OP_SKIPPED_READ], rows[i].glb_skipped);
+		CU_ASSERT_EQUAL(rf->actions[MODEL_OP_RANDOM_READ], rows[i].rf_reads);
+		CU_ASSERT_EQUAL(rf->actions[MODEL_OP_RANDOM_FILL], rows[i].rf_fills);
+		CU_ASSERT_EQUAL(res_.compute.random, rows[i].computes);
+		CU_ASSERT_DOUBLE_EQUAL(rf->avg_replication, rows[i].rf_instances, 1e-12);
+		CU_ASSERT_EQUAL(rf->max_x, rows[i].rf_max_x);
+		/* Z is not thinned: the four MACs stay allocated */
+		CU_ASSERT_DOUBLE_EQUAL(res_.compute.avg_replication, 4, 0);
+	}
+}
+
+/* The meaningful ranks of the format tables of two tiles are equal. */
+static bool same_formats(const struct model_tile *x, const struct model_tile *y)
+{
+	unsigned op, c, r;
+
+	for (r = 0; r < x->n_fmt_ranks; r++) {
+		if (memcmp(x->fmt_capacity[r], y->fmt_capacity[r], sizeof(x->fmt_capacity[r])))
+			return false;
+		for (op = 0; op < MODEL_FMT_OP_COUNT; op++)
+			for (c = 0; c < MODEL_FMT_CLASS_COUNT; c++)
+				if (memcmp(x->fmt_access[op][c][r], y->fmt_access[op][c][r],
+					   sizeof(x->fmt_access[op][c][r])))
+					return false;
+	}
+	return true;
+}
+
+/* The counts a test compares between two evaluations of one mapping. */
+static bool same_result(const struct model_result *a, const struct model_result *b)
+{
+	unsigned l, pv;
+
+	if (a->status != b->status || strcmp(a->reason, b->reason))
+		return false;
+	if (a->status != EVAL_OK)
+		return true;
+	if (a->cycles != b->cycles || a->energy_pj != b->energy_pj ||
+	    a->compute.random != b->compute.random || a->compute.avg_replication !=
+	    b->compute.avg_replication)
+		return false;
+	for (l = 0; l < a->n_levels; l++) {
+		for (pv = 0; pv < a->n_tensors; pv++) {
+			const struct model_tile *x = &a->tiles[l][pv], *y = &b->tiles[l][pv];
+			if (!x->is_kept)
+				continue;
+			if (memcmp(x->actions, y->actions, sizeof(x->actions)) ||
+			    x->utilized_capacity != y->utilized_capacity ||
+			    x->avg_replication != y->avg_replication ||
+			    x->n_fmt_ranks != y->n_fmt_ranks ||
+			    x->energy_total_pj != y->energy_total_pj)
+				return false;
+			if (!same_formats(x, y))
+				return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * A workspace keeps per-mapping state between evaluations: evaluating a
+ * mapping after others gives what a fresh workspace gives. Random mappings
+ * of the sparse 02.2.2 design (formats at both levels, three skipping
+ * optimizations) either evaluate or are rejected with a status.
+ */
+static void test_reentrant(void)
+{
+	struct model_ws *ws, *fresh;
+	struct rng r;
+	unsigned i, ok = 0, rejected = 0;
+
+	tb_spmspm(&tb_);
+	tb_format(&tb_, 1, "A", "CSR");
+	tb_format(&tb_, 1, "B", "CSR");
+	tb_format(&tb_, 0, "B", "CSR");
+	tb_saf(&tb_, 0, SPEC_SAF_SKIPPING, "A", "B");
+	tb_saf(&tb_, 0, SPEC_SAF_SKIPPING, "B", "A");
+	tb_saf(&tb_, 0, SPEC_SAF_SKIPPING, "Z", "A B");
+	CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	rng_seed(&r, 42);
+	for (i = 0; i < 200; i++) {
+		int rc1, rc2;
+		CU_ASSERT_EQUAL_FATAL(tb_random_mapping(&tb_, &r), 0);
+		rc1 = model_eval(ws, &tb_.m, &res_);
+		fresh = model_ws_new(&tb_.s, NULL, NULL, 0);
+		rc2 = model_eval(fresh, &tb_.m, &res2_);
+		model_ws_free(fresh);
+		CU_ASSERT_EQUAL(rc1, rc2);
+		CU_ASSERT(same_result(&res_, &res2_));
+		if (rc1 == 0)
+			ok++;
+		else
+			rejected++;
+	}
+	CU_ASSERT(ok > 20);
+	model_ws_free(ws);
+}
+
+static CU_TestInfo tests[] = {
+	{ "2:4 tensor core: 9/16 of dense, half the cycles", test_tensor_core_2to4 },
+	{ "spatial and temporal skipping on one level", test_spatial_and_temporal },
+	{ "evaluations do not depend on the previous ones", test_reentrant },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ .pName = "sparse safs", .pTests = tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int main(void)
+{
+	return unit_main(suites);
+}
