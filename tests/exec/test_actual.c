@@ -150,8 +150,8 @@ static void check_executor(const struct exec_result *r, const struct expect *e)
 
 /*
  * The executor and the model agree exactly on what depends on each tensor's
- * own data: algorithmic counts, the occupancy and format capacity of every
- * compressed tile, and fills of compressed tiles (their non-zeros). Counts
+ * own data: algorithmic counts, the occupancy of every compressed tile, its
+ * offsets, and fills of compressed tiles (their non-zeros). Counts
  * under a SAF also depend on how the leader's and the follower's patterns
  * line up, which an expected-value model does not see; 'fiberloop validate'
  * shows those.
@@ -182,9 +182,16 @@ static void check_model(const struct spec_set *s, const struct exec_result *r)
 				continue;
 			CU_ASSERT_EQUAL(mt->utilized_capacity, st->max_occupancy);
 			CU_ASSERT_EQUAL(mt->actions[MODEL_OP_RANDOM_FILL], st->fills.n[EXEC_ACTUAL]);
+			/*
+			 * Format capacities: offsets (payload) agree exactly; coordinates are
+			 * Sparseloop's F' * ceil(f * (1 - P0)), the expected non-zeros per fiber
+			 * rounded up, so the model may exceed the actual count by less than one
+			 * per fiber (docs/executor.md).
+			 */
 			for (k = 0; k < st->n_format_ranks && k < MODEL_MAX_FMT_RANKS; k++) {
-				CU_ASSERT_EQUAL(mt->fmt_capacity[k][0], (uint64_t)st->max_md_units[k]);
+				double md = (double)mt->fmt_capacity[k][0];
 				CU_ASSERT_EQUAL(mt->fmt_capacity[k][1], (uint64_t)st->max_pl_units[k]);
+				CU_ASSERT_TRUE(md >= st->max_md_units[k] && md < st->max_md_units[k] + N);
 			}
 		}
 	model_ws_free(ws);
