@@ -2,7 +2,8 @@
 # 'fiberloop exec' and 'fiberloop validate' end to end: the stats.txt written
 # by exec -o holds Timeloop's counts for a dense design (every count field the
 # two files share is equal), the JSON is there, a bad option is a usage
-# error, and validate finds the model and the executor equal on dense designs.
+# error, and validate finds the model and the executor equal on dense designs
+# and within tolerance on sparse ones (model vs executor, 30 seeds).
 : "${TEST_DATA_DIR:?}" "${FIBERLOOP:?}"
 C=$TEST_DATA_DIR/conformance
 tmp=$(mktemp -d) || exit 99
@@ -38,6 +39,13 @@ for c in 01.2.1-DUDU-dot-product simple_weight_stationary; do
 		fail "$c: validate found differences"; grep OUTSIDE "$tmp/val"
 	fi
 	grep -q ' 0 outside tolerance' "$tmp/val" || fail "$c: validate summary missing"
+done
+
+# Sparse designs: the model within tolerance of the executor's 30-seed means.
+for c in 01.2.3-SCDU-dot-product 02.2.1-spMspM 03.2.3-conv1d+oc-spatial; do
+	if ! "$FIBERLOOP" validate "$C/$c/input.yaml" "$C/$c/map.yaml" >"$tmp/val" 2>&1; then
+		fail "$c: the model departs from the executor:"; grep OUTSIDE "$tmp/val"
+	fi
 done
 
 "$FIBERLOOP" exec --format json "$C/01.2.1-DUDU-dot-product/input.yaml" \
