@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/ckmath.h"
 #include "util/rng.h"
 #include "util/xalloc.h"
 
@@ -187,16 +188,6 @@ static void order_decode(const struct ms_worker *w, uint64_t idx, struct ms_poin
 		ms_perm_digit_set(&w->fi, tl, idx % n, p);
 		idx /= n;
 	}
-}
-
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
 }
 
 /* Evaluate up to 'max' distinct orders of the loaded factorization. */

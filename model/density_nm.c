@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/ckmath.h"
 #include "util/xalloc.h"
 
 /* A line class of a grid: 'weight' tiles whose segment on the N:M rank is [x0, x0 + len). */
@@ -26,17 +27,6 @@ struct seg_class {
 	uint64_t x0, len;
 	double weight;
 };
-
-/* Greatest common divisor. */
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
 
 /*
  * The classes of segments of the grid of extent 'e' over [base, base + D):

@@ -29,4 +29,15 @@ static inline uint64_t ceil_div_u64(uint64_t a, uint64_t b)
 	return a / b + (a % b != 0);
 }
 
+/* Greatest common divisor; gcd(a, 0) = a. */
+static inline uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 #endif
