@@ -141,9 +141,31 @@ static void sparse_specs(const struct spec_level *lvl, const struct model_result
 	specs_tail(ml, sb);
 }
 
-static void dense_tensor(const struct model_tile *t, struct strbuf *sb)
+/* The reduction, address-generation and energy lines both layouts print,
+ * with labels padded to 'width'. */
+static void energy_lines(const struct model_tile *t, unsigned width, struct strbuf *sb)
 {
 	double rep = t->avg_replication, clusters = (double)t->utilized_clusters;
+
+	rp_int(sb, 8, width, "Temporal reductions (per-instance)", t->temporal_reductions);
+	rp_int(sb, 8, width, "Address generations (per-cluster)", t->address_generations);
+	rp_dbl(sb, 8, width, "Energy (per-scalar-access)", t->energy_per_access_pj, " pJ");
+	rp_dbl(sb, 8, width, "Energy (per-instance)", t->energy_pj, " pJ");
+	rp_dbl(sb, 8, width, "Energy (total)", t->energy_total_pj, " pJ");
+	rp_dbl(sb, 8, width, "Temporal Reduction Energy (per-instance)",
+	       t->temporal_reduction_energy_pj, " pJ");
+	rp_dbl(sb, 8, width, "Temporal Reduction Energy (total)",
+	       t->temporal_reduction_energy_pj * rep, " pJ");
+	rp_dbl(sb, 8, width, "Address Generation Energy (per-cluster)",
+	       t->addr_gen_energy_pj, " pJ");
+	rp_dbl(sb, 8, width, "Address Generation Energy (total)",
+	       t->addr_gen_energy_pj * clusters, " pJ");
+	rp_dbl(sb, 8, width, "Bandwidth Consumption Scale", t->bw_consumption_scale, NULL);
+}
+
+static void dense_tensor(const struct model_tile *t, struct strbuf *sb)
+{
+	double rep = t->avg_replication;
 
 	rp_int(sb, 8, DENSE_W, "Partition size", t->partition_size);
 	rp_int(sb, 8, DENSE_W, "Utilized capacity", t->utilized_capacity);
@@ -152,20 +174,7 @@ static void dense_tensor(const struct model_tile *t, struct strbuf *sb)
 	rp_int(sb, 8, DENSE_W, "Scalar reads (per-instance)", t->actions[MODEL_OP_RANDOM_READ]);
 	rp_int(sb, 8, DENSE_W, "Scalar fills (per-instance)", t->actions[MODEL_OP_RANDOM_FILL]);
 	rp_int(sb, 8, DENSE_W, "Scalar updates (per-instance)", t->actions[MODEL_OP_RANDOM_UPDATE]);
-	rp_int(sb, 8, DENSE_W, "Temporal reductions (per-instance)", t->temporal_reductions);
-	rp_int(sb, 8, DENSE_W, "Address generations (per-cluster)", t->address_generations);
-	rp_dbl(sb, 8, DENSE_W, "Energy (per-scalar-access)", t->energy_per_access_pj, " pJ");
-	rp_dbl(sb, 8, DENSE_W, "Energy (per-instance)", t->energy_pj, " pJ");
-	rp_dbl(sb, 8, DENSE_W, "Energy (total)", t->energy_total_pj, " pJ");
-	rp_dbl(sb, 8, DENSE_W, "Temporal Reduction Energy (per-instance)",
-	       t->temporal_reduction_energy_pj, " pJ");
-	rp_dbl(sb, 8, DENSE_W, "Temporal Reduction Energy (total)",
-	       t->temporal_reduction_energy_pj * rep, " pJ");
-	rp_dbl(sb, 8, DENSE_W, "Address Generation Energy (per-cluster)",
-	       t->addr_gen_energy_pj, " pJ");
-	rp_dbl(sb, 8, DENSE_W, "Address Generation Energy (total)",
-	       t->addr_gen_energy_pj * clusters, " pJ");
-	rp_dbl(sb, 8, DENSE_W, "Bandwidth Consumption Scale", t->bw_consumption_scale, NULL);
+	energy_lines(t, DENSE_W, sb);
 	rp_dbl(sb, 8, DENSE_W, "Shared Bandwidth (per-instance)", t->shared_bw, " words/cycle");
 	rp_dbl(sb, 8, DENSE_W, "Shared Bandwidth (total)", t->shared_bw * rep, " words/cycle");
 	rp_dbl(sb, 8, DENSE_W, "Read Bandwidth (per-instance)", t->read_bw, " words/cycle");
@@ -278,7 +287,7 @@ static void sparse_bandwidth(const struct model_tile *t, struct strbuf *sb)
 
 static void sparse_tensor(const struct model_tile *t, struct strbuf *sb)
 {
-	double rep = t->avg_replication, clusters = (double)t->utilized_clusters;
+	double rep = t->avg_replication;
 
 	rp_int(sb, 8, SPARSE_W, "Partition size", t->partition_size);
 	rp_str(sb, 8, SPARSE_W, "Tile density distribution", t->density_name ? t->density_name : "");
@@ -290,20 +299,7 @@ static void sparse_tensor(const struct model_tile *t, struct strbuf *sb)
 	rp_int(sb, 8, SPARSE_W, "Utilized clusters (max)", t->utilized_clusters);
 	sparse_counts(t, sb);
 	sparse_format_counts(t, sb);
-	rp_int(sb, 8, SPARSE_W, "Temporal reductions (per-instance)", t->temporal_reductions);
-	rp_int(sb, 8, SPARSE_W, "Address generations (per-cluster)", t->address_generations);
-	rp_dbl(sb, 8, SPARSE_W, "Energy (per-scalar-access)", t->energy_per_access_pj, " pJ");
-	rp_dbl(sb, 8, SPARSE_W, "Energy (per-instance)", t->energy_pj, " pJ");
-	rp_dbl(sb, 8, SPARSE_W, "Energy (total)", t->energy_total_pj, " pJ");
-	rp_dbl(sb, 8, SPARSE_W, "Temporal Reduction Energy (per-instance)",
-	       t->temporal_reduction_energy_pj, " pJ");
-	rp_dbl(sb, 8, SPARSE_W, "Temporal Reduction Energy (total)",
-	       t->temporal_reduction_energy_pj * rep, " pJ");
-	rp_dbl(sb, 8, SPARSE_W, "Address Generation Energy (per-cluster)",
-	       t->addr_gen_energy_pj, " pJ");
-	rp_dbl(sb, 8, SPARSE_W, "Address Generation Energy (total)",
-	       t->addr_gen_energy_pj * clusters, " pJ");
-	rp_dbl(sb, 8, SPARSE_W, "Bandwidth Consumption Scale", t->bw_consumption_scale, NULL);
+	energy_lines(t, SPARSE_W, sb);
 	sparse_bandwidth(t, sb);
 }
 
