@@ -39,20 +39,18 @@ struct sloop {
 };
 
 /* The flattening group of rank 'r' (Sparseloop numbering) listing 'dim', or 0. */
-static uint32_t flatten_group(const struct spec_tensor_format *tf, unsigned r, unsigned dim,
-			      bool *has_rule)
+static uint32_t flatten_group(const struct xfmt *f, unsigned r, unsigned dim, bool *has_rule)
 {
-	const struct spec_rank_format *rf;
-	unsigned i;
+	unsigned i, k;
 
 	*has_rule = false;
-	if (!tf || r >= tf->n_ranks)
+	if (r >= f->n_ranks)
 		return 0;
-	rf = &tf->ranks[tf->n_ranks - 1 - r];
-	*has_rule = rf->n_flatten_groups > 0;
-	for (i = 0; i < rf->n_flatten_groups; i++)
-		if (rf->flatten_groups[i] & (1u << dim))
-			return rf->flatten_groups[i];
+	k = f->n_ranks - 1 - r;
+	*has_rule = f->n_flatten[k] > 0;
+	for (i = 0; i < f->n_flatten[k]; i++)
+		if (f->flatten[k][i] & (1u << dim))
+			return f->flatten[k][i];
 	return 0;
 }
 
@@ -60,8 +58,7 @@ static uint32_t flatten_group(const struct spec_tensor_format *tf, unsigned r, u
  * Assign ranks [inner, R) to the loops of 's' (inner first), outer to inner
  * or inner to outer. Returns -1 when loops are left over.
  */
-static int assign_ranks(struct sloop *s, size_t n, const struct xfmt *f,
-			const struct spec_tensor_format *tf, unsigned inner)
+static int assign_ranks(struct sloop *s, size_t n, const struct xfmt *f, unsigned inner)
 {
 	int j = f->inner_to_outer ? 0 : (int)n - 1;
 	int step = f->inner_to_outer ? 1 : -1;
@@ -76,7 +73,7 @@ static int assign_ranks(struct sloop *s, size_t n, const struct xfmt *f,
 		}
 		if (r < (int)inner || r >= (int)f->n_ranks)
 			return -1;
-		grp = flatten_group(tf, (unsigned)r, s[j].dim, &has_rule);
+		grp = flatten_group(f, (unsigned)r, s[j].dim, &has_rule);
 		if (f->has_md && has_rule && !grp) {
 			r += step;          /* the rank stays empty; offer the loop to the next */
 			continue;
@@ -233,47 +230,106 @@ static void finish_positions(const struct xplan *p, unsigned t, struct xfmt *f)
 		rank_positions(&p->geom[t], f, r);
 }
 
+/*
+ * Expand the named format of 'f' for a level whose subnest has 'own' loops
+ * that take ranks, above 'inner' ranks of the child (pre-tiling), into
+ * per-rank formats, outermost first (docs/formats-and-densities.md, "Named
+ * formats"): CSR and CSC are offset pairs over one coordinate rank, COO is
+ * one coordinate rank that flattens every dimension of the tensor, bitmask
+ * is a bitmask on every rank, CSF coordinates on every rank, and N:M keeps
+ * uncompressed ranks over one coordinate rank (each value's index in its
+ * group). Returns -1 when that needs more ranks than a format may have.
+ */
+static int expand_named(struct xfmt *f, unsigned inner, unsigned own, uint32_t dims)
+{
+	unsigned n = f->named == SPEC_NAMED_COO ? inner + 1 : inner + (own ? own : 1), i;
+
+	if (n > SPEC_MAX_FMT_RANKS)
+		return -1;
+	f->n_ranks = n;
+	for (i = 0; i < n; i++) {
+		bool last = i + 1 == n;
+		f->n_flatten[i] = 0;
+		switch (f->named) {
+		case SPEC_NAMED_CSR:
+		case SPEC_NAMED_CSC:
+			f->kind[i] = last ? FMT_CP : FMT_UOP;
+			break;
+		case SPEC_NAMED_COO:
+			f->kind[i] = FMT_CP;
+			f->n_flatten[i] = 1;
+			f->flatten[i][0] = dims;
+			break;
+		case SPEC_NAMED_BITMASK:
+			f->kind[i] = FMT_B;
+			break;
+		case SPEC_NAMED_CSF:
+			f->kind[i] = FMT_CP;
+			break;
+		case SPEC_NAMED_NM:
+			f->kind[i] = last ? FMT_CP : FMT_U;
+			break;
+		default:
+			BUG("named format %d", (int)f->named);
+		}
+	}
+	return 0;
+}
+
+/* Loops of 's' that take a rank: the non-trivial ones. */
+static unsigned count_rank_loops(const struct sloop *s, size_t n)
+{
+	unsigned k = 0;
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		k += s[j].end > 1;
+	return k;
+}
+
 static int layout_one(struct xrun *x, struct xsparse *sp, unsigned t, unsigned i,
 		      char why[256])
 {
 	const struct xplan *p = &x->plan;
+	const char *tn = p->s->workload.tensors[t].name;
 	unsigned l = (unsigned)p->chain[t][i];
 	int c = i ? p->chain[t][i - 1] : -1;
 	struct xfmt *f = xsparse_fmt(sp, l, t), *cf = c >= 0 ? xsparse_fmt(sp, (unsigned)c, t) : NULL;
-	const struct spec_tensor_format *tf = NULL;
 	uint64_t cext[XD];
 	struct sloop *s;
 	size_t n, alloc = 0, j;
-	unsigned d, inner = 0, k;
+	unsigned d, inner = 0;
 	bool pretile;
 
 	for (d = 0; d < p->n_dims; d++) {
 		f->ext[d] = xplan_level_extent(p, (int)l, d);
 		cext[d] = xplan_level_extent(p, c, d);
 	}
-	for (k = 0; k < p->s->sparse.n_targets; k++) {
-		const struct spec_sparse_target *tg = &p->s->sparse.targets[k];
-		for (j = 0; !tg->is_compute && tg->level == l && j < tg->n_formats; j++)
-			if (tg->formats[j].tensor == t)
-				tf = &tg->formats[j];
-	}
 	pretile = f->compressed && cf && hull_size(&p->geom[t], cext) > 1;
-	if (pretile) {
+	n = singleton_subnest(p, t, l, c, &s);
+	if (!pretile)
+		n = absorb_child_extent(p, t, c, s, n);
+	if (pretile)
 		inner = cf->n_ranks;
+	if (f->named != SPEC_NAMED_NONE &&
+	    expand_named(f, inner, count_rank_loops(s, n), p->geom[t].dim_mask) < 0) {
+		snprintf(why, 256, "tensor '%s' at level %u needs more than %d format ranks", tn, l,
+			 SPEC_MAX_FMT_RANKS);
+		free(s);
+		return -1;
+	}
+	if (pretile) {
 		if (inner > f->n_ranks) {
 			snprintf(why, 256, "tensor '%s' has fewer format ranks at level %u than below it",
-				 p->s->workload.tensors[t].name, l);
+				 tn, l);
+			free(s);
 			return -1;
 		}
 		for (j = 0; j < cf->n_loops; j++)
 			add_loop(f, &alloc, cf->loops[j].dim, cf->loops[j].end, cf->loops[j].rank);
 	}
-	n = singleton_subnest(p, t, l, c, &s);
-	if (!pretile)
-		n = absorb_child_extent(p, t, c, s, n);
-	if (assign_ranks(s, n, f, tf, inner) < 0) {
-		snprintf(why, 256, "tensor '%s' at level %u needs more format ranks than given",
-			 p->s->workload.tensors[t].name, l);
+	if (assign_ranks(s, n, f, inner) < 0) {
+		snprintf(why, 256, "tensor '%s' at level %u needs more format ranks than given", tn, l);
 		free(s);
 		return -1;
 	}

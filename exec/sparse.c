@@ -368,11 +368,27 @@ static bool sparse_lists_something(const struct spec_sparse *ss)
 	return false;
 }
 
-static int setup_formats(struct xrun *x, struct xsparse *sp, char why[256])
+/* The format of (level, tensor) as listed: its ranks and their flatten rules. */
+static void listed_format(struct xfmt *f, const struct spec_tensor_format *tf)
+{
+	unsigned r, g;
+
+	f->n_ranks = tf->n_ranks;
+	for (r = 0; r < tf->n_ranks; r++) {
+		const struct spec_rank_format *rf = &tf->ranks[r];
+		f->kind[r] = rf->kind;
+		f->compressed |= fmt_is_compressed(rf->kind);
+		f->n_flatten[r] = rf->n_flatten_groups;
+		for (g = 0; g < rf->n_flatten_groups; g++)
+			f->flatten[r][g] = rf->flatten_groups[g];
+	}
+}
+
+static void setup_formats(struct xrun *x, struct xsparse *sp)
 {
 	const struct xplan *p = &x->plan;
 	const struct spec_sparse *ss = &x->s->sparse;
-	unsigned i, j, r, t, c;
+	unsigned i, j, t, c;
 
 	for (t = 0; t < p->n_tensors; t++)
 		for (c = 0; c < p->n_chain[t]; c++) {
@@ -385,20 +401,16 @@ static int setup_formats(struct xrun *x, struct xsparse *sp, char why[256])
 		for (j = 0; j < tg->n_formats && !tg->is_compute; j++) {
 			const struct spec_tensor_format *tf = &tg->formats[j];
 			struct xfmt *f = xsparse_fmt(sp, tg->level, tf->tensor);
-			if (!f->kept || !tf->n_ranks)
+			if (!f->kept || (tf->named == SPEC_NAMED_NONE && !tf->n_ranks))
 				continue;
-			if (tf->named != SPEC_NAMED_NONE) {
-				snprintf(why, 256, "named format '%s' is not supported by the executor",
-					 spec_named_format_name(tf->named));
-				return -1;
-			}
 			f->has_md = true;
-			f->n_ranks = tf->n_ranks;
 			f->inner_to_outer = tf->inner_to_outer;
-			for (r = 0; r < tf->n_ranks; r++) {
-				f->kind[r] = tf->ranks[r].kind;
-				f->compressed |= fmt_is_compressed(tf->ranks[r].kind);
-			}
+			f->named = tf->named;
+			f->nm_m = tf->nm_m;
+			if (tf->named == SPEC_NAMED_NONE)
+				listed_format(f, tf);
+			else
+				f->compressed = true;   /* every named format has a compressed rank */
 			sp->involved[tf->tensor] = true;
 		}
 		if (tg->is_compute) {
@@ -406,7 +418,6 @@ static int setup_formats(struct xrun *x, struct xsparse *sp, char why[256])
 			sp->compute_skipping |= tg->compute_skipping;
 		}
 	}
-	return 0;
 }
 
 int xsparse_new(struct xrun *x, struct xsparse **out, char why[256])
@@ -424,7 +435,8 @@ int xsparse_new(struct xrun *x, struct xsparse **out, char why[256])
 	sp->fmt = xcalloc((size_t)sp->n_levels * sp->n_tensors + 1, sizeof(*sp->fmt));
 	*out = sp;
 	x->sp = sp;
-	if (setup_formats(x, sp, why) < 0 || xlayout_init(x, sp, why) < 0)
+	setup_formats(x, sp);
+	if (xlayout_init(x, sp, why) < 0)
 		return -1;
 	for (i = 0; i < ss->n_targets; i++) {
 		const struct spec_sparse_target *tg = &ss->targets[i];

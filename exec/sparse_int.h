@@ -31,8 +31,13 @@ struct xfmt {
 	bool has_md;                   /* a format was given here */
 	bool compressed;               /* some rank is CP, B or RLE */
 	bool inner_to_outer;
+	enum spec_named_format named;  /* a named format, expanded by the layout */
+	unsigned nm_m;                 /* N:M group size (named N:M) */
 	unsigned n_ranks;              /* Sparseloop ranks (1 without a format) */
 	enum fmt_kind kind[SPEC_MAX_FMT_RANKS];   /* outermost first */
+	/* flattened_rankIDs of each rank (outermost first): dim masks */
+	unsigned n_flatten[SPEC_MAX_FMT_RANKS];
+	uint32_t flatten[SPEC_MAX_FMT_RANKS][SPEC_MAX_TENSOR_RANKS];
 	size_t n_loops;
 	struct rloop *loops;           /* inner first */
 	uint64_t fiber_shape[SPEC_MAX_FMT_RANKS]; /* rank 0 innermost */
