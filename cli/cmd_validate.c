@@ -126,6 +126,18 @@ static void sample_tile(struct vtable *vt, size_t *at, const struct spec_set *s,
 		sample_format(vt, at, prefix, st, mt);
 }
 
+/* True when some level spatially skips (the busy units are then compared). */
+static bool has_spatial_skipping(const struct spec_set *s)
+{
+	unsigned i, g;
+
+	for (i = 0; i < s->sparse.n_targets; i++)
+		for (g = 0; g < s->sparse.targets[i].n_groups; g++)
+			if (s->sparse.targets[i].groups[g].kind == SPEC_SAF_SPATIAL_SKIPPING)
+				return true;
+	return false;
+}
+
 /* Add one execution's values, in a fixed order, to the table. */
 static void sample_run(struct vtable *vt, const struct spec_set *s, const struct exec_result *r,
 		       const struct model_result *mr)
@@ -140,6 +152,13 @@ static void sample_run(struct vtable *vt, const struct spec_set *s, const struct
 	       (double)r->computes_class[EXEC_GATED]);
 	sample(vt, &at, "compute skipped", (double)mr->compute.skipped,
 	       (double)r->computes_class[EXEC_SKIPPED]);
+	if (has_spatial_skipping(s)) {
+		sample(vt, &at, "compute instances (max)",
+		       (double)(mr->compute.max_x * mr->compute.max_y),
+		       (double)r->compute_busy_max);
+		sample(vt, &at, "compute instances (average)", mr->compute.avg_replication,
+		       r->compute_busy_avg);
+	}
 	for (l = 0; l < r->n_levels; l++)
 		for (t = 0; t < r->n_tensors; t++) {
 			const struct exec_tensor_stats *st = exec_result_stats(r, l, t);

@@ -58,7 +58,11 @@ static void compute_block(struct strbuf *out, const struct spec_set *s,
 		return;
 	}
 	strbuf_addf(out, "    Utilized instances (max)     : %llu\n",
-		    (unsigned long long)r->compute_instances);
+		    (unsigned long long)(r->compute_busy_max ? r->compute_busy_max
+							     : r->compute_instances));
+	if (r->compute_busy_max)
+		strbuf_addf(out, "    Utilized instances (average) : %llu\n",
+			    (unsigned long long)r->compute_busy_avg);
 	strbuf_addf(out, "    Algorithmic Computes (total) : %llu\n", (unsigned long long)r->computes);
 	strbuf_addf(out, "    Actual Computes (total)      : %llu\n",
 		    (unsigned long long)r->computes_class[EXEC_ACTUAL]);
@@ -323,6 +327,9 @@ void exec_report_json(struct strbuf *out, const struct spec_set *s, const struct
 		    (unsigned long long)r->computes_class[EXEC_ACTUAL],
 		    (unsigned long long)r->computes_class[EXEC_GATED],
 		    (unsigned long long)r->computes_class[EXEC_SKIPPED]);
+	if (r->compute_busy_max)
+		strbuf_addf(out, "  \"busy_units\": {\"max\": %llu, \"average\": %.17g},\n",
+			    (unsigned long long)r->compute_busy_max, r->compute_busy_avg);
 	strbuf_addf(out, "  \"numeric_check\": {\"checked\": %s, \"ok\": %s, \"outputs\": %llu, "
 		    "\"max_abs_error\": %.17g},\n", r->numeric_checked ? "true" : "false",
 		    r->numeric_ok ? "true" : "false", (unsigned long long)r->numeric_n_outputs,
@@ -366,6 +373,9 @@ void exec_report_summary(FILE *fp, const struct spec_set *s, const struct exec_r
 		(unsigned long long)r->computes_class[EXEC_GATED],
 		(unsigned long long)r->computes_class[EXEC_SKIPPED],
 		(unsigned long long)r->compute_instances);
+	if (r->compute_busy_max)
+		fprintf(fp, "Spatial skipping: at most %llu units have work at a step, %.2f on "
+			"average\n", (unsigned long long)r->compute_busy_max, r->compute_busy_avg);
 	fprintf(fp, "%-24s %-12s %5s %14s %14s %14s\n", "level", "tensor", "inst",
 		"reads/inst", "fills/inst", "updates/inst");
 	for (l = r->n_levels; l-- > 0;)

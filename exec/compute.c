@@ -47,6 +47,18 @@ static int64_t loop_dlin(const struct xplan *p, unsigned k, unsigned t)
 	return d;
 }
 
+/*
+ * Which arithmetic units have work at which step: the step is the index of
+ * the temporal loops, the unit that of the spatial loops (mixed radix).
+ */
+struct busy {
+	uint64_t weight[SPEC_MAX_LOOPS];   /* of each loop in its step or unit index */
+	uint64_t step, unit;           /* the current op point's */
+	uint64_t n_steps, n_units;
+	uint64_t *last_step;           /* per unit: the last step it had work (+1) */
+	uint32_t *count;               /* per step: units with work */
+};
+
 struct cwalk {
 	struct xrun *x;
 	int out;                       /* read-write tensor or -1 */
@@ -54,7 +66,57 @@ struct cwalk {
 	uint64_t lin[SPEC_MAX_TENSORS];
 	int64_t xo[XD];
 	uint64_t idx[SPEC_MAX_LOOPS];
+	struct busy *busy;             /* NULL unless spatial skipping is used */
 };
+
+static struct busy *busy_new(const struct xplan *p)
+{
+	struct busy *b = xcalloc(1, sizeof(*b));
+	unsigned k;
+
+	b->n_steps = b->n_units = 1;
+	for (k = 0; k < p->n_loops; k++) {
+		uint64_t *n = p->loops[k].spatial ? &b->n_units : &b->n_steps;
+		b->weight[k] = *n;
+		*n *= p->loops[k].end;
+	}
+	b->last_step = xcalloc(b->n_units, sizeof(*b->last_step));
+	b->count = xcalloc(b->n_steps, sizeof(*b->count));
+	return b;
+}
+
+/* The unit of the current op point has work at its step. */
+static void busy_mark(struct busy *b)
+{
+	if (b->last_step[b->unit] == b->step + 1)
+		return;
+	b->last_step[b->unit] = b->step + 1;
+	b->count[b->step]++;
+}
+
+/* Loop 'k' of the walk moved by 'n' iterations (negative: reset). */
+static void busy_move(struct busy *b, const struct xplan *p, unsigned k, int64_t n)
+{
+	if (p->loops[k].spatial)
+		b->unit += (uint64_t)n * b->weight[k];
+	else
+		b->step += (uint64_t)n * b->weight[k];
+}
+
+static void busy_finish(struct busy *b, struct exec_result *out)
+{
+	uint64_t i, sum = 0, max = 0;
+
+	for (i = 0; i < b->n_steps; i++) {
+		sum += b->count[i];
+		max = b->count[i] > max ? b->count[i] : max;
+	}
+	out->compute_busy_max = max;
+	out->compute_busy_avg = (double)sum / (double)b->n_steps;
+	free(b->last_step);
+	free(b->count);
+	free(b);
+}
 
 /* Evaluate one op point. */
 static void visit(struct cwalk *w)
@@ -79,6 +141,8 @@ static void visit(struct cwalk *w)
 		cls = xsparse_compute_class(x, w->xo, vals, w->out);
 	if (cls < 0)
 		return;
+	if (w->busy && cls != EXEC_SKIPPED)
+		busy_mark(w->busy);
 	x->out->computes_class[cls]++;
 	if (cls == EXEC_ACTUAL && w->out >= 0)
 		x->tensors[w->out]->values[w->lin[w->out]] += prod;
@@ -99,8 +163,12 @@ static void walk_ops(struct cwalk *w)
 				w->xo[lp->dim] += (int64_t)lp->stride;
 				for (t = 0; t < p->n_tensors; t++)
 					w->lin[t] += (uint64_t)w->dlin[k][t];
+				if (w->busy)
+					busy_move(w->busy, p, (unsigned)k, 1);
 				break;
 			}
+			if (w->busy)
+				busy_move(w->busy, p, (unsigned)k, -(int64_t)(lp->end - 1));
 			w->idx[k] = 0;
 			w->xo[lp->dim] -= (int64_t)((lp->end - 1) * lp->stride);
 			for (t = 0; t < p->n_tensors; t++)
@@ -204,8 +272,12 @@ void xcompute(struct xrun *x)
 			w.dlin[k][t] = loop_dlin(p, k, t);
 	for (t = 0; t < p->n_tensors; t++)
 		w.lin[t] = op_lin(p, t, w.xo);
+	if (x->sp && x->sp->has_spatial)
+		w.busy = busy_new(p);
 	walk_ops(&w);
 	x->out->n_events += x->out->computes;
+	if (w.busy)
+		busy_finish(w.busy, x->out);
 	free(w.dlin);
 	if (w.out >= 0 && !x->opt->skip_numeric)
 		check_numeric(x, w.out);

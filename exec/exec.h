@@ -100,6 +100,10 @@ struct exec_result {
 	unsigned n_levels, n_tensors;
 	struct exec_tensor_stats *stats;   /* [level * n_tensors + tensor], owned */
 	uint64_t compute_instances;    /* arithmetic units used */
+	/* under spatial skipping (else 0): the units that have work, per step of
+	 * the temporal loops: the most at any step, and the mean over steps */
+	uint64_t compute_busy_max;
+	double compute_busy_avg;
 	uint64_t computes;             /* algorithmic: every point of the op space */
 	uint64_t computes_class[EXEC_N_CLASSES];  /* actual, gated, skipped */
 	/* numeric check of the Einsum against a plain dense evaluation */

@@ -29,36 +29,52 @@ static bool fmt_is_compressed(enum fmt_kind k)
 
 /* ---------------------------------------------------------- SAF windows */
 
+/* Index of loop 'k' at op point 'op'. */
+static uint64_t loop_index(const struct xplan *p, unsigned k, const int64_t *op)
+{
+	const struct xloop *lp = &p->loops[k];
+	return (uint64_t)op[lp->dim] / lp->stride % lp->end;
+}
+
 /* Window index of op point 'op' in 'w'. */
-static uint64_t window_of(const struct xwin *w, const int64_t *op, unsigned n_dims)
+static uint64_t window_of(const struct xplan *p, const struct xwin *w, const int64_t *op)
 {
 	uint64_t idx = 0;
-	unsigned d;
-	for (d = 0; d < n_dims; d++)
+	unsigned d, i;
+
+	for (i = 0; i < w->n_key; i++)
+		idx += loop_index(p, w->key_loop[i], op) * w->key_weight[i];
+	if (w->n_key)
+		return idx;
+	for (d = 0; d < p->n_dims; d++)
 		if (w->grid_stride[d])
 			idx += (uint64_t)op[d] / w->box[d] * w->grid_stride[d];
 	return idx;
 }
 
-static bool saf_empty_at(const struct xsaf *f, const int64_t *op, unsigned n_dims)
+static bool saf_empty_at(const struct xplan *p, const struct xsaf *f, const int64_t *op)
 {
 	unsigned i;
 	for (i = 0; i < f->n_win; i++)
-		if (!f->win[i].never && f->win[i].empty[window_of(&f->win[i], op, n_dims)])
+		if (!f->win[i].never && f->win[i].empty[window_of(p, &f->win[i], op)])
 			return true;
 	return false;
 }
 
-/* The first SAF on tensor 't' acting at a level in [lo, hi] whose window at 'op' is empty. */
+/*
+ * The first SAF on tensor 't', temporal (gate or skip) or spatial as
+ * 'spatial' says, acting at a level in [lo, hi], whose window at 'op' is
+ * empty.
+ */
 static const struct xsaf *saf_hit(const struct xrun *x, unsigned t, int lo, int hi,
-				  const int64_t *op)
+				  const int64_t *op, bool spatial)
 {
 	const struct xsparse *sp = x->sp;
 	unsigned i;
 	for (i = 0; i < sp->n_saf; i++) {
 		const struct xsaf *f = &sp->saf[i];
-		if (f->target == t && f->level >= lo && f->level <= hi &&
-		    saf_empty_at(f, op, x->plan.n_dims))
+		if (f->target == t && f->spatial == spatial && f->level >= lo && f->level <= hi &&
+		    saf_empty_at(&x->plan, f, op))
 			return f;
 	}
 	return NULL;
@@ -287,6 +303,163 @@ static int saf_build(struct xrun *x, unsigned s, enum spec_saf_kind kind,
 	return 0;
 }
 
+/* ------------------------------------------------------ spatial skipping */
+
+/*
+ * Mark the loops of the sub-tile one instance below level 's' sees of
+ * leader 'cond' when 't' is spatially skipped (semantics 4.4.4): every
+ * loop below the innermost spatial loop of s that moves the leader, and,
+ * when that loop also moves 't' and 't' is kept below s, the temporal loops
+ * of s that keep t's tile at its child (from the innermost up to the first
+ * that moves t). Returns false when no spatial loop of s moves the leader.
+ */
+static bool subtile_loops(const struct xplan *p, unsigned s, unsigned t, unsigned cond,
+			  bool *in)
+{
+	uint32_t dc = p->geom[cond].dim_mask, dt = p->geom[t].dim_mask;
+	unsigned q, k;
+	bool extend;
+
+	for (k = 0; k < p->n_loops; k++) {
+		const struct xloop *lp = &p->loops[k];
+		if (lp->level == s && lp->spatial && lp->end > 1 && (dc >> lp->dim & 1))
+			break;
+	}
+	if (k == p->n_loops)
+		return false;
+	for (q = 0; q < p->n_loops; q++)
+		in[q] = q < k;
+	extend = (dt >> p->loops[k].dim & 1) && child_level(p, t, (int)s) >= 0;
+	for (q = k + 1; extend && q < p->n_loops && p->loops[q].level == s; q++) {
+		const struct xloop *lp = &p->loops[q];
+		if (lp->spatial)
+			continue;
+		if (lp->end > 1 && (dt >> lp->dim & 1))
+			break;
+		in[q] = true;
+	}
+	return true;
+}
+
+/* The linear index of the leader point op projects to, or -1 outside the bounds. */
+static int64_t leader_point(const struct xplan *p, const struct xgeom *g, const int64_t *op)
+{
+	uint64_t lin = 0;
+	unsigned r, i, d;
+
+	for (d = 0; d < p->n_dims; d++)
+		if ((g->dim_mask >> d & 1) && (uint64_t)op[d] >= p->bound[d])
+			return -1;
+	for (r = 0; r < g->n_ranks; r++) {
+		int64_t c = -g->origin[r];
+		for (i = 0; i < g->proj[r].n_terms; i++)
+			c += g->proj[r].terms[i].coef * op[g->proj[r].terms[i].dim];
+		lin += (uint64_t)c * g->stride[r];
+	}
+	return (int64_t)lin;
+}
+
+/*
+ * Find which windows of 'w' hold a non-zero of the leader: visit every
+ * combination of the loops that move the leader (the others do not change
+ * its sub-tile) and mark the window of each non-zero met.
+ */
+static void mark_loop_windows(struct xrun *x, struct xwin *w, uint64_t n_win)
+{
+	const struct xplan *p = &x->plan;
+	const struct xgeom *g = &p->geom[w->cond];
+	const double *v = exec_tensor_values(x->pattern[w->cond]);
+	unsigned lq[SPEC_MAX_LOOPS], n = 0, i;
+	uint64_t idx[SPEC_MAX_LOOPS] = { 0 };
+	int64_t op[XD] = { 0 };
+
+	memset(w->empty, 1, n_win);
+	for (i = 0; i < p->n_loops; i++)
+		if ((g->dim_mask >> p->loops[i].dim & 1) && p->loops[i].end > 1)
+			lq[n++] = i;
+	for (;;) {
+		int64_t lin = leader_point(p, g, op);
+		if (lin >= 0 && v[lin] != 0)
+			w->empty[window_of(p, w, op)] = 0;
+		for (i = 0; i < n; i++) {
+			const struct xloop *lp = &p->loops[lq[i]];
+			if (++idx[i] < lp->end) {
+				op[lp->dim] += (int64_t)lp->stride;
+				break;
+			}
+			idx[i] = 0;
+			op[lp->dim] -= (int64_t)((lp->end - 1) * lp->stride);
+		}
+		if (i == n)
+			break;
+	}
+}
+
+/* The sub-tile windows of leader w->cond for spatially skipping 't' below 's'. */
+static void spatial_windows(struct xrun *x, unsigned s, unsigned t, struct xwin *w)
+{
+	const struct xplan *p = &x->plan;
+	uint32_t dc = p->geom[w->cond].dim_mask;
+	bool in[SPEC_MAX_LOOPS];
+	uint64_t n_win = 1;
+	unsigned q;
+
+	if (!subtile_loops(p, s, t, w->cond, in)) {
+		w->never = true;
+		return;
+	}
+	for (q = p->n_loops; q-- > 0;) {
+		const struct xloop *lp = &p->loops[q];
+		if (in[q] || lp->end <= 1 || !(dc >> lp->dim & 1))
+			continue;
+		w->key_loop[w->n_key] = q;
+		w->key_weight[w->n_key++] = n_win;
+		n_win *= lp->end;
+	}
+	if (!w->n_key) {        /* one window: the whole op space */
+		w->key_loop[0] = 0;
+		w->key_weight[0] = 0;
+		w->n_key = 1;
+	}
+	w->empty = xcalloc(n_win + 1, 1);
+	mark_loop_windows(x, w, n_win);
+}
+
+/* True when 'c' is kept at or above level 's' with a representation format. */
+static bool kept_with_format(struct xsparse *sp, const struct xplan *p, unsigned c, unsigned s)
+{
+	unsigned i;
+	for (i = 0; i < p->n_chain[c]; i++)
+		if (p->chain[c][i] >= (int)s)
+			return xsparse_fmt(sp, (unsigned)p->chain[c][i], c)->has_md;
+	return false;
+}
+
+/*
+ * A spatial skip written at level 's' (its first option, as in Sparseloop):
+ * a leader thins the instances only when it is stored compressed at or
+ * above s (otherwise its zeros are not known there).
+ */
+static void spatial_build(struct xrun *x, struct xsparse *sp, unsigned s,
+			  const struct spec_saf_option *o, struct xsaf *f)
+{
+	unsigned i;
+
+	memset(f, 0, sizeof(*f));
+	f->target = o->target;
+	f->level = (int)s;
+	f->skip = true;
+	f->spatial = true;
+	for (i = 0; i < o->n_conditions; i++) {
+		struct xwin *w = &f->win[f->n_win++];
+		w->cond = o->conditions[i];
+		if (!kept_with_format(sp, &x->plan, w->cond, s))
+			w->never = true;
+		else
+			spatial_windows(x, s, o->target, w);
+	}
+}
+
 static void saf_clear(struct xsaf *f)
 {
 	unsigned i;
@@ -307,7 +480,7 @@ static double saf_probability(const struct xrun *x, const struct xsaf *f)
 	for (i = 0; i < n; i++) {
 		for (d = 0; d < p->n_dims; d++)
 			op[d] = (int64_t)rng_below(&r, p->bound[d]);
-		hits += saf_empty_at(f, op, p->n_dims);
+		hits += saf_empty_at(p, f, op);
 	}
 	return (double)hits / n;
 }
@@ -321,8 +494,13 @@ static int add_group(struct xrun *x, struct xsparse *sp, unsigned s,
 	unsigned i;
 
 	if (g->kind == SPEC_SAF_SPATIAL_SKIPPING) {
-		snprintf(why, 256, "spatial skipping is not supported by the executor");
-		return -1;
+		if (!g->n_options)
+			return 0;
+		spatial_build(x, sp, s, &g->options[0], &cand);
+		sp->saf = xreallocarray(sp->saf, sp->n_saf + 1, sizeof(*sp->saf));
+		sp->saf[sp->n_saf++] = cand;
+		sp->has_spatial = true;
+		return 0;
 	}
 	memset(&best, 0, sizeof(best));
 	for (i = 0; i < g->n_options; i++) {
@@ -340,7 +518,8 @@ static int add_group(struct xrun *x, struct xsparse *sp, unsigned s,
 		}
 	}
 	for (i = 0; i < sp->n_saf; i++) {
-		if (sp->saf[i].target == best.target && sp->saf[i].level == best.level) {
+		if (!sp->saf[i].spatial && sp->saf[i].target == best.target &&
+		    sp->saf[i].level == best.level) {
 			if (saf_probability(x, &best) > saf_probability(x, &sp->saf[i])) {
 				saf_clear(&sp->saf[i]);
 				sp->saf[i] = best;
@@ -477,12 +656,29 @@ bool xsparse_link_is_dense(struct xsparse *sp, const struct xlink *lk)
 	    (lk->c >= 0 && xsparse_fmt(sp, (unsigned)lk->c, lk->t)->has_md))
 		return false;
 	for (i = 0; i < sp->n_saf; i++)
-		if (sp->saf[i].target == lk->t && sp->saf[i].level >= lk->p)
+		if (sp->saf[i].target == lk->t &&
+		    (sp->saf[i].spatial ? sp->saf[i].level > lk->c : sp->saf[i].level >= lk->p))
 			return false;
 	sp->dense_parent[lk->p][lk->t] = true;
 	if (lk->c >= 0)
 		sp->dense_fill[lk->c][lk->t] = true;
 	return true;
+}
+
+bool xsparse_link_has_spatial(const struct xsparse *sp, const struct xlink *lk)
+{
+	unsigned i;
+
+	for (i = 0; sp && i < sp->n_saf; i++)
+		if (sp->saf[i].spatial && sp->saf[i].target == lk->t && sp->saf[i].level > lk->c &&
+		    sp->saf[i].level <= lk->p)
+			return true;
+	return false;
+}
+
+bool xsparse_kid_skipped(const struct xrun *x, const struct xlink *lk, const int64_t *op_lo)
+{
+	return saf_hit(x, lk->t, lk->c + 1, lk->p, op_lo, true) != NULL;
 }
 
 /* ------------------------------------------------------------ deliveries */
@@ -564,7 +760,9 @@ static void fill_side(struct xrun *x, const struct xlink *lk, const struct point
 	struct xfmt *fp = xsparse_fmt(x->sp, (unsigned)lk->p, lk->t);
 	struct exec_tensor_stats *st = stats_of(x, lk->c, lk->t);
 	bool rw = x->plan.geom[lk->t].read_write;
-	bool blocked = saf_hit(x, lk->t, lk->p, (int)x->plan.n_levels - 1, op_lo) != NULL;
+	int top = (int)x->plan.n_levels - 1;
+	bool blocked = saf_hit(x, lk->t, lk->p, top, op_lo, false) ||
+		       saf_hit(x, lk->t, lk->c + 1, top, op_lo, true);
 	uint64_t i, n_fill = 0;
 
 	for (i = 0; i < pt->n; i++) {
@@ -640,20 +838,37 @@ static void classify_parent_points(struct xrun *x, const struct xlink *lk,
 	}
 }
 
+/*
+ * The class of the parent's accesses for a delivery at op origin 'op_lo':
+ * -1 (they do not exist) when an optimization above the parent removed the
+ * data, gated or skipped when the parent's own gate or skip finds the
+ * leader empty, else actual.
+ */
+static int parent_class(struct xrun *x, const struct xlink *lk, const int64_t *op_lo)
+{
+	int top = (int)x->plan.n_levels - 1;
+	const struct xsaf *local;
+
+	if (saf_hit(x, lk->t, lk->p + 1, top, op_lo, false) ||
+	    saf_hit(x, lk->t, lk->p + 1, top, op_lo, true))
+		return -1;
+	if ((local = saf_hit(x, lk->t, lk->p, lk->p, op_lo, false)))
+		return local->skip ? EXEC_SKIPPED : EXEC_GATED;
+	return EXEC_ACTUAL;
+}
+
+/*
+ * The parent's side of one read of a delivery: its scalar accesses and its
+ * share of the tile's metadata, in class 'cls' (-1: they do not exist).
+ */
 static void parent_side(struct xrun *x, const struct xlink *lk, const struct points *pt,
-			const int64_t *op_lo, uint64_t pinst)
+			const int64_t *op_lo, uint64_t pinst, int cls)
 {
 	struct xfmt *fp = xsparse_fmt(x->sp, (unsigned)lk->p, lk->t);
 	struct exec_tensor_stats *st = stats_of(x, lk->p, lk->t);
-	const struct xsaf *local;
 	struct parent_counts pc = { 0, 0 };
-	int cls = EXEC_ACTUAL;
 	unsigned n_local;
 
-	if (saf_hit(x, lk->t, lk->p + 1, (int)x->plan.n_levels - 1, op_lo))
-		cls = -1;
-	else if ((local = saf_hit(x, lk->t, lk->p, lk->p, op_lo)))
-		cls = local->skip ? EXEC_SKIPPED : EXEC_GATED;
 	classify_parent_points(x, lk, pt, cls, pinst, &pc);
 	if (fp->has_md) {
 		int64_t org[XD];
@@ -675,11 +890,12 @@ static void parent_side(struct xrun *x, const struct xlink *lk, const struct poi
 
 void xsparse_delivery(struct xrun *x, const struct xlink *lk, const struct tlayout *tl,
 		      const struct tset *tile, const struct tset *prev, const int64_t *op_lo,
-		      uint64_t pinst, unsigned n_reads, const uint64_t *held)
+		      uint64_t pinst, unsigned n_reads, unsigned n_skipped, const uint64_t *held)
 {
 	struct xsparse *sp = x->sp;
 	struct points pt;
 	unsigned i;
+	int cls;
 
 	if (lk->p < 0)
 		return;
@@ -689,8 +905,13 @@ void xsparse_delivery(struct xrun *x, const struct xlink *lk, const struct tlayo
 	pt.v = sp->pts;
 	if (lk->c >= 0)
 		fill_side(x, lk, &pt, op_lo, held);
+	if (!n_reads && !n_skipped)
+		return;
+	cls = parent_class(x, lk, op_lo);
 	for (i = 0; i < n_reads; i++)
-		parent_side(x, lk, &pt, op_lo, pinst);
+		parent_side(x, lk, &pt, op_lo, pinst, cls);
+	for (i = 0; i < n_skipped; i++)
+		parent_side(x, lk, &pt, op_lo, pinst, cls < 0 ? cls : EXEC_SKIPPED);
 }
 
 /* -------------------------------------------------------------- computes */
@@ -703,7 +924,7 @@ int xsparse_compute_class(struct xrun *x, const int64_t *op, const double *vals,
 
 	for (i = 0; i < sp->n_saf; i++) {
 		const struct xsaf *f = &sp->saf[i];
-		if ((int)f->target != out && saf_empty_at(f, op, p->n_dims))
+		if ((int)f->target != out && saf_empty_at(p, f, op))
 			return -1;
 	}
 	for (t = 0; t < p->n_tensors; t++) {

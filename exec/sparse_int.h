@@ -48,20 +48,34 @@ struct xfmt {
 	const struct units_entry *last;  /* the entry looked up last */
 };
 
-/* One condition of a storage SAF: the leader and its windows. */
+/*
+ * One condition of a storage SAF: the leader and its windows. A temporal
+ * SAF's windows are the aligned boxes of a grid over the op space; a
+ * spatial skip's window is the sub-tile one instance sees, a set of loops
+ * of the nest: op points share a window when they agree on the indices of
+ * every other loop ('key' loops; only those that move the leader matter).
+ */
 struct xwin {
 	unsigned cond;
 	bool never;                    /* the option is ineffective for this leader */
-	uint64_t box[XD];              /* window extent per dim */
-	uint64_t grid_stride[XD];      /* 0 for dims the leader does not use */
+	uint64_t box[XD];              /* grid: window extent per dim */
+	uint64_t grid_stride[XD];      /* grid: 0 for dims the leader does not use */
+	unsigned n_key;                /* loop windows: key loops (0: a grid) */
+	unsigned key_loop[SPEC_MAX_LOOPS];     /* plan loop indexes */
+	uint64_t key_weight[SPEC_MAX_LOOPS];   /* mixed-radix weight of each */
 	uint8_t *empty;                /* one byte per window */
 };
 
-/* One storage SAF as it acts: gate or skip 'target' at 'level'. */
+/*
+ * One storage SAF as it acts: gate or skip 'target' at 'level', or (spatial)
+ * give no work to the instances below the spatial loops of 'level' whose
+ * sub-tile of a leader is empty.
+ */
 struct xsaf {
 	unsigned target;
 	int level;
 	bool skip;
+	bool spatial;
 	unsigned n_win;
 	struct xwin win[SPEC_MAX_TENSORS];
 };
@@ -72,6 +86,7 @@ struct xsparse {
 	unsigned n_saf;
 	struct xsaf *saf;
 	bool compute_gating, compute_skipping;
+	bool has_spatial;              /* some SAF is a spatial skip */
 	bool involved[SPEC_MAX_TENSORS];  /* has a format or is a SAF target */
 	/* (level, tensor) whose fills / reads and updates came from dense links */
 	bool dense_fill[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];
@@ -107,15 +122,27 @@ void xsparse_link_begin(struct xrun *x, const struct xlink *lk);
 void xsparse_link_end(struct xrun *x, const struct xlink *lk);
 
 /*
+ * True when a spatial skip acts on the network of link 'lk' (its level
+ * owns spatial loops between the child and the parent): the children whose
+ * sub-tile of the leader is empty get nothing (xsparse_kid_skipped()).
+ */
+bool xsparse_link_has_spatial(const struct xsparse *sp, const struct xlink *lk);
+
+/* True when the child of link 'lk' at op origin 'op_lo' is given no work. */
+bool xsparse_kid_skipped(const struct xrun *x, const struct xlink *lk, const int64_t *op_lo);
+
+/*
  * Classify the points of one delivery: the child of link 'lk' whose tile
  * at op origin 'op_lo' is 'tile' receives tile - prev ('prev' NULL: all of
  * it) from parent instance 'pinst'; the parent reads this child's delta
  * 'n_reads' times (0 when another child's identical delta is multicast to
- * it); 'held' is the child's map of points held before (NULL: none).
+ * it) and would have read it 'n_skipped' more times for children a spatial
+ * skip left without work; 'held' is the child's map of points held before
+ * (NULL: none).
  */
 void xsparse_delivery(struct xrun *x, const struct xlink *lk, const struct tlayout *tl,
 		      const struct tset *tile, const struct tset *prev, const int64_t *op_lo,
-		      uint64_t pinst, unsigned n_reads, const uint64_t *held);
+		      uint64_t pinst, unsigned n_reads, unsigned n_skipped, const uint64_t *held);
 
 /*
  * Class of the compute at op point 'op' with operand values 'vals':

@@ -37,6 +37,7 @@ struct kid_slot {
 	uint64_t delta;                /* |delta| */
 	bool full;                     /* delta is the whole tile */
 	bool valid;                    /* the child exists at this step */
+	bool skipped;                  /* a spatial skip gives it no work */
 	uint64_t hash;
 	struct tset tile, prev, hull, hole;
 };
@@ -61,6 +62,10 @@ struct link_run {
 	struct hidx *order;            /* grouping scratch */
 	int64_t *cls;                  /* leaf class of each child slot */
 	uint64_t *mult;                /* times the parent reads each class */
+	int64_t *cls_all;              /* spatial skips: classes of every child */
+	uint64_t *mult_all;            /* ... and the reads they would need */
+	bool spatial_skip;             /* a spatial skip acts on this link */
+	bool skip_pass;                /* grouping leaves the skipped children out */
 	struct msg *msgs;              /* multicast messages */
 	int64_t *pool;                 /* 2 * n_kids class ids */
 	uint64_t ext[XD];              /* child tile extent per dim */
@@ -202,6 +207,11 @@ static void link_run_init(struct link_run *lr, struct xrun *x, const struct xlin
 	lr->order = xcalloc(lk->n_kids, sizeof(*lr->order));
 	lr->cls = xcalloc(lk->n_kids, sizeof(*lr->cls));
 	lr->mult = xcalloc(lk->n_kids, sizeof(*lr->mult));
+	lr->spatial_skip = lr->sparse && xsparse_link_has_spatial(x->sp, lk);
+	if (lr->spatial_skip) {
+		lr->cls_all = xcalloc(lk->n_kids, sizeof(*lr->cls_all));
+		lr->mult_all = xcalloc(lk->n_kids, sizeof(*lr->mult_all));
+	}
 	lr->msgs = xcalloc(lk->n_kids, sizeof(*lr->msgs));
 	lr->pool = xcalloc(2 * lk->n_kids, sizeof(*lr->pool));
 }
@@ -223,6 +233,8 @@ static void link_run_release(struct link_run *lr)
 	free(lr->order);
 	free(lr->cls);
 	free(lr->mult);
+	free(lr->cls_all);
+	free(lr->mult_all);
 	free(lr->msgs);
 	free(lr->pool);
 }
@@ -389,7 +401,8 @@ static void classify_leaves(struct link_run *lr)
 
 	for (i = 0; i < nk; i++) {
 		lr->cls[i] = -1;
-		if (lr->slots[i].valid && lr->slots[i].delta) {
+		if (lr->slots[i].valid && lr->slots[i].delta &&
+		    !(lr->skip_pass && lr->slots[i].skipped)) {
 			h[n].hash = lr->slots[i].hash;
 			h[n++].idx = i;
 		}
@@ -536,13 +549,58 @@ static uint64_t multicast(struct link_run *lr)
 
 /* ------------------------------------------------------------ the walk */
 
+/*
+ * Under a spatial skip, group the children twice: every child (the
+ * algorithmic reads, kept in cls_all / mult_all) and only those given work
+ * (cls / mult). Returns the words the parent would read for every child.
+ */
+static uint64_t multicast_skipping(struct link_run *lr)
+{
+	const struct xlink *lk = lr->lk;
+	uint64_t words, i;
+
+	for (i = 0; i < lk->n_kids; i++) {
+		struct kid_slot *ks = &lr->slots[i];
+		ks->skipped = ks->valid && ks->delta && xsparse_kid_skipped(lr->x, lk, ks->op_lo);
+	}
+	lr->skip_pass = false;
+	words = multicast(lr);
+	memcpy(lr->cls_all, lr->cls, lk->n_kids * sizeof(*lr->cls));
+	memcpy(lr->mult_all, lr->mult, lk->n_kids * sizeof(*lr->mult));
+	lr->skip_pass = true;
+	multicast(lr);
+	return words;
+}
+
+/*
+ * Reads the parent skipped for the class of child 'i' (when 'i' represents
+ * it among all children): those every child needed minus those the
+ * children given work still need.
+ */
+static unsigned skipped_reads(const struct link_run *lr, uint64_t i)
+{
+	uint64_t j, act = 0;
+
+	if (lr->cls_all[i] != (int64_t)i)
+		return 0;
+	for (j = 0; j < lr->lk->n_kids; j++)
+		if (lr->cls_all[j] == (int64_t)i && lr->cls[j] >= 0) {
+			act = lr->mult[lr->cls[j]];
+			break;
+		}
+	return lr->mult_all[i] > act ? (unsigned)(lr->mult_all[i] - act) : 0;
+}
+
 static void serve_parent(struct link_run *lr, uint64_t pinst)
 {
 	const struct xlink *lk = lr->lk;
 	uint64_t words, i;
 
-	words = lk->n_kids > 1 ? multicast(lr) : lr->slots[0].valid ? lr->slots[0].delta : 0;
-	if (lk->n_kids == 1)
+	if (lr->spatial_skip)
+		words = multicast_skipping(lr);
+	else
+		words = lk->n_kids > 1 ? multicast(lr) : lr->slots[0].valid ? lr->slots[0].delta : 0;
+	if (lk->n_kids == 1 && !lr->spatial_skip)
 		lr->mult[0] = 1;
 	lr->content += words;
 	for (i = 0; i < lk->n_kids; i++) {
@@ -552,7 +610,9 @@ static void serve_parent(struct link_run *lr, uint64_t pinst)
 			continue;
 		if (lr->sparse)
 			xsparse_delivery(lr->x, lk, &lr->tl, &ks->tile, ks->full ? NULL : &ks->prev,
-					 ks->op_lo, pinst, (unsigned)lr->mult[i], st ? st->held : NULL);
+					 ks->op_lo, pinst, (unsigned)lr->mult[i],
+					 lr->spatial_skip ? skipped_reads(lr, i) : 0,
+					 st ? st->held : NULL);
 		if (lr->track_held)
 			track_partition(lr, st, ks, &lr->la);
 	}
