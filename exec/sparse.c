@@ -259,12 +259,12 @@ static void leader_window(struct xrun *x, unsigned t, int tl, const struct granu
 	g0 = tile_points(p, t, gr->mold);
 	block = p->s->arch.levels[tl].block_size ? p->s->arch.levels[tl].block_size : 1;
 	k = (uint64_t)ceil((double)block / ((double)g0 / (double)agg));
-	for (d = 0; d < p->n_dims && k > 1; d++) {
+	for (d = 0; d < p->n_dims; d++) {
 		uint64_t e;
 		if (!(co & (1u << d)))
 			continue;
-		e = factor[d] / k;
-		if (e >= 1)
+		e = k ? factor[d] / k : 0;   /* k = 0: the block is already covered */
+		if (e > 1)
 			w->box[d] = (w->box[d] + e - 1) / e;
 		k /= factor[d];
 	}
