@@ -83,6 +83,7 @@ static void dense_tensor(struct strbuf *out, const struct exec_tensor_stats *st)
 	field(out, 41, "Scalar updates (per-instance)", per(st->updates.algorithmic, n));
 	field(out, 41, "Temporal reductions (per-instance)", per(st->temporal_reductions, n));
 	field(out, 41, "Multicast copies (per-instance)", per(st->multicast_words, n));
+	field(out, 41, "Link transfers (per-instance)", per(st->link_transfers, n));
 	field(out, 41, "Spatial reductions (per-instance)", per(st->spatial_reductions, n));
 }
 
@@ -158,6 +159,8 @@ static void sparse_tensor(struct strbuf *out, const struct exec_tensor_stats *st
 		    per(st->temporal_reductions, n));
 	strbuf_addf(out, "        %-60s: %llu\n", "Multicast copies (per-instance)",
 		    per(st->multicast_words, n));
+	strbuf_addf(out, "        %-60s: %llu\n", "Link transfers (per-instance)",
+		    per(st->link_transfers, n));
 	strbuf_addf(out, "        %-60s: %llu\n", "Spatial reductions (per-instance)",
 		    per(st->spatial_reductions, n));
 	strbuf_addf(out, "        %-60s: %llu\n", "Decompressions (per-instance)",
@@ -291,9 +294,10 @@ static void json_tensor(struct strbuf *out, const char *name, const struct exec_
 	strbuf_addstr(out, ",\n         ");
 	json_access(out, "updates", &st->updates);
 	strbuf_addf(out, ",\n         \"temporal_reductions\": %llu, \"multicast_words\": %llu, "
-		    "\"spatial_reductions\": %llu, \"decompressions\": %llu, \"compressions\": %llu",
+		    "\"link_transfers\": %llu, \"spatial_reductions\": %llu, \"decompressions\": "
+		    "%llu, \"compressions\": %llu",
 		    (unsigned long long)st->temporal_reductions,
-		    (unsigned long long)st->multicast_words,
+		    (unsigned long long)st->multicast_words, (unsigned long long)st->link_transfers,
 		    (unsigned long long)st->spatial_reductions,
 		    (unsigned long long)st->decompressions, (unsigned long long)st->compressions);
 	if (st->has_format) {

@@ -83,6 +83,8 @@ struct exec_tensor_stats {
 	/* the network below this level: words its children received (or sent)
 	 * beyond what this level read (or was updated with) */
 	uint64_t multicast_words;      /* read-only: copies made by multicast */
+	uint64_t link_transfers;       /* read-only: words this level's instances sent to
+					  a mesh neighbour (counted in their reads) */
 	uint64_t spatial_reductions;   /* read-write: additions done in the network */
 	uint64_t decompressions;       /* words filled from a compressed parent */
 	uint64_t compressions;         /* words drained to a compressed parent */

@@ -134,6 +134,8 @@ void tset_project(struct tset *ts, const struct tlayout *tl, const struct xgeom 
 
 uint64_t tset_size(const struct tset *a, const struct tlayout *tl);
 uint64_t tset_inter_size(const struct tset *a, const struct tset *b, const struct tlayout *tl);
+uint64_t tset_inter3_size(const struct tset *a, const struct tset *b, const struct tset *c,
+			  const struct tlayout *tl);
 bool tset_equal(const struct tset *a, const struct tset *b, const struct tlayout *tl);
 void tset_copy(struct tset *dst, const struct tset *src, const struct tlayout *tl);
 

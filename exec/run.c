@@ -65,12 +65,13 @@ static void finalize_tensor_level(struct xrun *x, unsigned l, unsigned t, bool t
 	if (x->plan.geom[t].read_write)
 		st->spatial_reductions = a->child_words - a->content;
 	else
-		st->multicast_words = a->child_words - a->content;
+		st->multicast_words = a->child_words - a->content - a->linked;
+	st->link_transfers = a->peer;
 	st->instances = a->instances ? a->instances : 1;
 	st->tile_shape = a->tile_shape;
 	st->partition = part;
 	if (!x->plan.geom[t].read_write) {
-		st->reads.algorithmic = a->content;
+		st->reads.algorithmic = a->content + a->peer;
 		st->fills.algorithmic = top ? 0 : a->recv;
 		return;
 	}

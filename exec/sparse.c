@@ -752,8 +752,13 @@ static void note_units(struct exec_tensor_stats *st, const struct units_entry *u
 	}
 }
 
+/*
+ * The child's side of a delivery: its fills (and their share of its
+ * metadata), and, when a neighbour sent the delta ('linked'), the
+ * neighbour's reads of what it sent.
+ */
 static void fill_side(struct xrun *x, const struct xlink *lk, const struct points *pt,
-		      const int64_t *op_lo, const uint64_t *held)
+		      const int64_t *op_lo, const uint64_t *held, bool linked)
 {
 	const struct exec_tensor *v = x->pattern[lk->t];
 	struct xfmt *fc = xsparse_fmt(x->sp, (unsigned)lk->c, lk->t);
@@ -773,7 +778,9 @@ static void fill_side(struct xrun *x, const struct xlink *lk, const struct point
 		if (blocked || (fc->has_md && v->values[lin] == 0))
 			continue;
 		st->fills.n[EXEC_ACTUAL]++;
-		if (!fc->compressed && fp->compressed)
+		if (linked)
+			st->reads.n[EXEC_ACTUAL]++;
+		else if (!fc->compressed && fp->compressed)
 			st->decompressions++;
 	}
 	if (fc->has_md && !blocked && n_fill) {
@@ -890,7 +897,8 @@ static void parent_side(struct xrun *x, const struct xlink *lk, const struct poi
 
 void xsparse_delivery(struct xrun *x, const struct xlink *lk, const struct tlayout *tl,
 		      const struct tset *tile, const struct tset *prev, const int64_t *op_lo,
-		      uint64_t pinst, unsigned n_reads, unsigned n_skipped, const uint64_t *held)
+		      uint64_t pinst, unsigned n_reads, unsigned n_skipped, bool linked,
+		      const uint64_t *held)
 {
 	struct xsparse *sp = x->sp;
 	struct points pt;
@@ -904,7 +912,7 @@ void xsparse_delivery(struct xrun *x, const struct xlink *lk, const struct tlayo
 	pt.n = sp->n_pts;
 	pt.v = sp->pts;
 	if (lk->c >= 0)
-		fill_side(x, lk, &pt, op_lo, held);
+		fill_side(x, lk, &pt, op_lo, held, linked);
 	if (!n_reads && !n_skipped)
 		return;
 	cls = parent_class(x, lk, op_lo);

@@ -137,12 +137,14 @@ bool xsparse_kid_skipped(const struct xrun *x, const struct xlink *lk, const int
  * it) from parent instance 'pinst'; the parent reads this child's delta
  * 'n_reads' times (0 when another child's identical delta is multicast to
  * it) and would have read it 'n_skipped' more times for children a spatial
- * skip left without work; 'held' is the child's map of points held before
- * (NULL: none).
+ * skip left without work; 'linked': a mesh neighbour sent the delta (it
+ * reads what the child receives); 'held' is the child's map of points held
+ * before (NULL: none).
  */
 void xsparse_delivery(struct xrun *x, const struct xlink *lk, const struct tlayout *tl,
 		      const struct tset *tile, const struct tset *prev, const int64_t *op_lo,
-		      uint64_t pinst, unsigned n_reads, unsigned n_skipped, const uint64_t *held);
+		      uint64_t pinst, unsigned n_reads, unsigned n_skipped, bool linked,
+		      const uint64_t *held);
 
 /*
  * Class of the compute at op point 'op' with operand values 'vals':

@@ -193,6 +193,41 @@ uint64_t tset_inter_size(const struct tset *a, const struct tset *b, const struc
 	return n;
 }
 
+static uint64_t rank_inter3_size(const struct tset *a, const struct tset *b,
+				 const struct tset *c, const struct tlayout *tl, unsigned r)
+{
+	int64_t lo = a->lo[r], hi = a->hi[r];
+	uint64_t n = 0;
+	unsigned w;
+
+	lo = b->lo[r] > lo ? b->lo[r] : lo;
+	lo = c->lo[r] > lo ? c->lo[r] : lo;
+	hi = b->hi[r] < hi ? b->hi[r] : hi;
+	hi = c->hi[r] < hi ? c->hi[r] : hi;
+	if (lo > hi)
+		return 0;
+	if (!tl->exact)
+		return (uint64_t)(hi - lo + 1);
+	for (w = (unsigned)(lo / WORD_BITS); w <= (unsigned)(hi / WORD_BITS); w++)
+		n += (uint64_t)__builtin_popcountll(rank_bits(a, tl, r)[w] &
+						    rank_bits(b, tl, r)[w] &
+						    rank_bits(c, tl, r)[w]);
+	return n;
+}
+
+uint64_t tset_inter3_size(const struct tset *a, const struct tset *b, const struct tset *c,
+			  const struct tlayout *tl)
+{
+	uint64_t n = 1;
+	unsigned r;
+
+	if (a->empty || b->empty || c->empty)
+		return 0;
+	for (r = 0; r < tl->n_ranks && n; r++)
+		n *= rank_inter3_size(a, b, c, tl, r);
+	return n;
+}
+
 static bool rank_equal(const struct tset *a, const struct tset *b, const struct tlayout *tl,
 		       unsigned r)
 {

@@ -37,7 +37,10 @@ struct kid_slot {
 	uint64_t delta;                /* |delta| */
 	bool full;                     /* delta is the whole tile */
 	bool valid;                    /* the child exists at this step */
+	bool has_prev;                 /* 'prev' holds its tile of the previous step */
 	bool skipped;                  /* a spatial skip gives it no work */
+	bool covered;                  /* a neighbour's previous tile holds its delta */
+	bool out;                      /* left out of the grouping pass */
 	uint64_t hash;
 	struct tset tile, prev, hull, hole;
 };
@@ -65,7 +68,8 @@ struct link_run {
 	int64_t *cls_all;              /* spatial skips: classes of every child */
 	uint64_t *mult_all;            /* ... and the reads they would need */
 	bool spatial_skip;             /* a spatial skip acts on this link */
-	bool skip_pass;                /* grouping leaves the skipped children out */
+	bool out_pass;                 /* grouping leaves the children marked 'out' out */
+	bool linked_step;              /* this step's covered children used their links */
 	struct msg *msgs;              /* multicast messages */
 	int64_t *pool;                 /* 2 * n_kids class ids */
 	uint64_t ext[XD];              /* child tile extent per dim */
@@ -76,6 +80,7 @@ struct link_run {
 	struct xacc la;                /* this link's sums for the child level */
 	uint64_t content;              /* this link's deliveries of the parent */
 	uint64_t child_words;          /* this link's words received by children */
+	uint64_t peer;                 /* this link's words sent between neighbours */
 };
 
 /* ------------------------------------------------------------- odometers */
@@ -134,11 +139,140 @@ static uint64_t odo_count(const struct odo *o, const struct xplan *p)
 
 /* ----------------------------------------------------------------- links */
 
+/* Op-space offset of child 'id' of the spatial loops 'kl' (outermost first). */
+static void kid_offset(const struct xplan *p, const unsigned *kl, unsigned n, uint64_t id,
+		       int64_t *off)
+{
+	unsigned i;
+
+	memset(off, 0, XD * sizeof(*off));
+	for (i = n; i-- > 0;) {
+		const struct xloop *lp = &p->loops[kl[i]];
+		off[lp->dim] += (int64_t)(id % lp->end * lp->stride);
+		id /= lp->end;
+	}
+}
+
+/*
+ * Can the tile of child 'c' moved by 'disp' (op space) overlap the tile
+ * unmoved, on every rank of tensor 'g'? (Hull test, bounds ignored: a
+ * necessary condition for a neighbour to hold part of a child's data.)
+ */
+static bool tiles_meet(const struct xplan *p, const struct xgeom *g, int c, const int64_t *disp)
+{
+	unsigned r, i;
+
+	for (r = 0; r < g->n_ranks; r++) {
+		int64_t span = 0, shift = 0;
+		for (i = 0; i < g->proj[r].n_terms; i++) {
+			int64_t k = g->proj[r].terms[i].coef;
+			unsigned d = g->proj[r].terms[i].dim;
+			span += (k < 0 ? -k : k) * ((int64_t)xplan_level_extent(p, c, d) - 1);
+			shift += k * disp[d];
+		}
+		if (shift > span || -shift > span)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Can a child of link (t, c, par) ever find data in a mesh neighbour's
+ * previous tile? Its tile moves by u_j when temporal loop j steps (the
+ * loops inside j reset); the neighbour sits at an op-space offset v; the
+ * two tiles can meet only if the child's tile moved by u_j - v meets the
+ * unmoved one. Checked once per link, so that links that never transfer
+ * keep the cheaper walk.
+ */
+static bool links_can_happen(const struct xplan *p, unsigned t, int c, const unsigned *kl,
+			     unsigned n_kl, uint64_t H)
+{
+	int64_t vs[64][XD], off[XD], noff[XD], u[XD], disp[XD];
+	uint64_t n_kids = 1, f;
+	unsigned n_v = 0, i, j, e, d;
+	int k, q;
+
+	for (i = 0; i < n_kl; i++)
+		n_kids *= p->loops[kl[i]].end;
+	for (f = 0; f < n_kids; f++) {
+		int64_t nb[4] = { f % H ? (int64_t)f - 1 : -1, f % H + 1 < H ? (int64_t)f + 1 : -1,
+				  f >= H ? (int64_t)(f - H) : -1, (int64_t)(f + H) };
+		kid_offset(p, kl, n_kl, f, off);
+		for (e = 0; e < 4; e++) {
+			if (nb[e] < 0 || (uint64_t)nb[e] >= n_kids)
+				continue;
+			kid_offset(p, kl, n_kl, (uint64_t)nb[e], noff);
+			for (d = 0; d < XD; d++)
+				noff[d] -= off[d];
+			for (j = 0; j < n_v && memcmp(vs[j], noff, sizeof(noff)); j++)
+				;
+			if (j == n_v && n_v < 64)
+				memcpy(vs[n_v++], noff, sizeof(noff));
+			else if (j == n_v)
+				return true;        /* too many kinds of neighbour: assume so */
+		}
+	}
+	for (k = p->boundary[c] + 1; k < (int)p->n_loops; k++) {
+		if (p->loops[k].spatial)
+			continue;
+		memset(u, 0, sizeof(u));
+		u[p->loops[k].dim] += (int64_t)p->loops[k].stride;
+		for (q = p->boundary[c] + 1; q < k; q++)
+			if (!p->loops[q].spatial)
+				u[p->loops[q].dim] -= (int64_t)((p->loops[q].end - 1) *
+								p->loops[q].stride);
+		for (j = 0; j < n_v; j++) {
+			for (d = 0; d < XD; d++)
+				disp[d] = u[d] - vs[j][d];
+			if (tiles_meet(p, &p->geom[t], c, disp))
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The row length of the mesh the children of link (t, c, par) sit on when
+ * they may take their delta from a neighbour (semantics 2.4, link
+ * transfers), else 0. Links are tried for a read-only tensor delivered to
+ * storage children through the spatial loops of one level, unless that
+ * level opts the tensor out: the row is the longer of the level's physical
+ * fan-out along X and the product of its Spatial-X loops.
+ */
+static uint64_t link_mesh_x(const struct xplan *p, unsigned t, int c, int par)
+{
+	const struct spec_mapping *m = p->s->mapping;
+	int bc, bp, k, b = -1;
+	uint64_t logical_x = 1, phys, H;
+	unsigned kl[SPEC_MAX_LOOPS], n_kl = 0;
+
+	if (c < 0 || par < 0 || p->geom[t].read_write || (m->levels[c].no_temporal_reuse_mask >> t & 1))
+		return 0;
+	bc = p->boundary[c];
+	bp = p->boundary[par];
+	for (k = bp; k > bc; k--) {
+		if (!p->loops[k].spatial)
+			continue;
+		if (b >= 0 && (int)p->loops[k].level != b)
+			return 0;
+		b = (int)p->loops[k].level;
+		kl[n_kl++] = (unsigned)k;
+		if (m->loops[k].spacetime == SPEC_SPATIAL_X)
+			logical_x *= p->loops[k].end;
+	}
+	if (b < 0 || (m->levels[b].no_link_transfer_mask >> t & 1))
+		return 0;
+	phys = p->s->arch.levels[b].fanout_x;
+	H = phys > logical_x ? phys : logical_x;
+	return links_can_happen(p, t, c, kl, n_kl, H) ? H : 0;
+}
+
 /*
  * Set up link (t, c, par). With 'collapse', spatial loops whose dimension
  * does not index 't' are left out of the walk: the instances they separate
  * hold identical tiles at every step (and, where multicast is on, merge
  * into one message), so their counts are the walked ones times 'rep_*'.
+ * Children that may use links are all walked (their neighbours matter).
  */
 static void link_init(struct xlink *lk, const struct xplan *p, unsigned t, int c, int par,
 		      bool collapse)
@@ -154,6 +288,7 @@ static void link_init(struct xlink *lk, const struct xplan *p, unsigned t, int c
 	lk->bc = c < 0 ? -1 : p->boundary[c];
 	lk->bp = par < 0 ? (int)p->n_loops - 1 : p->boundary[par];
 	lk->rep_par = lk->rep_kid = 1;
+	lk->mesh_x = link_mesh_x(p, t, c, par);
 	for (k = (int)p->n_loops - 1; k > lk->bc; k--) {
 		const struct xloop *lp = &p->loops[k];
 		bool irrelevant = collapse && !(dims & (1u << lp->dim));
@@ -163,13 +298,16 @@ static void link_init(struct xlink *lk, const struct xplan *p, unsigned t, int c
 			lk->rep_par *= lp->end;
 		else if (k > lk->bp)
 			odo_add(&lk->par, (unsigned)k);
-		else if (irrelevant && !(m->levels[lp->level].no_multicast_mask & (1u << t)))
+		else if (irrelevant && !lk->mesh_x &&
+			 !(m->levels[lp->level].no_multicast_mask & (1u << t)))
 			lk->rep_kid *= lp->end;
 		else
 			odo_add(&lk->kid, (unsigned)k);
 	}
 	lk->n_pinst = odo_count(&lk->par, p);
 	lk->n_kids = odo_count(&lk->kid, p);
+	if (lk->n_kids < 2)
+		lk->mesh_x = 0;
 	lk->no_reuse = c >= 0 && (m->levels[c].no_temporal_reuse_mask & (1u << t));
 }
 
@@ -208,7 +346,7 @@ static void link_run_init(struct link_run *lr, struct xrun *x, const struct xlin
 	lr->cls = xcalloc(lk->n_kids, sizeof(*lr->cls));
 	lr->mult = xcalloc(lk->n_kids, sizeof(*lr->mult));
 	lr->spatial_skip = lr->sparse && xsparse_link_has_spatial(x->sp, lk);
-	if (lr->spatial_skip) {
+	if (lr->spatial_skip || lk->mesh_x) {
 		lr->cls_all = xcalloc(lk->n_kids, sizeof(*lr->cls_all));
 		lr->mult_all = xcalloc(lk->n_kids, sizeof(*lr->mult_all));
 	}
@@ -261,12 +399,14 @@ static void retain(struct link_run *lr, struct kid_state *st, struct kid_slot *k
 	int64_t t[XR];
 
 	ks->full = true;
+	ks->has_prev = false;
 	if (!lr->state || lr->lk->no_reuse || st->last.empty) {
 		if (lr->state)
 			tset_copy(&st->last, &ks->tile, tl);
 		return;
 	}
 	tset_copy(&ks->prev, &st->last, tl);
+	ks->has_prev = true;
 	tset_translation(&st->last, &ks->tile, tl, t);
 	if (lr->x->opt->retention == EXEC_RETAIN_OVERLAP || tr_is_zero(t, tl->n_ranks)) {
 		ks->full = false;
@@ -333,7 +473,7 @@ static void child_step(struct link_run *lr, struct kid_slot *ks, uint64_t inst,
 	ks->inst = inst;
 	for (d = 0; d < p->n_dims; d++) {
 		if ((uint64_t)xo[d] >= p->bound[d]) {
-			ks->valid = false;
+			ks->valid = ks->has_prev = false;
 			return;
 		}
 		ks->op_lo[d] = xo[d];
@@ -402,7 +542,7 @@ static void classify_leaves(struct link_run *lr)
 	for (i = 0; i < nk; i++) {
 		lr->cls[i] = -1;
 		if (lr->slots[i].valid && lr->slots[i].delta &&
-		    !(lr->skip_pass && lr->slots[i].skipped)) {
+		    !(lr->out_pass && lr->slots[i].out)) {
 			h[n].hash = lr->slots[i].hash;
 			h[n++].idx = i;
 		}
@@ -562,13 +702,14 @@ static uint64_t multicast_skipping(struct link_run *lr)
 	for (i = 0; i < lk->n_kids; i++) {
 		struct kid_slot *ks = &lr->slots[i];
 		ks->skipped = ks->valid && ks->delta && xsparse_kid_skipped(lr->x, lk, ks->op_lo);
+		ks->out = ks->skipped;
 	}
-	lr->skip_pass = false;
 	words = multicast(lr);
 	memcpy(lr->cls_all, lr->cls, lk->n_kids * sizeof(*lr->cls));
 	memcpy(lr->mult_all, lr->mult, lk->n_kids * sizeof(*lr->mult));
-	lr->skip_pass = true;
+	lr->out_pass = true;
 	multicast(lr);
+	lr->out_pass = false;
 	return words;
 }
 
@@ -591,6 +732,86 @@ static unsigned skipped_reads(const struct link_run *lr, uint64_t i)
 	return lr->mult_all[i] > act ? (unsigned)(lr->mult_all[i] - act) : 0;
 }
 
+/* ------------------------------------------------------- link transfers */
+
+/* Does 'prev', a neighbour's tile of the previous step, hold all of the delta of 'ks'? */
+static bool holds_delta(const struct link_run *lr, const struct kid_slot *ks,
+			const struct tset *prev)
+{
+	uint64_t in = tset_inter_size(&ks->tile, prev, &lr->tl);
+
+	if (!ks->full)
+		in -= tset_inter3_size(&ks->tile, &ks->prev, prev, &lr->tl);
+	return in == ks->delta;
+}
+
+/*
+ * Mark the children that a mesh neighbour can serve: one whose tile of the
+ * previous step holds all of the child's delta (the neighbour reads it
+ * from its buffer and sends it over the link). Children are laid out in
+ * rows of lk->mesh_x (innermost spatial loop fastest); the neighbours are
+ * left, right, up and down, without wrap-around. Returns the words covered.
+ */
+static uint64_t cover_by_neighbours(struct link_run *lr)
+{
+	uint64_t nk = lr->lk->n_kids, H = lr->lk->mesh_x, i, words = 0;
+
+	for (i = 0; i < nk; i++) {
+		struct kid_slot *ks = &lr->slots[i];
+		int64_t nb[4];
+		unsigned e;
+		ks->covered = false;
+		if (!ks->valid || !ks->delta)
+			continue;
+		nb[0] = i % H ? (int64_t)i - 1 : -1;
+		nb[1] = i % H + 1 < H ? (int64_t)i + 1 : -1;
+		nb[2] = i >= H ? (int64_t)(i - H) : -1;
+		nb[3] = (int64_t)(i + H);
+		for (e = 0; e < 4 && !ks->covered; e++) {
+			const struct kid_slot *n;
+			if (nb[e] < 0 || (uint64_t)nb[e] >= nk)
+				continue;
+			n = &lr->slots[nb[e]];
+			ks->covered = n->valid && n->has_prev && holds_delta(lr, ks, &n->prev);
+		}
+		if (ks->covered)
+			words += ks->delta;
+	}
+	return words;
+}
+
+/*
+ * Multicast with link transfers: the children a neighbour can serve take
+ * their delta from it, and the others are grouped as usual, but only when
+ * that makes the parent read strictly less (Timeloop's rule). Returns the
+ * words the parent reads.
+ */
+static uint64_t multicast_linking(struct link_run *lr)
+{
+	const struct xlink *lk = lr->lk;
+	uint64_t words = multicast(lr), covered, linked, i;
+
+	lr->linked_step = false;
+	covered = cover_by_neighbours(lr);
+	if (!covered)
+		return words;
+	memcpy(lr->cls_all, lr->cls, lk->n_kids * sizeof(*lr->cls));
+	memcpy(lr->mult_all, lr->mult, lk->n_kids * sizeof(*lr->mult));
+	for (i = 0; i < lk->n_kids; i++)
+		lr->slots[i].out = lr->slots[i].covered;
+	lr->out_pass = true;
+	linked = multicast(lr);
+	lr->out_pass = false;
+	if (linked < words) {
+		lr->linked_step = true;
+		lr->peer += covered;
+		return linked;
+	}
+	memcpy(lr->cls, lr->cls_all, lk->n_kids * sizeof(*lr->cls));
+	memcpy(lr->mult, lr->mult_all, lk->n_kids * sizeof(*lr->mult));
+	return words;
+}
+
 static void serve_parent(struct link_run *lr, uint64_t pinst)
 {
 	const struct xlink *lk = lr->lk;
@@ -598,6 +819,8 @@ static void serve_parent(struct link_run *lr, uint64_t pinst)
 
 	if (lr->spatial_skip)
 		words = multicast_skipping(lr);
+	else if (lk->mesh_x)
+		words = multicast_linking(lr);
 	else
 		words = lk->n_kids > 1 ? multicast(lr) : lr->slots[0].valid ? lr->slots[0].delta : 0;
 	if (lk->n_kids == 1 && !lr->spatial_skip)
@@ -612,7 +835,7 @@ static void serve_parent(struct link_run *lr, uint64_t pinst)
 			xsparse_delivery(lr->x, lk, &lr->tl, &ks->tile, ks->full ? NULL : &ks->prev,
 					 ks->op_lo, pinst, (unsigned)lr->mult[i],
 					 lr->spatial_skip ? skipped_reads(lr, i) : 0,
-					 st ? st->held : NULL);
+					 lr->linked_step && ks->covered, st ? st->held : NULL);
 		if (lr->track_held)
 			track_partition(lr, st, ks, &lr->la);
 	}
@@ -628,10 +851,12 @@ static void flush_link(struct link_run *lr)
 		struct xacc *pa = xrun_acc(lr->x, (unsigned)lk->p, lk->t);
 		pa->content += lr->content * lk->rep_par;
 		pa->child_words += lr->child_words * rep;
+		pa->linked += lr->peer * rep;
 	}
 	if (lk->c >= 0) {
 		struct xacc *a = xrun_acc(lr->x, (unsigned)lk->c, lk->t);
 		a->recv += lr->la.recv * rep;
+		a->peer += lr->peer * rep;
 		a->partition += lr->la.partition * rep;
 		a->instances += lr->la.instances * rep;
 		if (lr->la.tile_shape > a->tile_shape)

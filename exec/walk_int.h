@@ -25,13 +25,17 @@ struct xlink {
 	uint64_t rep_par, rep_kid;     /* identical replicas left out of the walk */
 	bool no_reuse;                 /* no temporal reuse at c */
 	bool dense;                    /* every access is actual: counted, not classified */
+	uint64_t mesh_x;               /* > 0: children may take their delta from a mesh
+					  neighbour (link transfers); the row length */
 };
 
 /* Per (level, tensor) sums that walk.c fills. */
 struct xacc {
 	uint64_t content;              /* words delivered to children (multicast counted once) */
 	uint64_t child_words;          /* words the children received (each counted) */
-	uint64_t recv;                 /* words received from the parent */
+	uint64_t recv;                 /* words received (from the parent or a neighbour) */
+	uint64_t peer;                 /* words sent to a mesh neighbour (read here) */
+	uint64_t linked;               /* words the children took from each other */
 	uint64_t partition;            /* distinct points held, summed over instances */
 	uint64_t instances;
 	uint64_t tile_shape;
