@@ -1,0 +1,65 @@
+#!/bin/sh
+# Model vs executor ('fiberloop validate': 30 seeds for sparse designs, one
+# for deterministic ones) on the designs written for the executor's named
+# formats, spatial skipping and link transfers (tests/data/exec/*.yaml) and
+# on the examples that use them (format-sweep at two densities and
+# tensor-core-2to4, on 10 seeds to keep make check fast; docs/executor.md
+# gives the 30-seed runs). The fields outside tolerance must be exactly those
+# listed in NAME.outside next to a design (docs/executor.md, section 5,
+# explains each); a design without that file must agree everywhere.
+: "${TEST_DATA_DIR:?}" "${FIBERLOOP:?}"
+srcdir=${srcdir:-.}
+D=$TEST_DATA_DIR/exec
+EX=$srcdir/examples
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+status=0
+
+# check NAME EXPECTED-OUTSIDE-FILE VALIDATE-ARGS...
+check() {
+	name=$1 expected=$2
+	shift 2
+	"$FIBERLOOP" validate "$@" >"$tmp/out" 2>&1
+	rc=$?
+	if ! grep -q 'fields compared' "$tmp/out"; then
+		echo "FAIL: $name: validate did not compare (exit $rc)"; cat "$tmp/out"
+		status=1; return
+	fi
+	grep OUTSIDE "$tmp/out" | cut -c1-56 | sed 's/ *$//' | sort >"$tmp/got"
+	if [ -n "$expected" ]; then
+		grep -v '^#' "$expected" | sort >"$tmp/want"
+	else
+		: >"$tmp/want"
+	fi
+	if ! cmp -s "$tmp/want" "$tmp/got"; then
+		echo "FAIL: $name: fields outside tolerance differ from the expected ones"
+		diff "$tmp/want" "$tmp/got"
+		grep OUTSIDE "$tmp/out"
+		status=1; return
+	fi
+	[ -s "$tmp/want" ] && [ $rc -ne 1 ] && { echo "FAIL: $name: exit $rc"; status=1; return; }
+	[ -s "$tmp/want" ] || [ $rc -eq 0 ] || { echo "FAIL: $name: exit $rc"; status=1; return; }
+	echo "ok: $name ($(tail -1 "$tmp/out" | cut -d, -f1), $(wc -l <"$tmp/got") expected outside)"
+}
+
+for y in "$D"/*.yaml; do
+	n=$(basename "$y" .yaml)
+	o=$D/$n.outside
+	[ -f "$o" ] || o=
+	check "$n" "$o" "$y"
+done
+
+for d in 0.1 0.6; do
+	sed "s/@DENSITY@/$d/" "$EX/format-sweep/problem.yaml.in" >"$tmp/problem.yaml"
+	for v in bitmask-gating coord-skipping; do
+		check "format-sweep $v $d" "" --seeds 10 "$EX/format-sweep/arch.yaml" "$tmp/problem.yaml" \
+			"$EX/format-sweep/map.yaml" "$EX/format-sweep/$v.yaml"
+	done
+done
+
+T=$EX/tensor-core-2to4
+check "tensor-core-2to4 dense" "" "$T/arch.yaml" "$T/problem.yaml" "$T/map-dense.yaml"
+printf '%s\n' "SMEM B reads actual" "SMEM B reads skipped" >"$tmp/tc.outside"
+check "tensor-core-2to4 2:4" "$tmp/tc.outside" --seeds 10 "$T/arch.yaml" "$T/problem.yaml" \
+	"$T/map-sparse.yaml" "$T/sparse.yaml"
+exit $status
