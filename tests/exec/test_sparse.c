@@ -152,6 +152,207 @@ static void test_layout(void)
 	check_layout("03.2.3-conv1d+oc-spatial");
 }
 
+/* ------------------------------------------------------- named formats */
+
+/*
+ * Named formats expanded by the executor: A[M,K] (4 x 8, 2:4 along K, so
+ * 16 non-zeros, two in every row half) at a Buffer whose loops are K8
+ * inside M4, and again at a backing store above it (pre-tiled: the
+ * Buffer's ranks plus one of fiber shape 1 on top). Units of the largest
+ * tile, rank 0 innermost: CSR/CSC are offsets of the 4 rows (5) over 16
+ * coordinates; COO one list of 16 coordinates; bitmask 4 row bits over 4 x
+ * 8 bits; CSF 4 row coordinates over 16; 2:4 the 16 group indices under an
+ * uncompressed rank.
+ */
+static void test_named_formats(void)
+{
+	static const uint64_t b[] = { 4, 8 };
+	static const struct {
+		enum spec_named_format named;
+		unsigned ranks;                /* at the Buffer; one more above */
+		double md[2], pl[2];           /* Buffer ranks 0, 1 */
+		double top_md, top_pl;         /* the backing store's top rank */
+	} rows[] = {
+		{ SPEC_NAMED_CSR, 2, { 16, 0 }, { 0, 5 }, 0, 2 },
+		{ SPEC_NAMED_CSC, 2, { 16, 0 }, { 0, 5 }, 0, 2 },
+		{ SPEC_NAMED_COO, 1, { 16, 0 }, { 0, 0 }, 1, 1 },
+		{ SPEC_NAMED_BITMASK, 2, { 32, 4 }, { 0, 4 }, 1, 1 },
+		{ SPEC_NAMED_CSF, 2, { 16, 4 }, { 0, 4 }, 1, 1 },
+		{ SPEC_NAMED_NM, 2, { 16, 0 }, { 0, 0 }, 0, 0 },
+	};
+	size_t i;
+	unsigned r;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct exec_tensor_stats *buf, *bs;
+		struct exec_result res;
+		struct tspec ts;
+		tspec_init(&ts, "MK", b);
+		tspec_tensor(&ts, "A", "M,K", false);
+		tspec_tensor(&ts, "B", "K", false);
+		tspec_tensor(&ts, "Z", "M", true);
+		tspec_density_nm(&ts, 0, 2, 4, 'K');
+		tspec_level(&ts, "Buffer", 1, 1);
+		tspec_keep(&ts, 0, "*");
+		tspec_level(&ts, "Backing", 1, 1);
+		tspec_keep(&ts, 1, "*");
+		tspec_temporal(&ts, 0, "K8 M4", "KM");
+		tspec_named_format(&ts, 0, 0, rows[i].named, 2, 4);
+		tspec_named_format(&ts, 1, 0, rows[i].named, 2, 4);
+		CU_ASSERT_EQUAL_FATAL(tspec_finish(&ts), 0);
+		CU_ASSERT_EQUAL_FATAL(exec_run(&ts.s, NULL, &res), 0);
+		buf = exec_result_stats(&res, 0, 0);
+		bs = exec_result_stats(&res, 1, 0);
+		CU_ASSERT_EQUAL(buf->n_format_ranks, rows[i].ranks);
+		CU_ASSERT_EQUAL(bs->n_format_ranks, rows[i].ranks + 1);
+		CU_ASSERT_EQUAL(buf->max_occupancy, 16);
+		for (r = 0; r < rows[i].ranks; r++) {
+			CU_ASSERT_DOUBLE_EQUAL(buf->max_md_units[r], rows[i].md[r], 1e-9);
+			CU_ASSERT_DOUBLE_EQUAL(buf->max_pl_units[r], rows[i].pl[r], 1e-9);
+			CU_ASSERT_DOUBLE_EQUAL(bs->max_md_units[r], rows[i].md[r], 1e-9);
+			CU_ASSERT_DOUBLE_EQUAL(bs->max_pl_units[r], rows[i].pl[r], 1e-9);
+		}
+		CU_ASSERT_DOUBLE_EQUAL(bs->max_md_units[r], rows[i].top_md, 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(bs->max_pl_units[r], rows[i].top_pl, 1e-9);
+		/* the zeros of A are not stored, so not read */
+		CU_ASSERT_EQUAL(buf->reads.n[EXEC_ACTUAL], 16);
+		CU_ASSERT_TRUE(res.numeric_ok);
+		exec_result_release(&res);
+		tspec_release(&ts);
+	}
+}
+
+/* ---------------------------------------------------- spatial skipping */
+
+/*
+ * B[K] under a GLB that fans K4 out to 4 register files holding K2 tiles,
+ * spatially skipped on A[K] (0.25, compressed at the GLB): a register file
+ * whose K2 window of A is empty gets no work. Counted from the tensor
+ * itself, with e empty windows of the 32: the computes in them do not
+ * exist (64 - 2e happen), the files receive and read 2(32 - e) words of B,
+ * the GLB skips the 2e reads no busy file needs, and the busy files per
+ * step (16 steps, each window spans 2) are 2(32 - e) / 16 on average.
+ */
+static void test_spatial_skip(void)
+{
+	static const uint64_t b[] = { 64, 1 };
+	unsigned seed;
+
+	for (seed = 1; seed <= 5; seed++) {
+		struct exec_options opt = EXEC_OPTIONS_INIT;
+		const struct exec_tensor_stats *rf, *glb;
+		struct exec_tensor *a;
+		struct exec_result r;
+		struct tspec ts;
+		uint64_t e = 0, busy_max = 0, w, k;
+		char why[256];
+		tspec_init(&ts, "KM", b);
+		tspec_tensor(&ts, "A", "K", false);
+		tspec_tensor(&ts, "B", "K", false);
+		tspec_tensor(&ts, "Z", "M", true);
+		tspec_density(&ts, 0, SPEC_DENSITY_FIXED_STRUCTURED, 0.25);
+		tspec_level(&ts, "RF", 4, 1);
+		tspec_keep(&ts, 0, "01");
+		tspec_level(&ts, "GLB", 1, 1);
+		tspec_keep(&ts, 1, "*");
+		tspec_level(&ts, "DRAM", 1, 1);
+		tspec_keep(&ts, 2, "*");
+		tspec_temporal(&ts, 0, "K2", "K");
+		tspec_spatial(&ts, 1, "K4", "K", 1);
+		tspec_temporal(&ts, 1, "K8", "K");
+		tspec_format(&ts, 1, 0, "UOP UOP CP");
+		tspec_saf(&ts, 1, SPEC_SAF_SPATIAL_SKIPPING, 1, "0");
+		CU_ASSERT_EQUAL_FATAL(tspec_finish(&ts), 0);
+		a = exec_tensor_new(&ts.s.workload, 0, seed, why);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+		for (k = 0; k < 8; k++) {
+			uint64_t busy = 0;
+			for (w = 0; w < 4; w++) {
+				uint64_t k0 = 2 * (k * 4 + w);
+				bool empty = exec_tensor_get(a, &k0) == 0 &&
+					     exec_tensor_get(a, (uint64_t[]){ k0 + 1 }) == 0;
+				e += empty;
+				busy += !empty;
+			}
+			busy_max = busy > busy_max ? busy : busy_max;
+		}
+		opt.seed = seed;
+		CU_ASSERT_EQUAL_FATAL(exec_run(&ts.s, &opt, &r), 0);
+		rf = exec_result_stats(&r, 0, 1);
+		glb = exec_result_stats(&r, 1, 1);
+		CU_ASSERT_EQUAL(r.computes_class[EXEC_ACTUAL], 64 - 2 * e);
+		CU_ASSERT_EQUAL(rf->fills.n[EXEC_ACTUAL], 2 * (32 - e));
+		CU_ASSERT_EQUAL(rf->reads.n[EXEC_ACTUAL], 2 * (32 - e));
+		CU_ASSERT_EQUAL(glb->reads.algorithmic, 64);
+		CU_ASSERT_EQUAL(glb->reads.n[EXEC_SKIPPED], 2 * e);
+		CU_ASSERT_EQUAL(glb->reads.n[EXEC_ACTUAL], 64 - 2 * e);
+		CU_ASSERT_EQUAL(r.compute_busy_max, busy_max);
+		CU_ASSERT_DOUBLE_EQUAL(r.compute_busy_avg, (double)(32 - e) / 8, 1e-12);
+		CU_ASSERT_TRUE(r.numeric_ok);
+		exec_tensor_free(a);
+		exec_result_release(&r);
+		tspec_release(&ts);
+	}
+}
+
+/*
+ * 2:4 on a tensor core: A[M,K] (4 x 8, 2:4 along K) in the N:M format,
+ * K8 spread along X and M4 along Y (32 logical units) under SMEM, B and Z
+ * spatially skipped on A. Every step, each row has exactly 4 non-zeros in
+ * its 8 positions: 16 units have work, never more (the 2:4 mapping fits
+ * 16 MACs), and half the computes exist. B[k, n] goes to the 4 rows at
+ * once, so SMEM skips its read only when A's column k is all zero.
+ */
+static void test_spatial_skip_2to4(void)
+{
+	static const uint64_t b[] = { 4, 2, 8 };
+	unsigned seed;
+
+	for (seed = 1; seed <= 5; seed++) {
+		struct exec_options opt = EXEC_OPTIONS_INIT;
+		struct exec_tensor *a;
+		struct exec_result r;
+		struct tspec ts;
+		uint64_t k, m, empty_cols = 0;
+		char why[256];
+		tspec_init(&ts, "MNK", b);
+		tspec_tensor(&ts, "A", "M,K", false);
+		tspec_tensor(&ts, "B", "K,N", false);
+		tspec_tensor(&ts, "Z", "M,N", true);
+		tspec_density_nm(&ts, 0, 2, 4, 'K');
+		tspec_level(&ts, "SMEM", 1, 1);
+		tspec_keep(&ts, 0, "*");
+		tspec_spatial(&ts, 0, "K8 M4", "KM", 1);
+		tspec_temporal(&ts, 0, "N2", "N");
+		tspec_named_format(&ts, 0, 0, SPEC_NAMED_NM, 2, 4);
+		tspec_saf(&ts, 0, SPEC_SAF_SPATIAL_SKIPPING, 1, "0");
+		tspec_saf(&ts, 0, SPEC_SAF_SPATIAL_SKIPPING, 2, "0");
+		CU_ASSERT_EQUAL_FATAL(tspec_finish(&ts), 0);
+		a = exec_tensor_new(&ts.s.workload, 0, seed, why);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+		for (k = 0; k < 8; k++) {
+			bool empty = true;
+			for (m = 0; m < 4; m++)
+				empty &= exec_tensor_get(a, (uint64_t[]){ m, k }) == 0;
+			empty_cols += empty;
+		}
+		opt.seed = seed;
+		CU_ASSERT_EQUAL_FATAL(exec_run(&ts.s, &opt, &r), 0);
+		CU_ASSERT_EQUAL(r.compute_instances, 32);
+		CU_ASSERT_EQUAL(r.compute_busy_max, 16);
+		CU_ASSERT_DOUBLE_EQUAL(r.compute_busy_avg, 16, 0);
+		CU_ASSERT_EQUAL(r.computes_class[EXEC_ACTUAL], 32);
+		CU_ASSERT_EQUAL(exec_result_stats(&r, 0, 1)->reads.algorithmic, 16);
+		CU_ASSERT_EQUAL(exec_result_stats(&r, 0, 1)->reads.n[EXEC_SKIPPED], 2 * empty_cols);
+		/* each Z[m, n] still gets one reduced update: every row has work */
+		CU_ASSERT_EQUAL(exec_result_stats(&r, 0, 2)->updates.n[EXEC_ACTUAL], 8);
+		CU_ASSERT_TRUE(r.numeric_ok);
+		exec_tensor_free(a);
+		exec_result_release(&r);
+		tspec_release(&ts);
+	}
+}
+
 /* --------------------------------------------- means vs Sparseloop's values */
 
 struct sample {
@@ -342,6 +543,9 @@ CU_TestInfo sparse_tests[] = {
 	{ "gating: exact counts", test_gating_dot_product },
 	{ "compression: exact counts", test_compressed_dot_product },
 	{ "format ranks laid over the loops", test_layout },
+	{ "named formats", test_named_formats },
+	{ "spatial skipping: counts from the leader", test_spatial_skip },
+	{ "spatial skipping: 2:4 on 16 of 32 units", test_spatial_skip_2to4 },
 	{ "01.2.2 means = Sparseloop", test_sudu },
 	{ "01.2.3 means = Sparseloop", test_scdu },
 	{ "02.2.1 means = Sparseloop", test_spmspm },

@@ -1,8 +1,8 @@
 /*
  * The tile walk: on every dense conformance case the executor's counts
  * equal Timeloop's reference counts exactly; on small hand-built nests the
- * retention rules, exact footprints and hop-by-hop multicast give the
- * values worked out by hand.
+ * retention rules, exact footprints, hop-by-hop multicast and link
+ * transfers give the values worked out by hand.
  */
 #include "exec/exec.h"
 
@@ -303,6 +303,68 @@ static void test_hop_multicast(void)
 	tspec_release(&ts);
 }
 
+/*
+ * Link transfers on a 1-D convolution Z[P] = W[R] I[P+R], P = 16, R = 3:
+ * the GLB spreads P4 over 4 register files and steps R3 above them (then
+ * P over the rest). With one input per register file ('P1'), at each R
+ * step after the first a file needs the input its right neighbour held:
+ * three of four take it over the link, the GLB reads one (per sweep of R:
+ * 4 + 1 + 1 reads and 0 + 3 + 3 links, over 4 sweeps). With two inputs
+ * per file ('P2', 2 sweeps) the missing input is the second of the right
+ * neighbour's previous pair: 8 + 1 + 1 reads and 3 + 3 links per sweep.
+ * Opting I out of links (no_link_transfer) brings back every read. The
+ * neighbours read what they send: the files' reads are the 48 computes'
+ * plus the links.
+ */
+static void test_link_transfers(void)
+{
+	static const uint64_t b[] = { 16, 3 };
+	static const struct {
+		const char *rf, *glb;
+		bool opt_out;
+		uint64_t glb_reads, links, rf_fills;
+	} rows[] = {
+		{ "P1", "R3 P4", false, 24, 24, 48 },
+		{ "P2", "R3 P2", false, 20, 12, 32 },
+		{ "P1", "R3 P4", true, 48, 0, 48 },
+		{ "P2", "R3 P2", true, 32, 0, 32 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct exec_tensor_stats *rf, *glb;
+		struct exec_result r;
+		struct tspec ts;
+		tspec_init(&ts, "PR", b);
+		tspec_tensor(&ts, "W", "R", false);
+		tspec_tensor(&ts, "I", "P+R", false);
+		tspec_tensor(&ts, "Z", "P", true);
+		tspec_level(&ts, "RF", 4, 1);
+		tspec_keep(&ts, 0, "*");
+		tspec_level(&ts, "GLB", 1, 1);
+		tspec_keep(&ts, 1, "*");
+		tspec_temporal(&ts, 0, rows[i].rf, "PR");
+		tspec_spatial(&ts, 1, "P4", "P", 2);
+		tspec_temporal(&ts, 1, rows[i].glb, "RP");
+		if (rows[i].opt_out)
+			ts.m.levels[1].no_link_transfer_mask = 1u << 1;
+		CU_ASSERT_EQUAL_FATAL(tspec_finish(&ts), 0);
+		CU_ASSERT_EQUAL_FATAL(exec_run(&ts.s, NULL, &r), 0);
+		rf = exec_result_stats(&r, 0, 1);
+		glb = exec_result_stats(&r, 1, 1);
+		CU_ASSERT_EQUAL(glb->reads.algorithmic, rows[i].glb_reads);
+		CU_ASSERT_EQUAL(rf->link_transfers, rows[i].links);
+		CU_ASSERT_EQUAL(rf->fills.algorithmic, rows[i].rf_fills);
+		CU_ASSERT_EQUAL(rf->reads.algorithmic, 48 + rows[i].links);
+		CU_ASSERT_EQUAL(glb->multicast_words, 0);
+		/* W is the same for every file: multicast, never linked */
+		CU_ASSERT_EQUAL(exec_result_stats(&r, 0, 0)->link_transfers, 0);
+		CU_ASSERT_TRUE(r.numeric_ok);
+		exec_result_release(&r);
+		tspec_release(&ts);
+	}
+}
+
 CU_TestInfo walk_tests[] = {
 	{ "dot product = Timeloop", test_dot_product },
 	{ "simple_output_stationary = Timeloop head", test_output_stationary },
@@ -313,6 +375,7 @@ CU_TestInfo walk_tests[] = {
 	{ "retention rules", test_retention },
 	{ "exact footprints", test_exact_footprint },
 	{ "hop-by-hop multicast", test_hop_multicast },
+	{ "link transfers", test_link_transfers },
 	CU_TEST_INFO_NULL,
 };
 

@@ -81,6 +81,16 @@ void tspec_density(struct tspec *ts, unsigned t, enum spec_density_kind kind, do
 	ts->tensors[t].density.is_default = false;
 }
 
+void tspec_density_nm(struct tspec *ts, unsigned t, unsigned n, unsigned m, char dim)
+{
+	ts->tensors[t].density.kind = SPEC_DENSITY_NM;
+	ts->tensors[t].density.density = (double)n / (double)m;
+	ts->tensors[t].density.nm_n = n;
+	ts->tensors[t].density.nm_m = m;
+	ts->tensors[t].density.nm_dim = (unsigned)dim_of(ts, dim);
+	ts->tensors[t].density.is_default = false;
+}
+
 unsigned tspec_level(struct tspec *ts, const char *name, uint64_t instances, unsigned block)
 {
 	unsigned l = ts->s.arch.n_levels++, d;
@@ -198,6 +208,20 @@ void tspec_format(struct tspec *ts, unsigned level, unsigned t, const char *kind
 		while (*c == ' ')
 			c++;
 	}
+}
+
+void tspec_named_format(struct tspec *ts, unsigned level, unsigned t,
+			enum spec_named_format named, unsigned nm_n, unsigned nm_m)
+{
+	struct spec_sparse_target *tg = target_of(ts, level, false);
+	struct spec_tensor_format *tf = (struct spec_tensor_format *)&tg->formats[tg->n_formats++];
+
+	memset(tf, 0, sizeof(*tf));
+	tf->tensor = t;
+	tf->named = named;
+	tf->nm_n = nm_n;
+	tf->nm_m = nm_m;
+	tf->named_metadata_word_bits = -1;
 }
 
 void tspec_saf(struct tspec *ts, unsigned level, enum spec_saf_kind kind, unsigned target,

@@ -33,6 +33,9 @@ unsigned tspec_tensor(struct tspec *ts, const char *name, const char *proj, bool
 /* Set a tensor's density model. */
 void tspec_density(struct tspec *ts, unsigned t, enum spec_density_kind kind, double density);
 
+/* N:M density for tensor 't': 'n' non-zeros in every 'm' along dimension 'dim'. */
+void tspec_density_nm(struct tspec *ts, unsigned t, unsigned n, unsigned m, char dim);
+
 /* Add a storage level (levels are added innermost first). Returns its index. */
 unsigned tspec_level(struct tspec *ts, const char *name, uint64_t instances, unsigned block);
 
@@ -46,6 +49,10 @@ void tspec_spatial(struct tspec *ts, unsigned level, const char *factors, const 
 
 /* A format for tensor 't' at 'level': kinds outermost first ("UOP CP"). */
 void tspec_format(struct tspec *ts, unsigned level, unsigned t, const char *kinds);
+
+/* A named format for tensor 't' at 'level' (nm_n, nm_m for SPEC_NAMED_NM). */
+void tspec_named_format(struct tspec *ts, unsigned level, unsigned t,
+			enum spec_named_format named, unsigned nm_n, unsigned nm_m);
 
 /* A SAF at 'level': target conditioned on the tensors of 'conds' ("0", "01"). */
 void tspec_saf(struct tspec *ts, unsigned level, enum spec_saf_kind kind, unsigned target,
