@@ -101,6 +101,20 @@ char *st_diags(const struct diag_list *dl)
 	return buf;
 }
 
+void st_assert_diag(struct spec_set *s, struct diag_list *dl, bool must_fail, size_t row,
+		    const char *expected)
+{
+	char *got = st_diags(dl);
+	if (must_fail)
+		CU_ASSERT_PTR_NULL(s);
+	if (!strstr(got, expected))
+		fprintf(stderr, "row %zu: expected '%s', got\n%s", row, expected, got);
+	CU_ASSERT_PTR_NOT_NULL(strstr(got, expected));
+	free(got);
+	spec_set_free(s);
+	diag_list_release(dl);
+}
+
 char *st_errors_of(const char *text)
 {
 	struct diag_list dl = DIAG_LIST_INIT;

@@ -29,6 +29,14 @@ const char *st_write(const char *name, const char *text);
 /* Every diagnostic of 'dl' as "line:col: severity: message\n" lines (caller frees). */
 char *st_diags(const struct diag_list *dl);
 
+/*
+ * Assert that a load reported 'expected' among its diagnostics (and, when
+ * 'must_fail', that it failed); print the diagnostics of a failing 'row'.
+ * Frees 's' and releases 'dl'.
+ */
+void st_assert_diag(struct spec_set *s, struct diag_list *dl, bool must_fail, size_t row,
+		    const char *expected);
+
 /* Load one YAML text; return the diagnostics string (caller frees), or NULL if it loaded. */
 char *st_errors_of(const char *text);
 
