@@ -21,38 +21,21 @@ extern const struct cli_command cmd_exec;
 static int write_outputs(const char *dir, const struct spec_set *s, const struct exec_result *r,
 			 const struct exec_options *opt)
 {
+	static const char *const names[2] = {
+		"fiberloop-exec.stats.txt", "fiberloop-exec.stats.json",
+	};
 	struct strbuf stats = STRBUF_INIT, json = STRBUF_INIT, err = STRBUF_INIT;
-	struct strbuf p1 = STRBUF_INIT, p2 = STRBUF_INIT;
-	struct atomic_file f1, f2;
-	int rc = -1;
+	const struct strbuf *bufs[2] = { &stats, &json };
+	int rc;
 
 	exec_report_stats(&stats, s, r);
 	exec_report_json(&json, s, r, opt);
-	strbuf_addf(&p1, "%s/fiberloop-exec.stats.txt", dir);
-	strbuf_addf(&p2, "%s/fiberloop-exec.stats.json", dir);
-	if (make_dirs(dir, &err) < 0 || atomic_file_open(&f1, p1.buf, &err) < 0)
-		goto out;
-	if (atomic_file_open(&f2, p2.buf, &err) < 0) {
-		atomic_file_abort(&f1);
-		goto out;
-	}
-	fwrite(stats.buf, 1, stats.len, f1.fp);
-	fwrite(json.buf, 1, json.len, f2.fp);
-	if (atomic_file_commit(&f1, &err) < 0) {
-		atomic_file_abort(&f2);
-		goto out;
-	}
-	if (atomic_file_commit(&f2, &err) < 0)
-		goto out;
-	rc = 0;
-out:
+	rc = write_files_atomic(dir, names, bufs, 2, &err);
 	if (rc < 0)
 		fprintf(stderr, "fiberloop exec: %s\n", err.buf);
 	strbuf_release(&stats);
 	strbuf_release(&json);
 	strbuf_release(&err);
-	strbuf_release(&p1);
-	strbuf_release(&p2);
 	return rc;
 }
 

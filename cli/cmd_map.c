@@ -377,43 +377,19 @@ static const char *const out_names[OUT_COUNT] = {
 	OUT_PREFIX ".stats.json",
 };
 
-/* Write every buffer into 'dir' atomically: all files or none. */
+/* Write every buffer into 'dir' atomically. Returns 0, or -1 after printing. */
 static int write_files(const char *dir, struct strbuf *bufs)
 {
-	struct atomic_file af[OUT_COUNT];
-	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
-	int i, k, n_open = 0, rc = 0;
+	const struct strbuf *ptrs[OUT_COUNT];
+	struct strbuf err = STRBUF_INIT;
+	int i, rc;
 
-	if (make_dirs(dir, &err) < 0)
-		goto fail;
-	for (i = 0; i < OUT_COUNT; i++) {
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/%s", dir, out_names[i]);
-		if (atomic_file_open(&af[i], path.buf, &err) < 0)
-			goto fail;
-		n_open++;
-		if (fwrite(bufs[i].buf, 1, bufs[i].len, af[i].fp) != bufs[i].len) {
-			strbuf_addf(&err, "cannot write '%s'", path.buf);
-			goto fail;
-		}
-	}
-	for (i = 0; i < OUT_COUNT; i++) {
-		if (atomic_file_commit(&af[i], &err) < 0) {
-			for (k = i + 1; k < OUT_COUNT; k++)
-				atomic_file_abort(&af[k]);
-			n_open = 0;
-			goto fail;
-		}
-	}
-	goto done;
-fail:
-	for (i = 0; i < n_open; i++)
-		atomic_file_abort(&af[i]);
-	fprintf(stderr, "fiberloop map: %s\n", err.buf);
-	rc = -1;
-done:
+	for (i = 0; i < OUT_COUNT; i++)
+		ptrs[i] = &bufs[i];
+	rc = write_files_atomic(dir, out_names, ptrs, OUT_COUNT, &err);
+	if (rc < 0)
+		fprintf(stderr, "fiberloop map: %s\n", err.buf);
 	strbuf_release(&err);
-	strbuf_release(&path);
 	return rc;
 }
 

@@ -103,47 +103,19 @@ static int parse_args(int argc, char **argv, struct model_args *a)
 	return 0;
 }
 
-/* Write the three output files of -o DIR: all of them or none. */
+/* Write the three output files of -o DIR. Returns 0, or -1 after printing. */
 static int write_outputs(const char *dir, struct strbuf *const bufs[3])
 {
 	static const char *const names[3] = {
 		"fiberloop-model.stats.txt", "fiberloop-model.map.txt",
 		"fiberloop-model.stats.json",
 	};
-	struct atomic_file af[3];
-	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
-	int i, n_open = 0, rc = 0;
+	struct strbuf err = STRBUF_INIT;
+	int rc = write_files_atomic(dir, names, (const struct strbuf *const *)bufs, 3, &err);
 
-	if (make_dirs(dir, &err) < 0)
-		goto fail;
-	for (i = 0; i < 3; i++) {
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/%s", dir, names[i]);
-		if (atomic_file_open(&af[i], path.buf, &err) < 0)
-			goto fail;
-		n_open++;
-		if (fwrite(bufs[i]->buf, 1, bufs[i]->len, af[i].fp) != bufs[i]->len) {
-			strbuf_addf(&err, "cannot write '%s'", path.buf);
-			goto fail;
-		}
-	}
-	for (i = 0; i < 3; i++) {
-		if (atomic_file_commit(&af[i], &err) < 0) {
-			n_open = 0;
-			for (int k = i + 1; k < 3; k++)
-				atomic_file_abort(&af[k]);
-			goto fail;
-		}
-	}
-	goto done;
-fail:
-	for (i = 0; i < n_open; i++)
-		atomic_file_abort(&af[i]);
-	fprintf(stderr, "fiberloop model: %s\n", err.buf);
-	rc = -1;
-done:
+	if (rc < 0)
+		fprintf(stderr, "fiberloop model: %s\n", err.buf);
 	strbuf_release(&err);
-	strbuf_release(&path);
 	return rc;
 }
 

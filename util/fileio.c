@@ -77,6 +77,39 @@ int write_file_atomic(const char *path, const void *data, size_t len, struct str
 	return atomic_file_commit(&af, err);
 }
 
+int write_files_atomic(const char *dir, const char *const *names, const struct strbuf *const *bufs,
+		       size_t n, struct strbuf *err)
+{
+	struct atomic_file *af = xcalloc(n, sizeof(*af));
+	struct strbuf path = STRBUF_INIT;
+	size_t i, n_open = 0;
+	int rc = -1;
+
+	if (make_dirs(dir, err) < 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir, names[i]);
+		if (atomic_file_open(&af[i], path.buf, err) < 0)
+			goto out;
+		n_open++;
+		if (bufs[i]->len && fwrite(bufs[i]->buf, 1, bufs[i]->len, af[i].fp) != bufs[i]->len) {
+			strbuf_addf(err, "cannot write '%s': %s", path.buf, strerror(errno));
+			goto out;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (atomic_file_commit(&af[i], err) < 0)
+			goto out;
+	rc = 0;
+out:
+	for (i = 0; i < n_open; i++)
+		atomic_file_abort(&af[i]); /* no-op for committed files */
+	strbuf_release(&path);
+	free(af);
+	return rc;
+}
+
 int read_file(const char *path, struct strbuf *out, struct strbuf *err)
 {
 	char buf[65536];

@@ -32,6 +32,15 @@ void atomic_file_abort(struct atomic_file *af);
 /* Write 'len' bytes of 'data' to 'path' atomically. Returns 0 or -1 + 'err'. */
 int write_file_atomic(const char *path, const void *data, size_t len, struct strbuf *err);
 
+/*
+ * Write 'n' buffers into directory 'dir' (created if missing) as
+ * dir/names[i]. Every file is written in full to a temporary before any is
+ * renamed into place, so a write error replaces nothing. Returns 0, or -1
+ * with 'err' filled.
+ */
+int write_files_atomic(const char *dir, const char *const *names, const struct strbuf *const *bufs,
+		       size_t n, struct strbuf *err);
+
 /* Read the whole file into 'out'. Returns 0, or -1 with 'err' filled. */
 int read_file(const char *path, struct strbuf *out, struct strbuf *err);
 

@@ -118,12 +118,43 @@ static void test_atomic_file(void)
 	strbuf_release(&content);
 }
 
+static void test_write_files_atomic(void)
+{
+	char dir[] = "/tmp/fiberloop-test-XXXXXX";
+	char sub[256], blocker[256];
+	static const char *const names[2] = { "a.txt", "b.txt" };
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, err = STRBUF_INIT, got = STRBUF_INIT;
+	const struct strbuf *bufs[2] = { &a, &b };
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	strbuf_addstr(&a, "first\n");
+	strbuf_addstr(&b, "second\n");
+	snprintf(sub, sizeof(sub), "%s/out", dir);
+	CU_ASSERT_EQUAL(write_files_atomic(sub, names, bufs, 2, &err), 0);
+	snprintf(sub, sizeof(sub), "%s/out/b.txt", dir);
+	CU_ASSERT_EQUAL(read_file(sub, &got, &err), 0);
+	CU_ASSERT_STRING_EQUAL(got.buf, "second\n");
+
+	/* a directory that cannot be created: an error and no file */
+	snprintf(blocker, sizeof(blocker), "%s/blocker", dir);
+	CU_ASSERT_EQUAL(write_file_atomic(blocker, "x", 1, &err), 0);
+	snprintf(sub, sizeof(sub), "%s/blocker/out", dir);
+	strbuf_reset(&err);
+	CU_ASSERT_EQUAL(write_files_atomic(sub, names, bufs, 2, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.buf, "cannot create directory"));
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&err);
+	strbuf_release(&got);
+}
+
 static CU_TestInfo util_tests[] = {
 	{ "strbuf", test_strbuf },
 	{ "arena", test_arena },
 	{ "rng determinism and spread", test_rng },
 	{ "checked math", test_ckmath },
 	{ "atomic file", test_atomic_file },
+	{ "several files at once", test_write_files_atomic },
 	CU_TEST_INFO_NULL,
 };
 
