@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "specs/spec.h"
+#include "util/diag.h"
+
 int unit_main(CU_SuiteInfo *suites)
 {
 	unsigned failed;
@@ -46,4 +49,35 @@ const char *unit_conformance_dir(void)
 	if (stat(buf, &st) == 0)
 		return buf;
 	return NULL;
+}
+
+struct spec_set *unit_load_files(const char *dir, const char *const *files, size_t n,
+				 bool require_mapping)
+{
+	struct spec_load_options lo = { .require_mapping = require_mapping };
+	struct diag_list dl = DIAG_LIST_INIT;
+	char paths[8][2048];
+	const char *pp[8];
+	struct spec_set *s;
+	size_t i;
+
+	if (n > 8)
+		n = 8;
+	for (i = 0; i < n; i++) {
+		snprintf(paths[i], sizeof(paths[i]), "%s/%s", dir, files[i]);
+		pp[i] = paths[i];
+	}
+	s = spec_set_load(pp, n, &lo, &dl);
+	if (!s)
+		diag_print(&dl, stderr);
+	diag_list_release(&dl);
+	return s;
+}
+
+struct spec_set *unit_load_case(const char *name, const char *const *files, size_t n,
+				bool require_mapping)
+{
+	char dir[2048];
+	snprintf(dir, sizeof(dir), "%s/%s", unit_conformance_dir(), name);
+	return unit_load_files(dir, files, n, require_mapping);
 }

@@ -10,6 +10,10 @@
 #define TESTS_UNIT_H
 
 #include <CUnit/CUnit.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct spec_set;
 
 /* Run every suite of the NULL-terminated 'suites'; return the exit status. */
 int unit_main(CU_SuiteInfo *suites);
@@ -19,5 +23,16 @@ const char *unit_data_path(const char *rel);
 
 /* Absolute path of the shared conformance corpus, or NULL if not found. */
 const char *unit_conformance_dir(void);
+
+/*
+ * Load files[0..n) (n <= 8) of directory 'dir' as one design; every
+ * diagnostic of a failed load is printed to stderr. Returns NULL on failure.
+ */
+struct spec_set *unit_load_files(const char *dir, const char *const *files, size_t n,
+				 bool require_mapping);
+
+/* unit_load_files() on the conformance case 'name' (e.g. "eyeriss_like"). */
+struct spec_set *unit_load_case(const char *name, const char *const *files, size_t n,
+				bool require_mapping);
 
 #endif

@@ -47,18 +47,8 @@ static const struct {
 
 static struct spec_set *load_case(const char *name)
 {
-	char in[1024], map[1024];
-	const char *paths[2] = { in, map };
-	struct diag_list dl = DIAG_LIST_INIT;
-	struct spec_set *s;
-
-	snprintf(in, sizeof(in), "%s/%s/input.yaml", unit_conformance_dir(), name);
-	snprintf(map, sizeof(map), "%s/%s/map.yaml", unit_conformance_dir(), name);
-	s = spec_set_load(paths, 2, NULL, &dl);
-	if (!s)
-		diag_print(&dl, stderr);
-	diag_list_release(&dl);
-	return s;
+	static const char *const files[] = { "input.yaml", "map.yaml" };
+	return unit_load_case(name, files, 2, false);
 }
 
 static unsigned long long per_instance(uint64_t total, uint64_t inst)

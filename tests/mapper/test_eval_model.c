@@ -25,22 +25,7 @@
 /* Load "<case>/<f>" for each name of 'files'. */
 static struct spec_set *load_case(const char *name, const char *const *files, size_t n)
 {
-	const char *dir = unit_conformance_dir();
-	char paths[4][1024];
-	const char *argv[4];
-	struct diag_list dl = DIAG_LIST_INIT;
-	struct spec_set *s;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		snprintf(paths[i], sizeof(paths[i]), "%s/%s/%s", dir, name, files[i]);
-		argv[i] = paths[i];
-	}
-	s = spec_set_load(argv, n, NULL, &dl);
-	if (!s)
-		diag_print(&dl, stderr);
-	diag_list_release(&dl);
-	return s;
+	return unit_load_case(name, files, n, false);
 }
 
 static void test_roundtrip(void)

@@ -18,20 +18,7 @@ static struct model_result res_;
 
 static struct spec_set *load(const char *dir, const char *const *files, size_t n)
 {
-	struct spec_load_options lo = { .require_mapping = true };
-	struct diag_list dl = DIAG_LIST_INIT;
-	char paths[4][2048];
-	const char *pp[4];
-	struct spec_set *s;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		snprintf(paths[i], sizeof(paths[i]), "%s/%s", dir, files[i]);
-		pp[i] = paths[i];
-	}
-	s = spec_set_load(pp, n, &lo, &dl);
-	diag_list_release(&dl);
-	return s;
+	return unit_load_files(dir, files, n, true);
 }
 
 static int eval_set(const struct spec_set *s, struct model_result *r)

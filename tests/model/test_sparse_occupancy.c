@@ -207,21 +207,10 @@ static void test_metadata_capacity(void)
 static void test_vector_ratio(void)
 {
 	static const char *const files[] = { "input.yaml", "map.yaml", "ERT.yaml", "ART.yaml" };
-	char paths[4][1024];
-	const char *pp[4];
-	struct spec_load_options lo = { .require_mapping = true };
-	struct diag_list dl = DIAG_LIST_INIT;
 	struct spec_set *s;
 	struct model_ws *ws;
-	unsigned i;
 
-	for (i = 0; i < 4; i++) {
-		snprintf(paths[i], sizeof(paths[i]), "%s/04.2.3-eyeriss-like-onchip-compression/%s",
-			 unit_conformance_dir(), files[i]);
-		pp[i] = paths[i];
-	}
-	s = spec_set_load(pp, 4, &lo, &dl);
-	diag_list_release(&dl);
+	s = unit_load_case("04.2.3-eyeriss-like-onchip-compression", files, 4, true);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	ws = model_ws_new(s, NULL, NULL, 0);
 	CU_ASSERT_EQUAL_FATAL(model_eval(ws, s->mapping, &res_), 0);

@@ -415,19 +415,10 @@ static void test_conformance(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
 	for (c = 0; c < ARRAY_SIZE(cases); c++) {
-		char paths[4][1024];
-		const char *pp[4];
-		struct spec_load_options lo = { .require_mapping = true };
-		struct diag_list dl = DIAG_LIST_INIT;
 		struct model_options opt = MODEL_OPTIONS_INIT;
 		struct spec_set *s;
 		struct model_ws *ws;
-		for (i = 0; i < 4; i++) {
-			snprintf(paths[i], sizeof(paths[i]), "%s/%s/%s", dir, cases[c], names[i]);
-			pp[i] = paths[i];
-		}
-		s = spec_set_load(pp, 4, &lo, &dl);
-		diag_list_release(&dl);
+		s = unit_load_case(cases[c], names, 4, true);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 		for (i = 0; i < 2; i++) {
 			opt.footprint = i ? MODEL_FOOTPRINT_EXACT : MODEL_FOOTPRINT_TIMELOOP;

@@ -25,24 +25,15 @@ static void test_conformance(void)
 		"simba_like", "sparse_tensor_core_like", "01.2.1-DUDU-dot-product",
 	};
 	static const char *const files[] = { "input.yaml", "map.yaml", "ERT.yaml" };
-	unsigned c, i;
+	unsigned c;
 
 	for (c = 0; c < ARRAY_SIZE(cases); c++) {
-		char paths[3][1024], ref[1024];
-		const char *pp[3];
-		struct spec_load_options lo = { .require_mapping = true };
-		struct diag_list dl = DIAG_LIST_INIT;
+		char ref[1024];
 		struct strbuf want = STRBUF_INIT, got = STRBUF_INIT, err = STRBUF_INIT;
 		struct spec_set *s;
 		struct model_ws *ws;
-		for (i = 0; i < 3; i++) {
-			snprintf(paths[i], sizeof(paths[i]), "%s/%s/%s", unit_conformance_dir(),
-				 cases[c], files[i]);
-			pp[i] = paths[i];
-		}
 		snprintf(ref, sizeof(ref), "%s/%s/ref.map.txt", unit_conformance_dir(), cases[c]);
-		s = spec_set_load(pp, 3, &lo, &dl);
-		diag_list_release(&dl);
+		s = unit_load_case(cases[c], files, 3, true);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 		CU_ASSERT_EQUAL_FATAL(read_file(ref, &want, &err), 0);
 		ws = model_ws_new(s, NULL, NULL, 0);

@@ -23,21 +23,7 @@ static struct model_result res_;
 static struct spec_set *load_case(const char *name)
 {
 	static const char *const files[] = { "input.yaml", "map.yaml", "ERT.yaml", "ART.yaml" };
-	char paths[4][1024];
-	const char *pp[4];
-	struct spec_load_options lo = { .require_mapping = true };
-	struct diag_list dl = DIAG_LIST_INIT;
-	struct spec_set *s;
-	unsigned i;
-
-	for (i = 0; i < 4; i++) {
-		snprintf(paths[i], sizeof(paths[i]), "%s/%s/%s", unit_conformance_dir(), name,
-			 files[i]);
-		pp[i] = paths[i];
-	}
-	s = spec_set_load(pp, 4, &lo, &dl);
-	diag_list_release(&dl);
-	return s;
+	return unit_load_case(name, files, 4, true);
 }
 
 /* The reference without its "MAPPING ... Loop nest:" blocks (head's layout). */
