@@ -6,7 +6,7 @@
  * user lists). Occupancies are expected counts of *units* (one metadata or
  * payload word of the rank); widths are in *bits*. Everything here is a pure
  * function of plain values: the probabilities that tiles are empty come from
- * the tensor's density model (model/density.h), which the caller queries, so
+ * the tensor's density model (density/density.h), which the caller queries, so
  * this module never sees a density model, a YAML node or an allocation.
  */
 #ifndef FORMATS_FORMAT_H

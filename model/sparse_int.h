@@ -14,7 +14,7 @@
 #include "model/model_int.h"
 
 #include "formats/format.h"
-#include "model/density.h"
+#include "density/density.h"
 #include "saf/saf.h"
 
 _Static_assert(SAF_MAX_RANKS == MODEL_MAX_FMT_RANKS, "one rank bound for formats");

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "formats/format.h"
-#include "model/density.h"
+#include "density/density.h"
 #include "util/xalloc.h"
 
 /* Does dimension 'dim' project to tensor 't'? */

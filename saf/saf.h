@@ -7,7 +7,7 @@
  * nonexistent ones.
  *
  * Everything here is a pure function of plain values: the loop nest of a
- * mapping (specs/), tensor projections, and density models (model/density.h)
+ * mapping (specs/), tensor projections, and density models (density/density.h)
  * that the caller owns. Probabilities are in [0, 1]; counts are per instance
  * of a storage level (computes: over all instances).
  */

@@ -6,7 +6,7 @@
 #include "saf/saf.h"
 
 #include "formats/format.h"
-#include "model/density.h"
+#include "density/density.h"
 #include "util/xalloc.h"
 
 static bool projects(const struct spec_tensor *t, unsigned dim)

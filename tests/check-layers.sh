@@ -11,10 +11,11 @@ allowed() {
 	specs)   echo "util specs" ;;
 	poly)    echo "util specs poly" ;;
 	formats) echo "util specs formats" ;;
-	saf)     echo "util specs formats saf model/density" ;;
-	model)   echo "util specs poly formats saf model" ;;
-	mapper)  echo "util specs poly formats saf model mapper" ;;
-	accel)   echo "util specs formats model accel" ;;
+	density) echo "util specs density" ;;
+	saf)     echo "util specs formats density saf" ;;
+	model)   echo "util specs poly formats density saf model" ;;
+	mapper)  echo "util specs poly formats density saf model mapper" ;;
+	accel)   echo "util specs formats density model accel" ;;
 	report)  echo "util specs model report" ;;
 	exec)    echo "util specs exec" ;;
 	cli|bench) echo "*" ;;
@@ -23,7 +24,7 @@ allowed() {
 
 status=0
 errs=$(mktemp) || exit 99
-for mod in util specs poly formats saf model mapper accel report exec; do
+for mod in util specs poly formats density saf model mapper accel report exec; do
 	[ -d "$mod" ] || continue
 	ok=$(allowed "$mod")
 	for f in $(find "$mod" -name '*.[ch]' | sort); do

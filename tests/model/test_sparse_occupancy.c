@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/density.h"
+#include "density/density.h"
 #include "model/model.h"
 #include "specs/spec.h"
 #include "tests/model/tb.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/density.h"
+#include "density/density.h"
 #include "saf/saf.h"
 #include "tests/saf/nest_fixture.h"
 #include "tests/unit.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/density.h"
+#include "density/density.h"
 #include "saf/saf.h"
 #include "tests/saf/nest_fixture.h"
 #include "tests/unit.h"

@@ -9,11 +9,12 @@
  * geometry: the tensor is cut into the grid of tiles of the queried shape and
  * P(n) is the fraction of grid tiles holding n non-zeros (an expectation over
  * the random placement for N:M). Those three cache each distribution they
- * compute, per model, behind a mutex: a model may be shared by threads.
+ * compute in the model: a model belongs to one thread (a model workspace
+ * builds its own), so it is used without locks.
  * Occupancies are counts of non-zero elements; densities are fractions.
  */
-#ifndef MODEL_DENSITY_H
-#define MODEL_DENSITY_H
+#ifndef DENSITY_DENSITY_H
+#define DENSITY_DENSITY_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,7 +5,7 @@
  * shape, O) it is the fraction of child tiles, over the child grid cut from
  * each parent tile, among the parents that hold exactly O non-zeros.
  */
-#include "model/density_int.h"
+#include "density/density_int.h"
 
 #include <stdlib.h>
 #include <string.h>

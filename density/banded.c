@@ -4,7 +4,7 @@
  * (edge tiles clipped); the count of every grid tile near the band is
  * computed in closed form, every other tile is empty.
  */
-#include "model/density_int.h"
+#include "density/density_int.h"
 
 #include <stdlib.h>
 #include <string.h>

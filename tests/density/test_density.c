@@ -1,5 +1,5 @@
 /* Tests of model/density*.c: every density model against hand values or brute force. */
-#include "model/density.h"
+#include "density/density.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -3,14 +3,14 @@
  * hypergeometric (semantics 4.2), the per-model distribution cache of the
  * geometric kinds, and the probability-vector helpers they share.
  */
-#include "model/density.h"
+#include "density/density.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/density_int.h"
+#include "density/density_int.h"
 #include "util/ckmath.h"
 #include "util/xalloc.h"
 
@@ -317,8 +317,8 @@ static void cache_free(struct density_cache *c)
 
 /*
  * The distribution of the (clipped) tile 't' under 'cons', computed once
- * per model and then borrowed from the cache. Thread-safe: the work is done
- * outside the lock and the first result inserted wins.
+ * per model and then borrowed from the cache. A model belongs to one
+ * thread (each model workspace builds its own), so the cache needs no lock.
  */
 static const struct density_dist *cached_distribution(struct density_model *m,
 						      const struct density_tile *t,
@@ -334,29 +334,15 @@ static const struct density_dist *cached_distribution(struct density_model *m,
 		memcpy(k.parent, cons->parent.extent, cons->parent.n_ranks * sizeof(uint64_t));
 		k.occupancy = cons->occupancy;
 	}
-	pthread_mutex_lock(&m->lock);
 	slot = cache_slot(m->cache, &k);
-	e = *slot;
-	pthread_mutex_unlock(&m->lock);
-	if (e)
-		return &e->dist;
-
+	if (*slot)
+		return &(*slot)->dist;
 	e = xcalloc(1, sizeof(*e));
 	e->key = k;
 	m->ops->distribution(m, t, cons, &e->dist);
-
-	pthread_mutex_lock(&m->lock);
-	slot = cache_slot(m->cache, &k);
-	if (*slot) {
-		density_dist_release(&e->dist);
-		free(e);
-		e = *slot;
-	} else {
-		*slot = e;
-		if (++m->cache->n * 2 > m->cache->alloc)
-			cache_grow(m->cache);
-	}
-	pthread_mutex_unlock(&m->lock);
+	*slot = e;
+	if (++m->cache->n * 2 > m->cache->alloc)
+		cache_grow(m->cache);
 	return &e->dist;
 }
 
@@ -487,7 +473,6 @@ struct density_model *density_model_new_shape(const struct spec_density *d, unsi
 	}
 	init_kind(m);
 	if (m->ops) {
-		pthread_mutex_init(&m->lock, NULL);
 		m->cache = xcalloc(1, sizeof(*m->cache));
 		cache_grow(m->cache);
 	}
@@ -500,7 +485,6 @@ void density_model_free(struct density_model *m)
 		return;
 	if (m->ops) {
 		cache_free(m->cache);
-		pthread_mutex_destroy(&m->lock);
 	}
 	free(m);
 }

@@ -13,7 +13,7 @@
  * (parent, child) pairs of the two grids, from the joint distribution of
  * each line's (child, rest-of-parent) counts.
  */
-#include "model/density_int.h"
+#include "density/density_int.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,12 +3,10 @@
  * vector type with the few operations the geometric models need, and one
  * ops table per distribution-backed kind (banded, N:M, actual data).
  */
-#ifndef MODEL_DENSITY_INT_H
-#define MODEL_DENSITY_INT_H
+#ifndef DENSITY_DENSITY_INT_H
+#define DENSITY_DENSITY_INT_H
 
-#include "model/density.h"
-
-#include <pthread.h>
+#include "density/density.h"
 
 /* P(lo + i) = p[i] for i < n; nothing outside. */
 struct density_dist {
@@ -42,8 +40,7 @@ struct density_model {
 	double global_density;
 	char type_name[48];
 	const struct density_kind_ops *ops;  /* NULL: closed-form kind */
-	pthread_mutex_t lock;          /* guards 'cache' */
-	struct density_cache *cache;
+	struct density_cache *cache;   /* not shared between threads */
 };
 
 extern const struct density_kind_ops density_banded_ops;
