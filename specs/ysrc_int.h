@@ -50,6 +50,14 @@ struct ysrc_node {
 int ysrc_parse(struct arena *a, const char *file, const char *text, size_t len,
 	       struct diag_list *dl, struct ysrc_node **root);
 
+/*
+ * ysrc_parse() of text that starts at column 'first_col' (1-based) of line 1
+ * of 'file': the columns of the first line are shifted, so that a value
+ * taken from "PATH=VALUE" is located in the whole text.
+ */
+int ysrc_parse_at(struct arena *a, const char *file, unsigned first_col, const char *text,
+		  size_t len, struct diag_list *dl, struct ysrc_node **root);
+
 /* Read and parse the file 'path' (see ysrc_parse). */
 int ysrc_parse_file(struct arena *a, const char *path, struct diag_list *dl,
 		    struct ysrc_node **root);
