@@ -192,7 +192,10 @@ static int attach_matrix(struct ld *ld, struct diag_loc at, const struct kpath *
 	return 0;
 }
 
-/* actual_data: 'file' is read relative to the YAML file that names it. */
+/*
+ * actual_data: 'file' is read relative to the YAML file that names it (to
+ * the current directory when an override names it, as for --tensor).
+ */
 static int finish_actual(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 			 const struct spec_tensor *t, struct spec_density *d)
 {
@@ -208,8 +211,8 @@ static int finish_actual(struct ld *ld, const struct ysrc_node *n, const struct 
 	if (ld_get(n, "density"))
 		return ld_error(ld, ld_get(n, "density"), p,
 				"the density of actual data comes from its file; remove 'density'");
-	file = fn->str[0] == '/' ? arena_strdup(ld->a, fn->str)
-				 : arena_printf(ld->a, "%s%s", dir_of(ld->a, fn->loc.file), fn->str);
+	file = fn->str[0] == '/' || ld_from_override(ld, fn->loc) ? arena_strdup(ld->a, fn->str)
+		: arena_printf(ld->a, "%s%s", dir_of(ld->a, fn->loc.file), fn->str);
 	m = load_matrix(ld, file, fn->loc, &fp);
 	return m ? attach_matrix(ld, fn->loc, &fp, t, m, d) : -1;
 }

@@ -162,7 +162,22 @@ static int attr_error(struct attrs *at, const char *key, const char *fmt, const 
 	return ld_error_at(at->ld, at->rc->loc, &at->root, fmt, detail);
 }
 
-/* Warn about own attributes that look like a misspelt known one. */
+/* An attribute an override wrote that nothing reads: an error, not ignored. */
+static void unknown_override_attr(struct attrs *at, const struct raw_attr *a)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (!a->inherited)
+		strbuf_addf(&sb, "in '%s.attributes': ", at->rc->path);
+	strbuf_addf(&sb, "unknown attribute '%s'", a->key);
+	ld_add_hint(&sb, a->key, known_attrs, ARRAY_SIZE(known_attrs));
+	at->rc_ = diag_error(at->ld->dl, a->loc, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+/*
+ * Warn about own attributes that look like a misspelt known one; an
+ * unknown attribute that an override wrote is an error.
+ */
 static void warn_misspelt(struct attrs *at)
 {
 	size_t i, j;
@@ -170,12 +185,14 @@ static void warn_misspelt(struct attrs *at)
 		const struct raw_attr *a = &at->rc->attrs[i];
 		const char *hint;
 		bool known = false;
-		if (a->inherited)
-			continue;
 		for (j = 0; j < ARRAY_SIZE(known_attrs) && !known; j++)
 			known = ysrc_key_eq(a->key, known_attrs[j]);
 		for (j = 0; j < ARRAY_SIZE(other_attrs) && !known; j++)
 			known = ysrc_key_eq(a->key, other_attrs[j]);
+		if (!known && ld_override_key_first(at->ld, a->loc))
+			unknown_override_attr(at, a);
+		if (a->inherited || ld_from_override(at->ld, a->loc))
+			continue;
 		hint = known ? NULL : diag_suggest(a->key, known_attrs, ARRAY_SIZE(known_attrs));
 		if (hint)
 			diag_warning(at->ld->dl, a->loc, "in '%s.attributes': unknown attribute '%s' "
