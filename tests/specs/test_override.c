@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model.h"
+#include "report/report.h"
 #include "specs/specs_int.h"
 #include "tests/specs/spec_test.h"
 #include "tests/unit.h"
@@ -83,16 +85,16 @@ static const struct spec_source *source_of(enum design d)
 	return sources[d];
 }
 
-/* spec_set_load() of design 'd'. */
+/* spec_set_load() of design 'd' (which borrows the path strings: static). */
 static struct spec_set *load_design(enum design d, struct diag_list *dl)
 {
-	char paths[4][1024];
+	static char paths[D_COUNT][4][1024];
 	const char *pp[4];
 	size_t i;
 
 	for (i = 0; i < designs[d].n; i++) {
-		snprintf(paths[i], sizeof(paths[i]), "%s", design_path(d, i));
-		pp[i] = paths[i];
+		snprintf(paths[d][i], sizeof(paths[d][i]), "%s", design_path(d, i));
+		pp[i] = paths[d][i];
 	}
 	return spec_set_load(pp, designs[d].n, NULL, dl);
 }
@@ -549,7 +551,27 @@ static void test_independent(void)
 	diag_list_release(&dl);
 }
 
-/* With no overrides a build equals spec_set_load() in every design. */
+/* The JSON report of the model's evaluation of the mapping of 's' (caller frees). */
+static char *json_of(const struct spec_set *s)
+{
+	struct model_options opt = MODEL_OPTIONS_INIT;
+	struct model_result *r = xmalloc(sizeof(*r));
+	struct strbuf out = STRBUF_INIT;
+	char err[128];
+	struct model_ws *ws = model_ws_new(s, &opt, err, sizeof(err));
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ws);
+	model_eval(ws, s->mapping, r);
+	report_json(s, s->mapping, r, s->files, s->n_files, &out);
+	model_ws_free(ws);
+	free(r);
+	return strbuf_detach(&out, NULL);
+}
+
+/*
+ * With no overrides a build equals spec_set_load() in every design: the
+ * same parsed design, warnings, and JSON report of the model's evaluation.
+ */
 static void test_same_as_load(void)
 {
 	unsigned d;
@@ -562,6 +584,12 @@ static void test_same_as_load(void)
 		CU_ASSERT_PTR_NOT_NULL_FATAL(l);
 		st_assert_same_design(b, l, true);
 		CU_ASSERT_STRING_EQUAL(w1, w2);        /* the same warnings too */
+		if (b->has_mapping) {
+			char *j1 = json_of(b), *j2 = json_of(l);
+			CU_ASSERT_STRING_EQUAL(j1, j2);
+			free(j1);
+			free(j2);
+		}
 		CU_ASSERT_TRUE(l->owns_source);
 		CU_ASSERT_FALSE(b->owns_source);
 		free(w1);
