@@ -183,15 +183,17 @@ static void warn_misspelt(struct attrs *at)
 	size_t i, j;
 	for (i = 0; i < at->rc->n_attrs; i++) {
 		const struct raw_attr *a = &at->rc->attrs[i];
+		bool from_override = ld_from_override(at->ld, a->loc), known = false;
 		const char *hint;
-		bool known = false;
+		if (a->inherited && !from_override)
+			continue;
 		for (j = 0; j < ARRAY_SIZE(known_attrs) && !known; j++)
 			known = ysrc_key_eq(a->key, known_attrs[j]);
 		for (j = 0; j < ARRAY_SIZE(other_attrs) && !known; j++)
 			known = ysrc_key_eq(a->key, other_attrs[j]);
 		if (!known && ld_override_key_first(at->ld, a->loc))
 			unknown_override_attr(at, a);
-		if (a->inherited || ld_from_override(at->ld, a->loc))
+		if (from_override)
 			continue;
 		hint = known ? NULL : diag_suggest(a->key, known_attrs, ARRAY_SIZE(known_attrs));
 		if (hint)

@@ -430,20 +430,6 @@ int ysrc_parse_file(struct arena *a, const char *path, struct diag_list *dl,
 	return rc;
 }
 
-/* '-' and '_' are the same key character. */
-static int fold_key_char(int c)
-{
-	return c == '-' ? '_' : c;
-}
-
-bool ysrc_key_eq(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if (fold_key_char((unsigned char)*a) != fold_key_char((unsigned char)*b))
-			return false;
-	return *a == *b;
-}
-
 const struct ysrc_pair *ysrc_map_pair(const struct ysrc_node *map, const char *key)
 {
 	size_t i;
