@@ -162,15 +162,19 @@ static int attr_error(struct attrs *at, const char *key, const char *fmt, const 
 	return ld_error_at(at->ld, at->rc->loc, &at->root, fmt, detail);
 }
 
-/* An attribute an override wrote that nothing reads: an error, not ignored. */
-static void unknown_override_attr(struct attrs *at, const struct raw_attr *a)
+/*
+ * An attribute that an override wrote (or gave a value) and nothing reads:
+ * an error at 'loc', not ignored.
+ */
+static void unknown_override_attr(struct attrs *at, const struct raw_attr *a,
+				  struct diag_loc loc)
 {
 	struct strbuf sb = STRBUF_INIT;
 	if (!a->inherited)
 		strbuf_addf(&sb, "in '%s.attributes': ", at->rc->path);
 	strbuf_addf(&sb, "unknown attribute '%s'", a->key);
 	ld_add_hint(&sb, a->key, known_attrs, ARRAY_SIZE(known_attrs));
-	at->rc_ = diag_error(at->ld->dl, a->loc, "%s", sb.buf);
+	at->rc_ = diag_error(at->ld->dl, loc, "%s", sb.buf);
 	strbuf_release(&sb);
 }
 
@@ -183,7 +187,8 @@ static void warn_misspelt(struct attrs *at)
 	size_t i, j;
 	for (i = 0; i < at->rc->n_attrs; i++) {
 		const struct raw_attr *a = &at->rc->attrs[i];
-		bool from_override = ld_from_override(at->ld, a->loc), known = false;
+		struct diag_loc ov = ld_from_override(at->ld, a->loc) ? a->loc : a->value->loc;
+		bool from_override = ld_from_override(at->ld, ov), known = false;
 		const char *hint;
 		if (a->inherited && !from_override)
 			continue;
@@ -191,8 +196,8 @@ static void warn_misspelt(struct attrs *at)
 			known = ysrc_key_eq(a->key, known_attrs[j]);
 		for (j = 0; j < ARRAY_SIZE(other_attrs) && !known; j++)
 			known = ysrc_key_eq(a->key, other_attrs[j]);
-		if (!known && ld_override_key_first(at->ld, a->loc))
-			unknown_override_attr(at, a);
+		if (!known && ld_override_key_first(at->ld, ov))
+			unknown_override_attr(at, a, ov);
 		if (from_override)
 			continue;
 		hint = known ? NULL : diag_suggest(a->key, known_attrs, ARRAY_SIZE(known_attrs));

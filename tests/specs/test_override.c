@@ -424,6 +424,10 @@ static const struct bad_row bad_rows[] = {
 	  "--set 'problem.shape.nmae=x':1:15: error: in 'problem.shape': unknown key 'nmae'; did you "
 	  "mean 'name'?\n"
 	  "input.yaml:84:9: note: the override adds 'nmae' to the mapping given here\n" },
+	{ "a new value for an instance key nothing reads", D_EYERISS, { "problem.instance.Wpad=2" },
+	  "--set 'problem.instance.Wpad=2':1:23: error: in 'problem.instance': 'Wpad' is neither a "
+	  "dimension nor a coefficient\n"
+	  "input.yaml:201:15: note: the override replaces the value given here\n" },
 	{ "a bad value", D_FLAT, { "problem.instance.M=-5" },
 	  "--set 'problem.instance.M=-5':1:20: error: in 'problem.instance.M': expected an integer "
 	  ">= 1, got '-5'\n"
@@ -639,6 +643,60 @@ static void test_text_source(void)
 	diag_list_release(&dl);
 }
 
+/*
+ * An attribute that nothing reads is ignored in a file, but a value that an
+ * override gives it is an error (once, though every level inherits it).
+ */
+static void test_unread_attribute(void)
+{
+	static const char text[] =
+		"architecture:\n"
+		"  subtree:\n"
+		"  - name: sys\n"
+		"    attributes: {vendor: acme}\n"
+		"    local:\n"
+		"    - {name: L, class: SRAM, attributes: {depth: 8, vendor: acme}}\n"
+		"    - {name: mac, class: intmac}\n";
+	static const char *const texts[] = { "architecture.subtree[0].local[name=L].attributes"
+					     ".vendor=other", "architecture.subtree[0]"
+					     ".attributes.vendor=other" };
+	static const char *const expected[] = {
+		"--set 'architecture.subtree[0].local[name=L].attributes.vendor=other':1:57: error: "
+		"in 'architecture.subtree[0].local[0].attributes': unknown attribute 'vendor'\n"
+		"d.yaml:6:61: note: the override replaces the value given here\n",
+		"--set 'architecture.subtree[0].attributes.vendor=other':1:43: error: unknown "
+		"attribute 'vendor'\n"
+		"d.yaml:4:26: note: the override replaces the value given here\n",
+	};
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct spec_source *src = spec_source_new();
+	struct spec_set *s;
+	size_t i;
+
+	CU_ASSERT_EQUAL_FATAL(spec_source_add_text(src, "d.yaml", text, strlen(text), &dl), 0);
+	s = spec_set_build(src, NULL, 0, (&(struct spec_load_options){ .allow_no_problem = true }),
+			   &dl);
+	CU_ASSERT_PTR_NOT_NULL(s);            /* the file's own 'vendor' is accepted */
+	CU_ASSERT_EQUAL(dl.n, 0);
+	spec_set_free(s);
+	for (i = 0; i < ARRAY_SIZE(texts); i++) {
+		struct spec_override ov = SPEC_OVERRIDE_INIT;
+		struct diag_list dl2 = DIAG_LIST_INIT;
+		char *got;
+		spec_override_parse(texts[i], &ov, &dl2);
+		s = spec_set_build(src, &ov, 1, (&(struct spec_load_options){
+					.allow_no_problem = true }), &dl2);
+		got = render(&dl2);
+		CU_ASSERT_PTR_NULL(s);
+		CU_ASSERT_STRING_EQUAL(got, expected[i]);
+		free(got);
+		spec_override_release(&ov);
+		diag_list_release(&dl2);
+	}
+	spec_source_free(src);
+	diag_list_release(&dl);
+}
+
 /* A source whose files have errors builds nothing, and says so. */
 static void test_broken_source(void)
 {
@@ -756,6 +814,7 @@ static CU_TestInfo tests[] = {
 	{ "no overrides: the same as spec_set_load", test_same_as_load },
 	{ "a source from text", test_text_source },
 	{ "a source with errors builds nothing", test_broken_source },
+	{ "an override of an attribute nothing reads", test_unread_attribute },
 	{ "PATH=VALUE", test_parse },
 	{ "threads share a source", test_threads },
 	CU_TEST_INFO_NULL,
