@@ -526,7 +526,8 @@ struct spec_load_options {
  */
 struct spec_override {
 	const char *text;              /* "PATH=VALUE" */
-	const char *origin;            /* the file name of its locations: "--set 'TEXT'" */
+	const char *origin;            /* the file name of its locations: "--set 'TEXT'"
+					  (a caller may point it at a string of its own) */
 	const char *path;              /* PATH (NUL-terminated) */
 	const char *value;             /* VALUE (NUL-terminated) */
 	unsigned value_col;            /* 1-based column of VALUE in 'text' */
