@@ -210,7 +210,14 @@ int sparse_define_safs(struct model_ws *ws, struct model_result *out)
 
 /* ------------------------------------------------------- spatial instances */
 
-/* Tensors with metadata distribute only their non-empty sub-tiles. */
+/*
+ * Tensors with metadata distribute only their non-empty sub-tiles
+ * (Timeloop's InitializeSpatialInstances): the spatial loops of every level
+ * l thin tensor pv when the nearest level at or above l that stores pv
+ * knows its zeros (has metadata), whether or not l itself keeps pv. So a
+ * register file that bypasses a 2:4 A still spreads only A's non-zeros over
+ * its MACs, by the metadata of the shared memory above it.
+ */
 static void self_thinning(struct model_ws *ws, const struct model_result *out)
 {
 	unsigned l, pv;
@@ -218,7 +225,8 @@ static void self_thinning(struct model_ws *ws, const struct model_result *out)
 	for (l = 0; l < ws->n_levels; l++) {
 		for (pv = 0; pv < ws->n_tensors; pv++) {
 			struct sp_tile *st = &ws->sp->t[l][pv];
-			if (st->thins || !out->tiles[l][pv].is_kept || !out->tiles[l][pv].has_metadata)
+			int kl = sparse_keeping_level(out, l, pv);
+			if (st->thins || kl < 0 || !out->tiles[kl][pv].has_metadata)
 				continue;
 			st->below = spatial_effect(ws, l, pv, 1u << pv, out);
 			st->thins = true;
