@@ -290,10 +290,13 @@ static const struct neighbours *neighbour_deltas(struct model_ws *ws, unsigned l
 }
 
 /*
- * Is some non-zero translation in 'd' within the reach of the group (no
- * rank moved further than the group's loops can offset two children)?
+ * Is some translation in 'd' within the reach of the group (no rank moved
+ * further than the group's loops can offset two children)? A zero
+ * translation counts only when 'zero_ok' (the children are points, whose
+ * delta is never empty).
  */
-static bool within_reach(const struct proj_u *d, const int64_t *reach, unsigned n_ranks)
+static bool within_reach(const struct proj_u *d, const int64_t *reach, unsigned n_ranks,
+			 bool zero_ok)
 {
 	unsigned j, r;
 
@@ -304,14 +307,15 @@ static bool within_reach(const struct proj_u *d, const int64_t *reach, unsigned 
 			zero &= v == 0;
 			near &= v <= reach[r];
 		}
-		if (!zero && near)
+		if ((zero_ok || !zero) && near)
 			return true;
 	}
 	return false;
 }
 
-/* Does some translation in 'd' equal +-'off' (and is not zero)? */
-static bool matches_offset(const struct proj_u *d, const int64_t *off, unsigned n_ranks)
+/* Does some translation in 'd' equal +-'off' (zero only when 'zero_ok')? */
+static bool matches_offset(const struct proj_u *d, const int64_t *off, unsigned n_ranks,
+			   bool zero_ok)
 {
 	unsigned j, r;
 
@@ -322,7 +326,7 @@ static bool matches_offset(const struct proj_u *d, const int64_t *off, unsigned 
 			neg &= d->pu[j][r] == -off[r];
 			zero &= d->pu[j][r] == 0;
 		}
-		if (!zero && (eq || neg))
+		if ((zero_ok || !zero) && (eq || neg))
 			return true;
 	}
 	return false;
@@ -331,10 +335,12 @@ static bool matches_offset(const struct proj_u *d, const int64_t *off, unsigned 
 /*
  * True when some tile translation seen by the children of level l's master
  * could equal the offset between two mesh neighbours: a link transfer is
- * then possible and the general walk must decide it.
+ * then possible and the general walk must decide it. With 'points' the
+ * children are the MACs below level 0's master, whose operation points are
+ * never subtracted, so a zero translation matches a zero offset too.
  */
 static bool link_possible(struct model_ws *ws, unsigned l, unsigned pv,
-			  const struct proj_u *d)
+			  const struct proj_u *d, bool points)
 {
 	const struct mloop *M = &ws->loops[ws->lv[l].in];
 	const struct mloop *g = &ws->loops[M->group_lo];
@@ -353,7 +359,7 @@ static bool link_possible(struct model_ws *ws, unsigned l, unsigned pv,
 				    (step[k][r] < 0 ? -step[k][r] : step[k][r]);
 		}
 	}
-	if (!within_reach(d, reach, p->n_ranks))
+	if (!within_reach(d, reach, p->n_ranks, points))
 		return false;
 	nb = neighbour_deltas(ws, l, M);
 	if (nb->overflow)
@@ -365,33 +371,10 @@ static bool link_possible(struct model_ws *ws, unsigned l, unsigned pv,
 			for (k = 0; k < n; k++)
 				off[r] += nb->d[i][k] * step[k][r];
 		}
-		if (matches_offset(d, off, p->n_ranks))
+		if (matches_offset(d, off, p->n_ranks, points))
 			return true;
 	}
 	return false;
-}
-
-/* Level 0: every compute reads every tensor once from the innermost level. */
-static void fast_level0(struct model_ws *ws)
-{
-	const struct mlevel *lv = &ws->lv[0];
-	uint64_t n = loops_temporal_product(ws);
-	unsigned pv;
-
-	ws->nest.compute_accesses = n;
-	for (pv = 0; pv < ws->n_tensors; pv++) {
-		struct nest_tile *t = &ws->nest.t[0][pv];
-		if (lv->has_master) {
-			const struct mloop *M = &ws->loops[lv->in];
-			uint64_t ends[SPEC_MAX_DIMS];
-			unsigned k, ng = lv->in - M->group_lo + 1;
-			for (k = 0; k < ng; k++)
-				ends[k] = ws->loops[M->group_lo + k].end;
-			nest_multicast(ws, pv, &ws->loops[M->group_lo], ng, ends, NULL, n, t);
-		} else {
-			nest_rec_add(t, 1, 1, n);
-		}
-	}
 }
 
 /* Do the spatial loops of level l move tensor pv's tiles at all? */
@@ -404,6 +387,85 @@ static bool group_moves(const struct model_ws *ws, unsigned l, unsigned pv)
 		if (ws->proj[pv].dims[ws->loops[k].dim].n)
 			return true;
 	return false;
+}
+
+/*
+ * The projected translations P(u_j) of tensor pv between consecutive calls
+ * of a spatial group directly above the MACs: the calls are the leaves of
+ * every temporal loop, entering leaf x moves the operation point by u_j =
+ * s_j - (s_0 + ... + s_{j-1}), j = ctz(x). Returns the calls whose point
+ * moves on pv (the first one included), i.e. 1 + sum of the weights of
+ * the j with P(u_j) != 0.
+ */
+static uint64_t point_translations(const struct model_ws *ws, unsigned pv,
+				   const struct above *ab, struct proj_u *d)
+{
+	const struct proj *p = &ws->proj[pv];
+	int64_t prefix[SPEC_MAX_TENSOR_RANKS] = { 0 };
+	uint64_t moving = 1;
+	unsigned j, r;
+
+	d->m = ab->n;
+	for (j = 0; j < ab->n; j++) {
+		bool zero = true;
+		for (r = 0; r < p->n_ranks; r++) {
+			int64_t step = p->cm[r][ab->dim[j]] * (int64_t)ab->stride[j];
+			d->pu[j][r] = step - prefix[r];
+			zero &= d->pu[j][r] == 0;
+			prefix[r] += step;
+		}
+		if (!zero)
+			moving += ab->weight[j];
+	}
+	return moving;
+}
+
+/*
+ * Level 0: every compute reads every tensor once from the innermost level.
+ * Under a spatial group directly above the MACs, Timeloop compares each
+ * MAC's operation point with its mesh neighbours' previous points (link
+ * transfers, semantics 2.4): when the group does not move pv, all MACs
+ * share one point, and every call whose point did not move on pv is served
+ * entirely over the links (F x the calls' epochs in link transfers, no
+ * access); other calls multicast the point to all F. A group that moves pv
+ * goes to the general walk when a translation could meet a neighbour's
+ * offset.
+ */
+static int fast_level0(struct model_ws *ws, const struct above *ab, struct proj_u *d)
+{
+	const struct mlevel *lv = &ws->lv[0];
+	const struct mloop *M = &ws->loops[lv->in];
+	uint64_t n = loops_temporal_product(ws), ends[SPEC_MAX_DIMS], F = 1;
+	unsigned pv, k, ng = 0;
+
+	ws->nest.compute_accesses = n;
+	if (lv->has_master) {
+		ng = lv->in - M->group_lo + 1;
+		for (k = 0; k < ng; k++)
+			F *= ends[k] = ws->loops[M->group_lo + k].end;
+	}
+	for (pv = 0; pv < ws->n_tensors; pv++) {
+		struct nest_tile *t = &ws->nest.t[0][pv];
+		uint64_t moving;
+		if (!lv->has_master) {
+			nest_rec_add(t, 1, 1, n);
+			continue;
+		}
+		if (F < 2 || (ws->m->levels[0].no_link_transfer_mask & (1u << pv))) {
+			nest_multicast(ws, pv, &ws->loops[M->group_lo], ng, ends, NULL, n, t);
+			continue;
+		}
+		moving = point_translations(ws, pv, ab, d);
+		if (group_moves(ws, 0, pv)) {
+			if (link_possible(ws, 0, pv, d, true))
+				return -1;
+			nest_multicast(ws, pv, &ws->loops[M->group_lo], ng, ends, NULL, n, t);
+			continue;
+		}
+		nest_rec_add(t, F, 1, moving);
+		t->link_transfers += F * (n - moving);
+	}
+	return 0;
 }
 
 /* Level l >= 1: words its children's tiles (level l-1) receive. */
@@ -428,7 +490,7 @@ static int fast_level(struct model_ws *ws, unsigned l, const struct above *ab,
 			nest_rec_add(t, 1, 1, sum);
 			continue;
 		}
-		if (need_u && link_possible(ws, l, pv, d))
+		if (need_u && link_possible(ws, l, pv, d, false))
 			return -1;
 		nest_multicast(ws, pv, &ws->loops[lv->in - ng + 1], ng, ends, NULL, sum, t);
 	}
@@ -470,7 +532,8 @@ int nest_fast(struct model_ws *ws)
 	if (ws->m->is_imperfect || collect_above(ws, &ab) < 0)
 		return -1;
 	fast_sizes(ws);
-	fast_level0(ws);
+	if (fast_level0(ws, &ab, &d) < 0)
+		return -1;
 	for (l = 1; l < ws->n_levels; l++)
 		if (fast_level(ws, l, &ab, &d) < 0)
 			return -1;
