@@ -290,13 +290,10 @@ static const struct neighbours *neighbour_deltas(struct model_ws *ws, unsigned l
 }
 
 /*
- * Is some translation in 'd' within the reach of the group (no rank moved
- * further than the group's loops can offset two children)? A zero
- * translation counts only when 'zero_ok' (the children are points, whose
- * delta is never empty).
+ * Is some non-zero translation in 'd' within the reach of the group (no
+ * rank moved further than the group's loops can offset two children)?
  */
-static bool within_reach(const struct proj_u *d, const int64_t *reach, unsigned n_ranks,
-			 bool zero_ok)
+static bool within_reach(const struct proj_u *d, const int64_t *reach, unsigned n_ranks)
 {
 	unsigned j, r;
 
@@ -307,15 +304,14 @@ static bool within_reach(const struct proj_u *d, const int64_t *reach, unsigned 
 			zero &= v == 0;
 			near &= v <= reach[r];
 		}
-		if ((zero_ok || !zero) && near)
+		if (!zero && near)
 			return true;
 	}
 	return false;
 }
 
-/* Does some translation in 'd' equal +-'off' (zero only when 'zero_ok')? */
-static bool matches_offset(const struct proj_u *d, const int64_t *off, unsigned n_ranks,
-			   bool zero_ok)
+/* Does some translation in 'd' equal +-'off' (and is not zero)? */
+static bool matches_offset(const struct proj_u *d, const int64_t *off, unsigned n_ranks)
 {
 	unsigned j, r;
 
@@ -326,7 +322,7 @@ static bool matches_offset(const struct proj_u *d, const int64_t *off, unsigned 
 			neg &= d->pu[j][r] == -off[r];
 			zero &= d->pu[j][r] == 0;
 		}
-		if ((zero_ok || !zero) && (eq || neg))
+		if (!zero && (eq || neg))
 			return true;
 	}
 	return false;
@@ -335,12 +331,10 @@ static bool matches_offset(const struct proj_u *d, const int64_t *off, unsigned 
 /*
  * True when some tile translation seen by the children of level l's master
  * could equal the offset between two mesh neighbours: a link transfer is
- * then possible and the general walk must decide it. With 'points' the
- * children are the MACs below level 0's master, whose operation points are
- * never subtracted, so a zero translation matches a zero offset too.
+ * then possible and the general walk must decide it.
  */
 static bool link_possible(struct model_ws *ws, unsigned l, unsigned pv,
-			  const struct proj_u *d, bool points)
+			  const struct proj_u *d)
 {
 	const struct mloop *M = &ws->loops[ws->lv[l].in];
 	const struct mloop *g = &ws->loops[M->group_lo];
@@ -359,7 +353,7 @@ static bool link_possible(struct model_ws *ws, unsigned l, unsigned pv,
 				    (step[k][r] < 0 ? -step[k][r] : step[k][r]);
 		}
 	}
-	if (!within_reach(d, reach, p->n_ranks, points))
+	if (!within_reach(d, reach, p->n_ranks))
 		return false;
 	nb = neighbour_deltas(ws, l, M);
 	if (nb->overflow)
@@ -371,8 +365,44 @@ static bool link_possible(struct model_ws *ws, unsigned l, unsigned pv,
 			for (k = 0; k < n; k++)
 				off[r] += nb->d[i][k] * step[k][r];
 		}
-		if (matches_offset(d, off, p->n_ranks, points))
+		if (matches_offset(d, off, p->n_ranks))
 			return true;
+	}
+	return false;
+}
+
+/*
+ * link_possible for level 0's group when it moves tensor pv: its children
+ * are operation points, never subtracted from a previous one, so a zero
+ * translation also meets a zero neighbour offset (a loop of the group that
+ * does not move pv), and no translation is filtered out by its reach.
+ */
+static bool point_link_possible(struct model_ws *ws, unsigned pv, const struct proj_u *d)
+{
+	const struct mloop *M = &ws->loops[ws->lv[0].in];
+	const struct mloop *g = &ws->loops[M->group_lo];
+	const struct proj *p = &ws->proj[pv];
+	const struct neighbours *nb = neighbour_deltas(ws, 0, M);
+	unsigned n = (unsigned)(M - g) + 1, i, j, r, k;
+
+	if (nb->overflow)
+		return true;
+	for (i = 0; i < nb->n; i++) {
+		int64_t off[SPEC_MAX_TENSOR_RANKS];
+		for (r = 0; r < p->n_ranks; r++) {
+			off[r] = 0;
+			for (k = 0; k < n; k++)
+				off[r] += nb->d[i][k] * p->cm[r][g[k].dim] * (int64_t)g[k].stride;
+		}
+		for (j = 0; j < d->m; j++) {
+			bool eq = true, neg = true;
+			for (r = 0; r < p->n_ranks; r++) {
+				eq &= d->pu[j][r] == off[r];
+				neg &= d->pu[j][r] == -off[r];
+			}
+			if (eq || neg)
+				return true;
+		}
 	}
 	return false;
 }
@@ -457,7 +487,7 @@ static int fast_level0(struct model_ws *ws, const struct above *ab, struct proj_
 		}
 		moving = point_translations(ws, pv, ab, d);
 		if (group_moves(ws, 0, pv)) {
-			if (link_possible(ws, 0, pv, d, true))
+			if (point_link_possible(ws, pv, d))
 				return -1;
 			nest_multicast(ws, pv, &ws->loops[M->group_lo], ng, ends, NULL, n, t);
 			continue;
@@ -490,7 +520,7 @@ static int fast_level(struct model_ws *ws, unsigned l, const struct above *ab,
 			nest_rec_add(t, 1, 1, sum);
 			continue;
 		}
-		if (need_u && link_possible(ws, l, pv, d, false))
+		if (need_u && link_possible(ws, l, pv, d))
 			return -1;
 		nest_multicast(ws, pv, &ws->loops[lv->in - ng + 1], ng, ends, NULL, sum, t);
 	}
