@@ -145,6 +145,46 @@ static void test_mac_links_window(void)
 }
 
 /*
+ * Timeloop head's stride-change rule (its translation fix, PR #297): a zero
+ * translation does not replace the remembered one. The buffer's window of
+ * A[P+R] is 4 wide (P2 R3); above it M2 (which leaves A in place) runs
+ * inside P4 (which slides the window by 2). The P steps follow M steps, yet
+ * each fetches only its 2 new words: 4 + 3 x 2 = 10 fills. (The rule before
+ * the fix refetched the window at every P step: 4 + 3 x 4 = 16, as in
+ * the ISPASS 2020 intmac reference.) The fast path and the walk agree.
+ */
+static void test_slide_over_zero_translations(void)
+{
+	struct model_options walk = MODEL_OPTIONS_INIT;
+	struct model_ws *ws;
+	unsigned k;
+
+	walk.no_fast_path = true;
+	tb_init(&tb_);
+	tb_dim(&tb_, "M", 2);
+	tb_dim(&tb_, "P", 8);
+	tb_dim(&tb_, "R", 3);
+	tb_tensor(&tb_, "A", false, "P+R");
+	tb_tensor(&tb_, "Z", true, "M,P");
+	tb_compute(&tb_, "mac", 1, 1);
+	tb_level(&tb_, "buf", 64, 16, 16, 1, 1);
+	tb_level(&tb_, "dram", 0, 64, 16, 1, 1);
+	tb_keep(&tb_, 0, "A Z");
+	tb_keep(&tb_, 1, "A Z");
+	tb_temporal(&tb_, 0, "R3 P2", "RP");
+	tb_temporal(&tb_, 1, "M2 P4", "MP");
+	CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
+	for (k = 0; k < 2; k++) {
+		ws = model_ws_new(&tb_.s, k ? &walk : NULL, NULL, 0);
+		CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
+		CU_ASSERT_EQUAL(res_.tiles[0][0].shape, 4);
+		CU_ASSERT_EQUAL(res_.tiles[0][0].fills, 10);
+		CU_ASSERT_EQUAL(res_.tiles[1][0].reads, 10);
+		model_ws_free(ws);
+	}
+}
+
+/*
  * A dot product K = 10 as K3 (buffer) over K4 with a residual of 2 (the
  * register): 4 + 4 + 2 computes; the register tile is 4 words at most. With
  * extrapolation Timeloop counts the last (2-word) tile's delivery as another
@@ -231,6 +271,7 @@ static CU_TestInfo tests[] = {
 	{ "no_link_transfer", test_no_link_transfer },
 	{ "links between MACs without storage", test_mac_links },
 	{ "a sliding window over MACs", test_mac_links_window },
+	{ "a window sliding over zero translations", test_slide_over_zero_translations },
 	{ "a residual iteration", test_residual },
 	{ "random residuals add up", test_residual_invariants },
 	CU_TEST_INFO_NULL,
