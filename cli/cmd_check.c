@@ -147,9 +147,11 @@ static void text_arch(const struct spec_set *s)
 		       s->arch.networks[i].class_name, s->arch.networks[i].ert ? ", ERT" : "");
 }
 
-/* A density and its parameters. */
-static void text_density(const struct spec_density *d)
+/* A density and its parameters (dimension names from 'w'). */
+static void text_density(const struct spec_workload *w, const struct spec_density *d)
 {
+	unsigned r;
+
 	printf("density %s %.9g", spec_density_kind_name(d->kind), d->density);
 	if (d->kind == SPEC_DENSITY_HYPERGEOMETRIC && d->workload_tensor_size)
 		printf(" (tensor size %llu)", (unsigned long long)d->workload_tensor_size);
@@ -159,6 +161,15 @@ static void text_density(const struct spec_density *d)
 		printf(" (%u:%u)", d->nm_n, d->nm_m);
 	if (d->kind == SPEC_DENSITY_ACTUAL && d->data)
 		printf(" (%zu non-zeros from %s)", d->data->nnz, d->data->file);
+	if (d->kind == SPEC_DENSITY_BLOCK) {
+		printf(" (blocks ");
+		for (r = 0; r < SPEC_MAX_TENSOR_RANKS && d->block_shape[r]; r++)
+			printf("%s%llu", r ? "x" : "", (unsigned long long)d->block_shape[r]);
+		printf(")");
+	}
+	if (d->kind == SPEC_DENSITY_POWER_LAW)
+		printf(" (exponent %.9g, rows along %s%s)", d->exponent, w->dim_names[d->row_dim],
+		       d->permute_rows ? ", permuted" : "");
 	if (d->is_default)
 		printf(" (default)");
 }
@@ -192,7 +203,7 @@ static void text_workload(const struct spec_set *s)
 		}
 		printf("%s: size %llu, ", ts->read_write ? " (read-write)" : "",
 		       (unsigned long long)ts->size);
-		text_density(&ts->density);
+		text_density(w, &ts->density);
 		printf("\n");
 	}
 }
@@ -529,6 +540,17 @@ static void json_tensor(const struct spec_workload *w, const struct spec_tensor 
 		json_u64("band_width", d->band_width, &fd);
 	if (d->kind == SPEC_DENSITY_ACTUAL && d->data)
 		json_s("file", d->data->file, &fd);
+	if (d->kind == SPEC_DENSITY_BLOCK) {
+		json_key("block_shape", &fd);
+		for (r = 0; r < t->n_ranks; r++)
+			printf("%s%llu", r ? "," : "[", (unsigned long long)d->block_shape[r]);
+		putchar(']');
+	}
+	if (d->kind == SPEC_DENSITY_POWER_LAW) {
+		json_num("exponent", d->exponent, &fd);
+		json_s("dimension", w->dim_names[d->row_dim], &fd);
+		json_bool("permute_rows", d->permute_rows, &fd);
+	}
 	printf("}}");
 }
 
