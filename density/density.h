@@ -47,8 +47,9 @@ struct density_model *density_model_new(const struct spec_tensor *t, const struc
 
 /*
  * The same from the parts: density spec 'd', a tensor of 'n_ranks' ranks of
- * extents 'shape', whose N:M groups (if any) run along rank 'nm_rank'.
- * 'd' (and d->data) are borrowed for the model's lifetime.
+ * extents 'shape', whose N:M groups (if any) run along rank 'nm_rank' (for
+ * power_law: whose rows are the coordinates of rank 'nm_rank'). 'd' (and
+ * d->data) are borrowed for the model's lifetime.
  */
 struct density_model *density_model_new_shape(const struct spec_density *d, unsigned n_ranks,
 					      const uint64_t *shape, unsigned nm_rank);

@@ -1,7 +1,8 @@
 /*
  * Internals of the density models: the model object, a dense probability
  * vector type with the few operations the geometric models need, and one
- * ops table per distribution-backed kind (banded, N:M, actual data).
+ * ops table per distribution-backed kind (banded, N:M, actual data, block
+ * structured, power law).
  */
 #ifndef DENSITY_DENSITY_INT_H
 #define DENSITY_DENSITY_INT_H
@@ -36,7 +37,12 @@ struct density_model {
 	uint64_t shape[SPEC_MAX_TENSOR_RANKS];
 	uint64_t size;                 /* points of the tensor (hypergeometric: N) */
 	uint64_t hg_nonzeros;          /* hypergeometric r = ceil(rho N) */
-	unsigned nm_rank;
+	unsigned nm_rank;              /* N:M groups' rank; power_law: the rows' rank */
+	uint64_t n_blocks;             /* block: blocks of the tensor (edge blocks partial) */
+	uint64_t n_nonzero_blocks;     /* block: round(rho n_blocks) */
+	uint64_t *row_len;             /* power_law: non-zeros of each row, in row order */
+	uint64_t row_points;           /* power_law: points of one row */
+	double work_budget;            /* operations an exact answer may take (block, power_law) */
 	double global_density;
 	char type_name[48];
 	const struct density_kind_ops *ops;  /* NULL: closed-form kind */
@@ -46,6 +52,17 @@ struct density_model {
 extern const struct density_kind_ops density_banded_ops;
 extern const struct density_kind_ops density_nm_ops;
 extern const struct density_kind_ops density_actual_ops;
+extern const struct density_kind_ops density_block_ops;
+extern const struct density_kind_ops density_power_law_ops;
+
+/* Default of density_model.work_budget: about a second of work per distribution. */
+#define DENSITY_WORK_BUDGET 2e8
+
+/* Set the block counts of a new block-structured model. */
+void density_block_init(struct density_model *m);
+
+/* Set the row lengths of a new power-law model (the apportionment of power_law.c). */
+void density_power_law_init(struct density_model *m);
 
 /* Global density of the banded pattern on the model's tensor. */
 double density_banded_global(const struct density_model *m);
