@@ -14,7 +14,8 @@
  * the distinct row lengths (a chain of hypergeometrics) with the tile's
  * count as state; over the model's budget, the rows are drawn with
  * replacement instead (the h-th convolution power of the mixture of the
- * rows' counts: the mean stays exact, the variance is slightly larger).
+ * rows' counts, cut to the counts h distinct rows can hold: the mean is
+ * exact up to the cut mass, the variance slightly larger).
  * Under a constraint (rows in their Zipf order) the per-row joint (child,
  * rest-of-parent) counts are exact, a multivariate hypergeometric per row
  * of the child; over budget, and for permuted rows, the query falls back
@@ -322,19 +323,55 @@ static void subset_exact(const struct density_model *m, const struct len_group *
 	density_dist_release(&tmp);
 }
 
-/* out := h rows drawn with replacement: the h-th power of the rows' mixture. */
+/*
+ * The support of an h-subset's count in windows of w: from the sum of the
+ * h smallest max(0, L - (S - w)) to the sum of the h largest min(L, w)
+ * ('g' is sorted by length).
+ */
+static void subset_support(const struct density_model *m, const struct len_group *g, size_t n_g,
+			   uint64_t h, uint64_t w, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t left = h, S = m->row_points, k;
+	size_t i;
+
+	*lo = *hi = 0;
+	for (i = 0; i < n_g && left; i++) {
+		k = min_u64(left, g[i].count);
+		*lo += k * (g[i].len > S - w ? g[i].len - (S - w) : 0);
+		left -= k;
+	}
+	for (i = n_g, left = h; i-- > 0 && left;) {
+		k = min_u64(left, g[i].count);
+		*hi += k * min_u64(g[i].len, w);
+		left -= k;
+	}
+}
+
+/*
+ * out := h rows drawn with replacement (the h-th power of the rows'
+ * mixture), cut to the support of a true h-subset and renormalized, so
+ * that no count beyond what h distinct rows can hold gets a probability.
+ */
 static void subset_mixture(const struct density_model *m, const struct len_group *g, size_t n_g,
 			   uint64_t h, uint64_t w, struct density_dist *out)
 {
 	struct density_dist mix = DENSITY_DIST_INIT, row = DENSITY_DIST_INIT;
-	double R = (double)m->shape[m->nm_rank];
+	double R = (double)m->shape[m->nm_rank], kept = 0.0;
+	uint64_t lo, hi, n;
 	size_t i;
 
 	for (i = 0; i < n_g; i++) {
 		density_hg_dist(m->row_points, g[i].len, w, &row);
 		density_dist_add(&mix, &row, (double)g[i].count / R);
 	}
-	density_dist_pow(&mix, h, out);
+	density_dist_pow(&mix, h, &row);
+	subset_support(m, g, n_g, h, w, &lo, &hi);
+	density_dist_zero(out, lo, (size_t)(hi - lo + 1));
+	for (n = lo; n <= hi; n++)
+		kept += out->p[n - lo] = density_dist_at(&row, n);
+	if (kept > 0.0)
+		density_dist_scale(out, kept);
+	density_dist_trim(out);
 	density_dist_release(&mix);
 	density_dist_release(&row);
 }
