@@ -10,11 +10,11 @@
  * the middle), so the blocks a tile meets fall into a few groups of equal
  * overlap; tiles with the same groups form a class. The count of non-zero
  * blocks in each group follows from drawing the K non-zero blocks group by
- * group (a chain of hypergeometrics), which gives P(n) exactly. When that
- * work would exceed the model's budget, a class falls back to: J non-zero
- * blocks among the k it meets exactly (HG(J; K, k, B)), each holding the
- * mean overlap s/k, J s/k split between the integers around it so that the
- * mean stays exact (P(empty) is exact too). Under a constraint the groups
+ * group (a chain of hypergeometrics, over the states that occur), which
+ * gives P(n) exactly. When that work would exceed the model's budget, a
+ * class falls back to: J non-zero blocks among the k it meets exactly
+ * (HG(J; K, k, B)), each holding the mean overlap s/k, J s/k split between
+ * the integers around it so that the mean stays exact (P(empty) too). Under a constraint the groups
  * carry (child, rest-of-parent) overlaps and the chain tracks the parent's
  * total as well; over budget, the query falls back to HG(n; O, s, S).
  */
@@ -215,17 +215,56 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
-/* Operations the chain over the groups of 'cl' (sorted) would take. */
+/* A state of the chain: J non-zero blocks so far, n in the child, t in the parent. */
+struct chain_ent {
+	uint64_t J, n, t;
+	double p;
+};
+
+static int cmp_ent(const void *a, const void *b)
+{
+	const struct chain_ent *x = a, *y = b;
+
+	if (x->J != y->J)
+		return x->J < y->J ? -1 : 1;
+	if (x->n != y->n)
+		return x->n < y->n ? -1 : 1;
+	return x->t < y->t ? -1 : x->t > y->t;
+}
+
+/* Sort 'v' (n entries) and merge equal states; returns the new count. */
+static size_t merge_states(struct chain_ent *v, size_t n)
+{
+	size_t i, k = 0;
+
+	qsort(v, n, sizeof(*v), cmp_ent);
+	for (i = 0; i < n; i++) {
+		if (k && cmp_ent(&v[k - 1], &v[i]) == 0)
+			v[k - 1].p += v[i].p;
+		else
+			v[k++] = v[i];
+	}
+	return k;
+}
+
+/*
+ * Operations the chain over the groups of 'cl' (sorted) would take: per
+ * group, its states times its choices, the states bounded both by the
+ * (J, n, t) grid and by the product of the earlier groups' choices.
+ */
 static double chain_work(const struct blk_query *q, const struct blk_class *cl)
 {
-	double work = 0.0, nt = q->constrained ? (double)q->O + 1 : 1.0;
+	double work = 0.0, nt = q->constrained ? (double)q->O + 1 : 1.0, prod = 1.0;
 	uint64_t blocks = 0, points = 0;
 	size_t i;
 
 	for (i = 0; i < cl->n; i++) {
-		double states = (double)(min_u64(q->K, blocks) + 1) *
-				(double)(min_u64(q->n_cap, points) + 1) * nt;
-		work += states * (double)(min_u64(cl->g[i].count, q->K) + 2);
+		double grid = (double)(min_u64(q->K, blocks) + 1) *
+			      (double)(min_u64(q->n_cap, points) + 1) * nt;
+		double states = grid < prod ? grid : prod;
+		double choices = (double)(min_u64(cl->g[i].count, q->K) + 1);
+		work += states * (choices + 2.0 + log2(states + 1.0));
+		prod *= choices;
 		blocks += cl->g[i].count;
 		points += cl->g[i].count * cl->g[i].child;
 	}
@@ -236,61 +275,72 @@ static double chain_work(const struct blk_query *q, const struct blk_class *cl)
  * Add to q->acc[n] the class weight times P(child = n) (constrained: times
  * P(child = n, parent = O)): the K non-zero blocks are drawn group by group,
  * a group of c blocks out of the 'pop' not yet seen taking
- * HG(j; K - J, c, pop) of them when J went to the earlier groups. The state
- * is (J, n, t); the largest group comes last and goes straight into acc.
- * Returns false, without adding, when the work exceeds the budget.
+ * HG(j; K - J, c, pop) of them when J went to the earlier groups. The
+ * states (J, n, t) that occur are kept in a sorted list; the largest group
+ * comes last and goes straight into acc (under a constraint only its j
+ * that makes the parent hold O). Returns false, without adding, when the
+ * work would exceed the budget.
  */
 static bool chain(struct blk_query *q, struct blk_class *cl)
 {
-	uint64_t nJ = 1, nN = 1, nT = q->constrained ? q->O + 1 : 1, pop = q->n_blocks;
-	uint64_t blocks = 0, points = 0, J, n, t, j;
 	struct density_dist hg = DENSITY_DIST_INIT;
-	double *st, work;
-	size_t i;
+	struct chain_ent *st, *nx = NULL;
+	size_t n_st = 1, n_nx, a_nx = 0, i, e;
+	uint64_t pop = q->n_blocks, hg_J = UINT64_MAX, j;
+	double work;
 
 	qsort(cl->g, cl->n, sizeof(*cl->g), cmp_count);
 	work = chain_work(q, cl);
 	if (work > q->budget)
 		return false;
 	q->budget -= work;
-	st = xcalloc(nT, sizeof(double));
-	st[0] = 1.0;
+	st = xmalloc(sizeof(*st));
+	st[0] = (struct chain_ent){ 0, 0, 0, 1.0 };
 	for (i = 0; i < cl->n; i++) {
 		const struct blk_group *g = &cl->g[i];
 		bool last = i + 1 == cl->n;
-		uint64_t nJ2 = min_u64(q->K, blocks + g->count) + 1;
-		uint64_t nN2 = min_u64(q->n_cap, points + g->count * g->child) + 1;
-		double *nx = last ? NULL : xcalloc(nJ2 * nN2 * nT, sizeof(double));
-		for (J = 0; J < nJ; J++) {
-			if (q->K - J > pop)
+		n_nx = 0;
+		hg_J = UINT64_MAX;
+		for (e = 0; e < n_st; e++) {
+			const struct chain_ent *s = &st[e];
+			if (q->K - s->J > pop)
 				continue;
-			density_hg_dist(pop, q->K - J, g->count, &hg);
-			for (n = 0; n < nN; n++)
-				for (t = 0; t < nT; t++) {
-					double v = st[(J * nN + n) * nT + t];
-					if (v == 0.0)
-						continue;
-					for (j = hg.lo; j < hg.lo + hg.n; j++) {
-						uint64_t nn = n + j * g->child;
-						uint64_t tt = q->constrained ? t + j * (g->child + g->rest) : 0;
-						double p = v * hg.p[j - hg.lo];
-						if (nn > q->n_cap || tt >= nT)
-							break;
-						if (!last)
-							nx[((J + j) * nN2 + nn) * nT + tt] += p;
-						else if (!q->constrained || tt == q->O)
-							q->acc[nn] += cl->weight * p;
-					}
+			if (s->J != hg_J) {
+				density_hg_dist(pop, q->K - s->J, g->count, &hg);
+				hg_J = s->J;
+			}
+			if (last && q->constrained) {
+				uint64_t step = g->child + g->rest;
+				if ((q->O - s->t) % step == 0) {
+					j = (q->O - s->t) / step;
+					if (s->n + j * g->child <= q->n_cap)
+						q->acc[s->n + j * g->child] +=
+							cl->weight * s->p * density_dist_at(&hg, j);
 				}
+				continue;
+			}
+			for (j = hg.lo; j < hg.lo + hg.n; j++) {
+				uint64_t nn = s->n + j * g->child;
+				uint64_t tt = q->constrained ? s->t + j * (g->child + g->rest) : 0;
+				double p = s->p * hg.p[j - hg.lo];
+				if (nn > q->n_cap || (q->constrained && tt > q->O))
+					break;
+				if (last) {
+					q->acc[nn] += cl->weight * p;
+					continue;
+				}
+				XGROW(nx, n_nx + 1, a_nx);
+				nx[n_nx++] = (struct chain_ent){ s->J + j, nn, tt, p };
+			}
 		}
 		free(st);
 		st = nx;
-		nJ = nJ2;
-		nN = nN2;
+		n_st = last ? 0 : merge_states(nx, n_nx);
+		nx = NULL;
+		a_nx = 0;
 		pop -= g->count;
-		blocks += g->count;
-		points += g->count * g->child;
 	}
+	free(st);
 	density_dist_release(&hg);
 	return true;
 }
