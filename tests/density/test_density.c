@@ -914,6 +914,25 @@ static void test_block_closed_values(void)
 	CU_ASSERT_DOUBLE_EQUAL(density_prob(m, &t, NULL, 32), 0.25, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(density_min_density(m, &t), 0.0, 0.0);
 	density_model_free(m);
+	/*
+	 * 1024 x 1024 in 16 x 16 blocks, K = 410: a [128, 128] tile holding one
+	 * block leaves a row fiber of it empty unless the block is in its rows
+	 * (7/8) and a point empty with 1 - 256/16384; two blocks among the 64:
+	 * C(56, 2)/C(64, 2) for the fiber, C(8, 2)/C(64, 2) for both in its rows.
+	 */
+	{
+		uint64_t shape[2] = { 1024, 1024 };
+		struct spec_density d = dens(SPEC_DENSITY_BLOCK, 0.1);
+		struct density_tile fiber = tile2(1, 128), point = tile2(1, 1);
+		struct density_constraint one = { tile2(128, 128), 256 }, two = { tile2(128, 128), 512 };
+		d.block_shape[0] = d.block_shape[1] = 16;
+		m = density_model_new_shape(&d, 2, shape, 0);
+		CU_ASSERT_DOUBLE_EQUAL(density_prob_empty(m, &fiber, &one), 7.0 / 8.0, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(density_prob_empty(m, &point, &one), 1.0 - 1.0 / 64.0, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(density_prob_empty(m, &fiber, &two), 1540.0 / 2016.0, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(density_prob(m, &fiber, &two, 32), 28.0 / 2016.0, 1e-12);
+		density_model_free(m);
+	}
 }
 
 /* --------------------------------------------------------------- power law */
