@@ -16,7 +16,10 @@
  * (HG(J; K, k, B)), each holding the mean overlap s/k, J s/k split between
  * the integers around it so that the mean stays exact (P(empty) too). Under a constraint the groups
  * carry (child, rest-of-parent) overlaps and the chain tracks the parent's
- * total as well; over budget, the query falls back to HG(n; O, s, S).
+ * total as well, for every parent total at once (kept in the model, as the
+ * sparse analysis asks for one occupancy after another); when that joint
+ * is too large, for the one O asked; over budget, the query falls back to
+ * HG(n; O, s, S).
  */
 #include "density/density_int.h"
 
@@ -200,12 +203,16 @@ static int cmp_count(const void *a, const void *b)
 	return x->rest < y->rest ? -1 : x->rest > y->rest;
 }
 
-/* What one chain computes. */
+/*
+ * What one chain computes: acc[n] for n = 0 .. n_cap; constrained, the
+ * parent holding O; with 'all_t', acc[n * (O + 1) + t] for every parent
+ * count t <= O.
+ */
 struct blk_query {
 	uint64_t n_blocks, K;          /* population and non-zero blocks */
-	bool constrained;
-	uint64_t O;                    /* the parent's occupancy (constrained) */
-	uint64_t n_cap;                /* acc holds n = 0 .. n_cap */
+	bool constrained, all_t;
+	uint64_t O;
+	uint64_t n_cap;
 	double *acc;
 	double budget;                 /* operations left */
 };
@@ -309,7 +316,7 @@ static bool chain(struct blk_query *q, struct blk_class *cl)
 				density_hg_dist(pop, q->K - s->J, g->count, &hg);
 				hg_J = s->J;
 			}
-			if (last && q->constrained) {
+			if (last && q->constrained && !q->all_t) {
 				uint64_t step = g->child + g->rest;
 				if ((q->O - s->t) % step == 0) {
 					j = (q->O - s->t) / step;
@@ -326,7 +333,7 @@ static bool chain(struct blk_query *q, struct blk_class *cl)
 				if (nn > q->n_cap || (q->constrained && tt > q->O))
 					break;
 				if (last) {
-					q->acc[nn] += cl->weight * p;
+					q->acc[q->all_t ? nn * (q->O + 1) + tt : nn] += cl->weight * p;
 					continue;
 				}
 				XGROW(nx, n_nx + 1, a_nx);
@@ -460,12 +467,49 @@ static bool to_dist(const double *acc, uint64_t n, struct density_dist *out)
 	return true;
 }
 
+/*
+ * P(child = n, parent = t) for every t of children 'ce' under parents
+ * 'pe', computed once per model; its 'num' stays NULL when it would be too
+ * large or exceed the budget.
+ */
+static const struct density_joint *joint_of(const struct density_model *m, const uint64_t *pe,
+					     const uint64_t *ce)
+{
+	struct blk_query q = { m->n_blocks, m->n_nonzero_blocks, true, true, 0, 0, NULL,
+			       m->work_budget };
+	struct density_joint *j;
+	uint64_t pts = 1, ppts = 1;
+	bool is_new;
+	unsigned r;
+
+	j = density_joint_get(m, pe, ce, &is_new);
+	if (!is_new)
+		return j;
+	for (r = 0; r < m->n_ranks; r++) {
+		pts *= ce[r];
+		ppts *= pe[r];
+	}
+	q.O = ppts;
+	q.n_cap = pts;
+	j->n1 = (size_t)pts + 1;
+	j->t1 = (size_t)ppts + 1;
+	if ((double)j->n1 * (double)j->t1 > (double)m->joint_max_entries)
+		return j;
+	q.acc = xcalloc(j->n1 * j->t1, sizeof(double));
+	if (for_classes(m, pe, ce, pair_class, &q))
+		j->num = q.acc;
+	else
+		free(q.acc);
+	return j;
+}
+
 static void block_distribution(const struct density_model *m, const struct density_tile *t,
 			       const struct density_constraint *c, struct density_dist *out)
 {
-	struct blk_query q = { m->n_blocks, m->n_nonzero_blocks, c != NULL, 0, 0, NULL,
+	struct blk_query q = { m->n_blocks, m->n_nonzero_blocks, c != NULL, false, 0, 0, NULL,
 			       m->work_budget };
 	uint64_t ce[SPEC_MAX_TENSOR_RANKS], pop;
+	const struct density_joint *j;
 	struct density_tile child;
 	bool ok;
 	unsigned r;
@@ -488,9 +532,15 @@ static void block_distribution(const struct density_model *m, const struct densi
 	child = density_tile_box(m->n_ranks, ce);
 	q.O = c->occupancy;
 	q.n_cap = min_u64(density_tile_points(&child), q.O);
-	q.acc = xcalloc((size_t)q.n_cap + 1, sizeof(double));
-	ok = for_classes(m, c->parent.extent, ce, pair_class, &q) && to_dist(q.acc, q.n_cap, out);
-	free(q.acc);
+	j = joint_of(m, c->parent.extent, ce);
+	if (j->num) {
+		ok = density_joint_dist(j, q.O, q.n_cap, out);
+	} else {
+		q.acc = xcalloc((size_t)q.n_cap + 1, sizeof(double));
+		ok = for_classes(m, c->parent.extent, ce, pair_class, &q) &&
+		     to_dist(q.acc, q.n_cap, out);
+		free(q.acc);
+	}
 	if (ok)
 		return;
 	density_dist_release(out);

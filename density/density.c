@@ -360,6 +360,57 @@ static const struct density_dist *geometric(struct density_model *m, const struc
 	return cached_distribution(m, &ct, &cc);
 }
 
+/* ------------------------------------------------------------------ joints */
+
+struct density_joint *density_joint_get(const struct density_model *m, const uint64_t *pe,
+					const uint64_t *ce, bool *is_new)
+{
+	struct density_model *mm = (struct density_model *)m;   /* the model's own cache */
+	struct density_joint *j;
+
+	*is_new = false;
+	for (j = m->joints; j; j = j->next)
+		if (!memcmp(j->child, ce, m->n_ranks * sizeof(uint64_t)) &&
+		    !memcmp(j->parent, pe, m->n_ranks * sizeof(uint64_t)))
+			return j;
+	j = xcalloc(1, sizeof(*j));
+	memcpy(j->child, ce, m->n_ranks * sizeof(uint64_t));
+	memcpy(j->parent, pe, m->n_ranks * sizeof(uint64_t));
+	j->next = mm->joints;
+	mm->joints = j;
+	*is_new = true;
+	return j;
+}
+
+bool density_joint_dist(const struct density_joint *j, uint64_t O, uint64_t n_cap,
+			struct density_dist *out)
+{
+	double sum = 0.0;
+	uint64_t n;
+
+	density_dist_zero(out, 0, (size_t)n_cap + 1);
+	for (n = 0; n <= n_cap && n < j->n1 && O < j->t1; n++)
+		sum += out->p[n] = j->num[n * j->t1 + O];
+	if (sum <= 0.0) {
+		density_dist_release(out);
+		return false;
+	}
+	density_dist_scale(out, sum);
+	density_dist_trim(out);
+	return true;
+}
+
+static void joints_free(struct density_joint *j)
+{
+	struct density_joint *next;
+
+	for (; j; j = next) {
+		next = j->next;
+		free(j->num);
+		free(j);
+	}
+}
+
 /* ----------------------------------------------------------- construction */
 
 /* Extent of a projection over the workload bounds: sum |coef| (bound - 1) + 1. */
@@ -494,6 +545,7 @@ struct density_model *density_model_new_shape(const struct spec_density *d, unsi
 	m->n_ranks = n_ranks;
 	m->nm_rank = nm_rank;
 	m->work_budget = DENSITY_WORK_BUDGET;
+	m->joint_max_entries = DENSITY_JOINT_MAX_ENTRIES;
 	m->size = 1;
 	for (i = 0; i < n_ranks; i++) {
 		m->shape[i] = d->kind == SPEC_DENSITY_ACTUAL && d->data ? d->data->shape[i] : shape[i];
@@ -515,6 +567,7 @@ void density_model_free(struct density_model *m)
 	if (m->ops) {
 		cache_free(m->cache);
 	}
+	joints_free(m->joints);
 	free(m->row_len);
 	free(m);
 }

@@ -441,9 +441,13 @@ static void row_joint(uint64_t S, uint64_t L, uint64_t wc, uint64_t wr, struct j
 								    total);
 }
 
-/* What the constrained pairs add up to. */
+/*
+ * What the constrained pairs add up to: num[n] = P(child = n, parent = O),
+ * or with 'all_t' num[n * (O + 1) + t] for every parent count t <= O.
+ */
 struct pair_query {
 	uint64_t O, n_cap;
+	bool all_t;
 	double *num;
 	double budget;
 };
@@ -451,48 +455,68 @@ struct pair_query {
 /*
  * Add w P(child = n, parent = O) to q->num for one pair: child rows
  * [c0, c0 + hc) of parent rows [p0, p0 + hp), windows (wc, wp). The child
- * rows go through a 2-D (n, t) state; the others make the rest's count.
- * Returns false when the budget runs out.
+ * rows go through a 2-D state (n, b: their count outside the child's
+ * window), bounded by what the rows so far can hold; the other rows make
+ * the rest's count. Returns false when the budget runs out.
  */
 static bool pair(const struct density_model *m, struct pair_query *q, uint64_t p0, uint64_t hp,
 		 uint64_t c0, uint64_t hc, const struct win *wn)
 {
-	uint64_t nn = q->n_cap + 1, nt = q->O + 1, i, n, t, a, b, S = m->row_points;
+	uint64_t wr = wn->wp - wn->wc, S = m->row_points, i, n, b, a, k, an = 0, bn = 0, len = 1;
 	struct density_dist rest = DENSITY_DIST_INIT, part = DENSITY_DIST_INIT;
-	struct joint jt;
 	double *st, *nx, work = 0.0;
+	struct joint jt;
 
-	for (i = c0; i < c0 + hc; i++)
-		work += (double)nn * (double)nt * (double)(min_u64(m->row_len[i], wn->wc) + 1) *
-			(double)(min_u64(m->row_len[i], wn->wp - wn->wc) + 1);
+	for (i = c0; i < c0 + hc; i++) {
+		uint64_t ja = min_u64(m->row_len[i], wn->wc), jb = min_u64(m->row_len[i], wr);
+		work += (double)(an + 1) * (double)(bn + 1) * (double)(ja + 1) * (double)(jb + 1);
+		an = min_u64(an + ja, q->n_cap);
+		bn = min_u64(bn + jb, q->O);
+	}
+	for (i = p0; i < p0 + hp; i++)
+		if (i < c0 || i >= c0 + hc) {
+			uint64_t l = min_u64(m->row_len[i], wn->wp);
+			work += (double)len * (double)(l + 1);
+			len += l;
+		}
+	if (q->all_t)
+		work += (double)(an + 1) * (double)(bn + 1) * (double)len;
 	if (work > q->budget)
 		return false;
 	q->budget -= work;
 	rows_conv(m, p0, c0 - p0, wn->wp, &rest);
 	rows_conv(m, c0 + hc, p0 + hp - c0 - hc, wn->wp, &part);
 	density_dist_conv(&rest, &part, &rest);
-	st = xcalloc(nn * nt, sizeof(double));
-	nx = xcalloc(nn * nt, sizeof(double));
+	st = xcalloc((an + 1) * (bn + 1), sizeof(double));
+	nx = xcalloc((an + 1) * (bn + 1), sizeof(double));
 	st[0] = 1.0;
 	for (i = c0; i < c0 + hc; i++) {
-		row_joint(S, m->row_len[i], wn->wc, wn->wp - wn->wc, &jt);
-		memset(nx, 0, nn * nt * sizeof(double));
-		for (n = 0; n < nn; n++)
-			for (t = n; t < nt; t++) {
-				double v = st[n * nt + t];
+		row_joint(S, m->row_len[i], wn->wc, wr, &jt);
+		memset(nx, 0, (an + 1) * (bn + 1) * sizeof(double));
+		for (n = 0; n <= an; n++)
+			for (b = 0; b <= bn; b++) {
+				double v = st[n * (bn + 1) + b];
 				if (v == 0.0)
 					continue;
-				for (a = 0; a < jt.na && n + a < nn; a++)
-					for (b = 0; b < jt.nb && t + a + b < nt; b++)
-						nx[(n + a) * nt + t + a + b] += v * jt.p[a * jt.nb + b];
+				for (a = 0; a < jt.na && n + a <= an; a++)
+					for (k = 0; k < jt.nb && b + k <= bn; k++)
+						nx[(n + a) * (bn + 1) + b + k] += v * jt.p[a * jt.nb + k];
 			}
-		memcpy(st, nx, nn * nt * sizeof(double));
+		memcpy(st, nx, (an + 1) * (bn + 1) * sizeof(double));
 		free(jt.p);
 	}
-	for (n = 0; n < nn; n++)
-		for (t = n; t < nt; t++)
-			if (st[n * nt + t] != 0.0)
-				q->num[n] += wn->weight * st[n * nt + t] * density_dist_at(&rest, q->O - t);
+	for (n = 0; n <= an; n++)
+		for (b = 0; b <= bn && n + b <= q->O; b++) {
+			double v = wn->weight * st[n * (bn + 1) + b];
+			if (v == 0.0)
+				continue;
+			if (!q->all_t) {
+				q->num[n] += v * density_dist_at(&rest, q->O - n - b);
+				continue;
+			}
+			for (k = rest.lo; k < rest.lo + rest.n && n + b + k <= q->O; k++)
+				q->num[n * (q->O + 1) + n + b + k] += v * rest.p[k - rest.lo];
+		}
 	free(st);
 	free(nx);
 	density_dist_release(&rest);
@@ -500,32 +524,103 @@ static bool pair(const struct density_model *m, struct pair_query *q, uint64_t p
 	return true;
 }
 
-/* The exact constrained distribution over all (parent, child) pairs; false over budget. */
-static bool constrained_exact(const struct density_model *m, const struct density_tile *t,
-			      const struct density_constraint *c, const uint64_t *ce,
-			      struct density_dist *out)
+/* Call pair() on every (parent, child) pair of parents 'pe', children 'ce'; false over budget. */
+static bool for_pairs(const struct density_model *m, const uint64_t *pe, const uint64_t *ce,
+		      struct pair_query *q)
 {
 	unsigned rr = m->nm_rank;
-	uint64_t R = m->shape[rr], A = c->parent.extent[rr], p0, c0, pts = 1;
-	struct pair_query q = { c->occupancy, 0, NULL, m->work_budget };
+	uint64_t R = m->shape[rr], A = pe[rr], p0, c0;
 	struct win *wins;
-	size_t n_wins = windows(m, c->parent.extent, ce, true, &wins), i;
-	double sum = 0.0;
+	size_t n_wins = windows(m, pe, ce, true, &wins), i;
 	bool ok = true;
+
+	for (p0 = 0; p0 < R && ok; p0 += A) {
+		uint64_t hp = min_u64(A, R - p0);
+		for (c0 = p0; c0 < p0 + hp && ok; c0 += ce[rr])
+			for (i = 0; i < n_wins && ok; i++)
+				ok = pair(m, q, p0, hp, c0, min_u64(ce[rr], p0 + hp - c0), &wins[i]);
+	}
+	free(wins);
+	return ok;
+}
+
+/* The most non-zeros a parent tile of extents 'pe' can hold. */
+static uint64_t parent_max(const struct density_model *m, const uint64_t *pe)
+{
+	uint64_t R = m->shape[m->nm_rank], A = pe[m->nm_rank], p0, i, best = 0;
+	struct win *wins;
+	size_t n_wins = windows(m, pe, pe, false, &wins), k;
+
+	for (p0 = 0; p0 < R; p0 += A)
+		for (k = 0; k < n_wins; k++) {
+			uint64_t sum = 0;
+			for (i = p0; i < p0 + A && i < R; i++)
+				sum += min_u64(m->row_len[i], wins[k].wp);
+			best = sum > best ? sum : best;
+		}
+	free(wins);
+	return best;
+}
+
+/*
+ * P(child = n, parent = t) for every t of the child shape 'ce' under
+ * parents 'pe', computed once per model; its 'num' stays NULL when it
+ * would be too large or exceed the budget.
+ */
+static const struct density_joint *joint_of(const struct density_model *m, const uint64_t *pe,
+					     const uint64_t *ce)
+{
+	struct pair_query q;
+	struct density_joint *j;
+	uint64_t pts = 1;
+	bool is_new;
+	unsigned r;
+
+	j = density_joint_get(m, pe, ce, &is_new);
+	if (!is_new)
+		return j;
+	for (r = 0; r < m->n_ranks; r++)
+		pts *= ce[r];
+	q.O = parent_max(m, pe);
+	q.n_cap = min_u64(pts, q.O);
+	q.all_t = true;
+	q.budget = m->work_budget;
+	j->n1 = (size_t)q.n_cap + 1;
+	j->t1 = (size_t)q.O + 1;
+	if ((double)j->n1 * (double)j->t1 > (double)m->joint_max_entries)
+		return j;
+	q.num = xcalloc(j->n1 * j->t1, sizeof(double));
+	if (for_pairs(m, pe, ce, &q))
+		j->num = q.num;
+	else
+		free(q.num);
+	return j;
+}
+
+/*
+ * The exact constrained distribution over all (parent, child) pairs, from
+ * the joint when it was kept, else for this O alone; false over budget or
+ * when no parent holds O.
+ */
+static bool constrained_exact(const struct density_model *m, const struct density_constraint *c,
+			      const uint64_t *ce, struct density_dist *out)
+{
+	const struct density_joint *j = joint_of(m, c->parent.extent, ce);
+	struct pair_query q = { c->occupancy, 0, false, NULL, m->work_budget };
+	uint64_t pts = 1, n;
+	double sum = 0.0;
+	bool ok;
 	unsigned r;
 
 	for (r = 0; r < m->n_ranks; r++)
 		pts *= ce[r];
 	q.n_cap = min_u64(pts, q.O);
+	if (j->num)
+		return density_joint_dist(j, q.O, q.n_cap, out);
 	q.num = xcalloc((size_t)q.n_cap + 1, sizeof(double));
-	for (p0 = 0; p0 < R && ok; p0 += A) {
-		uint64_t hp = min_u64(A, R - p0);
-		for (c0 = p0; c0 < p0 + hp && ok; c0 += ce[rr])
-			for (i = 0; i < n_wins && ok; i++)
-				ok = pair(m, &q, p0, hp, c0, min_u64(ce[rr], p0 + hp - c0), &wins[i]);
-	}
-	for (i = 0; ok && i <= q.n_cap; i++)
-		sum += q.num[i];
+	ok = for_pairs(m, c->parent.extent, ce, &q);
+	for (n = 0; ok && n <= q.n_cap; n++)
+		sum += q.num[n];
 	if (ok && sum > 0.0) {
 		density_dist_zero(out, 0, (size_t)q.n_cap + 1);
 		memcpy(out->p, q.num, ((size_t)q.n_cap + 1) * sizeof(double));
@@ -533,7 +628,6 @@ static bool constrained_exact(const struct density_model *m, const struct densit
 		density_dist_trim(out);
 	}
 	free(q.num);
-	free(wins);
 	return ok && sum > 0.0;
 }
 
@@ -559,7 +653,7 @@ static void power_law_distribution(const struct density_model *m, const struct d
 		ce[r] = min_u64(t->extent[r], c->parent.extent[r]);
 		pts *= ce[r];
 	}
-	if (!m->spec.permute_rows && constrained_exact(m, t, c, ce, out))
+	if (!m->spec.permute_rows && constrained_exact(m, c, ce, out))
 		return;
 	pop = density_tile_points(&c->parent);
 	density_hg_dist(pop, min_u64(c->occupancy, pop), pts, out);

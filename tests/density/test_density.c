@@ -872,6 +872,13 @@ static void test_block_vs_placements(void)
 				sel[k] = sel[k - 1] + 1;
 		}
 		hists_check(&hs, m, true, name);
+		{
+			/* the same, one parent occupancy at a time instead of the joint */
+			struct density_model *m1 = block_model(R, C, br, bc, block_rows[i].rho);
+			m1->joint_max_entries = 0;
+			hists_check(&hs, m1, true, "block, one O at a time");
+			density_model_free(m1);
+		}
 		/* the fallback: exact mean and P(empty), the rest approximate */
 		fb->work_budget = 0.0;
 		for (ti = 0; ti < ARRAY_SIZE(tiles); ti++) {
@@ -1064,6 +1071,15 @@ static void test_power_law_vs_placements(void)
 				while (next_perm(len, rows[i].R));
 			}
 			hists_check(&hs, m, !perm, perm ? "power_law permuted" : "power_law");
+			if (!perm) {
+				/* the same, one parent occupancy at a time instead of the joint */
+				struct density_model *m1 = power_law_model(rows[i].R, rows[i].C,
+									   rows[i].rho, rows[i].alpha,
+									   false);
+				m1->joint_max_entries = 0;
+				hists_check(&hs, m1, true, "power_law, one O at a time");
+				density_model_free(m1);
+			}
 			if (perm) {
 				/* permuted rows under a constraint: HG(n; 2, 2, 4) */
 				density_distribution(m, &t, &c, hg, 3);
