@@ -31,6 +31,7 @@ struct strbuf;
 #define SPEC_MAX_LOOPS (2 * SPEC_MAX_LEVELS * SPEC_MAX_DIMS)
 #define SPEC_MAX_FMT_RANKS 16    /* ranks of one representation format */
 #define SPEC_MAX_METRICS 4       /* mapper optimization metrics */
+#define SPEC_MAX_THREADS 1024    /* mapper worker threads (num_threads, --threads) */
 
 /* ------------------------------------------------------------------- enums */
 
