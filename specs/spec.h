@@ -34,6 +34,7 @@ struct strbuf;
 #define SPEC_MAX_LOOPS (2 * SPEC_MAX_LEVELS * SPEC_MAX_DIMS)
 #define SPEC_MAX_FMT_RANKS 16    /* ranks of one representation format */
 #define SPEC_MAX_METRICS 4       /* mapper optimization metrics */
+#define SPEC_MAX_THREADS 1024    /* mapper worker threads (num_threads, --threads) */
 
 /* ------------------------------------------------------------------- enums */
 
@@ -56,6 +57,8 @@ enum spec_density_kind {
 	SPEC_DENSITY_BANDED,
 	SPEC_DENSITY_NM,          /* exactly N non-zeros in every M along one dim */
 	SPEC_DENSITY_ACTUAL,      /* non-zero pattern read from a file */
+	SPEC_DENSITY_BLOCK,       /* whole blocks non-zero, a fixed number of them */
+	SPEC_DENSITY_POWER_LAW,   /* Zipf row lengths, uniform positions in a row */
 	SPEC_DENSITY_KIND_COUNT
 };
 
@@ -315,6 +318,10 @@ struct spec_density {
 	unsigned nm_n, nm_m;           /* N:M */
 	unsigned nm_dim;               /* dimension along which the groups of M run */
 	const struct spec_matrix *data;/* actual data; NULL otherwise */
+	uint64_t block_shape[SPEC_MAX_TENSOR_RANKS]; /* block: extents per tensor rank */
+	double exponent;               /* power_law: row i's share ~ (i + 1)^-exponent */
+	unsigned row_dim;              /* power_law: dimension whose rank holds the rows */
+	bool permute_rows;             /* power_law: rows in a random order */
 	bool is_default;               /* not given: fixed_structured, 1.0 */
 	struct diag_loc loc;
 };
