@@ -293,6 +293,14 @@ struct spec_set *spec_set_build(const struct spec_source *src, const struct spec
 struct spec_set *spec_set_load(const char *const *paths, size_t n_paths,
 			       const struct spec_load_options *opt, struct diag_list *dl)
 {
+	return spec_set_load_overrides(paths, n_paths, NULL, 0, opt, dl);
+}
+
+struct spec_set *spec_set_load_overrides(const char *const *paths, size_t n_paths,
+					 const struct spec_override *ov, size_t n_ov,
+					 const struct spec_load_options *opt,
+					 struct diag_list *dl)
+{
 	struct spec_source *src = spec_source_new();
 	struct spec_set *s = NULL;
 	unsigned errors_before = dl->n_errors;
@@ -304,7 +312,7 @@ struct spec_set *spec_set_load(const char *const *paths, size_t n_paths,
 	if (n_paths == 0)
 		diag_error(dl, DIAG_LOC_NONE, "no input files");
 	else if (src->n_unparsed == 0)   /* clashing top-level keys: the sections still run */
-		s = build(src, NULL, 0, opt, dl, errors_before);
+		s = build(src, ov, n_ov, opt, dl, errors_before);
 	if (!s) {
 		spec_source_free(src);
 		return NULL;

@@ -554,6 +554,17 @@ struct spec_set *spec_set_load(const char *const *paths, size_t n_paths,
 			       const struct spec_load_options *opt, struct diag_list *dl);
 
 /*
+ * spec_set_load() with the overrides ov[0..n_ov) applied as spec_set_build()
+ * applies them; the set owns the source it parses (for a design run once;
+ * a sweep keeps one source and builds from it). 'ov' may be NULL when
+ * n_ov is 0.
+ */
+struct spec_set *spec_set_load_overrides(const char *const *paths, size_t n_paths,
+					 const struct spec_override *ov, size_t n_ov,
+					 const struct spec_load_options *opt,
+					 struct diag_list *dl);
+
+/*
  * A new, empty source. Add the design's files to it, then build sets from
  * it: after the last spec_source_add_*() the source is immutable, and any
  * number of threads may call spec_set_build() on it at once.

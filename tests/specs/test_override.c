@@ -85,8 +85,9 @@ static const struct spec_source *source_of(enum design d)
 	return sources[d];
 }
 
-/* spec_set_load() of design 'd' (which borrows the path strings: static). */
-static struct spec_set *load_design(enum design d, struct diag_list *dl)
+/* spec_set_load_overrides() of design 'd' (which borrows the path strings: static). */
+static struct spec_set *load_design_with(enum design d, const struct spec_override *ov,
+					 size_t n_ov, struct diag_list *dl)
 {
 	static char paths[D_COUNT][4][1024];
 	const char *pp[4];
@@ -96,7 +97,13 @@ static struct spec_set *load_design(enum design d, struct diag_list *dl)
 		snprintf(paths[d][i], sizeof(paths[d][i]), "%s", design_path(d, i));
 		pp[i] = paths[d][i];
 	}
-	return spec_set_load(pp, designs[d].n, NULL, dl);
+	return spec_set_load_overrides(pp, designs[d].n, ov, n_ov, NULL, dl);
+}
+
+/* spec_set_load() of design 'd'. */
+static struct spec_set *load_design(enum design d, struct diag_list *dl)
+{
+	return load_design_with(d, NULL, 0, dl);
 }
 
 #define MAX_OV 3
@@ -542,6 +549,11 @@ static void test_independent(void)
 	CU_ASSERT_DOUBLE_EQUAL(probe(s2, P_SIZE, "Buffer", NULL), 128, 0);
 	CU_ASSERT_DOUBLE_EQUAL(probe(s0, P_DENSITY, "A", NULL), 0.25, 0);
 	st_assert_same_design(s0, loaded, true);
+	spec_set_free(loaded);
+	loaded = load_design_with(D_FLAT, ov2, 1, &dl);     /* a set that owns its source */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(loaded);
+	CU_ASSERT_TRUE(loaded->owns_source);
+	st_assert_same_design(s2, loaded, true);
 	CU_ASSERT_EQUAL(s0->n_files, loaded->n_files);
 	after = fingerprint(src);
 	CU_ASSERT_STRING_EQUAL(before, after);
