@@ -75,7 +75,8 @@ struct spec_set *job_load(const struct job_design *d, struct diag_list *dl)
 	if (d->n_tensors && (d->command == JOB_EXEC || d->command == JOB_VALIDATE)) {
 		/* the design alone, to know the tensors' shapes (its errors come later) */
 		struct diag_list tmp = DIAG_LIST_INIT;
-		struct spec_set *plain = spec_set_load(d->files, d->n_files, &lo, &tmp);
+		struct spec_set *plain = spec_set_load_overrides(d->files, d->n_files, d->overrides,
+								 d->n_overrides, &lo, &tmp);
 		diag_list_release(&tmp);
 		for (i = 0; i < d->n_tensors; i++)
 			check_tensor_file(d->tensors[i], plain ? &plain->workload : NULL, dl);
@@ -85,5 +86,5 @@ struct spec_set *job_load(const struct job_design *d, struct diag_list *dl)
 	}
 	lo.tensor_files = d->tensors;
 	lo.n_tensor_files = d->n_tensors;
-	return spec_set_load(d->files, d->n_files, &lo, dl);
+	return spec_set_load_overrides(d->files, d->n_files, d->overrides, d->n_overrides, &lo, dl);
 }
