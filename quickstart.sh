@@ -13,7 +13,10 @@ top=$(pwd)
 mode=${1:-demo}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-PKGS="gcc make autoconf automake libtool pkg-config libyaml-dev libisl-dev libcunit1-dev"
+PKGS="gcc make autoconf automake libtool pkg-config libyaml-dev libisl-dev libcunit1-dev libsqlite3-dev"
+# Optional: gnuplot draws 'fiberloop plot'; Open MPI spreads sweeps, batches and the mapper
+# over the ranks of mpirun (the test build uses it when present: configure --with-mpi).
+PKGS="$PKGS gnuplot-nox libopenmpi-dev openmpi-bin"
 
 install_missing() {
 	missing=""
