@@ -6,14 +6,15 @@
  */
 #include "cli/cli.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/fileio.h"
 #include "util/xalloc.h"
 
-/* Parse every --set of 'a' into a->overrides. Returns 0, or -1 with diagnostics in 'dl'. */
-static int parse_overrides(struct cli_args *a, struct diag_list *dl)
+int cli_parse_overrides(struct cli_args *a, struct diag_list *dl)
 {
 	size_t i;
 	int rc = 0;
@@ -30,7 +31,7 @@ struct spec_set *cli_load(const struct cli_command *cmd, struct cli_args *a)
 	struct diag_list dl = DIAG_LIST_INIT;
 	struct spec_set *s = NULL;
 
-	if (parse_overrides(a, &dl) == 0) {
+	if (cli_parse_overrides(a, &dl) == 0) {
 		struct job_design d = {
 			.files = a->files, .n_files = a->n_files,
 			.tensors = a->tensors, .n_tensors = a->n_tensors,
@@ -124,4 +125,76 @@ int cli_run_design(const struct cli_command *cmd, struct cli_args *a)
 	rc = cli_run_job(cmd, a, s, NULL);
 	spec_set_free(s);
 	return rc;
+}
+
+/* ------------------------------------------------------- many jobs at once */
+
+static atomic_int stop_flag;
+static struct sigaction old_sigint;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	atomic_store(&stop_flag, 1);
+}
+
+const atomic_int *cli_stop_begin(void)
+{
+	struct sigaction sa;
+
+	atomic_store(&stop_flag, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_sigint);
+	return &stop_flag;
+}
+
+void cli_stop_end(void)
+{
+	sigaction(SIGINT, &old_sigint, NULL);
+}
+
+/* "1234/100000 done (12 failed, 56 before), 3456/s, 12.3 s, ETA 25 s" on stderr. */
+static void on_progress(void *arg, const struct job_run_progress *p)
+{
+	const char *what = arg;
+
+	fprintf(stderr, "\r%s: %llu/%llu done", what,
+		(unsigned long long)(p->n_done + p->n_skipped), (unsigned long long)p->n_total);
+	if (p->n_failed || p->n_skipped) {
+		fprintf(stderr, " (");
+		if (p->n_failed)
+			fprintf(stderr, "%llu failed%s", (unsigned long long)p->n_failed,
+				p->n_skipped ? ", " : "");
+		if (p->n_skipped)
+			fprintf(stderr, "%llu before", (unsigned long long)p->n_skipped);
+		fprintf(stderr, ")");
+	}
+	fprintf(stderr, ", %.0f/s, %.1f s", p->per_s, p->elapsed_s);
+	if (p->eta_s >= 0)
+		fprintf(stderr, ", ETA %.0f s", p->eta_s);
+	fprintf(stderr, "   ");
+}
+
+void cli_runner_init(const struct cli_command *cmd, const struct cli_args *a,
+		     const char *default_db, struct job_runner *rn, struct strbuf *definition)
+{
+	int i;
+
+	memset(rn, 0, sizeof(*rn));
+	strbuf_addstr(definition, "fiberloop");
+	for (i = 0; i < a->argc; i++)
+		strbuf_addf(definition, " %s", a->argv[i]);
+	rn->db_path = a->db_path ? a->db_path : default_db;
+	rn->resume = a->resume;
+	rn->n_workers = a->jobs;
+	rn->definition = definition->buf;
+	rn->stop = cli_stop_begin();
+	if (isatty(STDERR_FILENO) && job_rank() == 0) {
+		rn->on_progress = on_progress;
+		rn->progress_arg = (void *)cmd->name;
+		rn->progress_interval_s = 0.25;
+	}
 }

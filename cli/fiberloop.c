@@ -8,12 +8,15 @@
 #include "config.h"
 #include "cli/cli.h"
 #include "util/diag.h"
+#include "util/strbuf.h"
 
 extern const struct cli_command cmd_check;
 extern const struct cli_command cmd_model;
 extern const struct cli_command cmd_map;
 extern const struct cli_command cmd_exec;
 extern const struct cli_command cmd_validate;
+extern const struct cli_command cmd_sweep;
+extern const struct cli_command cmd_results;
 
 static const struct cli_command cmd_help = {
 	.name = "help",
@@ -28,6 +31,8 @@ const struct cli_command *const cli_commands[] = {
 	&cmd_map,
 	&cmd_exec,
 	&cmd_validate,
+	&cmd_sweep,
+	&cmd_results,
 	&cmd_help,
 	NULL,
 };
@@ -87,7 +92,26 @@ static int run_command(const struct cli_command *cmd, int argc, char **argv)
 	return rc;
 }
 
+static int dispatch(int argc, char **argv);
+
+/* MPI (when built with it and run under mpirun) around the command. */
 int main(int argc, char **argv)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc;
+
+	if (job_mpi_init(&argc, &argv, &err) < 0) {
+		fprintf(stderr, "fiberloop: %s\n", err.buf);
+		strbuf_release(&err);
+		job_mpi_finalize();
+		return CLI_EXIT_USAGE;
+	}
+	rc = dispatch(argc, argv);
+	job_mpi_finalize();
+	return rc;
+}
+
+static int dispatch(int argc, char **argv)
 {
 	const struct cli_command *cmd;
 

@@ -44,4 +44,141 @@ void job_describe_mapping(const struct spec_set *s, const struct spec_mapping *m
 void job_summarize_model(const struct spec_set *s, const struct spec_mapping *m,
 			 const struct model_result *r, struct job_summary *sum);
 
+/* ------------------------------------------------------ keys (hash.c) */
+
+#define JOB_KEY_CHARS 32
+
+/* A 128-bit hash being computed (not cryptographic: names designs and points). */
+struct job_hash {
+	uint64_t a, b;
+};
+
+void job_hash_init(struct job_hash *h);
+void job_hash_add(struct job_hash *h, const void *data, size_t n);
+/* Add a string with its length (NULL is distinct from ""). */
+void job_hash_str(struct job_hash *h, const char *s);
+/* Add the bytes of file 'path'. Returns 0, or -1 with 'err' filled. */
+int job_hash_file(struct job_hash *h, const char *path, struct strbuf *err);
+/* The hash as 32 hex digits. */
+void job_hash_hex(const struct job_hash *h, char out[JOB_KEY_CHARS + 1]);
+
+/* A set of keys (32 hex digits each). */
+struct job_key_set {
+	size_t n, cap;
+	char (*slots)[JOB_KEY_CHARS + 1];
+};
+
+#define JOB_KEY_SET_INIT { 0, 0, NULL }
+
+void job_key_set_add(struct job_key_set *ks, const char *key);
+bool job_key_set_has(const struct job_key_set *ks, const char *key);
+void job_key_set_release(struct job_key_set *ks);
+
+/*
+ * Add what changes a job's result among 'o' (the command and its options,
+ * not the threads nor the outputs) to 'h'.
+ */
+void job_hash_options(struct job_hash *h, const struct job_options *o);
+
+/* ------------------------------------------------- the runner (runner.c) */
+
+#define JOB_MAX_INPUTS 64
+
+/* What the database and the stream get about job i, besides its summary. */
+struct runner_row {
+	char key[JOB_KEY_CHARS + 1];
+	const char *kind, *name, *parent, *tags, *command, *design_hash;
+	struct strbuf overrides;       /* "PATH=VALUE" lines (reset before each describe) */
+	const char *inputs[JOB_MAX_INPUTS];   /* values of the run's input columns */
+};
+
+/* The jobs of a run, as the runner sees them. */
+struct runner_jobs {
+	uint64_t n;
+	void *ctx;
+	const char *kind;              /* the run's: "sweep", "batch", "network" */
+	const char *run_key;           /* the run's identity in the database */
+	size_t n_inputs;
+	const char *const *input_names;
+	/* the key of job i (every rank can compute it) */
+	void (*key)(void *ctx, uint64_t i, char key[JOB_KEY_CHARS + 1]);
+	/* the row of job i (rank 0) */
+	void (*describe)(void *ctx, uint64_t i, struct runner_row *row);
+	/* per worker thread */
+	void *(*ws_new)(void *ctx);
+	void (*ws_free)(void *ctx, void *ws);
+	/* run job i into 'sum'; false: it was interrupted, and its result is dropped */
+	bool (*run)(void *ctx, void *ws, uint64_t i, struct job_summary *sum);
+	/* rank 0: each finished job, after it was written; may be NULL */
+	void (*take)(void *arg, uint64_t i, const struct job_summary *sum);
+	void *take_arg;
+};
+
+/*
+ * Run 'jobs' as 'o' says (every rank calls it): rank 0 opens the database,
+ * skips the finished jobs, hands out the others to its threads and to the
+ * other ranks, and writes every result as it comes. Returns 0, or -1 with
+ * res->error (on every rank).
+ */
+int job_runner_go(const struct runner_jobs *jobs, const struct job_runner *o,
+		  struct job_run_result *res);
+
+/* ------------------------------------------ shared by sweep, batch, network */
+
+/* The diagnostics of 'dl' as "file:line:col: error: ..." lines into 'buf' (truncated). */
+void job_diag_text(const struct diag_list *dl, char *buf, size_t size);
+
+/*
+ * Run 'opts' on the set built from 'src' with ov[0..n_ov) into 'sum'; a set
+ * that does not build gives a bad-input summary whose error is its
+ * diagnostics. Returns false when 'stop' cut a search short (drop it).
+ */
+bool job_run_built(const struct spec_source *src, const struct spec_load_options *lo,
+		   const struct spec_override *ov, size_t n_ov, const struct job_options *opts,
+		   const atomic_int *stop, struct job_summary *sum);
+
+/* 'o' for a job among many: nothing printed, one mapper thread unless given, 'stop'. */
+void job_quiet_options(const struct job_options *o, const atomic_int *stop,
+		       struct job_options *q);
+
+/*
+ * Parse the files of 'd' into a new source '*src' (freed by the caller in
+ * any case) and hash their bytes and those of its tensor files into 'h'.
+ * Returns 0, or -1 with diagnostics in 'dl'.
+ */
+int job_design_source(const struct job_design *d, struct spec_source **src,
+		      struct job_hash *h, struct diag_list *dl);
+
+/* ---------------------------------------------------- MPI (mpi.c) */
+
+/* A message to rank 0 from another rank. */
+enum jm_kind { JM_NONE, JM_REQUEST, JM_RESULT, JM_DONE };
+
+struct jm_msg {
+	enum jm_kind kind;
+	unsigned from;
+	unsigned count;                /* JM_REQUEST: jobs wanted */
+	uint64_t idx;                  /* JM_RESULT */
+	bool keep;
+	struct job_summary *sum;       /* JM_RESULT: the receiver's buffer */
+};
+
+/* Ranks on this node (1 without MPI). */
+unsigned jm_local_ranks(void);
+/* Broadcast 'n' bytes of 'data' from rank 0. */
+void jm_bcast(void *data, size_t n);
+/* Rank 0: the next message from another rank, if any (non-blocking). */
+bool jm_poll(struct jm_msg *m);
+/* Rank 0: jobs idx[0..n) for rank 'to' (n = 0: no more). */
+void jm_send_work(unsigned to, const uint64_t *idx, size_t n);
+/* Other ranks: ask rank 0 for 'count' jobs. */
+void jm_request(unsigned count);
+/* Other ranks: jobs from rank 0 into idx[0..cap), if a message came (non-blocking). */
+bool jm_poll_work(uint64_t *idx, size_t cap, size_t *n);
+/* Other ranks: a finished job, and the end. */
+void jm_send_result(uint64_t idx, bool keep, const struct job_summary *sum);
+void jm_send_done(void);
+/* Rank 0 receives 'n' bytes from every other rank into bufs[r] (r >= 1); others send. */
+void jm_gather(const void *mine, size_t n, void *const *bufs);
+
 #endif

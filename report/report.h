@@ -18,6 +18,7 @@ struct exec_options;
 struct exec_result;
 
 struct strbuf;
+struct table;
 
 /* Version of the JSON document written by report_json(). */
 #define REPORT_JSON_VERSION 1
@@ -86,5 +87,21 @@ void report_exec_summary(const struct spec_set *s, const struct exec_result *r,
 
 /* Name of the energy source of the run: "ERT", "preset <name>", "ERT + preset <name>". */
 void report_energy_source(const struct model_result *r, struct strbuf *out);
+
+/* ---------------------------------------------- tables of results (table.c) */
+
+/* 't' as CSV: a header of column names, then one line per row (nulls empty). */
+void report_table_csv(const struct table *t, struct strbuf *out);
+
+/* 't' as a JSON array with one object per row (numbers as numbers, nulls as null). */
+void report_table_json(const struct table *t, struct strbuf *out);
+
+/*
+ * 't' as an aligned text table of the columns cols[0..n_cols) (all when
+ * 'cols' is NULL), leaving out those that hold only nulls; long or
+ * multi-line text is shortened to one line.
+ */
+void report_table_text(const struct table *t, const size_t *cols, size_t n_cols,
+		       struct strbuf *out);
 
 #endif
