@@ -352,6 +352,17 @@ int job_axis_parse(const char *text, struct job_axis *ax, struct diag_list *dl)
 	ax->text = arena_strdup(&ax->arena, text);
 	ax->origin = arena_printf(&ax->arena, "--axis '%s'", text);
 	eq = find_top(text, len, '=');
+	if (eq == len && strchr(text, '[') && find_top(text, len, '\0') == len) {
+		size_t i, open = 0;
+		int depth = 0;
+		for (i = 0; i < len; i++)
+			if (text[i] == '[' && depth++ == 0)
+				open = i;
+			else if (text[i] == ']' && depth > 0)
+				depth--;
+		if (depth)
+			return axis_error(dl, ax, open, "'[' is not closed");
+	}
 	if (eq == len)
 		return axis_error(dl, ax, len, "expected [NAME:]PATH[,PATH...]=VALUE,VALUE,...: "
 				  "no '=' after the path");
