@@ -67,9 +67,6 @@ enum cli_opt {
 
 #define CLI_OPT_BIT(o) (UINT64_C(1) << (o))
 
-/* What '--metric' ranks by. */
-enum cli_metric { CLI_METRIC_ENERGY, CLI_METRIC_CYCLES, CLI_METRIC_EDP };
-
 /* The axes '--logscale' makes logarithmic (bits). */
 #define CLI_LOG_X 1u
 #define CLI_LOG_Y 2u
@@ -104,7 +101,7 @@ struct cli_args {
 	enum job_command command;      /* --command */
 	const char *db_path;           /* --db FILE, or NULL */
 	unsigned jobs;                 /* --jobs N (0: the cores) */
-	enum cli_metric metric;
+	enum job_metric metric;
 	const char *x;                 /* --x COLUMN */
 	unsigned logscale;             /* CLI_LOG_* */
 	const char *title;

@@ -106,8 +106,9 @@ int cli_run_job(const struct cli_command *cmd, struct cli_args *a, const struct 
 		if (cli_write_outputs(cmd, dir, &out) < 0)
 			rc = CLI_EXIT_BAD_INPUT;
 		else if (cmd->job == JOB_MAP)
-			printf("wrote %s/%s (and .stats.txt, .map.txt, .stats.json)\n", dir,
-			       out.file_names[0]);
+			fprintf(a->job.format == JOB_FORMAT_TEXT ? stdout : stderr,
+				"wrote %s/%s (and .stats.txt, .map.txt, .stats.json)\n", dir,
+				out.file_names[0]);
 	}
 	if (!print_first && rc == CLI_EXIT_OK)
 		fwrite(out.print.buf, 1, out.print.len, stdout);

@@ -17,6 +17,7 @@ extern const struct cli_command cmd_exec;
 extern const struct cli_command cmd_validate;
 extern const struct cli_command cmd_sweep;
 extern const struct cli_command cmd_results;
+extern const struct cli_command cmd_batch;
 
 static const struct cli_command cmd_help = {
 	.name = "help",
@@ -32,6 +33,7 @@ const struct cli_command *const cli_commands[] = {
 	&cmd_exec,
 	&cmd_validate,
 	&cmd_sweep,
+	&cmd_batch,
 	&cmd_results,
 	&cmd_help,
 	NULL,

@@ -55,7 +55,7 @@ static const char *const *command_choices(void)
 	return names;
 }
 
-/* Indexed by enum cli_metric. */
+/* Indexed by enum job_metric. */
 static const char *const *metric_choices(void)
 {
 	static const char *const names[] = { "energy", "cycles", "edp", NULL };
@@ -335,7 +335,7 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 	case CLI_OPT_DB: a->db_path = v; break;
 	case CLI_OPT_RESUME: a->resume = c; break;
 	case CLI_OPT_JOBS: a->jobs = (unsigned)u; break;
-	case CLI_OPT_METRIC: a->metric = (enum cli_metric)c; break;
+	case CLI_OPT_METRIC: a->metric = (enum job_metric)c; break;
 	case CLI_OPT_WHERE: a->wheres[a->n_wheres++] = v; break;
 	case CLI_OPT_X: a->x = v; break;
 	case CLI_OPT_Y: a->ys[a->n_ys++] = v; break;
@@ -468,7 +468,7 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_a
 	a->argc = argc;
 	a->argv = argv;
 	a->resume = true;
-	a->metric = CLI_METRIC_EDP;
+	a->metric = JOB_METRIC_EDP;
 	a->files = xcalloc((size_t)argc + 1, sizeof(*a->files));
 	a->tensors = xcalloc((size_t)argc + 1, sizeof(*a->tensors));
 	a->sets = xcalloc((size_t)argc + 1, sizeof(*a->sets));

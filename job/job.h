@@ -293,7 +293,60 @@ void job_row_jsonl(const struct job_row *r, struct strbuf *sb);
 /* 'v' in the shortest of %.15g, %.16g and %.17g that reads back as 'v'. */
 void job_format_double(double v, char *buf, size_t size);
 
+/* A network: every layer mapped on one design. */
+struct job_network {
+	const struct job_design *design;  /* architecture, constraints, ERT; --set */
+	const char *const *layers;     /* layer files, or directories of *.yaml */
+	size_t n_layers;
+	const struct job_options *options;   /* the mapper's */
+};
+
+/* What a network gave: each layer's summary (NULL: not run) and the totals. */
+struct job_network_result {
+	size_t n_layers, n_distinct;
+	char **names;                  /* "resnet18/00" */
+	struct job_summary **sums;
+	struct job_summary total;      /* energies and cycles added; EDP of the sums */
+};
+
+/*
+ * Map every layer of 'nw' (each layer's 'problem' replacing the design's;
+ * layers with the same bytes mapped once) on the runner's threads and
+ * ranks; with a database, one row per layer. Returns 0, or -1: the files
+ * cannot be read (dl) or the database failed (res->error). Release 'out'
+ * in any case.
+ */
+int job_network_run(const struct job_network *nw, const struct job_runner *rn,
+		    struct job_network_result *out, struct job_run_result *res,
+		    struct diag_list *dl);
+void job_network_result_release(struct job_network_result *r);
+
+/* The per-layer table and the totals as text, CSV or JSON. */
+void job_network_print(const struct job_network_result *r, enum job_format f,
+		       struct strbuf *sb);
+
+/* What a batch's final table ranks by. */
+enum job_metric { JOB_METRIC_ENERGY, JOB_METRIC_CYCLES, JOB_METRIC_EDP };
+
+/* A batch: the jobs of a batch file, with the command line's options. */
+struct job_batch {
+	const struct spec_batch *batch;
+	const struct job_options *options;   /* each job's command and seed on top */
+};
+
 struct table;
+
+/*
+ * Run the batch 'b' (rank 0 writes every row to rn->db_path, which must be
+ * set). A job with a bad spec is a row with its located error; the batch
+ * goes on. Then rank 0 adds the row of each network whose layers are all
+ * done and puts the jobs' rows (all of them: those of earlier runs too)
+ * ranked by 'metric', failed ones last, into 'out' (columns rank, name,
+ * kind, command, status, energy_pj, cycles, edp_j_cycles, utilization,
+ * tags, error). Returns 0, or -1 with res->error.
+ */
+int job_batch_run(const struct job_batch *b, const struct job_runner *rn,
+		  enum job_metric metric, struct table *out, struct job_run_result *res);
 
 /*
  * The rows of the results database 'db' that satisfy every "COLUMN OP

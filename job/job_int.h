@@ -9,6 +9,7 @@
 #include "job/job.h"
 
 struct exec_options;
+struct table;
 struct model_options;
 struct model_result;
 
@@ -86,6 +87,7 @@ void job_hash_options(struct job_hash *h, const struct job_options *o);
 
 /* What the database and the stream get about job i, besides its summary. */
 struct runner_row {
+	uint64_t idx;                  /* the row's index in its run (default: the job's) */
 	char key[JOB_KEY_CHARS + 1];
 	const char *kind, *name, *parent, *tags, *command, *design_hash;
 	struct strbuf overrides;       /* "PATH=VALUE" lines (reset before each describe) */
@@ -100,10 +102,12 @@ struct runner_jobs {
 	const char *run_key;           /* the run's identity in the database */
 	size_t n_inputs;
 	const char *const *input_names;
-	/* the key of job i (every rank can compute it) */
+	/* the key of job i (of its first row; every rank can compute it) */
 	void (*key)(void *ctx, uint64_t i, char key[JOB_KEY_CHARS + 1]);
-	/* the row of job i (rank 0) */
-	void (*describe)(void *ctx, uint64_t i, struct runner_row *row);
+	/* the rows of job i (NULL: one): identical layers of a network run once */
+	unsigned (*n_rows)(void *ctx, uint64_t i);
+	/* row k of job i (rank 0), with its index in the run */
+	void (*describe)(void *ctx, uint64_t i, unsigned k, struct runner_row *row);
 	/* per worker thread */
 	void *(*ws_new)(void *ctx);
 	void (*ws_free)(void *ctx, void *ws);
@@ -148,6 +152,50 @@ void job_quiet_options(const struct job_options *o, const atomic_int *stop,
  */
 int job_design_source(const struct job_design *d, struct spec_source **src,
 		      struct job_hash *h, struct diag_list *dl);
+
+/* ------------------------------------------------- networks (network.c) */
+
+/* The layer files of a network and the distinct ones among them (its tasks). */
+struct net_plan {
+	struct arena arena;
+	size_t n_files, alloc_files;
+	const char **files;            /* in order */
+	const char **names;            /* "resnet18/00" */
+	char (*hash)[JOB_KEY_CHARS + 1];   /* of each file's bytes */
+	size_t n_tasks;
+	size_t *task_of;               /* per file: its task */
+	size_t *task_file;             /* per task: its first file */
+	unsigned *task_rows;           /* per task: its files */
+};
+
+/*
+ * The layer files of items[0..n) (files, or directories of *.yaml files in
+ * name order) into 'p' (released in any case). Returns 0, or -1 (dl).
+ */
+int net_plan_make(const char *const *items, size_t n, struct net_plan *p, struct diag_list *dl);
+/* The k-th file of task 'task'. */
+size_t net_plan_file(const struct net_plan *p, size_t task, unsigned k);
+void net_plan_release(struct net_plan *p);
+
+/* The key of the row of layer file 'file' of the network 'net_key'. */
+void net_row_key(const char *net_key, const struct net_plan *p, size_t file,
+		 char key[JOB_KEY_CHARS + 1]);
+
+/*
+ * Run 'opts' on the design 'd' (its files parsed afresh, its overrides)
+ * with the layer file 'layer' replacing its problem (NULL: none) into
+ * 'sum'. False when a stop cut it short.
+ */
+bool net_run_layer(const struct job_design *d, const char *layer,
+		   const struct spec_load_options *lo, const struct job_options *opts,
+		   const atomic_int *stop, struct job_summary *sum);
+
+/* The network's totals of the layers sums[0..n) (NULL: not run) named names[]. */
+void net_total(const struct job_summary *const *sums, const char *const *names, size_t n,
+	       struct job_summary *t);
+
+/* The summary of row 'r' of a results table (the metrics and level energies). */
+void net_summary_of_row(const struct table *t, size_t r, struct job_summary *s);
 
 /* ---------------------------------------------------- MPI (mpi.c) */
 

@@ -166,8 +166,14 @@ static void best_outputs(const struct spec_set *s, const struct job_options *o,
 	if (memcmp(metrics, r->best_eval.metrics, sizeof(metrics)))
 		BUG("the model gives the best mapping other metrics on a second evaluation");
 	job_summarize_model(s, &r->best, mr, sum);
-	if (o->want & JOB_WANT_PRINT)
+	if ((o->want & JOB_WANT_PRINT) && o->format == JOB_FORMAT_JSON) {
+		report_json(s, &r->best, mr, o->files, o->n_files, &out->print);
+	} else if ((o->want & JOB_WANT_PRINT) && o->format == JOB_FORMAT_CSV) {
+		report_csv_header(s, &out->print);
+		report_csv_row(s, mr, &out->print);
+	} else if (o->want & JOB_WANT_PRINT) {
 		report_summary(s, mr, &out->print);
+	}
 	if (o->want & JOB_WANT_FILES) {
 		spec_mapping_write_yaml(&r->best, &s->arch, &s->workload,
 					job_out_file(out, OUT_PREFIX ".map.yaml"));
@@ -214,7 +220,7 @@ enum job_status job_run_map(const struct spec_set *s, const struct job_options *
 		BUG("mapper options rejected after checking");
 	sum->n_evaluated = r->n_evaluated;
 	sum->n_valid = r->n_valid;
-	if (jo->want & JOB_WANT_PRINT)
+	if ((jo->want & JOB_WANT_PRINT) && jo->format == JOB_FORMAT_TEXT)
 		search_summary(&o, r, &out->print);
 	if (!r->found) {
 		job_fail(sum, JOB_INFEASIBLE, "no valid mapping among %llu candidates:",

@@ -200,89 +200,118 @@ static struct result *take_results(struct runner *R, size_t *n, double wait_s)
 
 /* -------------------------------------------------------------- rank 0 */
 
+/* Row 'w' of the store for row 'rr' of job summary 's'; 'lv' its level energies. */
+static void fill_row(const struct runner_jobs *J, const struct runner_row *rr,
+		     const struct job_summary *s, struct store_level *lv, struct store_row *w)
+{
+	unsigned l;
+
+	w->key = rr->key;
+	w->idx = rr->idx;
+	w->kind = rr->kind;
+	w->name = rr->name;
+	w->parent = rr->parent;
+	w->tags = rr->tags;
+	w->command = rr->command;
+	w->design_hash = rr->design_hash;
+	w->overrides = rr->overrides.buf;
+	w->inputs = J->n_inputs ? rr->inputs : NULL;
+	w->status = job_status_name(s->status);
+	w->error = s->status != JOB_OK ? s->error : NULL;
+	w->has_metrics = s->status == JOB_OK && s->command != JOB_CHECK;
+	w->energy_pj = s->energy_pj;
+	w->cycles = s->cycles;
+	w->edp_j_cycles = s->edp_j_cycles;
+	w->utilization = s->utilization;
+	w->algorithmic_computes = s->algorithmic_computes;
+	w->actual_computes = s->actual_computes;
+	w->pj_per_compute = s->pj_per_compute;
+	w->compute_energy_pj = s->compute_energy_pj;
+	w->mapping = s->mapping[0] ? s->mapping : NULL;
+	w->has_search = s->command == JOB_MAP;
+	w->n_evaluated = s->n_evaluated;
+	w->n_valid = s->n_valid;
+	w->n_levels = w->has_metrics ? s->n_levels : 0;
+	w->levels = lv;
+	for (l = 0; l < w->n_levels; l++)
+		lv[l] = (struct store_level){ s->level_names[l], s->level_energy_pj[l] };
+}
+
+/* The rows of the kept results r[0..n): each job's rows described. */
+struct rows {
+	size_t n, alloc;
+	struct runner_row *rr;
+	const struct job_summary **sum;
+};
+
+static void rows_add(const struct runner_jobs *J, struct rows *w, const struct result *r)
+{
+	unsigned k, n = J->n_rows ? J->n_rows(J->ctx, r->idx) : 1;
+
+	for (k = 0; k < n; k++) {
+		struct runner_row *rr;
+		if (w->n == w->alloc) {
+			w->alloc = w->alloc ? 2 * w->alloc : 16;
+			w->rr = xreallocarray(w->rr, w->alloc, sizeof(*w->rr));
+			w->sum = xreallocarray(w->sum, w->alloc, sizeof(*w->sum));
+		}
+		rr = &w->rr[w->n];
+		memset(rr, 0, sizeof(*rr));
+		strbuf_init(&rr->overrides, 0);
+		rr->idx = r->idx;
+		J->describe(J->ctx, r->idx, k, rr);
+		w->sum[w->n++] = r->sum;
+	}
+}
+
 /* Rows of the results r[0..n) into the database, then to the stream and the taker. */
 static int deliver(struct runner *R, struct result *r, size_t n)
 {
 	const struct runner_jobs *J = R->jobs;
-	struct store_row *rows = xcalloc(n ? n : 1, sizeof(*rows));
-	struct store_level *lv = xcalloc(n * SPEC_MAX_LEVELS + 1, sizeof(*lv));
-	struct runner_row *rr = xcalloc(n ? n : 1, sizeof(*rr));
+	struct rows w = { 0, 0, NULL, NULL };
 	struct strbuf err = STRBUF_INIT;
-	size_t i, m = 0, kept;
+	struct store_row *rows;
+	struct store_level *lv;
+	size_t i;
 	int rc = 0;
 
-	for (i = 0; i < n; i++) {
-		const struct job_summary *s = r[i].sum;
-		struct store_row *w;
-		unsigned l;
-		if (!r[i].keep)
-			continue;
-		strbuf_init(&rr[m].overrides, 0);
-		J->describe(J->ctx, r[i].idx, &rr[m]);
-		w = &rows[m];
-		w->key = rr[m].key;
-		w->idx = r[i].idx;
-		w->kind = rr[m].kind;
-		w->name = rr[m].name;
-		w->parent = rr[m].parent;
-		w->tags = rr[m].tags;
-		w->command = rr[m].command;
-		w->design_hash = rr[m].design_hash;
-		w->overrides = rr[m].overrides.buf;
-		w->inputs = J->n_inputs ? rr[m].inputs : NULL;
-		w->status = job_status_name(s->status);
-		w->error = s->status != JOB_OK ? s->error : NULL;
-		w->has_metrics = s->status == JOB_OK && s->command != JOB_CHECK;
-		w->energy_pj = s->energy_pj;
-		w->cycles = s->cycles;
-		w->edp_j_cycles = s->edp_j_cycles;
-		w->utilization = s->utilization;
-		w->algorithmic_computes = s->algorithmic_computes;
-		w->actual_computes = s->actual_computes;
-		w->pj_per_compute = s->pj_per_compute;
-		w->compute_energy_pj = s->compute_energy_pj;
-		w->mapping = s->mapping[0] ? s->mapping : NULL;
-		w->has_search = s->command == JOB_MAP;
-		w->n_evaluated = s->n_evaluated;
-		w->n_valid = s->n_valid;
-		w->n_levels = w->has_metrics ? s->n_levels : 0;
-		w->levels = lv + m * SPEC_MAX_LEVELS;
-		for (l = 0; l < w->n_levels; l++)
-			lv[m * SPEC_MAX_LEVELS + l] = (struct store_level){ s->level_names[l],
-									     s->level_energy_pj[l] };
-		m++;
-	}
-	kept = m;
-	if (R->st && m && store_put(R->st, rows, m, &err) < 0) {
+	for (i = 0; i < n; i++)
+		if (r[i].keep)
+			rows_add(J, &w, &r[i]);
+	rows = xcalloc(w.n + 1, sizeof(*rows));
+	lv = xcalloc(w.n * SPEC_MAX_LEVELS + 1, sizeof(*lv));
+	for (i = 0; i < w.n; i++)
+		fill_row(J, &w.rr[i], w.sum[i], lv + i * SPEC_MAX_LEVELS, &rows[i]);
+	if (R->st && w.n && store_put(R->st, rows, w.n, &err) < 0) {
 		snprintf(R->out->error, sizeof(R->out->error), "%s", err.buf);
 		atomic_store(&R->abort, 1);
 		rc = -1;
 	}
-	for (i = 0, m = 0; i < n && rc == 0; i++) {
+	for (i = 0; i < w.n && rc == 0 && R->o->on_row; i++) {
+		struct job_row jr = {
+			.idx = w.rr[i].idx, .key = w.rr[i].key, .kind = w.rr[i].kind,
+			.name = w.rr[i].name, .n_inputs = J->n_inputs,
+			.input_names = J->input_names, .input_values = w.rr[i].inputs,
+			.overrides = w.rr[i].overrides.buf, .sum = w.sum[i],
+		};
+		R->o->on_row(R->o->row_arg, &jr);
+	}
+	for (i = 0; i < n && rc == 0; i++) {
 		if (!r[i].keep)
 			continue;
 		R->out->n_done++;
 		if (r[i].sum->status != JOB_OK)
 			R->out->n_failed++;
-		if (R->o->on_row) {
-			struct job_row jr = {
-				.idx = r[i].idx, .key = rr[m].key, .kind = rr[m].kind,
-				.name = rr[m].name, .n_inputs = J->n_inputs,
-				.input_names = J->input_names, .input_values = rr[m].inputs,
-				.overrides = rr[m].overrides.buf, .sum = r[i].sum,
-			};
-			R->o->on_row(R->o->row_arg, &jr);
-		}
 		if (J->take)
 			J->take(J->take_arg, r[i].idx, r[i].sum);
-		m++;
 	}
-	for (i = 0; i < kept; i++)
-		strbuf_release(&rr[i].overrides);
+	for (i = 0; i < w.n; i++)
+		strbuf_release(&w.rr[i].overrides);
 	for (i = 0; i < n; i++)
 		free(r[i].sum);
+	free(w.rr);
+	free(w.sum);
 	strbuf_release(&err);
-	free(rr);
 	free(lv);
 	free(rows);
 	return rc;

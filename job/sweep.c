@@ -128,7 +128,7 @@ static void sweep_key(void *arg, uint64_t idx, char key[JOB_KEY_CHARS + 1])
 	job_hash_hex(&h, key);
 }
 
-static void sweep_describe(void *arg, uint64_t idx, struct runner_row *row)
+static void sweep_describe(void *arg, uint64_t idx, unsigned k_row, struct runner_row *row)
 {
 	struct sweep_ctx *c = arg;
 	const struct job_sweep *sw = c->sw;
