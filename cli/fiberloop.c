@@ -18,6 +18,7 @@ extern const struct cli_command cmd_validate;
 extern const struct cli_command cmd_sweep;
 extern const struct cli_command cmd_results;
 extern const struct cli_command cmd_batch;
+extern const struct cli_command cmd_plot;
 
 static const struct cli_command cmd_help = {
 	.name = "help",
@@ -35,6 +36,7 @@ const struct cli_command *const cli_commands[] = {
 	&cmd_sweep,
 	&cmd_batch,
 	&cmd_results,
+	&cmd_plot,
 	&cmd_help,
 	NULL,
 };
