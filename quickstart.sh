@@ -61,7 +61,8 @@ demo)
 	(cd "$top/examples/eyeriss-like" && "$top/_build/fiberloop" model input.yaml map.yaml ERT.yaml ART.yaml)
 	;;
 test)
-	build _build
+	# with MPI when Open MPI is there, so that the suite runs the MPI test too
+	if command -v mpicc >/dev/null 2>&1; then build _build --with-mpi; else build _build; fi
 	check
 	;;
 sanitize)

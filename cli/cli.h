@@ -62,6 +62,7 @@ enum cli_opt {
 	CLI_OPT_LOGSCALE,
 	CLI_OPT_TITLE,
 	CLI_OPT_LAYERS,
+	CLI_OPT_COLUMNS,
 	CLI_OPT_COUNT
 };
 
@@ -105,6 +106,7 @@ struct cli_args {
 	const char *x;                 /* --x COLUMN */
 	unsigned logscale;             /* CLI_LOG_* */
 	const char *title;
+	const char *columns;           /* --columns A,B,... */
 	int argc;                      /* the whole command line, for the record */
 	char **argv;
 };

@@ -42,9 +42,9 @@ static int run(const struct cli_command *cmd, struct cli_args *a)
 	}
 	if (job_rank() == 0 && rc != CLI_EXIT_BAD_INPUT) {
 		if (a->job.format == JOB_FORMAT_CSV)
-			report_table_csv(&t, &out);
+			report_table_csv(&t, NULL, 0, &out);
 		else if (a->job.format == JOB_FORMAT_JSON)
-			report_table_json(&t, &out);
+			report_table_json(&t, NULL, 0, &out);
 		else
 			report_table_text(&t, NULL, 0, &out);
 		fwrite(out.buf, 1, out.len, stdout);

@@ -134,7 +134,8 @@ static int run(const struct cli_command *cmd, struct cli_args *a)
 		a->job.map.on_log_line = on_log_line;
 		a->job.map.log_arg = &log;
 	}
-	if (isatty(STDERR_FILENO)) {
+	a->job.map.split_ranks = true;
+	if (isatty(STDERR_FILENO) && job_rank() == 0) {
 		a->job.map.on_progress = on_progress;
 		a->job.map.progress_arg = &ps;
 		a->job.map.progress_interval_s = 0.25;

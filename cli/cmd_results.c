@@ -5,17 +5,52 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "report/report.h"
+#include "util/diag.h"
 #include "util/strbuf.h"
 #include "util/table.h"
 #include "util/xalloc.h"
+
+/*
+ * The columns named in 'list' ("a,b,c") into cols[] (room for t->n_cols + 1
+ * per name); their number, or -1 after an error with a hint.
+ */
+static long pick_columns(const struct cli_command *cmd, const struct table *t, const char *list,
+			 size_t **cols)
+{
+	size_t n = 0, alloc = 0;
+	const char *p = list;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		char *name = xstrndup(p, len);
+		long c = table_col(t, name);
+		if (c < 0) {
+			const char *h = diag_suggest(name, t->cols, t->n_cols);
+			fprintf(stderr, "fiberloop %s: --columns: no column '%s' in the results%s%s%s\n",
+				cmd->name, name, h ? "; did you mean '" : "", h ? h : "", h ? "'?" : "");
+			free(name);
+			return -1;
+		}
+		free(name);
+		XGROW(*cols, n + 1, alloc);
+		(*cols)[n++] = (size_t)c;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	return (long)n;
+}
 
 static int run(const struct cli_command *cmd, struct cli_args *a)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	struct table t = TABLE_INIT;
+	size_t *cols = NULL;
+	long n = 0;
 	int rc = CLI_EXIT_OK;
 
 	if (a->n_files != 1)
@@ -23,16 +58,20 @@ static int run(const struct cli_command *cmd, struct cli_args *a)
 	if (job_results_query(a->files[0], a->wheres, a->n_wheres, &t, &err) < 0) {
 		fprintf(stderr, "fiberloop %s: %s\n", cmd->name, err.buf);
 		rc = CLI_EXIT_BAD_INPUT;
+	} else if (a->columns && (n = pick_columns(cmd, &t, a->columns, &cols)) < 0) {
+		rc = CLI_EXIT_BAD_INPUT;
 	} else if (a->job.format == JOB_FORMAT_CSV) {
-		report_table_csv(&t, &out);
+		report_table_csv(&t, cols, (size_t)n, &out);
 	} else if (a->job.format == JOB_FORMAT_JSON) {
-		report_table_json(&t, &out);
+		report_table_json(&t, cols, (size_t)n, &out);
 	} else {
-		size_t *cols = xcalloc(t.n_cols + 1, sizeof(*cols));
-		size_t n = job_results_brief(&t, cols);
-		report_table_text(&t, cols, n, &out);
-		free(cols);
+		if (!cols) {
+			cols = xcalloc(t.n_cols + 1, sizeof(*cols));
+			n = (long)job_results_brief(&t, cols);
+		}
+		report_table_text(&t, cols, (size_t)n, &out);
 	}
+	free(cols);
 	fwrite(out.buf, 1, out.len, stdout);
 	table_release(&t);
 	strbuf_release(&out);
@@ -50,7 +89,8 @@ const struct cli_command cmd_results = {
 	.run = run,
 	.job = JOB_CHECK,
 	.no_files = true,
-	.options = CLI_OPT_BIT(CLI_OPT_FORMAT) | CLI_OPT_BIT(CLI_OPT_WHERE),
+	.options = CLI_OPT_BIT(CLI_OPT_FORMAT) | CLI_OPT_BIT(CLI_OPT_WHERE) |
+		   CLI_OPT_BIT(CLI_OPT_COLUMNS),
 	.formats = 1u << JOB_FORMAT_TABLE | 1u << JOB_FORMAT_CSV | 1u << JOB_FORMAT_JSON,
 	.opt_help = (const char *const[CLI_OPT_COUNT]){
 		[CLI_OPT_FORMAT] = "table (the main columns, aligned; the default), csv or json (every column)",

@@ -40,7 +40,8 @@ struct spec_set *cli_load(const struct cli_command *cmd, struct cli_args *a)
 		};
 		s = job_load(&d, &dl);
 	}
-	diag_print(&dl, stderr);
+	if (job_rank() == 0)
+		diag_print(&dl, stderr);
 	diag_list_release(&dl);
 	return s;
 }
@@ -97,6 +98,10 @@ int cli_run_job(const struct cli_command *cmd, struct cli_args *a, const struct 
 	if (dir)
 		a->job.want |= JOB_WANT_FILES;
 	job_run(s, &a->job, &sum, &out);
+	if (job_rank() != 0) {         /* rank 0 prints and writes what the ranks found */
+		job_outputs_release(&out);
+		return exit_code(sum.status);
+	}
 	diag_print(&out.diags, stderr);
 	if (print_first)
 		fwrite(out.print.buf, 1, out.print.len, stdout);

@@ -157,6 +157,8 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
 	[CLI_OPT_LOGSCALE] = { "logscale", 0, OPT_CHOICE, "AXES", .choices = logscale_choices,
 		.help = "logarithmic axes" },
 	[CLI_OPT_TITLE] = { "title", 0, OPT_STRING, "TEXT", .help = "the plot's title" },
+	[CLI_OPT_COLUMNS] = { "columns", 0, OPT_STRING, "A,B,...", .help =
+		"only these columns, in this order" },
 	[CLI_OPT_LAYERS] = { "layers", 0, OPT_LIST, "DIR|FILE", .help =
 		"map every layer of a network: each FILE (or each *.yaml of DIR, in name order) gives a 'problem' that replaces the design's; prints one row per layer and the network's totals; repeatable" },
 };
@@ -343,6 +345,7 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 	case CLI_OPT_LOGSCALE: a->logscale = (unsigned)c; break;
 	case CLI_OPT_TITLE: a->title = v; break;
 	case CLI_OPT_LAYERS: a->layers[a->n_layers++] = v; break;
+	case CLI_OPT_COLUMNS: a->columns = v; break;
 	default: BUG("option %d has no storage", (int)id);
 	}
 	return 0;

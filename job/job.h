@@ -68,6 +68,8 @@ struct job_map_options {
 	void (*on_progress)(void *arg, const struct job_progress *p);
 	void *progress_arg;
 	double progress_interval_s;
+	/* share the streams out over the MPI ranks (the 'map' command itself) */
+	bool split_ranks;
 	/* every candidate visited, as CSV lines (header first); NULL: no log */
 	void (*on_log_line)(void *arg, const char *line, size_t len);
 	void *log_arg;

@@ -113,9 +113,11 @@ static void search_summary(const struct mapper_options *o, const struct mapper_r
 {
 	unsigned i;
 
-	strbuf_addf(sb, "search: %s, %u streams on %u threads, seed %llu\n",
-		    spec_search_name(o->algorithm), o->n_streams, r->n_threads,
-		    (unsigned long long)o->seed);
+	strbuf_addf(sb, "search: %s, %u streams on %u threads", spec_search_name(o->algorithm),
+		    o->n_streams, r->n_threads);
+	if (job_ranks() > 1)
+		strbuf_addf(sb, " of %u MPI ranks", job_ranks());
+	strbuf_addf(sb, ", seed %llu\n", (unsigned long long)o->seed);
 	strbuf_addf(sb, "  %llu candidates (%llu valid, %llu model evaluations) in %.2f s "
 		    "(%.0f/s)\n", (unsigned long long)r->n_evaluated, (unsigned long long)r->n_valid,
 		    (unsigned long long)r->n_model_calls, r->elapsed_s,
@@ -186,6 +188,33 @@ static void best_outputs(const struct spec_set *s, const struct job_options *o,
 	free(mr);
 }
 
+/*
+ * The search of 'o' shared out over the MPI ranks: each runs the streams
+ * s with s % ranks == rank, rank 0 gathers the parts and merges them into
+ * 'r' (mapper_run()'s result for any number of ranks). True on rank 0.
+ */
+static bool run_on_ranks(const struct mapper_space *ms, const struct mapper_evaluator *ev,
+			 const struct mapper_options *o, struct mapper_result *r)
+{
+	unsigned i, n = job_ranks();
+	size_t size = mapper_part_size(o->n_streams);
+	struct mapper_part **parts = xcalloc(n, sizeof(*parts));
+	bool lead = job_rank() == 0;
+
+	for (i = 0; i < n; i++)
+		if (lead || i == job_rank())
+			parts[i] = xmalloc(size);
+	if (mapper_run_part(ms, ev, o, job_rank(), n, parts[job_rank()]) < 0)
+		BUG("mapper options rejected after checking");
+	jm_gather(parts[job_rank()], size, (void *const *)parts);
+	if (lead && mapper_run_merge(ms, ev, o, (const struct mapper_part *const *)parts, n, r) < 0)
+		BUG("mapper options rejected after checking");
+	for (i = 0; i < n; i++)
+		free(parts[i]);
+	free(parts);
+	return lead;
+}
+
 enum job_status job_run_map(const struct spec_set *s, const struct job_options *jo,
 			    struct job_summary *sum, struct job_outputs *out)
 {
@@ -216,8 +245,23 @@ enum job_status job_run_map(const struct spec_set *s, const struct job_options *
 	hook_up(&hooks, &o);
 	mapper_evaluator_model(&ev, &mc);
 	r = xmalloc(sizeof(*r));
-	if (mapper_run(ms, &ev, &o, r) < 0)
+	if (jo->map.split_ranks && job_ranks() > 1) {
+		if (o.on_candidate) {
+			free(r);
+			mapper_space_free(ms);
+			strbuf_release(&hooks.line);
+			return job_fail(sum, JOB_BAD_INPUT, "--log needs the whole search on one "
+					"process: run it without mpirun");
+		}
+		if (!run_on_ranks(ms, &ev, &o, r)) {
+			free(r);                /* another rank: rank 0 has the result */
+			mapper_space_free(ms);
+			strbuf_release(&hooks.line);
+			return sum->status;
+		}
+	} else if (mapper_run(ms, &ev, &o, r) < 0) {
 		BUG("mapper options rejected after checking");
+	}
 	sum->n_evaluated = r->n_evaluated;
 	sum->n_valid = r->n_valid;
 	if ((jo->want & JOB_WANT_PRINT) && jo->format == JOB_FORMAT_TEXT)

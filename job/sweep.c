@@ -239,6 +239,7 @@ void job_quiet_options(const struct job_options *o, const atomic_int *stop,
 	}
 	q->map.on_progress = NULL;
 	q->map.on_log_line = NULL;
+	q->map.split_ranks = false;
 	q->map.stop = stop;
 }
 

@@ -117,11 +117,20 @@ int report_plot_gnuplot(const struct table *t, const struct report_plot *p, stru
 
 /* ---------------------------------------------- tables of results (table.c) */
 
-/* 't' as CSV: a header of column names, then one line per row (nulls empty). */
-void report_table_csv(const struct table *t, struct strbuf *out);
+/*
+ * The columns cols[0..n_cols) of 't' (all when 'cols' is NULL) as CSV: a
+ * header of column names, then a line per row (nulls empty; a field with a
+ * comma, a quote or a line break quoted, RFC 4180).
+ */
+void report_table_csv(const struct table *t, const size_t *cols, size_t n_cols,
+		      struct strbuf *out);
 
-/* 't' as a JSON array with one object per row (numbers as numbers, nulls as null). */
-void report_table_json(const struct table *t, struct strbuf *out);
+/*
+ * The columns cols[0..n_cols) of 't' (all when NULL) as a JSON array of
+ * one object per row, each on a line (numbers as numbers, nulls as null).
+ */
+void report_table_json(const struct table *t, const size_t *cols, size_t n_cols,
+		       struct strbuf *out);
 
 /*
  * 't' as an aligned text table of the columns cols[0..n_cols) (all when

@@ -33,21 +33,22 @@ static void csv_field(struct strbuf *sb, const char *s)
 	strbuf_addch(sb, '"');
 }
 
-void report_table_csv(const struct table *t, struct strbuf *out)
+void report_table_csv(const struct table *t, const size_t *cols, size_t n_cols,
+		      struct strbuf *out)
 {
-	size_t r, c;
+	size_t r, i, n = cols ? n_cols : t->n_cols;
 
-	for (c = 0; c < t->n_cols; c++) {
-		if (c)
+	for (i = 0; i < n; i++) {
+		if (i)
 			strbuf_addch(out, ',');
-		csv_field(out, t->cols[c]);
+		csv_field(out, t->cols[cols ? cols[i] : i]);
 	}
 	strbuf_addch(out, '\n');
 	for (r = 0; r < t->n_rows; r++) {
-		for (c = 0; c < t->n_cols; c++) {
-			if (c)
+		for (i = 0; i < n; i++) {
+			if (i)
 				strbuf_addch(out, ',');
-			csv_field(out, table_get(t, r, c).text);
+			csv_field(out, table_get(t, r, cols ? cols[i] : i).text);
 		}
 		strbuf_addch(out, '\n');
 	}
@@ -73,17 +74,20 @@ static void json_cell(struct json_writer *w, const char *key, struct table_cell 
 	}
 }
 
-void report_table_json(const struct table *t, struct strbuf *out)
+void report_table_json(const struct table *t, const size_t *cols, size_t n_cols,
+		       struct strbuf *out)
 {
 	struct json_writer w;
-	size_t r, c;
+	size_t r, i, n = cols ? n_cols : t->n_cols;
 
 	json_init(&w, out, JSON_PRETTY);
 	json_open(&w, NULL, '[');
 	for (r = 0; r < t->n_rows; r++) {
 		json_open_inline(&w, NULL, '{');
-		for (c = 0; c < t->n_cols; c++)
+		for (i = 0; i < n; i++) {
+			size_t c = cols ? cols[i] : i;
 			json_cell(&w, t->cols[c], table_get(t, r, c));
+		}
 		json_close(&w, '}');
 	}
 	json_close(&w, ']');
