@@ -73,7 +73,7 @@ static void preamble(const struct report_plot *p, unsigned panels, struct strbuf
 		strbuf_addf(sb, "set terminal svg size 900,%u noenhanced font 'Sans,12' "
 			    "background rgb 'white'\n", height);
 	strbuf_addstr(sb, "set encoding utf8\nset grid\nset key outside right top\n");
-	if (p->title) {
+	if (p->title && panels == 1) {
 		strbuf_addstr(sb, "set title ");
 		quoted(sb, p->title);
 		strbuf_addch(sb, '\n');
@@ -279,8 +279,14 @@ int report_plot_gnuplot(const struct table *t, const struct report_plot *p, stru
 		rc = levels_panel(t, p, xc, out, err);
 		goto out;
 	}
-	if (p->n_ys > 1)
-		strbuf_addf(out, "set multiplot layout %zu,1\n", p->n_ys);
+	if (p->n_ys > 1) {
+		strbuf_addf(out, "set multiplot layout %zu,1", p->n_ys);
+		if (p->title) {
+			strbuf_addstr(out, " title ");
+			quoted(out, p->title);
+		}
+		strbuf_addch(out, '\n');
+	}
 	for (i = 0; i < p->n_ys; i++)
 		line_panel(t, p, xc, yc[i], sc, (unsigned)i, out);
 	if (p->n_ys > 1)

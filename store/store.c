@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/diag.h"
 #include "util/strbuf.h"
@@ -236,7 +237,15 @@ struct store *store_open(const char *path, enum store_mode mode, struct strbuf *
 		store_close(st);
 		return NULL;
 	}
-	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
+	/* a reader that may write closes the database as its last user, removing the WAL files */
+	if (mode == STORE_READ && access(path, W_OK) == 0 &&
+	    sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK)
+		flags = 0;
+	else if (mode == STORE_READ && st->db) {
+		sqlite3_close(st->db);
+		st->db = NULL;
+	}
+	if (flags && sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
 		db_error(st, "cannot open", err);
 		store_close(st);
 		return NULL;

@@ -24,7 +24,8 @@ struct table;
 
 enum store_mode {
 	STORE_WRITE,   /* create the database if missing; it must be writable */
-	STORE_READ,    /* an existing database, read only */
+	STORE_READ,    /* an existing database, only read (opened read-write when the file
+			  allows, so that the last user to close it removes the WAL files) */
 };
 
 /* A run: one sweep, batch or network invocation; rows belong to the run that wrote them. */

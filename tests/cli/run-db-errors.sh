@@ -19,7 +19,7 @@ trap cleanup EXIT INT TERM
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 
-sed 's/@DENSITY@/0.1/' "$ex/problem.yaml.in" >"$tmp/problem.yaml"
+cp "$ex/problem.yaml" "$tmp/problem.yaml"
 design="$ex/arch.yaml $ex/map.yaml $ex/coord-skipping.yaml $tmp/problem.yaml"
 sweep() { # DB VALUES (of the buffer's read bandwidth)
 	# shellcheck disable=SC2086

@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 
-sed 's/@DENSITY@/0.1/' "$ex/problem.yaml.in" >"$tmp/problem.yaml"
+cp "$ex/problem.yaml" "$tmp/problem.yaml"
 fa='sparse_optimizations.targets[name=DRAM].representation_format.data_spaces[name=A].format'
 fb='sparse_optimizations.targets[name=Buffer].representation_format.data_spaces[name=A].format'
 "$FIBERLOOP" sweep "$ex/arch.yaml" "$ex/map.yaml" "$ex/coord-skipping.yaml" "$tmp/problem.yaml" \
@@ -24,7 +24,7 @@ fb='sparse_optimizations.targets[name=Buffer].representation_format.data_spaces[
 	--logscale xy -o "$tmp/s.gp" >/dev/null || fail "plot -o FILE.gp exits $?"
 [ "$(grep -c '^\$p[01]s[01] << EOD$' "$tmp/s.gp")" = 4 ] || fail "4 data blocks expected"
 [ "$(grep -c '^0\.[0-9]* [0-9.e+]*$' "$tmp/s.gp")" = 28 ] || fail "28 points expected"
-grep -q "^set multiplot layout 2,1$" "$tmp/s.gp" || fail "two panels expected"
+grep -q "^set multiplot layout 2,1" "$tmp/s.gp" || fail "two panels expected"
 grep -q "title 'COO'" "$tmp/s.gp" && grep -q "title 'bitmask'" "$tmp/s.gp" || fail "series titles"
 "$FIBERLOOP" plot "$tmp/s.db" --x densty -o "$tmp/x.gp" 2>"$tmp/err"
 [ $? = 1 ] || fail "an unknown column: exit not 1"

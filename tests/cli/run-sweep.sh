@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 
-sed 's/@DENSITY@/0.1/' "$ex/problem.yaml.in" >"$tmp/problem.yaml"
+cp "$ex/problem.yaml" "$tmp/problem.yaml"
 design="$ex/arch.yaml $ex/map.yaml $ex/coord-skipping.yaml $tmp/problem.yaml"
 dens='density:problem.instance.densities.A.density,problem.instance.densities.B.density=0.01:0.08:x2,0.3'
 fmt='format:sparse_optimizations.targets[name=DRAM].representation_format.data_spaces[name=A].format,sparse_optimizations.targets[name=Buffer].representation_format.data_spaces[name=A].format=COO,bitmask'
