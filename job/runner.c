@@ -505,6 +505,7 @@ int job_runner_go(const struct runner_jobs *jobs, const struct job_runner *o,
 		  struct job_run_result *res)
 {
 	struct runner R;
+	pthread_condattr_t ca;
 	pthread_t *threads;
 	int status = 0;
 	unsigned i;
@@ -518,7 +519,10 @@ int job_runner_go(const struct runner_jobs *jobs, const struct job_runner *o,
 	atomic_init(&R.abort, 0);
 	pthread_mutex_init(&R.mu, NULL);
 	pthread_cond_init(&R.work_cv, NULL);
-	pthread_cond_init(&R.main_cv, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);   /* the clock of now_s() */
+	pthread_cond_init(&R.main_cv, &ca);
+	pthread_condattr_destroy(&ca);
 	res->n_total = jobs->n;
 	res->n_ranks = job_ranks();
 	R.n_workers = res->n_workers = workers_of(o, jobs->n);
