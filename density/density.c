@@ -362,20 +362,6 @@ static const struct density_dist *geometric(struct density_model *m, const struc
 
 /* ----------------------------------------------------------- construction */
 
-/* Extent of a projection over the workload bounds: sum |coef| (bound - 1) + 1. */
-static uint64_t rank_extent(const struct spec_rank_proj *r, const struct spec_workload *w)
-{
-	uint64_t e = 1;
-	unsigned k;
-
-	for (k = 0; k < r->n_terms; k++) {
-		uint64_t c = (uint64_t)(r->terms[k].coef < 0 ? -r->terms[k].coef : r->terms[k].coef);
-		uint64_t b = w->bounds[r->terms[k].dim];
-		e += c * (b ? b - 1 : 0);
-	}
-	return e;
-}
-
 /* The tensor rank whose projection uses dimension 'dim'; the last rank if none. */
 static unsigned rank_of_dim(const struct spec_tensor *t, unsigned dim)
 {
@@ -388,15 +374,11 @@ static unsigned rank_of_dim(const struct spec_tensor *t, unsigned dim)
 	return t->n_ranks ? t->n_ranks - 1 : 0;
 }
 
-struct density_model *density_model_new(const struct spec_tensor *t, const struct spec_workload *w)
+struct density_model *density_model_new(const struct spec_tensor *t)
 {
-	uint64_t shape[SPEC_MAX_TENSOR_RANKS];
 	struct density_model *m;
-	unsigned i;
 
-	for (i = 0; i < t->n_ranks; i++)
-		shape[i] = rank_extent(&t->ranks[i], w);
-	m = density_model_new_shape(&t->density, t->n_ranks, shape,
+	m = density_model_new_shape(&t->density, t->n_ranks, t->rank_extent,
 				    rank_of_dim(t, t->density.nm_dim));
 	if (t->density.kind == SPEC_DENSITY_HYPERGEOMETRIC && !t->density.workload_tensor_size &&
 	    t->size) {

@@ -49,16 +49,15 @@ int xgeom_init(struct xgeom *g, const struct spec_workload *w, unsigned t, char 
 	g->read_write = st->read_write;
 	g->dim_mask = st->dim_mask;
 	for (r = 0; r < st->n_ranks; r++) {
-		int64_t lo = 0, hi = 0;
+		int64_t lo = 0;
 		g->proj[r] = st->ranks[r];
 		for (i = 0; i < st->ranks[r].n_terms; i++) {
 			const struct spec_term *tm = &st->ranks[r].terms[i];
-			int64_t top = (int64_t)w->bounds[tm->dim] - 1;
-			lo += tm->coef >= 0 ? 0 : tm->coef * top;
-			hi += tm->coef >= 0 ? tm->coef * top : 0;
+			if (tm->coef < 0)
+				lo += tm->coef * ((int64_t)w->bounds[tm->dim] - 1);
 		}
 		g->origin[r] = lo;
-		g->extent[r] = (uint64_t)(hi - lo + 1);
+		g->extent[r] = st->rank_extent[r];
 		if (!ck_mul_u64(size, g->extent[r], &size) || size > MAX_TENSOR_POINTS) {
 			snprintf(why, 256, "tensor '%s' has too many points to execute", st->name);
 			return -1;

@@ -80,7 +80,7 @@ static struct sparse_ws *sparse_ws_new(const struct model_ws *ws)
 	sp = xcalloc(1, sizeof(*sp));
 	sp->active = true;
 	for (pv = 0; pv < ws->n_tensors; pv++)
-		sp->density[pv] = density_model_new(&s->workload.tensors[pv], &s->workload);
+		sp->density[pv] = density_model_new(&s->workload.tensors[pv]);
 	for (i = 0; i < s->sparse.n_targets; i++)
 		index_target(sp, &s->sparse.targets[i]);
 	return sp;
