@@ -462,7 +462,7 @@ static int search(const struct spec_set *s, const struct map_args *a)
 	mapper_options_init(&o, &s->mapper);
 	if (apply_overrides(a, &o) < 0)
 		return CLI_EXIT_USAGE;
-	ms = mapper_space_new(s, &dl);
+	ms = mapper_space_new(s, &a->model, &dl);
 	diag_print(&dl, stderr);
 	diag_list_release(&dl);
 	if (!ms)

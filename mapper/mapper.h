@@ -160,11 +160,16 @@ struct mapper_result {
 void mapper_options_init(struct mapper_options *o, const struct spec_mapper_settings *s);
 
 /*
- * Build the mapspace of 's' under its constraints. A constraint that is
+ * Build the mapspace of 's' under its constraints, for mappings evaluated
+ * with model options 'mo' (NULL: the model's defaults): the capacity
+ * pre-check counts a tile's words with model_tile_words() under them, as
+ * model_eval() does (hull or exact footprints). A constraint that is
  * malformed for this design, or that leaves no mapping, is reported to 'dl'
- * with its location and NULL is returned. The space borrows 's'.
+ * with its location and NULL is returned. The space borrows 's' and copies
+ * 'mo'.
  */
-struct mapper_space *mapper_space_new(const struct spec_set *s, struct diag_list *dl);
+struct mapper_space *mapper_space_new(const struct spec_set *s, const struct model_options *mo,
+				      struct diag_list *dl);
 
 /* Number of index factorizations (saturating at UINT64_MAX). */
 uint64_t mapper_space_n_factorizations(const struct mapper_space *ms);

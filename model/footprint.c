@@ -71,6 +71,13 @@ uint64_t fp_size(struct model_ws *ws, unsigned pv, const int64_t *op_lo,
 	return proj_extents(&ws->proj[pv], op_ext, ext);
 }
 
+uint64_t model_tile_words(struct model_ws *ws, unsigned tensor, const uint64_t *op_ext)
+{
+	static const int64_t zero_lo[SPEC_MAX_DIMS];
+
+	return fp_size(ws, tensor, zero_lo, op_ext);
+}
+
 /* Points shared by two hull boxes. */
 static uint64_t tbox_overlap(const struct tbox *a, const struct tbox *b, unsigned n_ranks)
 {

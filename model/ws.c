@@ -285,7 +285,6 @@ int model_eval(struct model_ws *ws, const struct spec_mapping *m, struct model_r
 int model_check_capacity(struct model_ws *ws, const struct spec_mapping *m,
 			 struct model_result *out)
 {
-	static const int64_t zero_lo[SPEC_MAX_DIMS];
 	unsigned l, pv;
 
 	result_start(ws, out);
@@ -298,7 +297,7 @@ int model_check_capacity(struct model_ws *ws, const struct spec_mapping *m,
 			struct model_tile *t = &out->tiles[l][pv];
 			t->is_kept = ws->m->levels[l].keep_mask & (1u << pv);
 			t->utilized_capacity = t->is_kept && !sparse_has_format(ws, l, pv) ?
-					       fp_size(ws, pv, zero_lo, ext) : 0;
+					       model_tile_words(ws, pv, ext) : 0;
 		}
 	}
 	return check_levels(ws, out);

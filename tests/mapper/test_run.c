@@ -30,7 +30,7 @@ static void setup(struct fixture *f, const unsigned *fail_every)
 {
 	memset(f, 0, sizeof(*f));
 	f->s = fx_matmul(16, 12, 8, levels, 3);
-	f->ms = mapper_space_new(f->s, &f->dl);
+	f->ms = mapper_space_new(f->s, NULL, &f->dl);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f->ms);
 	fx_evaluator(&f->ev, fail_every);
 }
