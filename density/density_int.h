@@ -1,7 +1,8 @@
 /*
  * Internals of the density models: the model object, a dense probability
- * vector type with the few operations the geometric models need, and one
- * ops table per distribution-backed kind (banded, N:M, actual data).
+ * vector type with the few operations the geometric models need
+ * (density/dist.c), and one ops table per distribution-backed kind (banded,
+ * N:M, actual data).
  */
 #ifndef DENSITY_DENSITY_INT_H
 #define DENSITY_DENSITY_INT_H
@@ -80,6 +81,9 @@ double density_dist_at(const struct density_dist *d, uint64_t v);
 
 /* ln C(n, k) for k <= n, without cancellation for large n and small k. */
 long double density_lchoose(uint64_t n, uint64_t k);
+
+/* HG(n; succ, sample, pop), 0 outside the support. */
+double density_hg_pmf(uint64_t pop, uint64_t succ, uint64_t sample, uint64_t n);
 
 /*
  * out := HG(.; succ, sample, pop): the number of the 'succ' marked items of

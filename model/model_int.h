@@ -1,12 +1,14 @@
 /*
  * Internals of the analytical model, shared by its stages.
  *
- * The pipeline of model_eval() is a sequence of functions over one
- * workspace: loops_prepare() (per-loop strides, molds and fan-outs of the
- * mapping) -> nest analysis (nest_fast() or nest_walk(): per-level tile sizes
- * and the accesses each level serves) -> collapse() (partitions, bypass
- * masking, reads/fills/updates) -> the sparse hook -> eval_compute(),
- * eval_levels() (energy, bandwidth, cycles) -> eval_totals(). Everything
+ * The pipeline of model_eval() (model/pipeline.c, the only caller of the
+ * stages) is a sequence of functions over one workspace: loops_prepare()
+ * (per-loop strides, molds and fan-outs of the mapping) -> nest analysis
+ * (nest_fast() or nest_walk(): per-level tile sizes and the accesses each
+ * level serves) -> collapse() (partitions, bypass masking,
+ * reads/fills/updates) -> the sparse hook -> check_levels() -> eval_compute(),
+ * eval_levels() (energy, bandwidth, cycles) -> eval_totals(). Stages call
+ * only the helpers below them (footprints, checks, result_fail). Everything
  * per-mapping lives in fixed arrays of the workspace: no stage allocates.
  */
 #ifndef MODEL_MODEL_INT_H
@@ -269,10 +271,12 @@ bool sparse_defers_fanout(const struct model_ws *ws);
 /* True when tensor pv has a representation format at level l. */
 bool sparse_has_format(const struct model_ws *ws, unsigned l, unsigned pv);
 
-/* ----------------------------------------------------------- evaluation */
+/* ------------------------------------------------------------- energies */
 
 /* Prepare per-level and compute energies (ERT, preset, user, PAT). */
 void energy_prepare(struct model_ws *ws);
+
+/* ----------------------------------------------------- checks (check.c) */
 
 /* Fan-out of the compute level and of every storage level (before the nest). */
 int check_levels_fanout(struct model_ws *ws, struct model_result *out);
@@ -284,6 +288,8 @@ int check_fanout_at(struct model_ws *ws, int level, uint64_t x, uint64_t y,
 /* Capacity and min_utilization of the kept tiles (utilized_capacity). */
 int check_levels(struct model_ws *ws, struct model_result *out);
 
+/* ------------------------------------------------------------ evaluation */
+
 /* Arithmetic: computes, energy, cycles (semantics 3.4). */
 void eval_compute(struct model_ws *ws, struct model_result *out);
 
@@ -292,6 +298,8 @@ void eval_levels(struct model_ws *ws, struct model_result *out);
 
 /* Networks, total cycles, leakage and summary metrics (3.6, 3.7). */
 void eval_totals(struct model_ws *ws, struct model_result *out);
+
+/* --------------------------------------------------- result (result.c) */
 
 /* Record an infeasible result. Returns -1. */
 int result_fail(struct model_result *out, enum model_status st, int level, int tensor,
