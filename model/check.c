@@ -12,14 +12,14 @@ static int check_fanout(struct model_result *out, int level, const char *name,
 			unsigned mesh_y)
 {
 	if (x * y > instances)
-		return result_fail(out, EVAL_FANOUT, level, -1,
-				   "'%s' needs %llu spatial instances (%llux%llu), it has %llu",
-				   name, (unsigned long long)(x * y), (unsigned long long)x,
-				   (unsigned long long)y, (unsigned long long)instances);
+		return model_result_fail(out, EVAL_FANOUT, level, -1,
+					 "'%s' needs %llu spatial instances (%llux%llu), it has %llu",
+					 name, (unsigned long long)(x * y), (unsigned long long)x,
+					 (unsigned long long)y, (unsigned long long)instances);
 	if (x > mesh_x || y > mesh_y)
-		return result_fail(out, EVAL_FANOUT, level, -1,
-				   "'%s' needs a %llux%llu mesh, it is %ux%u", name,
-				   (unsigned long long)x, (unsigned long long)y, mesh_x, mesh_y);
+		return model_result_fail(out, EVAL_FANOUT, level, -1,
+					 "'%s' needs a %llux%llu mesh, it is %ux%u", name,
+					 (unsigned long long)x, (unsigned long long)y, mesh_x, mesh_y);
 	return 0;
 }
 
@@ -44,22 +44,22 @@ static int check_capacity(struct model_ws *ws, unsigned l, struct model_result *
 		}
 	}
 	if (need > lvl->effective_size_words)
-		return result_fail(out, EVAL_OVER_CAPACITY, (int)l, big_pv,
-				   "tiles at '%s' need %llu words (the largest, '%s', %llu), "
-				   "it holds %llu", lvl->name, (unsigned long long)need,
-				   ws->s->workload.tensors[big_pv].name, (unsigned long long)big,
-				   (unsigned long long)lvl->effective_size_words);
+		return model_result_fail(out, EVAL_OVER_CAPACITY, (int)l, big_pv,
+					 "tiles at '%s' need %llu words (the largest, '%s', %llu), "
+					 "it holds %llu", lvl->name, (unsigned long long)need,
+					 ws->s->workload.tensors[big_pv].name, (unsigned long long)big,
+					 (unsigned long long)lvl->effective_size_words);
 	if (lvl->min_utilization > 0 &&
 	    (double)need < lvl->min_utilization * (double)lvl->effective_size_words)
-		return result_fail(out, EVAL_UNDER_UTILIZATION, (int)l, big_pv,
-				   "tiles at '%s' use %llu of %llu words, under min_utilization %.2f",
-				   lvl->name, (unsigned long long)need,
-				   (unsigned long long)lvl->effective_size_words,
-				   lvl->min_utilization);
+		return model_result_fail(out, EVAL_UNDER_UTILIZATION, (int)l, big_pv,
+					 "tiles at '%s' use %llu of %llu words, under min_utilization %.2f",
+					 lvl->name, (unsigned long long)need,
+					 (unsigned long long)lvl->effective_size_words,
+					 lvl->min_utilization);
 	return 0;
 }
 
-int check_levels_fanout(struct model_ws *ws, struct model_result *out)
+int model_check_levels_fanout(struct model_ws *ws, struct model_result *out)
 {
 	const struct spec_arch *a = &ws->s->arch;
 	unsigned l;
@@ -76,8 +76,8 @@ int check_levels_fanout(struct model_ws *ws, struct model_result *out)
 	return 0;
 }
 
-int check_fanout_at(struct model_ws *ws, int level, uint64_t x, uint64_t y,
-		    struct model_result *out)
+int model_check_fanout_at(struct model_ws *ws, int level, uint64_t x, uint64_t y,
+			  struct model_result *out)
 {
 	const struct spec_arch *a = &ws->s->arch;
 
@@ -88,7 +88,7 @@ int check_fanout_at(struct model_ws *ws, int level, uint64_t x, uint64_t y,
 			    a->levels[level].mesh_x, a->levels[level].mesh_y);
 }
 
-int check_levels(struct model_ws *ws, struct model_result *out)
+int model_check_levels(struct model_ws *ws, struct model_result *out)
 {
 	unsigned l;
 

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-void eval_compute(struct model_ws *ws, struct model_result *out)
+void model_eval_compute(struct model_ws *ws, struct model_result *out)
 {
 	const struct spec_compute *c = &ws->s->arch.compute;
 	struct model_compute *mc = &out->compute;
@@ -208,7 +208,7 @@ static void overbooking_charges(struct model_ws *ws, struct model_result *out)
 	}
 }
 
-void eval_levels(struct model_ws *ws, struct model_result *out)
+void model_eval_levels(struct model_ws *ws, struct model_result *out)
 {
 	unsigned l, pv;
 

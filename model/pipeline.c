@@ -58,35 +58,35 @@ static void reserve_children(struct model_ws *ws)
 		return;
 	free(ws->child_key);
 	free(ws->child_flag);
-	nest_walk_release(ws);
+	model_nest_walk_release(ws);
 	ws->max_children = (size_t)n;
 	ws->child_key = xcalloc(ws->max_children, sizeof(*ws->child_key));
 	ws->child_flag = xcalloc(ws->max_children, sizeof(*ws->child_flag));
-	nest_walk_init(ws);
+	model_nest_walk_init(ws);
 }
 
 int model_eval(struct model_ws *ws, const struct spec_mapping *m, struct model_result *out)
 {
 	result_start(ws, out);
-	loops_prepare(ws, m);
-	if (sparse_defers_fanout(ws))
+	model_loops_prepare(ws, m);
+	if (model_sparse_defers_fanout(ws))
 		reserve_children(ws);
-	else if (check_levels_fanout(ws, out) < 0)
+	else if (model_check_levels_fanout(ws, out) < 0)
 		return -1;
 	nest_clear(ws);
-	if (ws->opt.no_fast_path || nest_fast(ws) < 0) {
+	if (ws->opt.no_fast_path || model_nest_fast(ws) < 0) {
 		nest_clear(ws);
-		nest_walk(ws);
+		model_nest_walk(ws);
 		out->nest_walked = true;
 	}
-	collapse(ws, out);
-	if (sparse_hook(ws, out) < 0)
+	model_collapse(ws, out);
+	if (model_sparse_hook(ws, out) < 0)
 		return -1;
-	if (check_levels(ws, out) < 0)
+	if (model_check_levels(ws, out) < 0)
 		return -1;
-	eval_compute(ws, out);
-	eval_levels(ws, out);
-	eval_totals(ws, out);
+	model_eval_compute(ws, out);
+	model_eval_levels(ws, out);
+	model_eval_totals(ws, out);
 	return 0;
 }
 
@@ -96,17 +96,17 @@ int model_check_capacity(struct model_ws *ws, const struct spec_mapping *m,
 	unsigned l, pv;
 
 	result_start(ws, out);
-	loops_prepare(ws, m);
-	if (!sparse_defers_fanout(ws) && check_levels_fanout(ws, out) < 0)
+	model_loops_prepare(ws, m);
+	if (!model_sparse_defers_fanout(ws) && model_check_levels_fanout(ws, out) < 0)
 		return -1;
 	for (l = 0; l < ws->n_levels; l++) {
 		const uint64_t *ext = ws->loops[ws->lv[l].boundary].extent;
 		for (pv = 0; pv < ws->n_tensors; pv++) {
 			struct model_tile *t = &out->tiles[l][pv];
 			t->is_kept = ws->m->levels[l].keep_mask & (1u << pv);
-			t->utilized_capacity = t->is_kept && !sparse_has_format(ws, l, pv) ?
+			t->utilized_capacity = t->is_kept && !model_sparse_has_format(ws, l, pv) ?
 					       model_tile_words(ws, pv, ext) : 0;
 		}
 	}
-	return check_levels(ws, out);
+	return model_check_levels(ws, out);
 }

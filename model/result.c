@@ -52,8 +52,8 @@ const char *model_energy_source_name(enum model_energy_source src)
 	return "none";
 }
 
-int result_fail(struct model_result *out, enum model_status st, int level, int tensor,
-		const char *fmt, ...)
+int model_result_fail(struct model_result *out, enum model_status st, int level, int tensor,
+		      const char *fmt, ...)
 {
 	va_list ap;
 

@@ -16,12 +16,12 @@
 
 const char *const *model_energy_preset_names(void)
 {
-	return preset_names();
+	return model_preset_names();
 }
 
 const char *model_energy_preset_default(void)
 {
-	return preset_name(PRESET_DEFAULT);
+	return model_preset_name(PRESET_DEFAULT);
 }
 
 /* The non-zero entries of p->cm by dimension. */
@@ -71,7 +71,7 @@ static void prepare_projections(struct model_ws *ws)
 static int choose_preset(const struct model_options *opt, char *err, size_t err_size)
 {
 	const char *name = opt->energy_preset ? opt->energy_preset : model_energy_preset_default();
-	int p = preset_find(name);
+	int p = model_preset_find(name);
 	if (p < 0 && err)
 		snprintf(err, err_size, "unknown energy preset '%s'", name);
 	return p;
@@ -105,14 +105,14 @@ struct model_ws *model_ws_new(const struct spec_set *s, const struct model_optio
 		return NULL;
 	}
 	prepare_projections(ws);
-	energy_prepare(ws);
-	sparse_prepare(ws);
+	model_energy_prepare(ws);
+	model_sparse_prepare(ws);
 	ws->tile_head_size = offsetof(struct model_tile, fmt_capacity);
 	ws->max_children = max_children(&s->arch);
 	ws->child_key = xcalloc(ws->max_children, sizeof(*ws->child_key));
 	ws->child_flag = xcalloc(ws->max_children, sizeof(*ws->child_flag));
-	nest_walk_init(ws);
-	if (ws->opt.footprint == MODEL_FOOTPRINT_EXACT && fp_init(ws) < 0) {
+	model_nest_walk_init(ws);
+	if (ws->opt.footprint == MODEL_FOOTPRINT_EXACT && model_fp_init(ws) < 0) {
 		if (err)
 			snprintf(err, err_size, "exact footprints are not available in this build");
 		model_ws_free(ws);
@@ -125,9 +125,9 @@ void model_ws_free(struct model_ws *ws)
 {
 	if (!ws)
 		return;
-	fp_release(ws);
-	sparse_release(ws);
-	nest_walk_release(ws);
+	model_fp_release(ws);
+	model_sparse_release(ws);
+	model_nest_walk_release(ws);
 	free(ws->child_key);
 	free(ws->child_flag);
 	free(ws);

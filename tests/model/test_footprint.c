@@ -54,8 +54,8 @@ static void test_sizes(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(exact);
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		uint64_t ext[SPEC_MAX_DIMS] = { rows[i].c, rows[i].r, rows[i].p };
-		CU_ASSERT_EQUAL(fp_size(hull, 0, lo, ext), rows[i].hull);
-		CU_ASSERT_EQUAL(fp_size(exact, 0, lo, ext), rows[i].exact);
+		CU_ASSERT_EQUAL(model_fp_size(hull, 0, lo, ext), rows[i].hull);
+		CU_ASSERT_EQUAL(model_fp_size(exact, 0, lo, ext), rows[i].exact);
 		CU_ASSERT_EQUAL(model_tile_words(hull, 0, ext), rows[i].hull);
 		CU_ASSERT_EQUAL(model_tile_words(exact, 0, ext), rows[i].exact);
 	}
@@ -132,8 +132,8 @@ static void test_deltas(void)
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		uint64_t ext[SPEC_MAX_DIMS] = { 1, rows[i].r, rows[i].p };
 		int64_t old_lo[SPEC_MAX_DIMS] = { 0 }, new_lo[SPEC_MAX_DIMS] = { 0, 0, rows[i].shift_p };
-		CU_ASSERT_EQUAL(fp_delta(hull, 0, new_lo, ext, old_lo, ext), rows[i].hull);
-		CU_ASSERT_EQUAL(fp_delta(exact, 0, new_lo, ext, old_lo, ext), rows[i].exact);
+		CU_ASSERT_EQUAL(model_fp_delta(hull, 0, new_lo, ext, old_lo, ext), rows[i].hull);
+		CU_ASSERT_EQUAL(model_fp_delta(exact, 0, new_lo, ext, old_lo, ext), rows[i].exact);
 	}
 	model_ws_free(hull);
 	model_ws_free(exact);
@@ -149,7 +149,7 @@ static void test_extents(void)
 	int64_t lo[SPEC_MAX_DIMS] = { 1, 1, 1 };
 
 	ws = strided(MODEL_FOOTPRINT_TIMELOOP);
-	CU_ASSERT_EQUAL(proj_extents(&ws->proj[0], op, ext), 2 * 11);
+	CU_ASSERT_EQUAL(model_proj_extents(&ws->proj[0], op, ext), 2 * 11);
 	CU_ASSERT_EQUAL(ext[0], 2);
 	CU_ASSERT_EQUAL(ext[1], 3 + 2 * 4);
 	model_ws_free(ws);
@@ -164,11 +164,11 @@ static void test_extents(void)
 	tb_temporal(&tb_, 0, "A4 B4 C4", "ABC");
 	CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
 	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
-	proj_box(&ws->proj[0], lo, op, &b);
+	model_proj_box(&ws->proj[0], lo, op, &b);
 	/* A in [1, 2], B in [1, 3]: A - 3B spans [1 - 9, 2 - 3] = [-8, -1] */
 	CU_ASSERT_EQUAL(b.lo[0], -8);
 	CU_ASSERT_EQUAL(b.ext[0], 8);
-	CU_ASSERT_EQUAL(tbox_size(&b, 1), 8);
+	CU_ASSERT_EQUAL(model_tbox_size(&b, 1), 8);
 	model_ws_free(ws);
 }
 
