@@ -30,7 +30,7 @@ static int write_outputs(const char *dir, const struct spec_set *s, const struct
 
 	exec_report_stats(&stats, s, r);
 	exec_report_json(&json, s, r, opt);
-	rc = write_files_atomic(dir, names, bufs, 2, &err);
+	rc = fileio_write_files_atomic(dir, names, bufs, 2, &err);
 	if (rc < 0)
 		fprintf(stderr, "fiberloop exec: %s\n", err.buf);
 	strbuf_release(&stats);

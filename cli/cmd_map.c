@@ -386,7 +386,7 @@ static int write_files(const char *dir, struct strbuf *bufs)
 
 	for (i = 0; i < OUT_COUNT; i++)
 		ptrs[i] = &bufs[i];
-	rc = write_files_atomic(dir, out_names, ptrs, OUT_COUNT, &err);
+	rc = fileio_write_files_atomic(dir, out_names, ptrs, OUT_COUNT, &err);
 	if (rc < 0)
 		fprintf(stderr, "fiberloop map: %s\n", err.buf);
 	strbuf_release(&err);

@@ -111,7 +111,7 @@ static int write_outputs(const char *dir, struct strbuf *const bufs[3])
 		"fiberloop-model.stats.json",
 	};
 	struct strbuf err = STRBUF_INIT;
-	int rc = write_files_atomic(dir, names, (const struct strbuf *const *)bufs, 3, &err);
+	int rc = fileio_write_files_atomic(dir, names, (const struct strbuf *const *)bufs, 3, &err);
 
 	if (rc < 0)
 		fprintf(stderr, "fiberloop model: %s\n", err.buf);

@@ -341,7 +341,7 @@ static int layout_one(struct xrun *x, struct xsparse *sp, unsigned t, unsigned i
 	return 0;
 }
 
-int xlayout_init(struct xrun *x, struct xsparse *sp, char why[256])
+int exec_layout_init(struct xrun *x, struct xsparse *sp, char why[256])
 {
 	const struct xplan *p = &x->plan;
 	unsigned t, i;
@@ -455,7 +455,7 @@ static void compute_units(struct xrun *x, unsigned l, unsigned t, struct xfmt *f
 			hi_t[q] += c >= 0 ? c * hi_op[d] : c * origin[d];
 		}
 	}
-	e->nnz = xtensor_box_nnz(v, lo_t, hi_t);
+	e->nnz = exec_tensor_box_nnz(v, lo_t, hi_t);
 	e->shape = 1;
 	for (q = 0; q < g->n_ranks; q++)
 		e->shape *= (uint64_t)(hi_t[q] - lo_t[q] + 1);
@@ -466,7 +466,7 @@ static void compute_units(struct xrun *x, unsigned l, unsigned t, struct xfmt *f
 		kinds[i] = f->kind[i];
 		shapes[i] = f->fiber_shape[R - 1 - i];
 	}
-	xft_units(R, kinds, shapes, ne, !f->inner_to_outer, md, pl);
+	exec_ft_units(R, kinds, shapes, ne, !f->inner_to_outer, md, pl);
 	for (r = 0; r < R; r++) {
 		e->md[r] = (double)md[R - 1 - r];
 		e->pl[r] = (double)pl[R - 1 - r];
@@ -499,8 +499,8 @@ static void tile_key(const struct xrun *x, unsigned t, const struct xfmt *f,
 	}
 }
 
-const struct units_entry *xlayout_units(struct xrun *x, unsigned l, unsigned t,
-					const int64_t *origin)
+const struct units_entry *exec_layout_units(struct xrun *x, unsigned l, unsigned t,
+					    const int64_t *origin)
 {
 	struct xfmt *f = xsparse_fmt(x->sp, l, t);
 	unsigned nk = 2 * x->plan.geom[t].n_ranks;
@@ -524,7 +524,7 @@ const struct units_entry *xlayout_units(struct xrun *x, unsigned l, unsigned t,
 	return e;
 }
 
-void xlayout_release(struct xsparse *sp)
+void exec_layout_release(struct xsparse *sp)
 {
 	unsigned i, r;
 

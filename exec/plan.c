@@ -38,7 +38,7 @@ static void init_loops(struct xplan *p, const struct spec_mapping *m)
 	}
 }
 
-int xgeom_init(struct xgeom *g, const struct spec_workload *w, unsigned t, char why[256])
+int exec_geom_init(struct xgeom *g, const struct spec_workload *w, unsigned t, char why[256])
 {
 	const struct spec_tensor *st = &w->tensors[t];
 	unsigned r, i;
@@ -81,7 +81,7 @@ static void init_chains(struct xplan *p, const struct spec_mapping *m)
 	}
 }
 
-int xplan_init(struct xplan *p, const struct spec_set *s, bool exact, char why[256])
+int exec_plan_init(struct xplan *p, const struct spec_set *s, bool exact, char why[256])
 {
 	const struct spec_mapping *m = s->mapping;
 	unsigned d, t, l;
@@ -106,15 +106,15 @@ int xplan_init(struct xplan *p, const struct spec_set *s, bool exact, char why[2
 	for (l = 0; l < p->n_levels; l++)
 		p->boundary[l] = (int)m->boundary[l];
 	for (t = 0; t < p->n_tensors; t++)
-		if (xgeom_init(&p->geom[t], &s->workload, t, why) < 0) {
-			xplan_release(p);
+		if (exec_geom_init(&p->geom[t], &s->workload, t, why) < 0) {
+			exec_plan_release(p);
 			return -1;
 		}
 	init_chains(p, m);
 	return 0;
 }
 
-void xplan_release(struct xplan *p)
+void exec_plan_release(struct xplan *p)
 {
 	free(p->extent);
 	p->extent = NULL;

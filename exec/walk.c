@@ -321,7 +321,7 @@ static void link_run_init(struct link_run *lr, struct xrun *x, const struct xlin
 	memset(lr, 0, sizeof(*lr));
 	lr->x = x;
 	lr->lk = lk;
-	tlayout_init(&lr->tl, g, p->exact);
+	exec_tlayout_init(&lr->tl, g, p->exact);
 	for (d = 0; d < p->n_dims; d++)
 		lr->ext[d] = xplan_level_extent(p, lk->c, d);
 	lr->track_held = lk->c >= 0 && (g->read_write || x->opt->all_partitions);
@@ -329,13 +329,13 @@ static void link_run_init(struct link_run *lr, struct xrun *x, const struct xlin
 	if (lk->c >= 0) {
 		lr->state = xcalloc(n_inst, sizeof(*lr->state));
 		lr->state_sets = xcalloc(n_inst, sizeof(*lr->state_sets));
-		tset_array_init(lr->state_sets, n_inst, &lr->tl);
+		exec_tset_array_init(lr->state_sets, n_inst, &lr->tl);
 		for (i = 0; i < n_inst; i++)
 			lr->state[i].last = lr->state_sets[i];
 	}
 	lr->slots = xcalloc(lk->n_kids, sizeof(*lr->slots));
 	lr->slot_sets = xcalloc(4 * lk->n_kids, sizeof(*lr->slot_sets));
-	tset_array_init(lr->slot_sets, 4 * lk->n_kids, &lr->tl);
+	exec_tset_array_init(lr->slot_sets, 4 * lk->n_kids, &lr->tl);
 	for (i = 0; i < lk->n_kids; i++) {
 		lr->slots[i].tile = lr->slot_sets[4 * i];
 		lr->slots[i].prev = lr->slot_sets[4 * i + 1];
@@ -345,7 +345,7 @@ static void link_run_init(struct link_run *lr, struct xrun *x, const struct xlin
 	lr->order = xcalloc(lk->n_kids, sizeof(*lr->order));
 	lr->cls = xcalloc(lk->n_kids, sizeof(*lr->cls));
 	lr->mult = xcalloc(lk->n_kids, sizeof(*lr->mult));
-	lr->spatial_skip = lr->sparse && xsparse_link_has_spatial(x->sp, lk);
+	lr->spatial_skip = lr->sparse && exec_sparse_link_has_spatial(x->sp, lk);
 	if (lr->spatial_skip || lk->mesh_x) {
 		lr->cls_all = xcalloc(lk->n_kids, sizeof(*lr->cls_all));
 		lr->mult_all = xcalloc(lk->n_kids, sizeof(*lr->mult_all));
@@ -361,11 +361,11 @@ static void link_run_release(struct link_run *lr)
 	if (lr->state) {
 		for (i = 0; i < n_inst; i++)
 			free(lr->state[i].held);
-		tset_array_release(lr->state_sets, n_inst);
+		exec_tset_array_release(lr->state_sets, n_inst);
 	}
 	free(lr->state);
 	free(lr->state_sets);
-	tset_array_release(lr->slot_sets, 4 * lr->lk->n_kids);
+	exec_tset_array_release(lr->slot_sets, 4 * lr->lk->n_kids);
 	free(lr->slot_sets);
 	free(lr->slots);
 	free(lr->order);
@@ -402,12 +402,12 @@ static void retain(struct link_run *lr, struct kid_state *st, struct kid_slot *k
 	ks->has_prev = false;
 	if (!lr->state || lr->lk->no_reuse || st->last.empty) {
 		if (lr->state)
-			tset_copy(&st->last, &ks->tile, tl);
+			exec_tset_copy(&st->last, &ks->tile, tl);
 		return;
 	}
-	tset_copy(&ks->prev, &st->last, tl);
+	exec_tset_copy(&ks->prev, &st->last, tl);
 	ks->has_prev = true;
-	tset_translation(&st->last, &ks->tile, tl, t);
+	exec_tset_translation(&st->last, &ks->tile, tl, t);
 	if (lr->x->opt->retention == EXEC_RETAIN_OVERLAP || tr_is_zero(t, tl->n_ranks)) {
 		ks->full = false;
 	} else if (!st->has_tr) {
@@ -419,7 +419,7 @@ static void retain(struct link_run *lr, struct kid_state *st, struct kid_slot *k
 	} else {
 		st->has_tr = false;
 	}
-	tset_copy(&st->last, &ks->tile, tl);
+	exec_tset_copy(&st->last, &ks->tile, tl);
 }
 
 static void mark_point(void *ctx, uint64_t lin)
@@ -440,7 +440,7 @@ static void track_partition(struct link_run *lr, struct kid_state *st, struct ki
 
 	if (!st->held)
 		st->held = xcalloc((g->size + 63) / 64, sizeof(uint64_t));
-	if (!lr->tl.exact && ks->delta == 1 && tset_size(&ks->tile, &lr->tl) == 1) {
+	if (!lr->tl.exact && ks->delta == 1 && exec_tset_size(&ks->tile, &lr->tl) == 1) {
 		uint64_t lin = 0;
 		unsigned r;
 		for (r = 0; r < g->n_ranks; r++)
@@ -453,7 +453,7 @@ static void track_partition(struct link_run *lr, struct kid_state *st, struct ki
 	}
 	lr->pending_held = st->held;
 	lr->pending_new = 0;
-	tset_diff_foreach(&ks->tile, ks->full ? NULL : &ks->prev, &lr->tl, g, mark_point, lr);
+	exec_tset_diff_foreach(&ks->tile, ks->full ? NULL : &ks->prev, &lr->tl, g, mark_point, lr);
 	a->partition += lr->pending_new;
 }
 
@@ -481,7 +481,7 @@ static void child_step(struct link_run *lr, struct kid_slot *ks, uint64_t inst,
 		if ((uint64_t)hi[d] >= p->bound[d])
 			hi[d] = (int64_t)p->bound[d] - 1;
 	}
-	tset_project(&ks->tile, &lr->tl, g, ks->op_lo, hi);
+	exec_tset_project(&ks->tile, &lr->tl, g, ks->op_lo, hi);
 	if (st) {
 		retain(lr, st, ks);
 		if (!st->seen_any) {
@@ -489,23 +489,23 @@ static void child_step(struct link_run *lr, struct kid_slot *ks, uint64_t inst,
 			a->instances++;
 		}
 	}
-	size = tset_size(&ks->tile, &lr->tl);
+	size = exec_tset_size(&ks->tile, &lr->tl);
 	if (a && size > a->tile_shape)
 		a->tile_shape = size;
 	if (ks->full) {
 		ks->delta = size;
 		if (need_canon) {
-			tset_copy(&ks->hull, &ks->tile, &lr->tl);
+			exec_tset_copy(&ks->hull, &ks->tile, &lr->tl);
 			ks->hole.empty = true;
 		}
 	} else if (need_canon) {
-		ks->delta = tset_diff_canon(&ks->tile, &ks->prev, &lr->tl, &ks->hull, &ks->hole);
+		ks->delta = exec_tset_diff_canon(&ks->tile, &ks->prev, &lr->tl, &ks->hull, &ks->hole);
 	} else {
-		ks->delta = size - tset_inter_size(&ks->tile, &ks->prev, &lr->tl);
+		ks->delta = size - exec_tset_inter_size(&ks->tile, &ks->prev, &lr->tl);
 	}
 	if (need_canon)
-		ks->hash = ks->delta ? tset_hash(&ks->hull, &lr->tl) * 31 +
-				       tset_hash(&ks->hole, &lr->tl) : 0;
+		ks->hash = ks->delta ? exec_tset_hash(&ks->hull, &lr->tl) * 31 +
+				       exec_tset_hash(&ks->hole, &lr->tl) : 0;
 	if (a)
 		a->recv += ks->delta;
 	lr->child_words += ks->delta;
@@ -526,7 +526,7 @@ static bool same_delta(const struct link_run *lr, const struct kid_slot *a,
 		       const struct kid_slot *b)
 {
 	return a->delta == b->delta && a->hash == b->hash &&
-	       tset_equal(&a->hull, &b->hull, &lr->tl) && tset_equal(&a->hole, &b->hole, &lr->tl);
+	       exec_tset_equal(&a->hull, &b->hull, &lr->tl) && exec_tset_equal(&a->hole, &b->hole, &lr->tl);
 }
 
 /*
@@ -701,7 +701,7 @@ static uint64_t multicast_skipping(struct link_run *lr)
 
 	for (i = 0; i < lk->n_kids; i++) {
 		struct kid_slot *ks = &lr->slots[i];
-		ks->skipped = ks->valid && ks->delta && xsparse_kid_skipped(lr->x, lk, ks->op_lo);
+		ks->skipped = ks->valid && ks->delta && exec_sparse_kid_skipped(lr->x, lk, ks->op_lo);
 		ks->out = ks->skipped;
 	}
 	words = multicast(lr);
@@ -738,10 +738,10 @@ static unsigned skipped_reads(const struct link_run *lr, uint64_t i)
 static bool holds_delta(const struct link_run *lr, const struct kid_slot *ks,
 			const struct tset *prev)
 {
-	uint64_t in = tset_inter_size(&ks->tile, prev, &lr->tl);
+	uint64_t in = exec_tset_inter_size(&ks->tile, prev, &lr->tl);
 
 	if (!ks->full)
-		in -= tset_inter3_size(&ks->tile, &ks->prev, prev, &lr->tl);
+		in -= exec_tset_inter3_size(&ks->tile, &ks->prev, prev, &lr->tl);
 	return in == ks->delta;
 }
 
@@ -832,10 +832,10 @@ static void serve_parent(struct link_run *lr, uint64_t pinst)
 		if (!ks->valid || !ks->delta)
 			continue;
 		if (lr->sparse)
-			xsparse_delivery(lr->x, lk, &lr->tl, &ks->tile, ks->full ? NULL : &ks->prev,
-					 ks->op_lo, pinst, (unsigned)lr->mult[i],
-					 lr->spatial_skip ? skipped_reads(lr, i) : 0,
-					 lr->linked_step && ks->covered, st ? st->held : NULL);
+			exec_sparse_delivery(lr->x, lk, &lr->tl, &ks->tile, ks->full ? NULL : &ks->prev,
+					     ks->op_lo, pinst, (unsigned)lr->mult[i],
+					     lr->spatial_skip ? skipped_reads(lr, i) : 0,
+					     lr->linked_step && ks->covered, st ? st->held : NULL);
 		if (lr->track_held)
 			track_partition(lr, st, ks, &lr->la);
 	}
@@ -874,7 +874,7 @@ static void walk_link(struct xrun *x, struct xlink *lk)
 
 	link_run_init(&lr, x, lk);
 	if (lr.sparse)
-		xsparse_link_begin(x, lk);
+		exec_sparse_link_begin(x, lk);
 	odo_reset(&lk->tick, bt);
 	do {
 		odo_reset(&lk->par, bp);
@@ -891,7 +891,7 @@ static void walk_link(struct xrun *x, struct xlink *lk)
 		} while (odo_next(&lk->par, p, bp));
 	} while (odo_next(&lk->tick, p, bt));
 	if (lr.sparse)
-		xsparse_link_end(x, lk);
+		exec_sparse_link_end(x, lk);
 	flush_link(&lr);
 	link_run_release(&lr);
 }
@@ -916,7 +916,7 @@ static uint64_t op_points(const struct xplan *p)
 	return n;
 }
 
-int xwalk_all(struct xrun *x)
+int exec_walk_all(struct xrun *x)
 {
 	const struct xplan *p = &x->plan;
 	unsigned t, i;
@@ -931,7 +931,7 @@ int xwalk_all(struct xrun *x)
 			probe.t = t;
 			probe.c = c;
 			probe.p = par;
-			dense = !x->sp || xsparse_link_is_dense(x->sp, &probe);
+			dense = !x->sp || exec_sparse_link_is_dense(x->sp, &probe);
 			link_init(&lk, p, t, c, par, dense);
 			lk.dense = dense;
 			if (compute_link_is_trivial(x, &lk)) {

@@ -7,7 +7,8 @@
  * when its fan-out is > 1, then a temporal one (semantics 1.4). A point is
  * plain data; 'struct ms_if' is per-thread scratch computed from a point's
  * factorization, shared by every keep choice and order of that
- * factorization.
+ * factorization. The mapspace's functions and types carry the prefix ms_
+ * (mapspace.c, point.c); the search's (search_int.h) carry mapper_.
  */
 #ifndef MAPPER_MAPSPACE_INT_H
 #define MAPPER_MAPSPACE_INT_H

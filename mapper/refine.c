@@ -310,8 +310,8 @@ static uint64_t descend(struct refine *R, struct ms_best *b, uint64_t *n_evals)
 			if (R->evals[i].status != MAPPER_OK ||
 			    mapper_eval_compare(&R->evals[i], &b->ev, R->o->metrics, R->o->n_metrics) >= 0)
 				continue;
-			if (best == SIZE_MAX || ms_better(R->o, &R->evals[i], &R->cand[i], &R->evals[best],
-							  &R->cand[best]))
+			if (best == SIZE_MAX || mapper_better(R->o, &R->evals[i], &R->cand[i], &R->evals[best],
+							      &R->cand[best]))
 				best = i;
 		}
 		if (best == SIZE_MAX)
@@ -323,9 +323,9 @@ static uint64_t descend(struct refine *R, struct ms_best *b, uint64_t *n_evals)
 	return steps;
 }
 
-void ms_refine(const struct mapper_space *ms, const struct mapper_evaluator *ev,
-	       const struct mapper_options *o, unsigned n_threads, double deadline,
-	       struct ms_best *starts, unsigned n_starts, uint64_t *n_evals, uint64_t *n_steps)
+void mapper_refine(const struct mapper_space *ms, const struct mapper_evaluator *ev,
+		   const struct mapper_options *o, unsigned n_threads, double deadline,
+		   struct ms_best *starts, unsigned n_starts, uint64_t *n_evals, uint64_t *n_steps)
 {
 	struct refine R;
 	unsigned i;

@@ -62,7 +62,7 @@ static void stream_stop(struct run *R, struct stream *st, enum mapper_stop why)
 	st->stop = why;
 	R->n_done++;
 	for (i = 0; i < R->window; i++) {
-		ms_batch_free(st->ring[i]);
+		mapper_batch_free(st->ring[i]);
 		st->ring[i] = NULL;
 	}
 }
@@ -108,8 +108,8 @@ static void consume(struct run *R, struct stream *st, struct ms_batch *b)
 			while (k < b->n_bests && b->bests[k].pos < pos)
 				k++;
 			if (k < b->n_bests && b->bests[k].pos == pos &&
-			    (!st->has_best || ms_better(o, &b->bests[k].ev, &b->bests[k].pt,
-							&st->best.ev, &st->best.pt))) {
+			    (!st->has_best || mapper_better(o, &b->bests[k].ev, &b->bests[k].pt,
+							    &st->best.ev, &st->best.pt))) {
 				st->best = b->bests[k];
 				st->has_best = true;
 				st->since_best = 0;
@@ -148,7 +148,7 @@ static bool reduce_one(struct run *R, struct stream *st)
 	st->ring[st->next_reduce % R->window] = NULL;
 	consume(R, st, b);
 	st->next_reduce++;
-	ms_batch_free(b);
+	mapper_batch_free(b);
 	return true;
 }
 
@@ -237,10 +237,10 @@ static void *worker_main(void *arg)
 			continue;
 		}
 		pthread_mutex_unlock(&R->mu);
-		ms_batch_run(&w, b);
+		mapper_batch_run(&w, b);
 		pthread_mutex_lock(&R->mu);
 		if (R->streams[b->stream].done)
-			ms_batch_free(b);
+			mapper_batch_free(b);
 		else
 			R->streams[b->stream].ring[b->index % R->window] = b;
 		pthread_cond_signal(&R->done_cv);
@@ -269,8 +269,8 @@ static void progress(struct run *R, double t0, struct mapper_progress *p)
 	p->n_streams_active = R->n_streams - R->n_done;
 	for (s = 0; s < R->n_streams; s++) {
 		const struct stream *st = &R->streams[s];
-		if (st->has_best && (!best || ms_better(R->o, &st->best.ev, &st->best.pt,
-							&best->ev, &best->pt)))
+		if (st->has_best && (!best || mapper_better(R->o, &st->best.ev, &st->best.pt,
+							    &best->ev, &best->pt)))
 			best = &st->best;
 	}
 	if (best) {
@@ -355,7 +355,7 @@ static void init_streams(struct run *R)
 	for (s = 0; s < R->n_streams; s++) {
 		struct stream *st = &R->streams[s];
 		st->ring = xcalloc(R->window, sizeof(*st->ring));
-		st->n_batches = ms_stream_batches(R->ms, o->algorithm, s, R->n_streams);
+		st->n_batches = mapper_stream_batches(R->ms, o->algorithm, s, R->n_streams);
 		if (o->search_size)
 			st->budget = (o->search_size + R->n_streams - 1) / R->n_streams;
 		if (st->n_batches == 0) {
@@ -377,8 +377,8 @@ static void finish(struct run *R, struct mapper_result *out)
 		if (!st->done)
 			stream_stop(R, st, R->abort_reason);
 		out->stream_stops[st->stop]++;
-		if (st->has_best && (!best || ms_better(R->o, &st->best.ev, &st->best.pt,
-							&best->best.ev, &best->best.pt))) {
+		if (st->has_best && (!best || mapper_better(R->o, &st->best.ev, &st->best.pt,
+							    &best->best.ev, &best->best.pt))) {
 			best = st;
 			out->best_stream = s;
 		}
@@ -412,8 +412,8 @@ static void refine_streams(struct run *R, unsigned n_threads, double t0, struct 
 			;
 		if (i < n)
 			continue;
-		for (i = 0; i < n && !ms_better(o, &st->best.ev, &st->best.pt, &starts[i].ev,
-						&starts[i].pt); i++)
+		for (i = 0; i < n && !mapper_better(o, &st->best.ev, &st->best.pt, &starts[i].ev,
+						    &starts[i].pt); i++)
 			;
 		if (i == max)
 			continue;
@@ -429,8 +429,8 @@ static void refine_streams(struct run *R, unsigned n_threads, double t0, struct 
 	if (n) {
 		out->refined = true;
 		out->searched_eval = starts[0].ev;
-		ms_refine(R->ms, R->ev, o, n_threads, o->time_limit_s > 0 ? t0 + o->time_limit_s : 0,
-			  starts, n, &out->n_refine_evals, &out->n_refine_steps);
+		mapper_refine(R->ms, R->ev, o, n_threads, o->time_limit_s > 0 ? t0 + o->time_limit_s : 0,
+			      starts, n, &out->n_refine_evals, &out->n_refine_steps);
 		for (i = 0; i < n; i++)
 			R->streams[from[i]].best = starts[i];
 	}
@@ -502,7 +502,7 @@ int mapper_run(const struct mapper_space *ms, const struct mapper_evaluator *ev,
 	for (i = 0; i < R.n_streams; i++) {
 		unsigned k;
 		for (k = 0; k < R.window; k++)
-			ms_batch_free(R.streams[i].ring[k]);
+			mapper_batch_free(R.streams[i].ring[k]);
 		free(R.streams[i].ring);
 	}
 	free(R.streams);

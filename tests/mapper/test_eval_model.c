@@ -70,7 +70,7 @@ static void test_roundtrip(void)
 		fd = mkstemp(tmp);
 		CU_ASSERT_TRUE_FATAL(fd >= 0);
 		close(fd);
-		CU_ASSERT_EQUAL_FATAL(write_file_atomic(tmp, yaml.buf, yaml.len, &err), 0);
+		CU_ASSERT_EQUAL_FATAL(fileio_write_atomic(tmp, yaml.buf, yaml.len, &err), 0);
 		files[0] = "input.yaml";
 		files[1] = "ERT.yaml";
 		{
