@@ -486,8 +486,16 @@ static int search(const struct spec_set *s, const struct map_args *a)
 	o.stop = &stop_flag;
 	install_sigint(&old);
 	r = xmalloc(sizeof(*r));
-	if (mapper_run(ms, &ev, &o, r) < 0)
-		BUG("mapper options rejected after checking");
+	if (mapper_run(ms, &ev, &o, r) < 0) {
+		sigaction(SIGINT, &old, NULL);
+		fprintf(stderr, "fiberloop map: %s\n", r->error);
+		if (a->log_path)
+			atomic_file_abort(&ls.af);
+		strbuf_release(&ls.line);
+		free(r);
+		mapper_space_free(ms);
+		return CLI_EXIT_BAD_INPUT;
+	}
 	sigaction(SIGINT, &old, NULL);
 	if (ps.printed)
 		fprintf(stderr, "\n");

@@ -133,8 +133,11 @@ struct mapper_options {
 	void *candidate_arg;
 };
 
+#define MAPPER_ERROR_MAX 160
+
 /* The result of a search. */
 struct mapper_result {
+	char error[MAPPER_ERROR_MAX];        /* why mapper_run() returned -1, else "" */
 	bool found;
 	struct spec_mapping best;            /* derived; valid when 'found' */
 	struct mapper_eval best_eval;
@@ -179,7 +182,10 @@ uint64_t mapper_space_dim_factorizations(const struct mapper_space *ms, unsigned
 
 /*
  * Search 'ms' with 'ev' under 'o'. Returns 0 when the search ran (whether or
- * not a valid mapping was found: see out->found), -1 on invalid options.
+ * not a valid mapping was found: see out->found). Returns -1, with the
+ * reason in out->error (nothing else of 'out' is meaningful), on invalid
+ * options or when a search or refinement thread could not be started; the
+ * threads that did start have been stopped and joined by then.
  */
 int mapper_run(const struct mapper_space *ms, const struct mapper_evaluator *ev,
 	       const struct mapper_options *o, struct mapper_result *out);

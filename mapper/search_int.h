@@ -84,11 +84,14 @@ void mapper_batch_run(struct ms_worker *w, struct ms_batch *b);
  * Refine each of 'starts' in place by steepest descent (refine.c) on
  * 'n_threads' threads, until no neighbour improves, the stop flag of 'o'
  * is raised or the monotonic clock passes 'deadline' (0 = none). Adds the
- * evaluations and steps to '*n_evals' and '*n_steps'.
+ * evaluations and steps to '*n_evals' and '*n_steps'. Returns 0, or -1 with
+ * 'why' filled when a thread could not be started (the ones that did are
+ * joined; 'starts' is then partly refined).
  */
-void mapper_refine(const struct mapper_space *ms, const struct mapper_evaluator *ev,
-		   const struct mapper_options *o, unsigned n_threads, double deadline,
-		   struct ms_best *starts, unsigned n_starts, uint64_t *n_evals, uint64_t *n_steps);
+int mapper_refine(const struct mapper_space *ms, const struct mapper_evaluator *ev,
+		  const struct mapper_options *o, unsigned n_threads, double deadline,
+		  struct ms_best *starts, unsigned n_starts, uint64_t *n_evals, uint64_t *n_steps,
+		  char *why, size_t why_size);
 
 /* Free batch 'b' and everything in it; mapper_batch_free(NULL) is a no-op. */
 void mapper_batch_free(struct ms_batch *b);
