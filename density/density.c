@@ -12,6 +12,7 @@
 
 #include "density/density_int.h"
 #include "util/ckmath.h"
+#include "util/hashmap.h"
 #include "util/xalloc.h"
 
 /* 't' clipped to the tensor of 'm' (extents in [1, shape]). */
@@ -34,67 +35,42 @@ static struct density_tile clip_tile(const struct density_model *m, const struct
 
 /* ------------------------------------------------------------------ cache */
 
-/* A cached distribution: the query it answers and its result. */
-struct cache_entry {
-	struct cache_key {
-		uint64_t tile[SPEC_MAX_TENSOR_RANKS];
-		uint64_t parent[SPEC_MAX_TENSOR_RANKS];
-		uint64_t occupancy;
-		uint64_t constrained;
-	} key;
-	struct density_dist dist;
+/* The query a cached distribution answers (padding-free: compared by bytes). */
+struct cache_key {
+	uint64_t tile[SPEC_MAX_TENSOR_RANKS];
+	uint64_t parent[SPEC_MAX_TENSOR_RANKS];
+	uint64_t occupancy;
+	uint64_t constrained;
 };
 
+_Static_assert(sizeof(struct cache_key) == (2 * SPEC_MAX_TENSOR_RANKS + 2) * sizeof(uint64_t),
+	       "a cache key has no padding");
+
+/* cache_key -> struct density_dist * (owned by the cache). */
 struct density_cache {
-	size_t n, alloc;               /* entries, slots (a power of two) */
-	struct cache_entry **slots;
+	struct hashmap map;
 };
 
-static uint64_t key_hash(const struct cache_key *k)
+static struct density_cache *cache_new(void)
 {
-	const unsigned char *b = (const unsigned char *)k;
-	uint64_t h = 1469598103934665603ull;
-	size_t i;
+	struct density_cache *c = xmalloc(sizeof(*c));
 
-	for (i = 0; i < sizeof(*k); i++)
-		h = (h ^ b[i]) * 1099511628211ull;
-	return h;
-}
-
-static struct cache_entry **cache_slot(struct density_cache *c, const struct cache_key *k)
-{
-	size_t i = (size_t)key_hash(k) & (c->alloc - 1);
-
-	while (c->slots[i] && memcmp(&c->slots[i]->key, k, sizeof(*k)) != 0)
-		i = (i + 1) & (c->alloc - 1);
-	return &c->slots[i];
-}
-
-static void cache_grow(struct density_cache *c)
-{
-	struct cache_entry **old = c->slots;
-	size_t i, n_old = c->alloc;
-
-	c->alloc = n_old ? n_old * 2 : 64;
-	c->slots = xcalloc(c->alloc, sizeof(*c->slots));
-	for (i = 0; i < n_old; i++)
-		if (old[i])
-			*cache_slot(c, &old[i]->key) = old[i];
-	free(old);
+	hashmap_init(&c->map, sizeof(struct cache_key), sizeof(struct density_dist *));
+	return c;
 }
 
 static void cache_free(struct density_cache *c)
 {
-	size_t i;
+	struct density_dist **d;
+	size_t pos = 0;
 
 	if (!c)
 		return;
-	for (i = 0; i < c->alloc; i++)
-		if (c->slots[i]) {
-			density_dist_release(&c->slots[i]->dist);
-			free(c->slots[i]);
-		}
-	free(c->slots);
+	while (hashmap_next(&c->map, &pos, NULL, (void **)&d)) {
+		density_dist_release(*d);
+		free(*d);
+	}
+	hashmap_release(&c->map);
 	free(c);
 }
 
@@ -108,7 +84,8 @@ static const struct density_dist *cached_distribution(struct density_model *m,
 						      const struct density_constraint *cons)
 {
 	struct cache_key k;
-	struct cache_entry **slot, *e;
+	struct density_dist **slot, *d;
+	bool is_new;
 
 	memset(&k, 0, sizeof(k));
 	memcpy(k.tile, t->extent, t->n_ranks * sizeof(uint64_t));
@@ -117,16 +94,13 @@ static const struct density_dist *cached_distribution(struct density_model *m,
 		memcpy(k.parent, cons->parent.extent, cons->parent.n_ranks * sizeof(uint64_t));
 		k.occupancy = cons->occupancy;
 	}
-	slot = cache_slot(m->cache, &k);
-	if (*slot)
-		return &(*slot)->dist;
-	e = xcalloc(1, sizeof(*e));
-	e->key = k;
-	m->ops->distribution(m, t, cons, &e->dist);
-	*slot = e;
-	if (++m->cache->n * 2 > m->cache->alloc)
-		cache_grow(m->cache);
-	return &e->dist;
+	slot = hashmap_put(&m->cache->map, &k, &is_new);
+	if (!is_new)
+		return *slot;
+	d = xcalloc(1, sizeof(*d));
+	*slot = d;
+	m->ops->distribution(m, t, cons, d);
+	return d;
 }
 
 /* The cached distribution of 't' under 'c' (either clipped first). */
@@ -237,10 +211,8 @@ struct density_model *density_model_new_shape(const struct spec_density *d, unsi
 			BUG("tensor size overflows");
 	}
 	init_kind(m);
-	if (m->ops) {
-		m->cache = xcalloc(1, sizeof(*m->cache));
-		cache_grow(m->cache);
-	}
+	if (m->ops)
+		m->cache = cache_new();
 	return m;
 }
 
@@ -248,9 +220,7 @@ void density_model_free(struct density_model *m)
 {
 	if (!m)
 		return;
-	if (m->ops) {
-		cache_free(m->cache);
-	}
+	cache_free(m->cache);
 	free(m);
 }
 

@@ -355,47 +355,6 @@ int exec_layout_init(struct xrun *x, struct xsparse *sp, char why[256])
 
 /* ----------------------------------------------------------- tile units */
 
-/* splitmix64's finalizer over every coordinate: all bits of the key reach the low bits. */
-static uint64_t key_hash(const int64_t *key, unsigned n)
-{
-	uint64_t h = 0x9E3779B97F4A7C15ull;
-	unsigned i;
-	for (i = 0; i < n; i++) {
-		h ^= (uint64_t)key[i] + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-		h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
-		h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
-		h ^= h >> 31;
-	}
-	return h;
-}
-
-static struct units_entry *cache_slot(struct xfmt *f, const int64_t *key, unsigned n_key)
-{
-	uint64_t h, i;
-
-	if (2 * (f->cache_n + 1) > f->cache_alloc) {
-		struct units_entry *old = f->cache;
-		f->last = NULL;
-		size_t old_n = f->cache_alloc, j;
-		f->cache_alloc = old_n ? 2 * old_n : 64;
-		f->cache = xcalloc(f->cache_alloc, sizeof(*f->cache));
-		for (j = 0; j < old_n; j++) {
-			if (!old[j].used)
-				continue;
-			h = key_hash(old[j].key, n_key) % f->cache_alloc;
-			while (f->cache[h].used)
-				h = (h + 1) % f->cache_alloc;
-			f->cache[h] = old[j];
-		}
-		free(old);
-	}
-	h = key_hash(key, n_key) % f->cache_alloc;
-	for (i = 0; i < f->cache_alloc; i++, h = (h + 1) % f->cache_alloc)
-		if (!f->cache[h].used || !memcmp(f->cache[h].key, key, n_key * sizeof(*key)))
-			return &f->cache[h];
-	BUG("units cache full");
-}
-
 /* Non-empty flags of every leaf of the tile whose tensor origin is 'org'. */
 static uint8_t *leaf_flags(const struct xfmt *f, const struct exec_tensor *v,
 			   const int64_t *org, uint64_t *n_leaves)
@@ -506,20 +465,17 @@ const struct units_entry *exec_layout_units(struct xrun *x, unsigned l, unsigned
 	unsigned nk = 2 * x->plan.geom[t].n_ranks;
 	int64_t key[XD] = { 0 };
 	struct units_entry *e;
+	bool is_new;
 
 	tile_key(x, t, f, origin, key);
-	if (f->last && !memcmp(f->last->key, key, nk * sizeof(*key)))
+	if (f->last && !memcmp(f->last_key, key, nk * sizeof(*key)))
 		return f->last;
-	e = cache_slot(f, key, nk);
-	if (e->used) {
-		f->last = e;
-		return e;
-	}
-	memset(e, 0, sizeof(*e));
-	e->used = true;
-	memcpy(e->key, key, nk * sizeof(*key));
-	f->cache_n++;
-	compute_units(x, l, t, f, origin, e);
+	if (!f->cache.key_size)
+		hashmap_init(&f->cache, nk * sizeof(*key), sizeof(*e));
+	e = hashmap_put(&f->cache, key, &is_new);
+	if (is_new)
+		compute_units(x, l, t, f, origin, e);
+	memcpy(f->last_key, key, nk * sizeof(*key));
 	f->last = e;
 	return e;
 }
@@ -531,7 +487,7 @@ void exec_layout_release(struct xsparse *sp)
 	for (i = 0; i < sp->n_levels * sp->n_tensors; i++) {
 		struct xfmt *f = &sp->fmt[i];
 		free(f->loops);
-		free(f->cache);
+		hashmap_release(&f->cache);
 		for (r = 0; r < SPEC_MAX_FMT_RANKS; r++)
 			free(f->pos[r]);
 	}

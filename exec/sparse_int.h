@@ -8,6 +8,7 @@
 #define EXEC_SPARSE_INT_H
 
 #include "exec/walk_int.h"
+#include "util/hashmap.h"
 
 /* One loop of a tile's fibertree layout. */
 struct rloop {
@@ -19,8 +20,6 @@ struct rloop {
 
 /* Units of one tile, cached by the tile's tensor box. */
 struct units_entry {
-	bool used;
-	int64_t key[2 * XR];           /* lo then hi of every tensor rank */
 	uint64_t nnz, shape;
 	double md[SPEC_MAX_FMT_RANKS], pl[SPEC_MAX_FMT_RANKS];  /* rank 0 innermost */
 };
@@ -43,9 +42,10 @@ struct xfmt {
 	uint64_t fiber_shape[SPEC_MAX_FMT_RANKS]; /* rank 0 innermost */
 	int32_t *pos[SPEC_MAX_FMT_RANKS];         /* fiber_shape * tensor ranks offsets */
 	uint64_t ext[XD];              /* tile extent of the level */
-	size_t cache_n, cache_alloc;
-	struct units_entry *cache;
-	const struct units_entry *last;  /* the entry looked up last */
+	/* tile box (lo then hi of every tensor rank) -> units_entry */
+	struct hashmap cache;
+	int64_t last_key[2 * XR];
+	const struct units_entry *last;  /* the entry of last_key, looked up last */
 };
 
 /*

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hashmap.h"
 #include "util/xalloc.h"
 
 #define WORD_BITS 64
@@ -385,19 +386,19 @@ uint64_t exec_tset_diff_canon(const struct tset *w, const struct tset *l, const 
 
 uint64_t exec_tset_hash(const struct tset *a, const struct tlayout *tl)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = 0;
 	unsigned r, i;
 
 	if (a->empty)
 		return 0;
 	for (r = 0; r < tl->n_ranks; r++) {
-		h = (h ^ (uint64_t)a->lo[r]) * 1099511628211ull;
-		h = (h ^ (uint64_t)a->hi[r]) * 1099511628211ull;
+		h = hash_combine(h, (uint64_t)a->lo[r]);
+		h = hash_combine(h, (uint64_t)a->hi[r]);
 		if (tl->exact)
 			for (i = 0; i < rank_words(tl, r); i++)
-				h = (h ^ rank_bits(a, tl, r)[i]) * 1099511628211ull;
+				h = hash_combine(h, rank_bits(a, tl, r)[i]);
 	}
-	return h;
+	return hash_u64(h);
 }
 
 /* ------------------------------------------------------ point enumeration */

@@ -16,12 +16,6 @@
 #include "exec/sparse_int.h"
 #include "util/xalloc.h"
 
-/* Children of one parent instance served in one step. */
-struct hidx {
-	uint64_t hash;
-	uint64_t idx;
-};
-
 /* A message on one hop: the multiset of leaf classes a subtree needs. */
 struct msg {
 	uint64_t rep;                  /* a child slot of the subtree */
@@ -62,7 +56,8 @@ struct link_run {
 	struct tset *state_sets;
 	struct kid_slot *slots;        /* n_kids */
 	struct tset *slot_sets;
-	struct hidx *order;            /* grouping scratch */
+	struct hashmap classes;        /* grouping: delta hash -> first class with it */
+	int64_t *next_class;           /* grouping: next class whose delta has its hash */
 	int64_t *cls;                  /* leaf class of each child slot */
 	uint64_t *mult;                /* times the parent reads each class */
 	int64_t *cls_all;              /* spatial skips: classes of every child */
@@ -342,7 +337,8 @@ static void link_run_init(struct link_run *lr, struct xrun *x, const struct xlin
 		lr->slots[i].hull = lr->slot_sets[4 * i + 2];
 		lr->slots[i].hole = lr->slot_sets[4 * i + 3];
 	}
-	lr->order = xcalloc(lk->n_kids, sizeof(*lr->order));
+	hashmap_init(&lr->classes, sizeof(uint64_t), sizeof(int64_t));
+	lr->next_class = xcalloc(lk->n_kids, sizeof(*lr->next_class));
 	lr->cls = xcalloc(lk->n_kids, sizeof(*lr->cls));
 	lr->mult = xcalloc(lk->n_kids, sizeof(*lr->mult));
 	lr->spatial_skip = lr->sparse && exec_sparse_link_has_spatial(x->sp, lk);
@@ -368,7 +364,8 @@ static void link_run_release(struct link_run *lr)
 	exec_tset_array_release(lr->slot_sets, 4 * lr->lk->n_kids);
 	free(lr->slot_sets);
 	free(lr->slots);
-	free(lr->order);
+	hashmap_release(&lr->classes);
+	free(lr->next_class);
 	free(lr->cls);
 	free(lr->mult);
 	free(lr->cls_all);
@@ -504,8 +501,8 @@ static void child_step(struct link_run *lr, struct kid_slot *ks, uint64_t inst,
 		ks->delta = size - exec_tset_inter_size(&ks->tile, &ks->prev, &lr->tl);
 	}
 	if (need_canon)
-		ks->hash = ks->delta ? exec_tset_hash(&ks->hull, &lr->tl) * 31 +
-				       exec_tset_hash(&ks->hole, &lr->tl) : 0;
+		ks->hash = ks->delta ? hash_combine(exec_tset_hash(&ks->hull, &lr->tl),
+						    exec_tset_hash(&ks->hole, &lr->tl)) : 0;
 	if (a)
 		a->recv += ks->delta;
 	lr->child_words += ks->delta;
@@ -513,14 +510,6 @@ static void child_step(struct link_run *lr, struct kid_slot *ks, uint64_t inst,
 }
 
 /* ------------------------------------------------------- grouping (multicast) */
-
-static int cmp_hidx(const void *a, const void *b)
-{
-	const struct hidx *x = a, *y = b;
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
 
 static bool same_delta(const struct link_run *lr, const struct kid_slot *a,
 		       const struct kid_slot *b)
@@ -531,42 +520,39 @@ static bool same_delta(const struct link_run *lr, const struct kid_slot *a,
 
 /*
  * Give every valid child with a non-empty delta the index of the first
- * child with an identical delta (its class); -1 for the others.
+ * child with an identical delta (its class); -1 for the others. Classes
+ * are found through the hash of their delta: lr->classes maps it to the
+ * first class with that hash, next_class chains the others in index order.
  */
 static void classify_leaves(struct link_run *lr)
 {
-	struct hidx *h = lr->order;
-	uint64_t n = 0, i, j, k;
-	uint64_t nk = lr->lk->n_kids;
+	uint64_t nk = lr->lk->n_kids, i;
 
+	hashmap_clear(&lr->classes);
 	for (i = 0; i < nk; i++) {
+		const struct kid_slot *a = &lr->slots[i];
+		int64_t *first, c;
+		bool is_new;
+
 		lr->cls[i] = -1;
-		if (lr->slots[i].valid && lr->slots[i].delta &&
-		    !(lr->out_pass && lr->slots[i].out)) {
-			h[n].hash = lr->slots[i].hash;
-			h[n++].idx = i;
+		if (!a->valid || !a->delta || (lr->out_pass && a->out))
+			continue;
+		lr->cls[i] = (int64_t)i;
+		lr->next_class[i] = -1;
+		first = hashmap_put(&lr->classes, &a->hash, &is_new);
+		if (is_new) {
+			*first = (int64_t)i;
+			continue;
 		}
-	}
-	if (n <= 32) {
-		for (i = 1; i < n; i++) {          /* insertion sort: groups are small */
-			struct hidx v = h[i];
-			for (j = i; j > 0 && cmp_hidx(&h[j - 1], &v) > 0; j--)
-				h[j] = h[j - 1];
-			h[j] = v;
-		}
-	} else {
-		qsort(h, n, sizeof(*h), cmp_hidx);
-	}
-	for (i = 0; i < n; i = j) {
-		for (j = i; j < n && h[j].hash == h[i].hash; j++) {
-			const struct kid_slot *a = &lr->slots[h[j].idx];
-			lr->cls[h[j].idx] = (int64_t)h[j].idx;
-			for (k = i; k < j; k++)
-				if (lr->cls[h[k].idx] == (int64_t)h[k].idx &&
-				    same_delta(lr, a, &lr->slots[h[k].idx])) {
-					lr->cls[h[j].idx] = (int64_t)h[k].idx;
-					break;
-				}
+		for (c = *first;; c = lr->next_class[c]) {
+			if (same_delta(lr, a, &lr->slots[c])) {
+				lr->cls[i] = c;
+				break;
+			}
+			if (lr->next_class[c] < 0) {
+				lr->next_class[c] = (int64_t)i;
+				break;
+			}
 		}
 	}
 }
