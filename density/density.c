@@ -248,7 +248,7 @@ static double fixed_x(const struct density_model *m, uint64_t s, const struct de
 
 	if (!c)
 		return (double)s * m->spec.density;
-	parent = density_tile_points(&c->parent);
+	parent = density_tile_size(&c->parent);
 	if (parent == 0)
 		return 0.0;
 	if (ck_mul_u64(s, c->occupancy, &so))
@@ -275,7 +275,7 @@ static void hg_params(const struct density_model *m, const struct density_constr
 		      uint64_t *pop, uint64_t *succ)
 {
 	if (c) {
-		*pop = density_tile_points(&c->parent);
+		*pop = density_tile_size(&c->parent);
 		*succ = c->occupancy < *pop ? c->occupancy : *pop;
 	} else {
 		*pop = m->size;
@@ -289,7 +289,7 @@ static void hg_params(const struct density_model *m, const struct density_constr
 static uint64_t count_points(const struct density_model *m, const struct density_tile *t,
 			     const struct density_constraint *c)
 {
-	uint64_t s = density_tile_points(t), pop, succ;
+	uint64_t s = density_tile_size(t), pop, succ;
 
 	if (m->kind == SPEC_DENSITY_HYPERGEOMETRIC) {
 		hg_params(m, c, &pop, &succ);
@@ -511,7 +511,7 @@ double density_min_density(struct density_model *m, const struct density_tile *t
 	default: {
 		struct density_tile ct = clip_tile(m, t);
 		d = geometric(m, t, NULL);
-		return d->n ? (double)d->lo / (double)density_tile_points(&ct) : 0.0;
+		return d->n ? (double)d->lo / (double)density_tile_size(&ct) : 0.0;
 	}
 	}
 }

@@ -8,6 +8,8 @@
 #define DENSITY_DENSITY_INT_H
 
 #include "density/density.h"
+#include "util/ckmath.h"
+#include "util/xalloc.h"
 
 /* P(lo + i) = p[i] for i < n; nothing outside. */
 struct density_dist {
@@ -91,6 +93,18 @@ double density_hg_pmf(uint64_t pop, uint64_t succ, uint64_t sample, uint64_t n);
  * whole support (probabilities that underflow are kept as zeros).
  */
 void density_hg_dist(uint64_t pop, uint64_t succ, uint64_t sample, struct density_dist *out);
+
+/* Points of tile 't': density_tile_points(), inline for the queries. */
+static inline uint64_t density_tile_size(const struct density_tile *t)
+{
+	uint64_t p = 1;
+	unsigned i;
+
+	for (i = 0; i < t->n_ranks; i++)
+		if (!ck_mul_u64(p, t->extent[i], &p))
+			BUG("tile size overflows");
+	return p;
+}
 
 /* Row-major index of 'coord' in a grid of 'n' ranks of extents 'ext'. */
 uint64_t density_grid_index(unsigned n, const uint64_t *ext, const uint64_t *coord);

@@ -219,11 +219,5 @@ struct density_tile density_tile_box(unsigned n_ranks, const uint64_t *extent)
 
 uint64_t density_tile_points(const struct density_tile *t)
 {
-	uint64_t p = 1;
-	unsigned i;
-
-	for (i = 0; i < t->n_ranks; i++)
-		if (!ck_mul_u64(p, t->extent[i], &p))
-			BUG("tile size overflows");
-	return p;
+	return density_tile_size(t);
 }

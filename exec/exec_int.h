@@ -159,7 +159,7 @@ uint64_t exec_tset_diff_canon(const struct tset *w, const struct tset *l, const 
 void exec_tset_diff_foreach(const struct tset *w, const struct tset *l, const struct tlayout *tl,
 			    const struct xgeom *g, void (*fn)(void *ctx, uint64_t lin), void *ctx);
 
-/* A 64-bit hash of 'a'. */
+/* A 64-bit hash of 'a' (hash_combine() of its words, not finalized by hash_u64()). */
 uint64_t exec_tset_hash(const struct tset *a, const struct tlayout *tl);
 
 #endif

@@ -398,7 +398,7 @@ uint64_t exec_tset_hash(const struct tset *a, const struct tlayout *tl)
 			for (i = 0; i < rank_words(tl, r); i++)
 				h = hash_combine(h, rank_bits(a, tl, r)[i]);
 	}
-	return hash_u64(h);
+	return h;
 }
 
 /* ------------------------------------------------------ point enumeration */

@@ -518,42 +518,63 @@ static bool same_delta(const struct link_run *lr, const struct kid_slot *a,
 	       exec_tset_equal(&a->hull, &b->hull, &lr->tl) && exec_tset_equal(&a->hole, &b->hole, &lr->tl);
 }
 
+/* Up to this many children, classes are found by scanning them, not by hashing. */
+#define CLASS_SCAN_MAX 16
+
+/*
+ * The class of child 'i' among the classes found so far: the first of
+ * them with an identical delta, or 'i' itself as a new class. Few
+ * children: the list of classes is scanned; many: lr->classes maps a
+ * delta's hash to the first class with it and next_class chains the others
+ * with that hash, in index order.
+ */
+static int64_t class_of(struct link_run *lr, uint64_t i, int64_t *scan, size_t *n_scan)
+{
+	const struct kid_slot *a = &lr->slots[i];
+	int64_t *first, c;
+	bool is_new;
+	size_t k;
+
+	if (scan) {
+		for (k = 0; k < *n_scan; k++)
+			if (same_delta(lr, a, &lr->slots[scan[k]]))
+				return scan[k];
+		scan[(*n_scan)++] = (int64_t)i;
+		return (int64_t)i;
+	}
+	lr->next_class[i] = -1;
+	first = hashmap_put(&lr->classes, &a->hash, &is_new);
+	if (is_new) {
+		*first = (int64_t)i;
+		return (int64_t)i;
+	}
+	for (c = *first;; c = lr->next_class[c]) {
+		if (same_delta(lr, a, &lr->slots[c]))
+			return c;
+		if (lr->next_class[c] < 0) {
+			lr->next_class[c] = (int64_t)i;
+			return (int64_t)i;
+		}
+	}
+}
+
 /*
  * Give every valid child with a non-empty delta the index of the first
- * child with an identical delta (its class); -1 for the others. Classes
- * are found through the hash of their delta: lr->classes maps it to the
- * first class with that hash, next_class chains the others in index order.
+ * child with an identical delta (its class); -1 for the others.
  */
 static void classify_leaves(struct link_run *lr)
 {
 	uint64_t nk = lr->lk->n_kids, i;
+	int64_t scan[CLASS_SCAN_MAX];
+	size_t n_scan = 0;
 
-	hashmap_clear(&lr->classes);
+	if (nk > CLASS_SCAN_MAX)
+		hashmap_clear(&lr->classes);
 	for (i = 0; i < nk; i++) {
 		const struct kid_slot *a = &lr->slots[i];
-		int64_t *first, c;
-		bool is_new;
-
 		lr->cls[i] = -1;
-		if (!a->valid || !a->delta || (lr->out_pass && a->out))
-			continue;
-		lr->cls[i] = (int64_t)i;
-		lr->next_class[i] = -1;
-		first = hashmap_put(&lr->classes, &a->hash, &is_new);
-		if (is_new) {
-			*first = (int64_t)i;
-			continue;
-		}
-		for (c = *first;; c = lr->next_class[c]) {
-			if (same_delta(lr, a, &lr->slots[c])) {
-				lr->cls[i] = c;
-				break;
-			}
-			if (lr->next_class[c] < 0) {
-				lr->next_class[c] = (int64_t)i;
-				break;
-			}
-		}
+		if (a->valid && a->delta && !(lr->out_pass && a->out))
+			lr->cls[i] = class_of(lr, i, nk > CLASS_SCAN_MAX ? NULL : scan, &n_scan);
 	}
 }
 

@@ -4,7 +4,8 @@
  * spares a key comparison on almost every mismatch and the rehash when the
  * table grows. 'order' lists the occupied slots in insertion order, so that
  * iteration is in insertion order and clearing costs the entries, not the
- * table.
+ * table: it zeroes their tags, and an insertion zeroes the value it hands
+ * out.
  */
 #include "util/hashmap.h"
 
@@ -72,22 +73,48 @@ static inline uint64_t slot_tag(const unsigned char *s)
 	return t;
 }
 
-static inline size_t n_slots(const struct hashmap *h)
+/* True when the key stored at 'k' is 'key' (8-byte keys compared as one word). */
+static inline bool key_equal(const struct hashmap *h, const unsigned char *k, const void *key)
 {
-	return h->slots ? h->mask + 1 : 0;
+	uint64_t a, b;
+
+	if (h->key_size != 8)
+		return !memcmp(k, key, h->key_size);
+	memcpy(&a, k, 8);
+	memcpy(&b, key, 8);
+	return a == b;
 }
 
 /* Index of the slot holding 'key' (tag 'tag'), or of the empty slot where it would go. */
-static size_t probe(const struct hashmap *h, const void *key, uint64_t tag)
+static inline size_t probe(const struct hashmap *h, const void *key, uint64_t tag)
 {
 	size_t i = (size_t)tag & h->mask;
 
 	for (;; i = (i + 1) & h->mask) {
 		const unsigned char *s = slot_at(h, i);
 		uint64_t t = slot_tag(s);
-		if (t == 0 || (t == tag && !memcmp(s + 8, key, h->key_size)))
+		if (t == 0 || (t == tag && key_equal(h, s + 8, key)))
 			return i;
 	}
+}
+
+/*
+ * Fill an empty slot with 'key' and tag 'tag' and a zero value (a cleared
+ * table zeroes only the tags of its slots).
+ */
+static inline void slot_fill(const struct hashmap *h, unsigned char *s, const void *key,
+			     uint64_t tag)
+{
+	uint64_t *v = (uint64_t *)(void *)(s + h->val_off);
+	size_t i;
+
+	memcpy(s, &tag, sizeof(tag));
+	if (h->key_size == 8)
+		memcpy(s + 8, key, 8);
+	else
+		memcpy(s + 8, key, h->key_size);
+	for (i = 0; i < h->val_words; i++)
+		v[i] = 0;
 }
 
 /*
@@ -101,6 +128,7 @@ static void rehash(struct hashmap *h, size_t slots)
 
 	h->slots = xcalloc(slots, h->slot_size);
 	h->order = xcalloc(slots / 2, sizeof(*h->order));
+	h->n_slots = slots;
 	h->mask = slots - 1;
 	for (i = 0; i < h->n; i++) {
 		const unsigned char *s = old + old_order[i] * old_size;
@@ -120,7 +148,7 @@ void hashmap_reserve(struct hashmap *h, size_t n)
 
 	while (want < 2 * n)
 		want *= 2;
-	if (want > n_slots(h))
+	if (want > h->n_slots)
 		rehash(h, want);
 }
 
@@ -140,15 +168,14 @@ void *hashmap_put(struct hashmap *h, const void *key, bool *is_new)
 	unsigned char *s;
 	size_t i;
 
-	if (2 * (h->n + 1) > n_slots(h))
+	if (2 * (h->n + 1) > h->n_slots)
 		hashmap_reserve(h, h->n + 1);
 	i = probe(h, key, tag);
 	s = slot_at(h, i);
 	if (is_new)
 		*is_new = !slot_tag(s);
 	if (!slot_tag(s)) {
-		memcpy(s, &tag, sizeof(tag));
-		memcpy(s + 8, key, h->key_size);
+		slot_fill(h, s, key, tag);
 		h->order[h->n++] = i;
 	}
 	return s + h->val_off;
@@ -170,10 +197,11 @@ bool hashmap_next(const struct hashmap *h, size_t *pos, const void **key, void *
 
 void hashmap_clear(struct hashmap *h)
 {
+	static const uint64_t empty = 0;
 	size_t i;
 
 	for (i = 0; i < h->n; i++)
-		memset(slot_at(h, h->order[i]), 0, h->slot_size);
+		memcpy(slot_at(h, h->order[i]), &empty, sizeof(empty));
 	h->n = 0;
 }
 
@@ -183,6 +211,6 @@ void hashmap_release(struct hashmap *h)
 	free(h->order);
 	h->slots = NULL;
 	h->order = NULL;
-	h->mask = 0;
+	h->n_slots = h->mask = 0;
 	h->n = 0;
 }

@@ -20,17 +20,19 @@ struct hashmap {
 	size_t key_size;            /* bytes of a key (> 0) */
 	size_t val_size;            /* bytes of a value (may be 0: a set) */
 	size_t val_off;             /* offset of the value in a slot (8-byte aligned) */
+	size_t val_words;           /* the value's 8-byte words */
 	size_t slot_size;           /* tag, key, value, each padded to 8 bytes */
 	size_t n;                   /* entries */
-	size_t mask;                /* slots - 1; 0 while nothing is allocated */
+	size_t n_slots;             /* a power of two, or 0 while nothing is allocated */
+	size_t mask;                /* n_slots - 1 */
 	unsigned char *slots;
 	size_t *order;              /* slot of each entry, in insertion order */
 };
 
 #define HASHMAP_ROUND8_(x) (((x) + 7) & ~(size_t)7)
 #define HASHMAP_INIT(key_size_, val_size_) \
-	{ (key_size_), (val_size_), 8 + HASHMAP_ROUND8_(key_size_), \
-	  8 + HASHMAP_ROUND8_(key_size_) + HASHMAP_ROUND8_(val_size_), 0, 0, NULL, NULL }
+	{ (key_size_), (val_size_), 8 + HASHMAP_ROUND8_(key_size_), HASHMAP_ROUND8_(val_size_) / 8, \
+	  8 + HASHMAP_ROUND8_(key_size_) + HASHMAP_ROUND8_(val_size_), 0, 0, 0, NULL, NULL }
 
 /* Initialize an empty table of keys of 'key_size' (> 0) and values of 'val_size' bytes. */
 void hashmap_init(struct hashmap *h, size_t key_size, size_t val_size);
@@ -83,14 +85,14 @@ static inline uint64_t hash_u64(uint64_t x)
 }
 
 /*
- * Fold 'x' into the running hash 'h' (order matters): x multiplied by an
- * odd constant (a bijection), xored in, rotated, multiplied. Finish with
- * hash_u64() before using the low bits.
+ * Fold 'x' into the running hash 'h' (order matters): h rotated (so that
+ * what earlier words left in the high bits meets x's low bits), xored with
+ * x, multiplied by an odd constant (a bijection). Finish with hash_u64()
+ * before using the low bits.
  */
 static inline uint64_t hash_combine(uint64_t h, uint64_t x)
 {
-	h ^= x * HASH_K1;
-	return ((h << 29) | (h >> 35)) * HASH_K3;
+	return (((h << 23) | (h >> 41)) ^ x) * HASH_K1;
 }
 
 #endif

@@ -70,7 +70,7 @@ static void test_table(void)
 		hashmap_init(&h, row->key_size, row->val_size);
 		if (row->reserve)
 			hashmap_reserve(&h, row->reserve);
-		slots = h.slots ? h.mask + 1 : 0;
+		slots = h.n_slots;
 		for (k = 0; k < row->n; k++) {
 			make_key(key, row->key_size, k);
 			vp = hashmap_put(&h, key, &is_new);
@@ -82,10 +82,10 @@ static void test_table(void)
 		}
 		CU_ASSERT_EQUAL(bad, 0);
 		CU_ASSERT_EQUAL(h.n, row->n);
-		CU_ASSERT_TRUE(2 * h.n <= h.mask + 1);            /* at most half full */
-		CU_ASSERT_EQUAL((h.mask + 1) & h.mask, 0);        /* a power of two */
+		CU_ASSERT_TRUE(2 * h.n <= h.n_slots);              /* at most half full */
+		CU_ASSERT_EQUAL(h.n_slots & h.mask, 0);           /* a power of two */
 		if (row->reserve >= row->n)
-			CU_ASSERT_EQUAL(h.mask + 1, slots);        /* never grew */
+			CU_ASSERT_EQUAL(h.n_slots, slots);         /* never grew */
 		for (k = 0; k < row->n; k++) {
 			make_key(key, row->key_size, k);
 			make_val(val, row->val_size, k);
@@ -110,13 +110,14 @@ static void test_table(void)
 		CU_ASSERT_EQUAL(bad, 0);
 		hashmap_clear(&h);
 		CU_ASSERT_EQUAL(h.n, 0);
-		make_key(key, row->key_size, 0);
+		make_key(key, row->key_size, row->n - 1);          /* its value was non-zero */
 		CU_ASSERT_PTR_NULL(hashmap_get(&h, key));
 		pos = 0;
 		CU_ASSERT_FALSE(hashmap_next(&h, &pos, NULL, NULL));
 		vp = hashmap_put(&h, key, &is_new);
 		CU_ASSERT_TRUE(is_new);
-		CU_ASSERT_TRUE(row->val_size == 0 || ((unsigned char *)vp)[0] == 0);
+		memset(val, 0, sizeof(val));
+		CU_ASSERT_EQUAL(memcmp(vp, val, row->val_size), 0);   /* zeroed again */
 		CU_ASSERT_EQUAL(h.n, 1);
 		hashmap_release(&h);
 		CU_ASSERT_EQUAL(h.n, 0);
