@@ -136,7 +136,8 @@ struct density_model *density_model_new(const struct spec_tensor *t)
 	struct density_model *m;
 
 	m = density_model_new_shape(&t->density, t->n_ranks, t->rank_extent,
-				    rank_of_dim(t, t->density.nm_dim));
+				    rank_of_dim(t, t->density.kind == SPEC_DENSITY_POWER_LAW
+							   ? t->density.row_dim : t->density.nm_dim));
 	if (t->density.kind == SPEC_DENSITY_HYPERGEOMETRIC && !t->density.workload_tensor_size &&
 	    t->size) {
 		m->size = t->size;
@@ -144,6 +145,17 @@ struct density_model *density_model_new(const struct spec_tensor *t)
 		m->global_density = m->size ? (double)m->hg_nonzeros / (double)m->size : 0.0;
 	}
 	return m;
+}
+
+/* "block_structured-16x16": the block extents. */
+static void type_name_block(struct density_model *m)
+{
+	size_t at = (size_t)snprintf(m->type_name, sizeof(m->type_name), "block_structured-");
+	unsigned r;
+
+	for (r = 0; r < m->n_ranks && at < sizeof(m->type_name); r++)
+		at += (size_t)snprintf(m->type_name + at, sizeof(m->type_name) - at, "%s%llu",
+				       r ? "x" : "", (unsigned long long)m->spec.block_shape[r]);
 }
 
 /* Fill the kind-specific fields of a new model. */
@@ -187,6 +199,22 @@ static void init_kind(struct density_model *m)
 			BUG("actual data of the wrong rank count");
 		m->global_density = m->size ? (double)d->data->nnz / (double)m->size : 0.0;
 		break;
+	case SPEC_DENSITY_BLOCK:
+		type_name_block(m);
+		m->ops = &density_block_ops;
+		density_block_init(m);
+		m->global_density = m->n_blocks ? (double)m->n_nonzero_blocks / (double)m->n_blocks
+						: 0.0;
+		break;
+	case SPEC_DENSITY_POWER_LAW:
+		snprintf(m->type_name, sizeof(m->type_name), "power_law-%g", d->exponent);
+		m->ops = &density_power_law_ops;
+		if (m->nm_rank >= m->n_ranks || d->exponent < 0)
+			BUG("bad power-law density on rank %u", m->nm_rank);
+		density_power_law_init(m);
+		m->global_density = m->size ? (double)llround(d->density * (double)m->size) /
+					      (double)m->size : 0.0;
+		break;
 	default:
 		BUG("bad density kind %d", (int)m->kind);
 	}
@@ -204,6 +232,8 @@ struct density_model *density_model_new_shape(const struct spec_density *d, unsi
 	m->kind = d->kind;
 	m->n_ranks = n_ranks;
 	m->nm_rank = nm_rank;
+	m->work_budget = DENSITY_WORK_BUDGET;
+	m->joint_max_entries = DENSITY_JOINT_MAX_ENTRIES;
 	m->size = 1;
 	for (i = 0; i < n_ranks; i++) {
 		m->shape[i] = d->kind == SPEC_DENSITY_ACTUAL && d->data ? d->data->shape[i] : shape[i];
@@ -221,6 +251,8 @@ void density_model_free(struct density_model *m)
 	if (!m)
 		return;
 	cache_free(m->cache);
+	density_joints_free(m->joints);
+	free(m->row_len);
 	free(m);
 }
 

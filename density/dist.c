@@ -1,7 +1,8 @@
 /*
  * What the density kinds share: probability vectors and their operations,
- * the hypergeometric distribution, grid indexes and tile sizes. Nothing
- * here calls back into density.c or into a kind.
+ * the hypergeometric distribution, grid indexes, tile sizes and the
+ * models' cache of joint distributions. Nothing here calls back into
+ * density.c or into a kind.
  */
 #include "density/density_int.h"
 
@@ -220,4 +221,55 @@ struct density_tile density_tile_box(unsigned n_ranks, const uint64_t *extent)
 uint64_t density_tile_points(const struct density_tile *t)
 {
 	return density_tile_size(t);
+}
+
+/* ------------------------------------------------------------------ joints */
+
+struct density_joint *density_joint_get(const struct density_model *m, const uint64_t *pe,
+					const uint64_t *ce, bool *is_new)
+{
+	struct density_model *mm = (struct density_model *)m;   /* the model's own cache */
+	struct density_joint *j;
+
+	*is_new = false;
+	for (j = m->joints; j; j = j->next)
+		if (!memcmp(j->child, ce, m->n_ranks * sizeof(uint64_t)) &&
+		    !memcmp(j->parent, pe, m->n_ranks * sizeof(uint64_t)))
+			return j;
+	j = xcalloc(1, sizeof(*j));
+	memcpy(j->child, ce, m->n_ranks * sizeof(uint64_t));
+	memcpy(j->parent, pe, m->n_ranks * sizeof(uint64_t));
+	j->next = mm->joints;
+	mm->joints = j;
+	*is_new = true;
+	return j;
+}
+
+bool density_joint_dist(const struct density_joint *j, uint64_t O, uint64_t n_cap,
+			struct density_dist *out)
+{
+	double sum = 0.0;
+	uint64_t n;
+
+	density_dist_zero(out, 0, (size_t)n_cap + 1);
+	for (n = 0; n <= n_cap && n < j->n1 && O < j->t1; n++)
+		sum += out->p[n] = j->num[n * j->t1 + O];
+	if (sum <= 0.0) {
+		density_dist_release(out);
+		return false;
+	}
+	density_dist_scale(out, sum);
+	density_dist_trim(out);
+	return true;
+}
+
+void density_joints_free(struct density_joint *j)
+{
+	struct density_joint *next;
+
+	for (; j; j = next) {
+		next = j->next;
+		free(j->num);
+		free(j);
+	}
 }
