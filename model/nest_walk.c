@@ -454,11 +454,11 @@ static void walk_spatial(struct model_ws *ws, struct walk_state *w, unsigned M)
 		ws->nest.compute_accesses += w->epochs;
 	for (pv = 0; pv < ws->n_tensors; pv++) {
 		struct delta_desc point;
-		const struct delta_desc *cur = &w->cur[l - 1][pv];
-		if (mp->group_lo == 0) {
+		const struct delta_desc *cur = &point;
+		if (mp->group_lo == 0)
 			point_desc(ws, w, pv, &point);
-			cur = &point;
-		}
+		else
+			cur = &w->cur[l - 1][pv];
 		if (cur->size)
 			spatial_accesses(ws, w, M, ends, n_children, pv, cur);
 		w->prev[l][pv] = *cur;
