@@ -99,7 +99,7 @@ static int run(const struct cli_command *cmd, struct cli_args *a)
 	if (job_results_query(a->files[0], a->wheres, a->n_wheres, &t, &err) < 0 ||
 	    report_plot_gnuplot(&t, &p, &script, &err) < 0 ||
 	    (!script_only && run_gnuplot(&script, &image, &err) < 0) ||
-	    write_file_atomic(out, script_only ? script.buf : image.buf,
+	    fileio_write_atomic(out, script_only ? script.buf : image.buf,
 			      script_only ? script.len : image.len, &err) < 0) {
 		fprintf(stderr, "fiberloop %s: %s\n", cmd->name, err.buf);
 		rc = CLI_EXIT_BAD_INPUT;

@@ -34,7 +34,7 @@ struct bjob {
 	char key[JOB_KEY_CHARS + 1];   /* the job's row (the network's, for a network) */
 	char *tags;                    /* "a,b" or NULL */
 	bool is_network;
-	struct net_plan plan;
+	struct job_net_plan plan;
 	char plan_error[512];          /* its layers cannot be read: the job's error */
 	uint64_t first_task, n_tasks;
 	uint64_t base_idx;             /* its row's index; its layers follow */
@@ -137,9 +137,9 @@ static void job_init(const struct job_batch *b, const atomic_int *stop,
 	parse_sets(j);
 	design_hash(j);
 	j->is_network = sj->n_layers > 0;
-	if (j->is_network && net_plan_make(sj->layers, sj->n_layers, &j->plan, &dl) < 0) {
+	if (j->is_network && job_net_plan_make(sj->layers, sj->n_layers, &j->plan, &dl) < 0) {
 		job_diag_text(&dl, j->plan_error, sizeof(j->plan_error));
-		net_plan_release(&j->plan);
+		job_net_plan_release(&j->plan);
 	}
 	j->n_tasks = j->is_network && !j->plan_error[0] ? j->plan.n_tasks : 1;
 	if (sj->n_tags) {
@@ -160,7 +160,7 @@ static void job_release(struct bjob *j)
 		spec_override_release(&j->ovs[i]);
 	free(j->ovs);
 	free(j->tags);
-	net_plan_release(&j->plan);
+	job_net_plan_release(&j->plan);
 }
 
 /* True when the job runs its layers as tasks (a network whose layers could be read). */
@@ -178,7 +178,7 @@ static void b_key(void *arg, uint64_t i, char key[JOB_KEY_CHARS + 1])
 	struct bjob *j = job_of(c, i, &sub);
 
 	if (has_layers(j))
-		net_row_key(j->key, &j->plan, net_plan_file(&j->plan, sub, 0), key);
+		job_net_row_key(j->key, &j->plan, job_net_plan_file(&j->plan, sub, 0), key);
 	else
 		memcpy(key, j->key, JOB_KEY_CHARS + 1);
 }
@@ -191,7 +191,7 @@ static unsigned b_rows(void *arg, uint64_t i)
 	return has_layers(j) ? j->plan.task_rows[sub] : 1;
 }
 
-static void b_describe(void *arg, uint64_t i, unsigned k, struct runner_row *row)
+static void b_describe(void *arg, uint64_t i, unsigned k, struct job_runner_row *row)
 {
 	struct batch_ctx *c = arg;
 	size_t sub, o;
@@ -203,8 +203,8 @@ static void b_describe(void *arg, uint64_t i, unsigned k, struct runner_row *row
 	for (o = 0; o < j->spec->n_sets; o++)
 		strbuf_addf(&row->overrides, "%s%s", o ? "\n" : "", j->spec->sets[o]);
 	if (has_layers(j)) {
-		size_t f = net_plan_file(&j->plan, sub, k);
-		net_row_key(j->key, &j->plan, f, row->key);
+		size_t f = job_net_plan_file(&j->plan, sub, k);
+		job_net_row_key(j->key, &j->plan, f, row->key);
 		row->idx = j->base_idx + 1 + f;
 		row->kind = "layer";
 		row->name = j->plan.names[f];
@@ -242,7 +242,7 @@ static bool b_run(void *arg, void *ws, uint64_t i, struct job_summary *sum)
 		failed(j, j->plan_error, sum);
 		return true;
 	}
-	return net_run_layer(&j->design,
+	return job_net_run_layer(&j->design,
 			     has_layers(j) ? j->plan.files[j->plan.task_file[sub]] : NULL,
 			     &c->lo[j->opts.command], &j->opts, c->stop, sum);
 }
@@ -273,13 +273,13 @@ static int network_rows(struct batch_ctx *c, const struct table *t, const struct
 		names = xcalloc(j->plan.n_files + 1, sizeof(*names));
 		for (f = 0; f < j->plan.n_files; f++) {
 			char key[JOB_KEY_CHARS + 1];
-			net_row_key(j->key, &j->plan, f, key);
+			job_net_row_key(j->key, &j->plan, f, key);
 			names[f] = j->plan.names[f];
 			for (r = 0; r < t->n_rows && !sums[f]; r++) {
 				const char *k = table_get(t, r, (size_t)kc).text;
 				if (k && !strcmp(k, key)) {
 					sums[f] = xmalloc(sizeof(**sums));
-					net_summary_of_row(t, r, sums[f]);
+					job_net_summary_of_row(t, r, sums[f]);
 					n_found++;
 				}
 			}
@@ -289,7 +289,7 @@ static int network_rows(struct batch_ctx *c, const struct table *t, const struct
 				.key = c->run_key, .kind = "batch", .definition = rn->definition ?
 				rn->definition : "", .n_points = c->n_tasks,
 			};
-			net_total((const struct job_summary *const *)sums, names, j->plan.n_files,
+			job_net_total((const struct job_summary *const *)sums, names, j->plan.n_files,
 				  &total);
 			memset(&row, 0, sizeof(row));
 			row.key = j->key;
@@ -443,14 +443,14 @@ int job_batch_run(const struct job_batch *b, const struct job_runner *rn,
 		  enum job_metric metric, struct table *out, struct job_run_result *res)
 {
 	struct batch_ctx c;
-	struct runner_jobs jobs;
+	struct job_runner_jobs jobs;
 	struct strbuf err = STRBUF_INIT;
 	struct table t = TABLE_INIT;
 	size_t i;
 	int rc;
 
 	batch_init(b, rn->stop, &c);
-	jobs = (struct runner_jobs){
+	jobs = (struct job_runner_jobs){
 		.n = c.n_tasks, .ctx = &c, .kind = "batch", .run_key = c.run_key,
 		.key = b_key, .n_rows = b_rows, .describe = b_describe, .run = b_run,
 	};

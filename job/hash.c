@@ -66,7 +66,7 @@ int job_hash_file(struct job_hash *h, const char *path, struct strbuf *err)
 	struct strbuf data = STRBUF_INIT;
 	uint64_t n;
 
-	if (read_file(path, &data, err) < 0)
+	if (fileio_read(path, &data, err) < 0)
 		return -1;
 	n = data.len;
 	job_hash_add(h, &n, sizeof(n));

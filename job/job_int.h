@@ -86,7 +86,7 @@ void job_hash_options(struct job_hash *h, const struct job_options *o);
 #define JOB_MAX_INPUTS 64
 
 /* What the database and the stream get about job i, besides its summary. */
-struct runner_row {
+struct job_runner_row {
 	uint64_t idx;                  /* the row's index in its run (default: the job's) */
 	char key[JOB_KEY_CHARS + 1];
 	const char *kind, *name, *parent, *tags, *command, *design_hash;
@@ -95,7 +95,7 @@ struct runner_row {
 };
 
 /* The jobs of a run, as the runner sees them. */
-struct runner_jobs {
+struct job_runner_jobs {
 	uint64_t n;
 	void *ctx;
 	const char *kind;              /* the run's: "sweep", "batch", "network" */
@@ -107,7 +107,7 @@ struct runner_jobs {
 	/* the rows of job i (NULL: one): identical layers of a network run once */
 	unsigned (*n_rows)(void *ctx, uint64_t i);
 	/* row k of job i (rank 0), with its index in the run */
-	void (*describe)(void *ctx, uint64_t i, unsigned k, struct runner_row *row);
+	void (*describe)(void *ctx, uint64_t i, unsigned k, struct job_runner_row *row);
 	/* per worker thread */
 	void *(*ws_new)(void *ctx);
 	void (*ws_free)(void *ctx, void *ws);
@@ -124,7 +124,7 @@ struct runner_jobs {
  * other ranks, and writes every result as it comes. Returns 0, or -1 with
  * res->error (on every rank).
  */
-int job_runner_go(const struct runner_jobs *jobs, const struct job_runner *o,
+int job_runner_go(const struct job_runner_jobs *jobs, const struct job_runner *o,
 		  struct job_run_result *res);
 
 /* ------------------------------------------ shared by sweep, batch, network */
@@ -156,7 +156,7 @@ int job_design_source(const struct job_design *d, struct spec_source **src,
 /* ------------------------------------------------- networks (network.c) */
 
 /* The layer files of a network and the distinct ones among them (its tasks). */
-struct net_plan {
+struct job_net_plan {
 	struct arena arena;
 	size_t n_files, alloc_files;
 	const char **files;            /* in order */
@@ -172,13 +172,13 @@ struct net_plan {
  * The layer files of items[0..n) (files, or directories of *.yaml files in
  * name order) into 'p' (released in any case). Returns 0, or -1 (dl).
  */
-int net_plan_make(const char *const *items, size_t n, struct net_plan *p, struct diag_list *dl);
+int job_net_plan_make(const char *const *items, size_t n, struct job_net_plan *p, struct diag_list *dl);
 /* The k-th file of task 'task'. */
-size_t net_plan_file(const struct net_plan *p, size_t task, unsigned k);
-void net_plan_release(struct net_plan *p);
+size_t job_net_plan_file(const struct job_net_plan *p, size_t task, unsigned k);
+void job_net_plan_release(struct job_net_plan *p);
 
 /* The key of the row of layer file 'file' of the network 'net_key'. */
-void net_row_key(const char *net_key, const struct net_plan *p, size_t file,
+void job_net_row_key(const char *net_key, const struct job_net_plan *p, size_t file,
 		 char key[JOB_KEY_CHARS + 1]);
 
 /*
@@ -186,47 +186,47 @@ void net_row_key(const char *net_key, const struct net_plan *p, size_t file,
  * with the layer file 'layer' replacing its problem (NULL: none) into
  * 'sum'. False when a stop cut it short.
  */
-bool net_run_layer(const struct job_design *d, const char *layer,
+bool job_net_run_layer(const struct job_design *d, const char *layer,
 		   const struct spec_load_options *lo, const struct job_options *opts,
 		   const atomic_int *stop, struct job_summary *sum);
 
 /* The network's totals of the layers sums[0..n) (NULL: not run) named names[]. */
-void net_total(const struct job_summary *const *sums, const char *const *names, size_t n,
+void job_net_total(const struct job_summary *const *sums, const char *const *names, size_t n,
 	       struct job_summary *t);
 
 /* The summary of row 'r' of a results table (the metrics and level energies). */
-void net_summary_of_row(const struct table *t, size_t r, struct job_summary *s);
+void job_net_summary_of_row(const struct table *t, size_t r, struct job_summary *s);
 
 /* ---------------------------------------------------- MPI (mpi.c) */
 
 /* A message to rank 0 from another rank. */
-enum jm_kind { JM_NONE, JM_REQUEST, JM_RESULT, JM_DONE };
+enum job_mpi_kind { JOB_MPI_NONE, JOB_MPI_REQUEST, JOB_MPI_RESULT, JOB_MPI_DONE };
 
-struct jm_msg {
-	enum jm_kind kind;
+struct job_mpi_msg {
+	enum job_mpi_kind kind;
 	unsigned from;
-	unsigned count;                /* JM_REQUEST: jobs wanted */
-	uint64_t idx;                  /* JM_RESULT */
+	unsigned count;                /* JOB_MPI_REQUEST: jobs wanted */
+	uint64_t idx;                  /* JOB_MPI_RESULT */
 	bool keep;
-	struct job_summary *sum;       /* JM_RESULT: the receiver's buffer */
+	struct job_summary *sum;       /* JOB_MPI_RESULT: the receiver's buffer */
 };
 
 /* Ranks on this node (1 without MPI). */
-unsigned jm_local_ranks(void);
+unsigned job_mpi_local_ranks(void);
 /* Broadcast 'n' bytes of 'data' from rank 0. */
-void jm_bcast(void *data, size_t n);
+void job_mpi_bcast(void *data, size_t n);
 /* Rank 0: the next message from another rank, if any (non-blocking). */
-bool jm_poll(struct jm_msg *m);
+bool job_mpi_poll(struct job_mpi_msg *m);
 /* Rank 0: jobs idx[0..n) for rank 'to' (n = 0: no more). */
-void jm_send_work(unsigned to, const uint64_t *idx, size_t n);
+void job_mpi_send_work(unsigned to, const uint64_t *idx, size_t n);
 /* Other ranks: ask rank 0 for 'count' jobs. */
-void jm_request(unsigned count);
+void job_mpi_request(unsigned count);
 /* Other ranks: jobs from rank 0 into idx[0..cap), if a message came (non-blocking). */
-bool jm_poll_work(uint64_t *idx, size_t cap, size_t *n);
+bool job_mpi_poll_work(uint64_t *idx, size_t cap, size_t *n);
 /* Other ranks: a finished job, and the end. */
-void jm_send_result(uint64_t idx, bool keep, const struct job_summary *sum);
-void jm_send_done(void);
+void job_mpi_send_result(uint64_t idx, bool keep, const struct job_summary *sum);
+void job_mpi_send_done(void);
 /* Rank 0 receives 'n' bytes from every other rank into bufs[r] (r >= 1); others send. */
-void jm_gather(const void *mine, size_t n, void *const *bufs);
+void job_mpi_gather(const void *mine, size_t n, void *const *bufs);
 
 #endif

@@ -191,28 +191,30 @@ static void best_outputs(const struct spec_set *s, const struct job_options *o,
 /*
  * The search of 'o' shared out over the MPI ranks: each runs the streams
  * s with s % ranks == rank, rank 0 gathers the parts and merges them into
- * 'r' (mapper_run()'s result for any number of ranks). True on rank 0.
+ * 'r' (mapper_run()'s result for any number of ranks); '*lead' says
+ * whether this is rank 0. Returns 0, or -1 (rank 0: with r->error).
  */
-static bool run_on_ranks(const struct mapper_space *ms, const struct mapper_evaluator *ev,
-			 const struct mapper_options *o, struct mapper_result *r)
+static int run_on_ranks(const struct mapper_space *ms, const struct mapper_evaluator *ev,
+			const struct mapper_options *o, struct mapper_result *r, bool *lead_out)
 {
 	unsigned i, n = job_ranks();
 	size_t size = mapper_part_size(o->n_streams);
 	struct mapper_part **parts = xcalloc(n, sizeof(*parts));
 	bool lead = job_rank() == 0;
+	int rc;
 
 	for (i = 0; i < n; i++)
 		if (lead || i == job_rank())
-			parts[i] = xmalloc(size);
-	if (mapper_run_part(ms, ev, o, job_rank(), n, parts[job_rank()]) < 0)
-		BUG("mapper options rejected after checking");
-	jm_gather(parts[job_rank()], size, (void *const *)parts);
-	if (lead && mapper_run_merge(ms, ev, o, (const struct mapper_part *const *)parts, n, r) < 0)
-		BUG("mapper options rejected after checking");
+			parts[i] = xcalloc(1, size);
+	rc = mapper_run_part(ms, ev, o, job_rank(), n, parts[job_rank()]);
+	job_mpi_gather(parts[job_rank()], size, (void *const *)parts);   /* a failed part says why */
+	if (lead)
+		rc = mapper_run_merge(ms, ev, o, (const struct mapper_part *const *)parts, n, r);
 	for (i = 0; i < n; i++)
 		free(parts[i]);
 	free(parts);
-	return lead;
+	*lead_out = lead;
+	return rc;
 }
 
 enum job_status job_run_map(const struct spec_set *s, const struct job_options *jo,
@@ -226,12 +228,14 @@ enum job_status job_run_map(const struct spec_set *s, const struct job_options *
 	struct mapper_space *ms;
 	struct mapper_result *r;
 	struct model_ws *ws;
+	bool lead = true;
 	char err[256];
+	int rc = 0;
 
 	job_model_options(jo, &mo);
 	mapper_options_init(&o, &s->mapper);
 	apply_overrides(jo, &o);
-	ms = mapper_space_new(s, &out->diags);
+	ms = mapper_space_new(s, &mo, &out->diags);
 	if (!ms) {
 		sum->status = JOB_BAD_INPUT;   /* the diagnostics say why */
 		return sum->status;
@@ -245,33 +249,31 @@ enum job_status job_run_map(const struct spec_set *s, const struct job_options *
 	hook_up(&hooks, &o);
 	mapper_evaluator_model(&ev, &mc);
 	r = xmalloc(sizeof(*r));
-	if (jo->map.split_ranks && job_ranks() > 1) {
-		if (o.on_candidate) {
-			free(r);
-			mapper_space_free(ms);
-			strbuf_release(&hooks.line);
-			return job_fail(sum, JOB_BAD_INPUT, "--log needs the whole search on one "
-					"process: run it without mpirun");
-		}
-		if (!run_on_ranks(ms, &ev, &o, r)) {
-			free(r);                /* another rank: rank 0 has the result */
-			mapper_space_free(ms);
-			strbuf_release(&hooks.line);
-			return sum->status;
-		}
-	} else if (mapper_run(ms, &ev, &o, r) < 0) {
-		BUG("mapper options rejected after checking");
-	}
-	sum->n_evaluated = r->n_evaluated;
-	sum->n_valid = r->n_valid;
-	if ((jo->want & JOB_WANT_PRINT) && jo->format == JOB_FORMAT_TEXT)
-		search_summary(&o, r, &out->print);
-	if (!r->found) {
-		job_fail(sum, JOB_INFEASIBLE, "no valid mapping among %llu candidates:",
-			 (unsigned long long)r->n_evaluated);
-		failures(s, r, &out->notes);
+	if (jo->map.split_ranks && job_ranks() > 1 && o.on_candidate) {
+		job_fail(sum, JOB_BAD_INPUT, "--log needs the whole search on one process: run it "
+			 "without mpirun");
+		lead = false;
+	} else if (jo->map.split_ranks && job_ranks() > 1) {
+		rc = run_on_ranks(ms, &ev, &o, r, &lead);
 	} else {
-		best_outputs(s, jo, &mo, r, sum, out);
+		rc = mapper_run(ms, &ev, &o, r);
+	}
+	if (!lead) {
+		/* another rank: rank 0 has the result */
+	} else if (rc < 0) {
+		job_fail(sum, JOB_SYSTEM, "%s", r->error);
+	} else {
+		sum->n_evaluated = r->n_evaluated;
+		sum->n_valid = r->n_valid;
+		if ((jo->want & JOB_WANT_PRINT) && jo->format == JOB_FORMAT_TEXT)
+			search_summary(&o, r, &out->print);
+		if (!r->found) {
+			job_fail(sum, JOB_INFEASIBLE, "no valid mapping among %llu candidates:",
+				 (unsigned long long)r->n_evaluated);
+			failures(s, r, &out->notes);
+		} else {
+			best_outputs(s, jo, &mo, r, sum, out);
+		}
 	}
 	strbuf_release(&hooks.line);
 	free(r);

@@ -87,18 +87,18 @@ unsigned job_ranks(void)
 	return n_ranks;
 }
 
-unsigned jm_local_ranks(void)
+unsigned job_mpi_local_ranks(void)
 {
 	return local_ranks;
 }
 
-void jm_bcast(void *data, size_t n)
+void job_mpi_bcast(void *data, size_t n)
 {
 	if (n_ranks > 1)
 		MPI_Bcast(data, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD);
 }
 
-bool jm_poll(struct jm_msg *m)
+bool job_mpi_poll(struct job_mpi_msg *m)
 {
 	struct wire_result *w;
 	MPI_Status st;
@@ -112,14 +112,14 @@ bool jm_poll(struct jm_msg *m)
 	case TAG_REQUEST:
 		MPI_Recv(&count, 1, MPI_INT, st.MPI_SOURCE, TAG_REQUEST, MPI_COMM_WORLD,
 			 MPI_STATUS_IGNORE);
-		m->kind = JM_REQUEST;
+		m->kind = JOB_MPI_REQUEST;
 		m->count = (unsigned)count;
 		return true;
 	case TAG_RESULT:
 		w = xmalloc(sizeof(*w));
 		MPI_Recv(w, (int)sizeof(*w), MPI_BYTE, st.MPI_SOURCE, TAG_RESULT, MPI_COMM_WORLD,
 			 MPI_STATUS_IGNORE);
-		m->kind = JM_RESULT;
+		m->kind = JOB_MPI_RESULT;
 		m->idx = w->idx;
 		m->keep = w->keep != 0;
 		memcpy(m->sum, &w->sum, sizeof(w->sum));
@@ -128,25 +128,25 @@ bool jm_poll(struct jm_msg *m)
 	case TAG_DONE:
 		MPI_Recv(NULL, 0, MPI_BYTE, st.MPI_SOURCE, TAG_DONE, MPI_COMM_WORLD,
 			 MPI_STATUS_IGNORE);
-		m->kind = JM_DONE;
+		m->kind = JOB_MPI_DONE;
 		return true;
 	default:
 		BUG("unexpected MPI message tag %d from rank %d", st.MPI_TAG, st.MPI_SOURCE);
 	}
 }
 
-void jm_send_work(unsigned to, const uint64_t *idx, size_t n)
+void job_mpi_send_work(unsigned to, const uint64_t *idx, size_t n)
 {
 	MPI_Send(idx, (int)n, MPI_UINT64_T, (int)to, TAG_WORK, MPI_COMM_WORLD);
 }
 
-void jm_request(unsigned count)
+void job_mpi_request(unsigned count)
 {
 	int c = (int)count;
 	MPI_Send(&c, 1, MPI_INT, 0, TAG_REQUEST, MPI_COMM_WORLD);
 }
 
-bool jm_poll_work(uint64_t *idx, size_t cap, size_t *n)
+bool job_mpi_poll_work(uint64_t *idx, size_t cap, size_t *n)
 {
 	MPI_Status st;
 	int flag = 0, count;
@@ -162,7 +162,7 @@ bool jm_poll_work(uint64_t *idx, size_t cap, size_t *n)
 	return true;
 }
 
-void jm_send_result(uint64_t idx, bool keep, const struct job_summary *sum)
+void job_mpi_send_result(uint64_t idx, bool keep, const struct job_summary *sum)
 {
 	struct wire_result *w = xcalloc(1, sizeof(*w));
 
@@ -173,12 +173,12 @@ void jm_send_result(uint64_t idx, bool keep, const struct job_summary *sum)
 	free(w);
 }
 
-void jm_send_done(void)
+void job_mpi_send_done(void)
 {
 	MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_DONE, MPI_COMM_WORLD);
 }
 
-void jm_gather(const void *mine, size_t n, void *const *bufs)
+void job_mpi_gather(const void *mine, size_t n, void *const *bufs)
 {
 	unsigned r;
 
@@ -212,46 +212,46 @@ unsigned job_ranks(void)
 	return 1;
 }
 
-unsigned jm_local_ranks(void)
+unsigned job_mpi_local_ranks(void)
 {
 	return 1;
 }
 
-void jm_bcast(void *data, size_t n)
+void job_mpi_bcast(void *data, size_t n)
 {
 }
 
-bool jm_poll(struct jm_msg *m)
+bool job_mpi_poll(struct job_mpi_msg *m)
 {
 	return false;
 }
 
-void jm_send_work(unsigned to, const uint64_t *idx, size_t n)
+void job_mpi_send_work(unsigned to, const uint64_t *idx, size_t n)
 {
 	BUG("MPI message without MPI");
 }
 
-void jm_request(unsigned count)
+void job_mpi_request(unsigned count)
 {
 	BUG("MPI message without MPI");
 }
 
-bool jm_poll_work(uint64_t *idx, size_t cap, size_t *n)
+bool job_mpi_poll_work(uint64_t *idx, size_t cap, size_t *n)
 {
 	BUG("MPI message without MPI");
 }
 
-void jm_send_result(uint64_t idx, bool keep, const struct job_summary *sum)
+void job_mpi_send_result(uint64_t idx, bool keep, const struct job_summary *sum)
 {
 	BUG("MPI message without MPI");
 }
 
-void jm_send_done(void)
+void job_mpi_send_done(void)
 {
 	BUG("MPI message without MPI");
 }
 
-void jm_gather(const void *mine, size_t n, void *const *bufs)
+void job_mpi_gather(const void *mine, size_t n, void *const *bufs)
 {
 }
 

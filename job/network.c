@@ -36,7 +36,7 @@ static bool is_yaml(const char *name)
 }
 
 /* Append the *.yaml files of directory 'dir', in name order, to 'p'. */
-static int add_dir(struct net_plan *p, const char *dir, struct diag_list *dl)
+static int add_dir(struct job_net_plan *p, const char *dir, struct diag_list *dl)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -92,7 +92,7 @@ static const char *layer_name(struct arena *a, const char *path)
 	return arena_strndup(a, base, n);
 }
 
-int net_plan_make(const char *const *items, size_t n, struct net_plan *p, struct diag_list *dl)
+int job_net_plan_make(const char *const *items, size_t n, struct job_net_plan *p, struct diag_list *dl)
 {
 	struct strbuf err = STRBUF_INIT;
 	size_t i, k;
@@ -138,7 +138,7 @@ int net_plan_make(const char *const *items, size_t n, struct net_plan *p, struct
 	return rc;
 }
 
-size_t net_plan_file(const struct net_plan *p, size_t task, unsigned k)
+size_t job_net_plan_file(const struct job_net_plan *p, size_t task, unsigned k)
 {
 	size_t i;
 
@@ -148,7 +148,7 @@ size_t net_plan_file(const struct net_plan *p, size_t task, unsigned k)
 	BUG("row %u of layer task %zu", k, task);
 }
 
-void net_plan_release(struct net_plan *p)
+void job_net_plan_release(struct job_net_plan *p)
 {
 	free(p->files);
 	arena_release(&p->arena);
@@ -157,7 +157,7 @@ void net_plan_release(struct net_plan *p)
 
 /* ------------------------------------------------------------ one layer */
 
-bool net_run_layer(const struct job_design *d, const char *layer,
+bool job_net_run_layer(const struct job_design *d, const char *layer,
 		   const struct spec_load_options *lo, const struct job_options *opts,
 		   const atomic_int *stop, struct job_summary *sum)
 {
@@ -203,7 +203,7 @@ static void add_level(struct job_summary *t, const char *name, double e)
 	t->level_energy_pj[l] += e;
 }
 
-void net_total(const struct job_summary *const *sums, const char *const *names, size_t n,
+void job_net_total(const struct job_summary *const *sums, const char *const *names, size_t n,
 	       struct job_summary *t)
 {
 	double ideal_cycles = 0;
@@ -263,7 +263,7 @@ static const char *text_of(const struct table *t, size_t r, const char *col)
 	return c < 0 ? NULL : table_get(t, r, (size_t)c).text;
 }
 
-void net_summary_of_row(const struct table *t, size_t r, struct job_summary *s)
+void job_net_summary_of_row(const struct table *t, size_t r, struct job_summary *s)
 {
 	const char *status = text_of(t, r, "status"), *error = text_of(t, r, "error");
 	enum job_status st;
@@ -303,7 +303,7 @@ void net_summary_of_row(const struct table *t, size_t r, struct job_summary *s)
 
 struct net_ctx {
 	const struct job_network *nw;
-	struct net_plan plan;
+	struct job_net_plan plan;
 	struct spec_load_options lo;
 	struct job_options opts;
 	char design_hash[JOB_KEY_CHARS + 1];
@@ -311,7 +311,7 @@ struct net_ctx {
 	struct job_summary **sums;     /* per distinct layer, as they finish */
 };
 
-void net_row_key(const char *net_key, const struct net_plan *p, size_t file,
+void job_net_row_key(const char *net_key, const struct job_net_plan *p, size_t file,
 		 char key[JOB_KEY_CHARS + 1])
 {
 	struct job_hash h;
@@ -328,7 +328,7 @@ void net_row_key(const char *net_key, const struct net_plan *p, size_t file,
 static void nc_key(void *arg, uint64_t i, char key[JOB_KEY_CHARS + 1])
 {
 	struct net_ctx *c = arg;
-	net_row_key(c->net_key, &c->plan, net_plan_file(&c->plan, (size_t)i, 0), key);
+	job_net_row_key(c->net_key, &c->plan, job_net_plan_file(&c->plan, (size_t)i, 0), key);
 }
 
 static unsigned nc_rows(void *arg, uint64_t i)
@@ -337,12 +337,12 @@ static unsigned nc_rows(void *arg, uint64_t i)
 	return c->plan.task_rows[i];
 }
 
-static void nc_describe(void *arg, uint64_t i, unsigned k, struct runner_row *row)
+static void nc_describe(void *arg, uint64_t i, unsigned k, struct job_runner_row *row)
 {
 	struct net_ctx *c = arg;
-	size_t f = net_plan_file(&c->plan, (size_t)i, k), o;
+	size_t f = job_net_plan_file(&c->plan, (size_t)i, k), o;
 
-	net_row_key(c->net_key, &c->plan, f, row->key);
+	job_net_row_key(c->net_key, &c->plan, f, row->key);
 	row->idx = 1 + f;
 	row->kind = "layer";
 	row->name = c->plan.names[f];
@@ -357,7 +357,7 @@ static void nc_describe(void *arg, uint64_t i, unsigned k, struct runner_row *ro
 static bool nc_run(void *arg, void *ws, uint64_t i, struct job_summary *sum)
 {
 	struct net_ctx *c = arg;
-	return net_run_layer(c->nw->design, c->plan.files[c->plan.task_file[i]], &c->lo, &c->opts,
+	return job_net_run_layer(c->nw->design, c->plan.files[c->plan.task_file[i]], &c->lo, &c->opts,
 			     c->opts.map.stop, sum);
 }
 
@@ -405,11 +405,11 @@ static int earlier_layers(struct net_ctx *c, const char *db, struct strbuf *err)
 		for (f = 0; f < c->plan.n_files && key; f++) {
 			char k[JOB_KEY_CHARS + 1];
 			size_t task = c->plan.task_of[f];
-			net_row_key(c->net_key, &c->plan, f, k);
+			job_net_row_key(c->net_key, &c->plan, f, k);
 			if (strcmp(k, key) || c->sums[task])
 				continue;
 			c->sums[task] = xmalloc(sizeof(**c->sums));
-			net_summary_of_row(&t, r, c->sums[task]);
+			job_net_summary_of_row(&t, r, c->sums[task]);
 		}
 	}
 	table_release(&t);
@@ -422,7 +422,7 @@ int job_network_run(const struct job_network *nw, const struct job_runner *rn,
 		    struct diag_list *dl)
 {
 	struct net_ctx c;
-	struct runner_jobs jobs;
+	struct job_runner_jobs jobs;
 	struct spec_source *src;
 	struct job_hash design;
 	struct strbuf err = STRBUF_INIT;
@@ -440,13 +440,13 @@ int job_network_run(const struct job_network *nw, const struct job_runner *rn,
 		return -1;
 	}
 	spec_source_free(src);
-	if (net_plan_make(nw->layers, nw->n_layers, &c.plan, dl) < 0) {
-		net_plan_release(&c.plan);
+	if (job_net_plan_make(nw->layers, nw->n_layers, &c.plan, dl) < 0) {
+		job_net_plan_release(&c.plan);
 		return -1;
 	}
 	network_keys(&c, &design);
 	c.sums = xcalloc(c.plan.n_tasks + 1, sizeof(*c.sums));
-	jobs = (struct runner_jobs){
+	jobs = (struct job_runner_jobs){
 		.n = c.plan.n_tasks, .ctx = &c, .kind = "network", .run_key = c.net_key,
 		.key = nc_key, .n_rows = nc_rows, .describe = nc_describe, .run = nc_run,
 		.take = nc_take, .take_arg = &c,
@@ -468,12 +468,12 @@ int job_network_run(const struct job_network *nw, const struct job_runner *rn,
 			memcpy(out->sums[i], c.sums[c.plan.task_of[i]], sizeof(**out->sums));
 		}
 	}
-	net_total((const struct job_summary *const *)out->sums, (const char *const *)out->names,
+	job_net_total((const struct job_summary *const *)out->sums, (const char *const *)out->names,
 		  out->n_layers, &out->total);
 	for (i = 0; i < c.plan.n_tasks; i++)
 		free(c.sums[i]);
 	free(c.sums);
-	net_plan_release(&c.plan);
+	job_net_plan_release(&c.plan);
 	strbuf_release(&err);
 	return rc;
 }

@@ -31,7 +31,7 @@ struct result {
 };
 
 struct runner {
-	const struct runner_jobs *jobs;
+	const struct job_runner_jobs *jobs;
 	const struct job_runner *o;
 	pthread_mutex_t mu;
 	pthread_cond_t work_cv;        /* the pool grew or closed */
@@ -74,7 +74,7 @@ static unsigned workers_of(const struct job_runner *o, uint64_t n_jobs)
 	unsigned n = o->n_workers;
 
 	if (!n) {
-		unsigned local = jm_local_ranks();
+		unsigned local = job_mpi_local_ranks();
 		n = cores() / (local ? local : 1);
 		if (!n)
 			n = 1;
@@ -201,7 +201,7 @@ static struct result *take_results(struct runner *R, size_t *n, double wait_s)
 /* -------------------------------------------------------------- rank 0 */
 
 /* Row 'w' of the store for row 'rr' of job summary 's'; 'lv' its level energies. */
-static void fill_row(const struct runner_jobs *J, const struct runner_row *rr,
+static void fill_row(const struct job_runner_jobs *J, const struct job_runner_row *rr,
 		     const struct job_summary *s, struct store_level *lv, struct store_row *w)
 {
 	unsigned l;
@@ -240,16 +240,16 @@ static void fill_row(const struct runner_jobs *J, const struct runner_row *rr,
 /* The rows of the kept results r[0..n): each job's rows described. */
 struct rows {
 	size_t n, alloc;
-	struct runner_row *rr;
+	struct job_runner_row *rr;
 	const struct job_summary **sum;
 };
 
-static void rows_add(const struct runner_jobs *J, struct rows *w, const struct result *r)
+static void rows_add(const struct job_runner_jobs *J, struct rows *w, const struct result *r)
 {
 	unsigned k, n = J->n_rows ? J->n_rows(J->ctx, r->idx) : 1;
 
 	for (k = 0; k < n; k++) {
-		struct runner_row *rr;
+		struct job_runner_row *rr;
 		if (w->n == w->alloc) {
 			w->alloc = w->alloc ? 2 * w->alloc : 16;
 			w->rr = xreallocarray(w->rr, w->alloc, sizeof(*w->rr));
@@ -267,7 +267,7 @@ static void rows_add(const struct runner_jobs *J, struct rows *w, const struct r
 /* Rows of the results r[0..n) into the database, then to the stream and the taker. */
 static int deliver(struct runner *R, struct result *r, size_t n)
 {
-	const struct runner_jobs *J = R->jobs;
+	const struct job_runner_jobs *J = R->jobs;
 	struct rows w = { 0, 0, NULL, NULL };
 	struct strbuf err = STRBUF_INIT;
 	struct store_row *rows;
@@ -358,7 +358,7 @@ static void serve_request(struct runner *R, unsigned to, unsigned want)
 		share = ARRAY_SIZE(idx);
 	n = pool_take(R, idx, share);
 	R->n_remote_out += n;
-	jm_send_work(to, idx, n);
+	job_mpi_send_work(to, idx, n);
 }
 
 /* Rank 0's main loop: results in, work out, until every job and every rank is done. */
@@ -369,23 +369,23 @@ static void lead(struct runner *R)
 	bool failed = false;
 
 	for (;;) {
-		struct jm_msg m = { .sum = rsum };
+		struct job_mpi_msg m = { .sum = rsum };
 		struct result *r;
 		size_t n;
 		bool busy = false, idle;
 
-		while (n_others && jm_poll(&m)) {
+		while (n_others && job_mpi_poll(&m)) {
 			busy = true;
-			if (m.kind == JM_REQUEST) {
+			if (m.kind == JOB_MPI_REQUEST) {
 				serve_request(R, m.from, m.count);
-			} else if (m.kind == JM_RESULT) {
+			} else if (m.kind == JOB_MPI_RESULT) {
 				struct result one = { m.idx, m.keep && !failed, rsum };
 				R->n_remote_out--;
 				rsum = xcalloc(1, sizeof(*rsum));
 				m.sum = rsum;
 				if (deliver(R, &one, 1) < 0)
 					failed = true;
-			} else if (m.kind == JM_DONE) {
+			} else if (m.kind == JOB_MPI_DONE) {
 				n_remote_done++;
 			}
 		}
@@ -424,10 +424,10 @@ static void follow(struct runner *R)
 		queued = R->tail - R->head + R->n_busy;
 		pthread_mutex_unlock(&R->mu);
 		if (!asked && !no_more && queued < R->n_workers) {
-			jm_request(2 * R->n_workers);
+			job_mpi_request(2 * R->n_workers);
 			asked = true;
 		}
-		if (asked && jm_poll_work(idx, ARRAY_SIZE(idx), &n)) {
+		if (asked && job_mpi_poll_work(idx, ARRAY_SIZE(idx), &n)) {
 			asked = false;
 			if (n)
 				pool_add(R, idx, n);
@@ -438,7 +438,7 @@ static void follow(struct runner *R)
 		}
 		r = take_results(R, &n, 0.001);
 		for (i = 0; i < n; i++) {
-			jm_send_result(r[i].idx, r[i].keep, r[i].sum);
+			job_mpi_send_result(r[i].idx, r[i].keep, r[i].sum);
 			free(r[i].sum);
 		}
 		free(r);
@@ -448,7 +448,7 @@ static void follow(struct runner *R)
 		if (no_more && idle)
 			break;
 	}
-	jm_send_done();
+	job_mpi_send_done();
 }
 
 /* ------------------------------------------------------------- the run */
@@ -461,7 +461,7 @@ static void add_done_key(void *arg, const char *key)
 /* Rank 0: open the database, record the run, put the unfinished jobs in the pool. */
 static int prepare_lead(struct runner *R)
 {
-	const struct runner_jobs *J = R->jobs;
+	const struct job_runner_jobs *J = R->jobs;
 	struct job_key_set done = JOB_KEY_SET_INIT;
 	struct strbuf err = STRBUF_INIT;
 	uint64_t i, *todo = NULL;
@@ -501,7 +501,7 @@ static int prepare_lead(struct runner *R)
 	return rc;
 }
 
-int job_runner_go(const struct runner_jobs *jobs, const struct job_runner *o,
+int job_runner_go(const struct job_runner_jobs *jobs, const struct job_runner *o,
 		  struct job_run_result *res)
 {
 	struct runner R;
@@ -530,7 +530,7 @@ int job_runner_go(const struct runner_jobs *jobs, const struct job_runner *o,
 		status = prepare_lead(&R);
 		pool_close(&R);        /* rank 0's pool is complete from the start */
 	}
-	jm_bcast(&status, sizeof(status));
+	job_mpi_bcast(&status, sizeof(status));
 	if (status == 0) {
 		threads = xcalloc(R.n_workers, sizeof(*threads));
 		R.n_alive = R.n_workers;
@@ -548,7 +548,7 @@ int job_runner_go(const struct runner_jobs *jobs, const struct job_runner *o,
 			res->interrupted = res->n_skipped + res->n_done < res->n_total;
 			status = atomic_load(&R.abort) ? -1 : 0;
 		}
-		jm_bcast(&status, sizeof(status));
+		job_mpi_bcast(&status, sizeof(status));
 	}
 	if (status < 0 && job_rank() != 0)
 		snprintf(res->error, sizeof(res->error), "the run failed on rank 0");

@@ -128,7 +128,7 @@ static void sweep_key(void *arg, uint64_t idx, char key[JOB_KEY_CHARS + 1])
 	job_hash_hex(&h, key);
 }
 
-static void sweep_describe(void *arg, uint64_t idx, unsigned k_row, struct runner_row *row)
+static void sweep_describe(void *arg, uint64_t idx, unsigned k_row, struct job_runner_row *row)
 {
 	struct sweep_ctx *c = arg;
 	const struct job_sweep *sw = c->sw;
@@ -296,7 +296,7 @@ int job_sweep_run(const struct job_sweep *sw, const struct job_runner *rn,
 		  struct job_run_result *res, struct diag_list *dl)
 {
 	struct sweep_ctx c;
-	struct runner_jobs jobs;
+	struct job_runner_jobs jobs;
 	struct job_hash design;
 	uint64_t n_points;
 	size_t a;
@@ -333,7 +333,7 @@ int job_sweep_run(const struct job_sweep *sw, const struct job_runner *rn,
 	c.input_names = xcalloc(sw->n_axes + 1, sizeof(*c.input_names));
 	for (a = 0; a < sw->n_axes; a++)
 		c.input_names[a] = sw->axes[a].name;
-	jobs = (struct runner_jobs){
+	jobs = (struct job_runner_jobs){
 		.n = n_points, .ctx = &c, .kind = "sweep", .run_key = c.run_key,
 		.n_inputs = sw->n_axes, .input_names = c.input_names,
 		.key = sweep_key, .describe = sweep_describe,

@@ -133,8 +133,11 @@ struct mapper_options {
 	void *candidate_arg;
 };
 
+#define MAPPER_ERROR_MAX 160
+
 /* The result of a search. */
 struct mapper_result {
+	char error[MAPPER_ERROR_MAX];        /* why mapper_run() returned -1, else "" */
 	bool found;
 	struct spec_mapping best;            /* derived; valid when 'found' */
 	struct mapper_eval best_eval;
@@ -175,6 +178,7 @@ struct mapper_part {
 	uint32_t user_stop;            /* a stop or the time limit cut it short */
 	uint32_t n_threads;
 	double elapsed_s;
+	char error[MAPPER_ERROR_MAX];  /* why it could not run, else "" */
 	struct mapper_stream_end ends[];   /* o->n_streams */
 };
 
@@ -187,11 +191,16 @@ struct mapper_part {
 void mapper_options_init(struct mapper_options *o, const struct spec_mapper_settings *s);
 
 /*
- * Build the mapspace of 's' under its constraints. A constraint that is
+ * Build the mapspace of 's' under its constraints, for mappings evaluated
+ * with model options 'mo' (NULL: the model's defaults): the capacity
+ * pre-check counts a tile's words with model_tile_words() under them, as
+ * model_eval() does (hull or exact footprints). A constraint that is
  * malformed for this design, or that leaves no mapping, is reported to 'dl'
- * with its location and NULL is returned. The space borrows 's'.
+ * with its location and NULL is returned. The space borrows 's' and copies
+ * 'mo'.
  */
-struct mapper_space *mapper_space_new(const struct spec_set *s, struct diag_list *dl);
+struct mapper_space *mapper_space_new(const struct spec_set *s, const struct model_options *mo,
+				      struct diag_list *dl);
 
 /* Number of index factorizations (saturating at UINT64_MAX). */
 uint64_t mapper_space_n_factorizations(const struct mapper_space *ms);
@@ -201,7 +210,10 @@ uint64_t mapper_space_dim_factorizations(const struct mapper_space *ms, unsigned
 
 /*
  * Search 'ms' with 'ev' under 'o'. Returns 0 when the search ran (whether or
- * not a valid mapping was found: see out->found), -1 on invalid options.
+ * not a valid mapping was found: see out->found). Returns -1, with the
+ * reason in out->error (nothing else of 'out' is meaningful), on invalid
+ * options or when a search or refinement thread could not be started; the
+ * threads that did start have been stopped and joined by then.
  */
 int mapper_run(const struct mapper_space *ms, const struct mapper_evaluator *ev,
 	       const struct mapper_options *o, struct mapper_result *out);
@@ -212,7 +224,8 @@ size_t mapper_part_size(unsigned n_streams);
 /*
  * Run part 'part' of 'n_parts' of the search (no refinement) into 'out'
  * (mapper_part_size(o->n_streams) bytes). Returns 0, or -1 on invalid
- * options (a candidate log is one of them: its order needs every stream).
+ * options (a candidate log is one of them: its order needs every stream)
+ * or with out->error filled when its threads could not start.
  */
 int mapper_run_part(const struct mapper_space *ms, const struct mapper_evaluator *ev,
 		    const struct mapper_options *o, unsigned part, unsigned n_parts,
@@ -221,7 +234,8 @@ int mapper_run_part(const struct mapper_space *ms, const struct mapper_evaluator
 /*
  * Merge parts[0..n_parts) of a search of 'o' (every stream run by one of
  * them), refine and pick the best as mapper_run() would, into 'out'. Its
- * counts are the parts' sums; n_threads their threads. Returns 0 or -1.
+ * counts are the parts' sums; n_threads their threads. Returns 0, or -1
+ * with out->error filled (a part that failed, threads that did not start).
  */
 int mapper_run_merge(const struct mapper_space *ms, const struct mapper_evaluator *ev,
 		     const struct mapper_options *o, const struct mapper_part *const *parts,
