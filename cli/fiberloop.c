@@ -61,7 +61,8 @@ static void print_main_help(FILE *fp)
 		fprintf(fp, "   %-10s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
 	fprintf(fp,
 		"\nFILE... arguments are YAML files merged at the top level, as Timeloop does.\n"
-		"Exit status: 0 success, 1 bad input, 2 usage error, 3 infeasible design.\n"
+		"Exit status: 0 success, 1 bad input, 2 usage error, 3 infeasible design,\n"
+		"130 a sweep or batch interrupted (what finished is kept).\n"
 		"See 'fiberloop help COMMAND' and fiberloop(1).\n");
 }
 

@@ -174,24 +174,25 @@ static int source_failed(struct spec_source *src)
 	return -1;
 }
 
-int spec_source_add_file(struct spec_source *src, const char *path, struct diag_list *dl)
+/* Read and parse 'path' into 'src'; 'replace': its keys replace the earlier files'. */
+static int add_file(struct spec_source *src, const char *path, bool replace, struct diag_list *dl)
 {
 	const char *name = source_name(src, path);
 	struct ysrc_node *root;
 
 	if (ysrc_parse_file(&src->arena, name, dl, &root) < 0)
 		return source_failed(src);
-	return source_merge(src, name, root, false, dl);
+	return source_merge(src, name, root, replace, dl);
+}
+
+int spec_source_add_file(struct spec_source *src, const char *path, struct diag_list *dl)
+{
+	return add_file(src, path, false, dl);
 }
 
 int spec_source_add_layer(struct spec_source *src, const char *path, struct diag_list *dl)
 {
-	const char *name = source_name(src, path);
-	struct ysrc_node *root;
-
-	if (ysrc_parse_file(&src->arena, name, dl, &root) < 0)
-		return source_failed(src);
-	return source_merge(src, name, root, true, dl);
+	return add_file(src, path, true, dl);
 }
 
 int spec_source_add_text(struct spec_source *src, const char *name, const char *text,
