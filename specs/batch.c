@@ -244,7 +244,7 @@ struct spec_batch *spec_batch_load(const char *path, struct diag_list *dl)
 	memset(&defaults, 0, sizeof(defaults));
 	b.ld.a = &batch->arena;
 	b.ld.dl = dl;
-	batch->path = arena_strdup(&batch->arena, path);
+	batch->path = path;            /* borrowed: the diagnostics' locations point to it */
 	b.dir = slash ? arena_strndup(&batch->arena, path, (size_t)(slash - path) + 1) : "";
 	defaults.command = SPEC_BATCH_MODEL;
 	if (ysrc_parse_file(&batch->arena, batch->path, dl, &root) < 0)

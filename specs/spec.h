@@ -659,14 +659,16 @@ struct spec_batch_job {
 /* A batch file: its jobs, defaults applied. Everything lives in 'arena'. */
 struct spec_batch {
 	struct arena arena;
-	const char *path;
+	const char *path;              /* the caller's */
 	size_t n_jobs;
 	struct spec_batch_job *jobs;
 };
 
 /*
  * Read the batch file 'path' (docs/sweep.md, "Batch files"). Every problem
- * goes to 'dl'; returns the batch, or NULL when any error was reported.
+ * goes to 'dl', located in 'path' (borrowed: keep it while the batch and
+ * the diagnostics live); returns the batch, or NULL when any error was
+ * reported.
  */
 struct spec_batch *spec_batch_load(const char *path, struct diag_list *dl);
 

@@ -801,7 +801,8 @@ static int gather_levels(struct store *st, struct gathered *g, struct arena *a,
 	free(pairs);
 	if (rc != SQLITE_DONE)
 		return db_error(st, "cannot read the level energies", err);
-	qsort(*cells, *n_cells, sizeof(**cells), cmp_level_cell);
+	if (*n_cells)
+		qsort(*cells, *n_cells, sizeof(**cells), cmp_level_cell);
 	for (i = 0; i < *n_cells; i++) {
 		for (k = 0; k < *n_names && strcmp((*names)[k], (*cells)[i].name); k++)
 			;
