@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "report/report.h"
 #include "specs/spec.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static const char *const dialect_names[] = {
@@ -677,6 +679,41 @@ static void print_json(const struct spec_set *s)
 	printf("}\n");
 }
 
+/* --------------------------------------------------------------- STPU */
+
+/* A Sparse-TPU design given alone (no architecture): its own summary. */
+static void print_stpu(const struct spec_set *s, enum cli_format format)
+{
+	const struct spec_stpu *st = s->stpu;
+	struct strbuf sb = STRBUF_INIT;
+	bool f = true;
+	size_t i;
+
+	if (format == CLI_FORMAT_JSON) {
+		putchar('{');
+		json_key("stpu", &f);
+		f = true;
+		putchar('{');
+		json_u64("array_rows", st->array_rows, &f);
+		json_u64("array_cols", st->array_cols, &f);
+		json_s("dtype", spec_stpu_dtype_name(st->dtype), &f);
+		json_u64("n_iter", st->n_iter, &f);
+		json_u64("matrix_rows", st->matrix_rows, &f);
+		json_u64("matrix_cols", st->matrix_cols, &f);
+		json_s("distribution", spec_density_kind_name(st->matrix.kind), &f);
+		json_num("density", st->matrix.density, &f);
+		printf("}}\n");
+		return;
+	}
+	printf("Files:");
+	for (i = 0; i < s->n_files; i++)
+		printf(" %s", s->files[i]);
+	printf("\n");
+	report_stpu_spec(st, &sb);
+	fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_release(&sb);
+}
+
 /* ----------------------------------------------------------- command */
 
 extern const struct cli_command cmd_check;
@@ -726,7 +763,9 @@ static int run(int argc, char **argv)
 		rc = CLI_EXIT_BAD_INPUT;
 		goto out;
 	}
-	if (format == CLI_FORMAT_JSON)
+	if (s->stpu && !s->arch.compute.name)
+		print_stpu(s, format);
+	else if (format == CLI_FORMAT_JSON)
 		print_json(s);
 	else
 		print_text(s);

@@ -229,4 +229,47 @@ uint64_t exec_fibertree_nnz(const struct exec_fibertree *ft);
 /* exec_fibertree_free(NULL) is a no-op. */
 void exec_fibertree_free(struct exec_fibertree *ft);
 
+/* ------------------------------------------------------------------ STPU */
+
+/*
+ * A cycle-level simulation of SpMV on the Sparse-TPU systolic array (and
+ * on the TPU and KMZ baselines), with its own packers, for checking the
+ * analytical STPU model (accel/, docs/stpu.md): PEs hold (value, column
+ * index) in two weight buffers loaded row by row from the left edge, the
+ * vector streams down each PE column in input groups, an end signal makes a
+ * PE multiply its latched element and add the partial sum from its left,
+ * partial sums move right into the output accumulators. Every PE state,
+ * register move and buffer access is counted as it happens; scheduling
+ * conflicts (a partial sum overwritten before use, a weight missing) are
+ * reported, never hidden. Values are small integers drawn from the seed so
+ * that the result is exact and compared with a dense product.
+ */
+
+/* Same order as the analytical model's schemes. */
+enum exec_stpu_scheme {
+	EXEC_STPU_TPU, EXEC_STPU_C0, EXEC_STPU_C1, EXEC_STPU_KMZ, EXEC_STPU_N_SCHEMES
+};
+
+struct exec_stpu_result {
+	uint64_t blocks, cycles;
+	uint64_t hold, latch, accumulate, bypass, mac;
+	uint64_t x_forward, vector_reads, weight_words, weight_hops, output_accesses;
+	uint64_t packed_width;         /* groups over all partitions */
+	uint64_t n_dropped;            /* KMZ: entries pruned */
+	uint64_t n_outputs;            /* rows of y */
+	uint64_t n_wrong;              /* outputs that differ from the dense product of the
+					  entries kept (all of them but KMZ's pruned ones) */
+	double max_abs_error_full;     /* largest |y - A x| with the full matrix */
+	char hazard[192];              /* empty, or the first scheduling conflict seen */
+};
+
+/*
+ * Simulate y = A x for the pattern 'm' (2 ranks) on the array of 'st'
+ * packed with scheme 'k'; values of A and x are drawn from 'seed'. Returns
+ * 0 (a conflict is reported in out->hazard, not as a failure), or -1 with
+ * 'err' when the matrix is not 2-D or too large to simulate.
+ */
+int exec_stpu_run(const struct spec_stpu *st, const struct spec_matrix *m, enum exec_stpu_scheme k,
+		  uint64_t seed, struct exec_stpu_result *out, char *err, size_t err_size);
+
 #endif

@@ -56,4 +56,49 @@ void report_summary(const struct spec_set *s, const struct model_result *r,
 /* Name of the energy source of the run: "ERT", "preset <name>", "ERT + preset <name>". */
 void report_energy_source(const struct model_result *r, struct strbuf *out);
 
+/* -------------------------------------------------------------- STPU */
+
+struct accel_stpu_result;
+struct exec_stpu_result;
+struct spec_stpu;
+
+/* Version of the JSON document written by report_stpu_json(). */
+#define REPORT_STPU_JSON_VERSION 1
+
+/* The STPU design as parsed (for 'fiberloop check'). */
+void report_stpu_spec(const struct spec_stpu *st, struct strbuf *out);
+
+/*
+ * The human summary of an STPU run: the matrix, the array, the energy
+ * table, then one column per scheme (TPU, STPU-C0, STPU-C1, KMZ): packing,
+ * the density-aware estimate, cycles, events and energy, and the ratios to
+ * the TPU.
+ */
+void report_stpu_text(const struct accel_stpu_result *r, struct strbuf *out);
+
+/*
+ * The model-versus-simulation table of an STPU run: for every scheme run by
+ * both ('sim[k]' for scheme k; 'ran[k]' says whether it was simulated), each
+ * count of the model beside the simulation's, and the numeric check.
+ * Returns the number of differences (counts that differ, wrong outputs,
+ * scheduling conflicts).
+ */
+unsigned report_stpu_validation(const struct accel_stpu_result *r,
+				const struct exec_stpu_result *sim, const bool *ran,
+				struct strbuf *out);
+
+/*
+ * The JSON document of an STPU run (version REPORT_STPU_JSON_VERSION); 'sim'
+ * and 'ran' may be NULL (no simulation). 'files' names the inputs.
+ */
+void report_stpu_json(const struct accel_stpu_result *r, const struct exec_stpu_result *sim,
+		      const bool *ran, const char *const *files, size_t n_files,
+		      struct strbuf *out);
+
+/* The CSV header of report_stpu_csv_row(). */
+void report_stpu_csv_header(struct strbuf *out);
+
+/* One CSV row: the design, then per scheme efficiency, cycles, energy and ratios. */
+void report_stpu_csv_row(const struct accel_stpu_result *r, struct strbuf *out);
+
 #endif

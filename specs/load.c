@@ -41,6 +41,7 @@ static const struct top_key top_keys[] = {
 	{ "mapspace_constraints", "mapspace_constraints", TOP_TARGETS },
 	{ "mapspace", "mapspace", TOP_SINGLE },
 	{ "model", "model", TOP_SINGLE },
+	{ "stpu", "stpu", TOP_SINGLE },
 	{ "compound_components", "compound_components", TOP_IGNORED },
 	{ "components", "components", TOP_IGNORED },
 	{ "globals", "globals", TOP_IGNORED },
@@ -162,6 +163,11 @@ static int run_sections(struct ld *ld)
 	const struct spec_load_options *opt = ld->opt;
 	int rc = 0;
 
+	if (ld_top_get(ld, "stpu")) {          /* a self-contained STPU design */
+		rc = spec_stpu_load(ld);
+		if (!ld_top_get(ld, "architecture") && !ld_top_get(ld, "problem"))
+			return rc;
+	}
 	if (spec_problem_load(ld) < 0)
 		rc = -1;
 	if (!ld_top_get(ld, "problem") && !(opt && opt->allow_no_problem))

@@ -488,6 +488,56 @@ struct spec_constraints {
 	const struct spec_constraint *items;
 };
 
+/* ------------------------------------------------------------------- STPU */
+
+/*
+ * The Sparse-TPU design (the 'stpu' top-level key; docs/stpu.md): a systolic
+ * array, the packing parameters of the seed's column packers, an energy table
+ * and the sparse matrix of the SpMV. Self-contained: no architecture, problem
+ * or mapping is needed beside it.
+ */
+enum spec_stpu_dtype { SPEC_STPU_INT8, SPEC_STPU_FP32, SPEC_STPU_DTYPE_COUNT };
+
+/* Entries of the STPU energy table (pJ); the preset fills them, YAML overrides. */
+enum spec_stpu_energy_key {
+	SPEC_STPU_E_MAC,              /* one multiply-add in the dtype */
+	SPEC_STPU_E_REGISTER_BIT,     /* one register bit written */
+	SPEC_STPU_E_COMPARE_BIT,      /* one bit of an index comparison */
+	SPEC_STPU_E_SRAM_BIT,         /* one bit read or written in a buffer */
+	SPEC_STPU_E_WEIGHT_BUFFER_BIT,
+	SPEC_STPU_E_VECTOR_BUFFER_BIT,
+	SPEC_STPU_E_OUTPUT_BUFFER_BIT,
+	SPEC_STPU_E_HOLD,             /* STPU PE states */
+	SPEC_STPU_E_LATCH,
+	SPEC_STPU_E_ACCUMULATE,
+	SPEC_STPU_E_BYPASS,
+	SPEC_STPU_E_X_FORWARD,        /* a vector element (value + index) moved one PE down */
+	SPEC_STPU_E_TPU_MAC,          /* TPU and KMZ PEs: multiply-add + partial-sum register */
+	SPEC_STPU_E_TPU_X_FORWARD,    /* a vector value moved one PE down */
+	SPEC_STPU_E_COUNT
+};
+
+#define SPEC_STPU_MAX_ITER 8
+
+struct spec_stpu {
+	struct diag_loc loc;
+	unsigned array_rows;           /* PE rows: the array height, the partition height */
+	unsigned array_cols;           /* PE columns: the array width */
+	enum spec_stpu_dtype dtype;
+	unsigned index_bits;           /* column-index bits; 0 = ceil(log2(matrix_cols)) */
+	unsigned max_collision_row;    /* STPU-C1 MAX_COLLISION_ROW */
+	unsigned n_iter;               /* STPU-C1 N_ITER */
+	unsigned max_collision_group[SPEC_STPU_MAX_ITER];  /* per iteration */
+	unsigned kmz_max_columns;      /* KMZ alpha: columns per group */
+	double kmz_max_conflict_fraction;  /* KMZ gamma: conflicting rows per group / rows */
+	const char *energy_preset;
+	bool has_energy[SPEC_STPU_E_COUNT];   /* given in YAML */
+	double energy_pj[SPEC_STPU_E_COUNT];
+	uint64_t matrix_rows, matrix_cols;
+	struct spec_density matrix;    /* ACTUAL (with data) when read from a file */
+	uint64_t seed;                 /* pattern generation */
+};
+
 /* ------------------------------------------------------------ the spec set */
 
 struct spec_set {
@@ -502,6 +552,7 @@ struct spec_set {
 	struct spec_energy_tables energy;
 	struct spec_mapper_settings mapper;
 	struct spec_constraints constraints;
+	const struct spec_stpu *stpu;  /* the 'stpu' key, or NULL */
 };
 
 struct spec_load_options {
@@ -564,5 +615,7 @@ const char *spec_named_format_name(enum spec_named_format k);
 const char *spec_metric_name(enum spec_metric m);
 const char *spec_search_name(enum spec_search s);
 const char *spec_spacetime_name(enum spec_spacetime st);
+const char *spec_stpu_dtype_name(enum spec_stpu_dtype d);
+const char *spec_stpu_energy_key_name(enum spec_stpu_energy_key k);
 
 #endif

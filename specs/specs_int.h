@@ -90,6 +90,8 @@ struct ld {
 	bool arch_ok;                  /* the architecture parsed without errors */
 	/* gathered from a node list */
 	bool nodes_sparse_present;
+	/* density.c: extents of the bare matrix being parsed (NULL: a data space's) */
+	const uint64_t *density_extent;
 };
 
 /* The entry of top-level key 'key' (canonical spelling), or NULL. */
@@ -174,6 +176,24 @@ int spec_problem_load(struct ld *ld);
 
 /* density.c: densities of 'problem.instance' ('inst' may be NULL) and options. */
 int spec_densities_load(struct ld *ld, const struct ysrc_node *inst, const struct kpath *p);
+
+/*
+ * density.c: the density node 'n' of a bare 2-D matrix of 'rows' x 'cols'
+ * named 'name' (no workload needed; structured_nm is refused). 0 or -1.
+ */
+int spec_density_parse_matrix(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			      const char *name, uint64_t rows, uint64_t cols,
+			      struct spec_density *d);
+
+/*
+ * density.c: load the matrix 'file' (Matrix Market or dense text); what the
+ * reader reports is located at 'at' with the key path 'p'. NULL on error.
+ */
+const struct spec_matrix *spec_matrix_load_at(struct ld *ld, const char *file, struct diag_loc at,
+					      const struct kpath *p);
+
+/* stpu.c: the 'stpu' key. */
+int spec_stpu_load(struct ld *ld);
 
 /* arch.c: v0.3 tree / v0.4 flattened tree -> ld->comps; dialect in s->arch. */
 int spec_arch_tree_load(struct ld *ld, const struct ysrc_node *arch, const struct kpath *p);

@@ -1,0 +1,142 @@
+/*
+ * Accelerator models built from the seed documents, each in its own section
+ * of this header (accel/<name>_*.c behind it).
+ *
+ * Every model reads a validated spec set and fills a caller-owned result
+ * that is a plain value (no pointers), so that job/, sweep and batch can
+ * copy and keep it. Library code never prints; a failure that is not a spec
+ * error (a matrix too large to generate, out-of-range sizes) comes back as
+ * -1 with a message in 'err'.
+ */
+#ifndef ACCEL_ACCEL_H
+#define ACCEL_ACCEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "specs/spec.h"
+
+/* ================================================================== STPU
+ *
+ * Sparse-TPU (ICS'20; docs/stpu.md): a sparse matrix's columns are packed
+ * into groups per partition of array-height rows (STPU-C0 collision-free,
+ * STPU-C1 collision-aware), and the packed blocks run SpMV on a systolic
+ * array whose PEs hold a value with its column index (hold / latch /
+ * accumulate / bypass), the vector streamed from the top in input groups,
+ * partial sums moving right, weights double-buffered. The TPU (no packing)
+ * and KMZ (lossy column combining on full-height columns) are the
+ * baselines. Counts are exact integers; energies are in pJ; cycles are
+ * array clock cycles.
+ */
+
+/* The four evaluated schemes, the baseline first. */
+enum accel_stpu_scheme {
+	ACCEL_STPU_TPU,      /* no packing, dense MAC array */
+	ACCEL_STPU_C0,       /* STPU, collision-free partition-wise packing */
+	ACCEL_STPU_C1,       /* STPU, collision-aware partition-wise packing */
+	ACCEL_STPU_KMZ,      /* KMZ column combining, multiplexed MAC array */
+	ACCEL_STPU_N_SCHEMES
+};
+
+struct accel_stpu_options {
+	bool estimate;            /* the density-aware packed width (C0, uniform models) */
+	unsigned schemes_mask;    /* bit per scheme to evaluate; 0 = all */
+};
+
+#define ACCEL_STPU_OPTIONS_INIT { true, 0 }
+
+/* What a packer did, summed over the row partitions. */
+struct accel_stpu_packing {
+	uint64_t n_partitions;        /* ceil(rows / array_rows) */
+	uint64_t packed_width;        /* sum over partitions of the groups (packed columns) */
+	uint64_t min_groups, max_groups;   /* per partition */
+	double mean_groups;
+	double efficiency;            /* the paper's: original columns / packed columns */
+	uint64_t n_groups_total;      /* distinct groups (KMZ: one set for every partition) */
+	uint64_t max_group_columns;   /* the longest input group (columns streamed) */
+	uint64_t n_collisions;        /* C1: entries evicted by relaxed packing; KMZ: conflicts */
+	uint64_t n_residual_entries;  /* C1: entries left for the collision-free pass */
+	uint64_t n_residual_groups;   /* C1: groups that pass made */
+	uint64_t n_dropped;           /* KMZ: non-zeros pruned (lossy) */
+};
+
+/* Events of one SpMV run, counted exactly. */
+struct accel_stpu_counts {
+	uint64_t blocks;              /* array loads (partition x column block) */
+	uint64_t cycles;              /* from the first weight load to the last output */
+	uint64_t hold, latch, accumulate, bypass;   /* STPU PE states */
+	uint64_t mac;                 /* TPU / KMZ PE multiply-adds (zeros included) */
+	uint64_t x_forward;           /* vector elements (KMZ: values) moved one PE down */
+	uint64_t vector_reads;        /* elements (KMZ: values) read from the vector buffer */
+	uint64_t weight_words;        /* words read from the weight buffer */
+	uint64_t weight_hops;         /* word moves along the load chains */
+	uint64_t output_accesses;     /* read-modify-writes of the output accumulators */
+};
+
+/* Energy of one run by part (pJ). */
+struct accel_stpu_energy {
+	double pe_pj;                 /* PE states / MACs */
+	double x_forward_pj;
+	double weight_load_pj;        /* weight buffer reads + load-chain hops */
+	double vector_read_pj;
+	double output_pj;
+	double total_pj;
+};
+
+struct accel_stpu_scheme_result {
+	bool evaluated;
+	struct accel_stpu_packing packing;
+	struct accel_stpu_counts counts;
+	struct accel_stpu_energy energy;
+	double speedup_vs_tpu;        /* TPU cycles / cycles (0 when the TPU was not run) */
+	double energy_ratio_vs_tpu;   /* TPU energy / energy */
+};
+
+/* The density-aware estimate of STPU-C0's packed width (no pattern used). */
+struct accel_stpu_estimate {
+	bool valid;                   /* false: not asked, or not a uniform density model */
+	double packed_width;          /* expected sum over partitions of the groups */
+	double efficiency;            /* original columns x partitions / packed_width */
+	double groups_full;           /* expected groups of a full partition */
+	double max_row_full;          /* E[max non-zeros of a row] in a full partition */
+	double mean_field_full;       /* the first-fit mean-field expectation */
+};
+
+struct accel_stpu_result {
+	uint64_t rows, cols, nnz;     /* the matrix */
+	double density;
+	char source[96];              /* "generated hypergeometric 0.01 seed 1" / the file */
+	unsigned array_rows, array_cols;
+	enum spec_stpu_dtype dtype;
+	unsigned value_bits, index_bits, accumulator_bits, kmz_select_bits;
+	char energy_preset[32];
+	double energy_pj[SPEC_STPU_E_COUNT];   /* the resolved table */
+	struct accel_stpu_scheme_result scheme[ACCEL_STPU_N_SCHEMES];
+	struct accel_stpu_estimate estimate;
+};
+
+/* Name of a scheme: "TPU", "STPU-C0", "STPU-C1", "KMZ". */
+const char *accel_stpu_scheme_name(enum accel_stpu_scheme k);
+
+/*
+ * Evaluate the STPU design s->stpu (which must be non-NULL): build or load
+ * the matrix pattern, pack it with every scheme of o->schemes_mask, count
+ * the SpMV's cycles and events with the array's scheduling rules and price
+ * them with the energy table. 'o' may be NULL (ACCEL_STPU_OPTIONS_INIT).
+ * Returns 0, or -1 with a message in err[0..err_size) (e.g. a matrix too
+ * large to generate).
+ */
+int accel_stpu_eval(const struct spec_set *s, const struct accel_stpu_options *o,
+		    struct accel_stpu_result *out, char *err, size_t err_size);
+
+/*
+ * The matrix of 'st' as a pattern in 'a' (coordinates row-major by entry,
+ * sorted by column then row, values 1.0): the file's pattern, or the one
+ * accel_stpu_eval() generates from the density model and seed. For handing
+ * the same matrix to the executor. NULL with 'err' on failure.
+ */
+const struct spec_matrix *accel_stpu_matrix(const struct spec_stpu *st, struct arena *a,
+					    char *err, size_t err_size);
+
+#endif
