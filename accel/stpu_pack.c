@@ -9,8 +9,8 @@
  * - C1: partition-wise, collision-aware. N_ITER relaxed passes: a candidate
  *   joins the first group where the group's collisions stay within
  *   MAX_COLLISION_GROUP of that pass and no row collides more than
- *   MAX_COLLISION_ROW times; its colliding entries leave it and become a
- *   residual candidate. A pass's groups, then its residuals, are the next
+ *   MAX_COLLISION_ROW times, provided it adds at least one entry; its
+ *   colliding entries leave it and become a residual candidate. A pass's groups, then its residuals, are the next
  *   pass's candidates. The last pass's residuals are packed collision-free
  *   into new groups (the residual pass).
  * - KMZ (Kung, McDanel, Zhang, ASPLOS'19): full-height columns, first-fit
@@ -470,8 +470,8 @@ static void c1_new_group(struct c1_pass *ps)
 
 /*
  * The first group that takes candidate rows[0..m): one it does not collide
- * with, or one where the collisions keep the group within 'lg' and every
- * colliding row within 'lr'. n_groups when none.
+ * with, or one where it adds an entry, its collisions keep the group within
+ * 'lg' and every colliding row within 'lr'. n_groups when none.
  */
 static size_t c1_find(const struct c1_pass *ps, const uint32_t *rows, size_t m, unsigned lg,
 		      unsigned lr)
@@ -498,7 +498,8 @@ static size_t c1_find(const struct c1_pass *ps, const uint32_t *rows, size_t m, 
 			while (cand) {
 				unsigned b = (unsigned)__builtin_ctzll(cand);
 				size_t g = w * 64 + b;
-				if ((uint64_t)ps->coll[g] + slices_count(&sl, b) <= lg)
+				unsigned n = slices_count(&sl, b);
+				if (n < m && (uint64_t)ps->coll[g] + n <= lg)
 					return g;
 				cand &= cand - 1;
 			}

@@ -289,7 +289,7 @@ static struct rgroup *relaxed_pass(unsigned rows, struct elist *cand, size_t n, 
 				if (gs[g].row_coll[c->row[i]] >= lr)
 					ok = false;
 			}
-			if (hits == 0 || (ok && gs[g].coll + hits <= lg))
+			if (hits == 0 || (ok && hits < c->n && gs[g].coll + hits <= lg))
 				gr = &gs[g];
 		}
 		if (!gr) {
