@@ -81,11 +81,13 @@ static int parse_array(struct ld *ld, const struct ysrc_node *n, const struct kp
 	    opt_uint(ld, n, p, "index_bits", 0, 32, &ib) < 0)
 		rc = -1;
 	if (dt) {
+		for (k = 0; k < SPEC_STPU_DTYPE_COUNT; k++)
+			if (dt->kind == YSRC_SCALAR && !strcmp(dt->str, dtype_names[k]))
+				break;
 		if (ld_want_scalar(ld, dt, &kd) < 0)
 			rc = -1;
-		else if ((k = ld_lookup(ld, dt, &kd, "dtype", dt->str, dtype_names,
-					SPEC_STPU_DTYPE_COUNT)) < 0)
-			rc = -1;
+		else if (k == SPEC_STPU_DTYPE_COUNT)
+			rc = ld_error(ld, dt, &kd, "unknown dtype '%s' (int8 or fp32)", dt->str);
 		else
 			st->dtype = (enum spec_stpu_dtype)k;
 	}
@@ -221,6 +223,8 @@ static int parse_matrix(struct ld *ld, const struct ysrc_node *n, const struct k
 		return -1;
 	if (ld_check_keys(ld, n, p, keys, ARRAY_SIZE(keys)))
 		rc = -1;
+	if (!fn && (!rn || !cn || !dn))
+		return ld_error(ld, n, p, "a matrix needs 'rows', 'cols' and 'density', or a 'file'");
 	if (opt_uint(ld, n, p, "rows", 1, 10000000, &rows) < 0 ||
 	    opt_uint(ld, n, p, "cols", 1, 10000000, &cols) < 0 ||
 	    opt_uint(ld, n, p, "seed", 0, UINT64_MAX, &st->seed) < 0)
@@ -260,8 +264,6 @@ static int parse_matrix(struct ld *ld, const struct ysrc_node *n, const struct k
 		st->matrix.density = (double)m->nnz / ((double)m->shape[0] * (double)m->shape[1]);
 		return 0;
 	}
-	if (!rn || !cn || !dn)
-		return ld_error(ld, n, p, "a matrix needs 'rows', 'cols' and 'density', or a 'file'");
 	st->matrix_rows = rows;
 	st->matrix_cols = cols;
 	return spec_density_parse_matrix(ld, dn, &kd, "matrix", rows, cols, &st->matrix);
