@@ -13,6 +13,7 @@
 
 #include "accel/accel.h"
 #include "exec/exec.h"
+#include "util/json.h"
 
 #define N_SCHEMES ACCEL_STPU_N_SCHEMES
 
@@ -289,199 +290,172 @@ unsigned report_stpu_validation(const struct accel_stpu_result *r,
 	return diffs;
 }
 
+/* ------------------------------------------------------- simulation */
+
+void report_stpu_sim_text(const struct exec_stpu_result *sim, const bool *ran,
+			  struct strbuf *out)
+{
+	unsigned k;
+
+	strbuf_addf(out, "STPU cycle-level simulation\n  %-26s", "");
+	for (k = 0; k < N_SCHEMES; k++)
+		if (ran[k])
+			cell_str(out, accel_stpu_scheme_name((enum accel_stpu_scheme)k));
+	strbuf_addch(out, '\n');
+#define SIM_ROW(label, field)                                              \
+	do {                                                               \
+		row_start(out, label);                                     \
+		for (k = 0; k < N_SCHEMES; k++)                            \
+			if (ran[k])                                        \
+				cell_u64(out, sim[k].field);               \
+		strbuf_addch(out, '\n');                                   \
+	} while (0)
+	SIM_ROW("packed columns", packed_width);
+	SIM_ROW("blocks", blocks);
+	SIM_ROW("cycles", cycles);
+	SIM_ROW("PE hold", hold);
+	SIM_ROW("PE latch", latch);
+	SIM_ROW("PE accumulate", accumulate);
+	SIM_ROW("PE bypass", bypass);
+	SIM_ROW("PE multiply-add (dense)", mac);
+	SIM_ROW("vector forwards", x_forward);
+	SIM_ROW("vector buffer reads", vector_reads);
+	SIM_ROW("weight buffer reads", weight_words);
+	SIM_ROW("weight load hops", weight_hops);
+	SIM_ROW("output accumulations", output_accesses);
+	SIM_ROW("dropped non-zeros", n_dropped);
+	SIM_ROW("wrong outputs", n_wrong);
+#undef SIM_ROW
+	for (k = 0; k < N_SCHEMES; k++)
+		if (ran[k] && sim[k].hazard[0])
+			strbuf_addf(out, "%s: scheduling conflict: %s\n",
+				    accel_stpu_scheme_name((enum accel_stpu_scheme)k), sim[k].hazard);
+}
+
 /* ------------------------------------------------------------- JSON */
 
-struct jw {
-	struct strbuf *sb;
-	unsigned depth;
-	bool first;
-};
-
-static void jw_key(struct jw *w, const char *key)
-{
-	if (!w->first)
-		strbuf_addch(w->sb, ',');
-	strbuf_addch(w->sb, '\n');
-	strbuf_addchars(w->sb, ' ', 2 * w->depth);
-	if (key)
-		strbuf_addf(w->sb, "\"%s\": ", key);
-	w->first = false;
-}
-
-static void jw_open(struct jw *w, const char *key, char c)
-{
-	jw_key(w, key);
-	strbuf_addch(w->sb, c);
-	w->depth++;
-	w->first = true;
-}
-
-static void jw_close(struct jw *w, char c)
-{
-	w->depth--;
-	strbuf_addch(w->sb, '\n');
-	strbuf_addchars(w->sb, ' ', 2 * w->depth);
-	strbuf_addch(w->sb, c);
-	w->first = false;
-}
-
-static void jw_int(struct jw *w, const char *key, uint64_t v)
-{
-	jw_key(w, key);
-	strbuf_addf(w->sb, "%llu", (unsigned long long)v);
-}
-
-static void jw_dbl(struct jw *w, const char *key, double v)
-{
-	jw_key(w, key);
-	if (isfinite(v))
-		strbuf_addf(w->sb, "%.17g", v);
-	else
-		strbuf_addstr(w->sb, "null");
-}
-
-static void jw_str(struct jw *w, const char *key, const char *v)
-{
-	jw_key(w, key);
-	strbuf_addch(w->sb, '"');
-	for (; v && *v; v++) {
-		unsigned char c = (unsigned char)*v;
-		if (c == '"' || c == '\\')
-			strbuf_addf(w->sb, "\\%c", c);
-		else if (c < 0x20)
-			strbuf_addf(w->sb, "\\u%04x", c);
-		else
-			strbuf_addch(w->sb, (char)c);
-	}
-	strbuf_addch(w->sb, '"');
-}
-
-static void jw_bool(struct jw *w, const char *key, bool v)
-{
-	jw_key(w, key);
-	strbuf_addstr(w->sb, v ? "true" : "false");
-}
-
-static void json_scheme(struct jw *w, const struct accel_stpu_scheme_result *s,
+static void json_scheme(struct json_writer *w, const struct accel_stpu_scheme_result *s,
 			const struct exec_stpu_result *sim)
 {
 	const struct accel_stpu_packing *p = &s->packing;
 	const struct accel_stpu_counts *c = &s->counts;
 	const struct accel_stpu_energy *e = &s->energy;
 
-	jw_open(w, "packing", '{');
-	jw_dbl(w, "efficiency", p->efficiency);
-	jw_int(w, "packed_columns", p->packed_width);
-	jw_int(w, "partitions", p->n_partitions);
-	jw_dbl(w, "groups_per_partition", p->mean_groups);
-	jw_int(w, "min_groups", p->min_groups);
-	jw_int(w, "max_groups", p->max_groups);
-	jw_int(w, "groups", p->n_groups_total);
-	jw_int(w, "longest_input_group", p->max_group_columns);
-	jw_int(w, "collisions", p->n_collisions);
-	jw_int(w, "residual_entries", p->n_residual_entries);
-	jw_int(w, "residual_groups", p->n_residual_groups);
-	jw_int(w, "dropped", p->n_dropped);
-	jw_close(w, '}');
-	jw_open(w, "counts", '{');
-	jw_int(w, "blocks", c->blocks);
-	jw_int(w, "cycles", c->cycles);
-	jw_int(w, "hold", c->hold);
-	jw_int(w, "latch", c->latch);
-	jw_int(w, "accumulate", c->accumulate);
-	jw_int(w, "bypass", c->bypass);
-	jw_int(w, "mac", c->mac);
-	jw_int(w, "x_forward", c->x_forward);
-	jw_int(w, "vector_reads", c->vector_reads);
-	jw_int(w, "weight_words", c->weight_words);
-	jw_int(w, "weight_hops", c->weight_hops);
-	jw_int(w, "output_accesses", c->output_accesses);
-	jw_close(w, '}');
-	jw_open(w, "energy_pj", '{');
-	jw_dbl(w, "pe", e->pe_pj);
-	jw_dbl(w, "x_forward", e->x_forward_pj);
-	jw_dbl(w, "weight_load", e->weight_load_pj);
-	jw_dbl(w, "vector_read", e->vector_read_pj);
-	jw_dbl(w, "output", e->output_pj);
-	jw_dbl(w, "total", e->total_pj);
-	jw_close(w, '}');
-	jw_dbl(w, "speedup_vs_tpu", s->speedup_vs_tpu);
-	jw_dbl(w, "energy_ratio_vs_tpu", s->energy_ratio_vs_tpu);
-	if (sim) {
-		jw_open(w, "simulation", '{');
-		jw_int(w, "cycles", sim->cycles);
-		jw_int(w, "blocks", sim->blocks);
-		jw_int(w, "hold", sim->hold);
-		jw_int(w, "latch", sim->latch);
-		jw_int(w, "accumulate", sim->accumulate);
-		jw_int(w, "bypass", sim->bypass);
-		jw_int(w, "mac", sim->mac);
-		jw_int(w, "x_forward", sim->x_forward);
-		jw_int(w, "vector_reads", sim->vector_reads);
-		jw_int(w, "weight_words", sim->weight_words);
-		jw_int(w, "weight_hops", sim->weight_hops);
-		jw_int(w, "output_accesses", sim->output_accesses);
-		jw_int(w, "wrong_outputs", sim->n_wrong);
-		jw_dbl(w, "max_abs_error_full", sim->max_abs_error_full);
-		jw_str(w, "conflict", sim->hazard);
-		jw_close(w, '}');
-	}
+	json_open(w, "packing", '{');
+	json_double(w, "efficiency", p->efficiency);
+	json_u64(w, "packed_columns", p->packed_width);
+	json_u64(w, "partitions", p->n_partitions);
+	json_double(w, "groups_per_partition", p->mean_groups);
+	json_u64(w, "min_groups", p->min_groups);
+	json_u64(w, "max_groups", p->max_groups);
+	json_u64(w, "groups", p->n_groups_total);
+	json_u64(w, "longest_input_group", p->max_group_columns);
+	json_u64(w, "collisions", p->n_collisions);
+	json_u64(w, "residual_entries", p->n_residual_entries);
+	json_u64(w, "residual_groups", p->n_residual_groups);
+	json_u64(w, "dropped", p->n_dropped);
+	json_close(w, '}');
+	json_open(w, "counts", '{');
+	json_u64(w, "blocks", c->blocks);
+	json_u64(w, "cycles", c->cycles);
+	json_u64(w, "hold", c->hold);
+	json_u64(w, "latch", c->latch);
+	json_u64(w, "accumulate", c->accumulate);
+	json_u64(w, "bypass", c->bypass);
+	json_u64(w, "mac", c->mac);
+	json_u64(w, "x_forward", c->x_forward);
+	json_u64(w, "vector_reads", c->vector_reads);
+	json_u64(w, "weight_words", c->weight_words);
+	json_u64(w, "weight_hops", c->weight_hops);
+	json_u64(w, "output_accesses", c->output_accesses);
+	json_close(w, '}');
+	json_open(w, "energy_pj", '{');
+	json_double(w, "pe", e->pe_pj);
+	json_double(w, "x_forward", e->x_forward_pj);
+	json_double(w, "weight_load", e->weight_load_pj);
+	json_double(w, "vector_read", e->vector_read_pj);
+	json_double(w, "output", e->output_pj);
+	json_double(w, "total", e->total_pj);
+	json_close(w, '}');
+	json_double(w, "speedup_vs_tpu", s->speedup_vs_tpu);
+	json_double(w, "energy_ratio_vs_tpu", s->energy_ratio_vs_tpu);
+	if (!sim)
+		return;
+	json_open(w, "simulation", '{');
+	json_u64(w, "cycles", sim->cycles);
+	json_u64(w, "blocks", sim->blocks);
+	json_u64(w, "hold", sim->hold);
+	json_u64(w, "latch", sim->latch);
+	json_u64(w, "accumulate", sim->accumulate);
+	json_u64(w, "bypass", sim->bypass);
+	json_u64(w, "mac", sim->mac);
+	json_u64(w, "x_forward", sim->x_forward);
+	json_u64(w, "vector_reads", sim->vector_reads);
+	json_u64(w, "weight_words", sim->weight_words);
+	json_u64(w, "weight_hops", sim->weight_hops);
+	json_u64(w, "output_accesses", sim->output_accesses);
+	json_u64(w, "wrong_outputs", sim->n_wrong);
+	json_double(w, "max_abs_error_full", sim->max_abs_error_full);
+	json_str(w, "conflict", sim->hazard);
+	json_close(w, '}');
 }
 
 void report_stpu_json(const struct accel_stpu_result *r, const struct exec_stpu_result *sim,
 		      const bool *ran, const char *const *files, size_t n_files,
 		      struct strbuf *out)
 {
-	struct jw w = { out, 0, true };
+	struct json_writer w;
 	const struct accel_stpu_estimate *e = &r->estimate;
 	size_t i;
 	unsigned k;
 
-	strbuf_addch(out, '{');
-	w.depth = 1;
-	jw_int(&w, "stpu_json_version", REPORT_STPU_JSON_VERSION);
-	jw_open(&w, "files", '[');
+	json_init(&w, out, JSON_PRETTY);
+	json_open(&w, NULL, '{');
+	json_u64(&w, "stpu_json_version", REPORT_STPU_JSON_VERSION);
+	json_open_inline(&w, "files", '[');
 	for (i = 0; i < n_files; i++)
-		jw_str(&w, NULL, files[i]);
-	jw_close(&w, ']');
-	jw_open(&w, "matrix", '{');
-	jw_int(&w, "rows", r->rows);
-	jw_int(&w, "cols", r->cols);
-	jw_int(&w, "nnz", r->nnz);
-	jw_dbl(&w, "density", r->density);
-	jw_str(&w, "source", r->source);
-	jw_close(&w, '}');
-	jw_open(&w, "array", '{');
-	jw_int(&w, "rows", r->array_rows);
-	jw_int(&w, "cols", r->array_cols);
-	jw_str(&w, "dtype", spec_stpu_dtype_name(r->dtype));
-	jw_int(&w, "value_bits", r->value_bits);
-	jw_int(&w, "index_bits", r->index_bits);
-	jw_int(&w, "accumulator_bits", r->accumulator_bits);
-	jw_close(&w, '}');
-	jw_open(&w, "energy_table_pj", '{');
-	jw_str(&w, "preset", r->energy_preset);
+		json_str(&w, NULL, files[i]);
+	json_close(&w, ']');
+	json_open(&w, "matrix", '{');
+	json_u64(&w, "rows", r->rows);
+	json_u64(&w, "cols", r->cols);
+	json_u64(&w, "nnz", r->nnz);
+	json_double(&w, "density", r->density);
+	json_str(&w, "source", r->source);
+	json_close(&w, '}');
+	json_open(&w, "array", '{');
+	json_u64(&w, "rows", r->array_rows);
+	json_u64(&w, "cols", r->array_cols);
+	json_str(&w, "dtype", spec_stpu_dtype_name(r->dtype));
+	json_u64(&w, "value_bits", r->value_bits);
+	json_u64(&w, "index_bits", r->index_bits);
+	json_u64(&w, "accumulator_bits", r->accumulator_bits);
+	json_close(&w, '}');
+	json_open(&w, "energy_table_pj", '{');
+	json_str(&w, "preset", r->energy_preset);
 	for (k = 0; k < SPEC_STPU_E_COUNT; k++)
-		jw_dbl(&w, spec_stpu_energy_key_name((enum spec_stpu_energy_key)k), r->energy_pj[k]);
-	jw_close(&w, '}');
-	jw_open(&w, "schemes", '{');
+		json_double(&w, spec_stpu_energy_key_name((enum spec_stpu_energy_key)k),
+			    r->energy_pj[k]);
+	json_close(&w, '}');
+	json_open(&w, "schemes", '{');
 	for (k = 0; k < N_SCHEMES; k++) {
 		if (!r->scheme[k].evaluated)
 			continue;
-		jw_open(&w, accel_stpu_scheme_name((enum accel_stpu_scheme)k), '{');
+		json_open(&w, accel_stpu_scheme_name((enum accel_stpu_scheme)k), '{');
 		json_scheme(&w, &r->scheme[k], sim && ran && ran[k] ? &sim[k] : NULL);
-		jw_close(&w, '}');
+		json_close(&w, '}');
 	}
-	jw_close(&w, '}');
-	jw_open(&w, "estimate", '{');
-	jw_bool(&w, "valid", e->valid);
-	jw_dbl(&w, "packed_columns", e->packed_width);
-	jw_dbl(&w, "efficiency", e->efficiency);
-	jw_dbl(&w, "groups_full_partition", e->groups_full);
-	jw_dbl(&w, "max_row", e->max_row_full);
-	jw_dbl(&w, "mean_field", e->mean_field_full);
-	jw_close(&w, '}');
-	strbuf_addstr(out, "\n}\n");
+	json_close(&w, '}');
+	json_open(&w, "estimate", '{');
+	json_bool(&w, "valid", e->valid);
+	json_double(&w, "packed_columns", e->packed_width);
+	json_double(&w, "efficiency", e->efficiency);
+	json_double(&w, "groups_full_partition", e->groups_full);
+	json_double(&w, "max_row", e->max_row_full);
+	json_double(&w, "mean_field", e->mean_field_full);
+	json_close(&w, '}');
+	json_close(&w, '}');
+	strbuf_addch(out, '\n');
 }
 
 /* -------------------------------------------------------------- CSV */
