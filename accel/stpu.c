@@ -328,6 +328,14 @@ static void describe_source(const struct spec_stpu *st, char *buf, size_t size)
 		snprintf(buf, size, "%s", d->data->file);
 	else if (d->kind == SPEC_DENSITY_BANDED)
 		snprintf(buf, size, "banded, band width %llu", (unsigned long long)d->band_width);
+	else if (d->kind == SPEC_DENSITY_POWER_LAW)
+		snprintf(buf, size, "power_law %.9g, exponent %.9g%s, seed %llu", d->density,
+			 d->exponent, d->permute_rows ? ", rows permuted" : "",
+			 (unsigned long long)st->seed);
+	else if (d->kind == SPEC_DENSITY_BLOCK)
+		snprintf(buf, size, "block_structured %.9g, blocks %llu x %llu, seed %llu", d->density,
+			 (unsigned long long)d->block_shape[0], (unsigned long long)d->block_shape[1],
+			 (unsigned long long)st->seed);
 	else
 		snprintf(buf, size, "%s %.9g, seed %llu", spec_density_kind_name(d->kind), d->density,
 			 (unsigned long long)st->seed);

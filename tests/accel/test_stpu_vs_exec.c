@@ -8,8 +8,9 @@
  *
  * The table covers shapes that are not multiples of the array, non-square
  * arrays, empty columns and an empty partition, a full column, a fully
- * dense matrix, an empty matrix, banded and uniform matrices from
- * ultra-sparse to moderate, a schedule where seed rule 2 binds, KMZ's lossy
+ * dense matrix, an empty matrix, banded, power-law (rows in order and
+ * permuted), block-structured and uniform matrices from ultra-sparse to
+ * moderate, a schedule where seed rule 2 binds, KMZ's lossy
  * mode and C1 with three passes.
  */
 #include <stdio.h>
@@ -47,6 +48,15 @@ static const struct vs_row table[] = {
 	{ "banded 60 x 60, band 3, on 8 x 8", A(8, 8),
 	  "  matrix: {rows: 60, cols: 60, density: {distribution: banded, band_width: 3}}\n",
 	  0, 0, NULL },
+	{ "power law 90 x 70, exponent 1.2, on 8 x 8", A(8, 8),
+	  "  matrix: {rows: 90, cols: 70, density: {distribution: power_law, density: 0.08, "
+	  "exponent: 1.2}, seed: 13}\n", 0, 0, NULL },
+	{ "power law, rows permuted, 64 x 64 on 16 x 4", A(16, 4),
+	  "  matrix: {rows: 64, cols: 64, density: {distribution: power_law, density: 0.05, "
+	  "exponent: 2, permute_rows: true}, seed: 14}\n", 0, 0, NULL },
+	{ "block-structured 50 x 47, 3 x 4 blocks", A(8, 8),
+	  "  matrix: {rows: 50, cols: 47, density: {distribution: block_structured, density: 0.2, "
+	  "block_shape: [3, 4]}, seed: 15}\n", 0, 0, NULL },
 	{ "KMZ lossy, alpha 4, gamma 0.05", A(8, 8) "  packing: {kmz: {max_columns: 4, "
 	  "max_conflict_fraction: 0.05}}\n",
 	  "  matrix: {rows: 64, cols: 64, density: 0.15, seed: 9}\n", 0, 0, NULL },
