@@ -350,10 +350,10 @@ static size_t first_free(const struct occ *o, size_t n_groups, const uint32_t *r
 	size_t w, i;
 
 	for (w = 0; w < o->n_words; w++) {
-		uint64_t x = 0, free_bits;
-		for (i = 0; i < m; i++)
+		uint64_t x = 0, free_bits, valid = valid_mask(w, n_groups);
+		for (i = 0; i < m && (x & valid) != valid; i++)   /* stop once every group is hit */
 			x |= o->bits[w * o->rows + rows[i]];
-		free_bits = ~x & valid_mask(w, n_groups);
+		free_bits = ~x & valid;
 		if (free_bits)
 			return w * 64 + (size_t)__builtin_ctzll(free_bits);
 	}
@@ -477,32 +477,42 @@ static size_t c1_find(const struct c1_pass *ps, const uint32_t *rows, size_t m, 
 		      unsigned lr)
 {
 	size_t w, i, R = ps->occ.rows;
+	unsigned top = 1;
 
+	while (top < 16 && (UINT64_C(1) << top) <= lg)
+		top++;                          /* counters of 'top' bits hold 0..lg */
 	for (w = 0; w < ps->occ.n_words; w++) {
-		uint64_t any = 0, forb = 0, valid = valid_mask(w, ps->n_groups), nocoll, below, cand;
+		uint64_t any = 0, forb = 0, over = 0, valid = valid_mask(w, ps->n_groups);
+		uint64_t nocoll, below, cand;
+		struct slices sl;
+		slices_init(&sl, 0);
+		sl.n = top;
 		for (i = 0; i < m; i++) {
-			uint64_t x = ps->occ.bits[w * R + rows[i]];
+			uint64_t x = ps->occ.bits[w * R + rows[i]] & valid, carry = x;
+			unsigned b;
 			any |= x;
 			forb |= x & ps->full.bits[w * R + rows[i]];
+			for (b = 0; carry && b < top; b++) {
+				uint64_t c = sl.s[b] & carry;
+				sl.s[b] ^= carry;
+				carry = c;
+			}
+			over |= carry;          /* counts past 2^top - 1 > lg: never taken */
+			if (((over | forb) & valid) == valid && lr)
+				break;          /* every group of the word collides too much */
 		}
 		if (lr == 0)
 			forb = any;
 		nocoll = ~any & valid;
 		below = nocoll ? (UINT64_C(1) << __builtin_ctzll(nocoll)) - 1 : ~UINT64_C(0);
-		cand = any & ~forb & valid & below;
-		if (cand) {
-			struct slices sl;
-			slices_init(&sl, m);
-			for (i = 0; i < m; i++)
-				slices_add(&sl, ps->occ.bits[w * R + rows[i]] & cand);
-			while (cand) {
-				unsigned b = (unsigned)__builtin_ctzll(cand);
-				size_t g = w * 64 + b;
-				unsigned n = slices_count(&sl, b);
-				if (n < m && (uint64_t)ps->coll[g] + n <= lg)
-					return g;
-				cand &= cand - 1;
-			}
+		cand = any & ~forb & ~over & valid & below;
+		while (cand) {
+			unsigned b = (unsigned)__builtin_ctzll(cand);
+			size_t g = w * 64 + b;
+			unsigned n = slices_count(&sl, b);
+			if (n < m && (uint64_t)ps->coll[g] + n <= lg)
+				return g;
+			cand &= cand - 1;
 		}
 		if (nocoll)
 			return w * 64 + (size_t)__builtin_ctzll(nocoll);
@@ -763,7 +773,7 @@ static size_t kmz_find(const struct kmz *k, const uint32_t *rows, size_t m, uint
 		uint64_t any = 0, open = k->open[w] & valid_mask(w, k->n_groups), nocoll, below, cand;
 		if (!open)
 			continue;
-		for (i = 0; i < m; i++)
+		for (i = 0; i < m && (budget || (any & open) != open); i++)
 			any |= k->occ.bits[w * R + rows[i]];
 		nocoll = ~any & open;
 		below = nocoll ? (UINT64_C(1) << __builtin_ctzll(nocoll)) - 1 : ~UINT64_C(0);
