@@ -91,6 +91,7 @@ struct accel_stpu_scheme_result {
 	struct accel_stpu_energy energy;
 	double speedup_vs_tpu;        /* TPU cycles / cycles (0 when the TPU was not run) */
 	double energy_ratio_vs_tpu;   /* TPU energy / energy */
+	double array_energy_ratio_vs_tpu;  /* the same for the array alone (PEs + forwards) */
 };
 
 /* The density-aware estimate of STPU-C0's packed width (no pattern used). */

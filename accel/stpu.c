@@ -390,6 +390,11 @@ int accel_stpu_eval(const struct spec_set *s, const struct accel_stpu_options *o
 						       (double)r->counts.cycles : 0.0;
 		r->energy_ratio_vs_tpu = r->energy.total_pj > 0 ? t->energy.total_pj /
 								  r->energy.total_pj : 0.0;
+		r->array_energy_ratio_vs_tpu =
+			r->energy.pe_pj + r->energy.x_forward_pj > 0
+				? (t->energy.pe_pj + t->energy.x_forward_pj) /
+					  (r->energy.pe_pj + r->energy.x_forward_pj)
+				: 0.0;
 	}
 	if (o->estimate)
 		estimate(st, &out->estimate);

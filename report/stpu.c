@@ -108,6 +108,7 @@ DBL_FIELD(f_eff, s->packing.efficiency)
 DBL_FIELD(f_gmean, s->packing.mean_groups)
 DBL_FIELD(f_speedup, s->speedup_vs_tpu)
 DBL_FIELD(f_eratio, s->energy_ratio_vs_tpu)
+DBL_FIELD(f_aratio, s->array_energy_ratio_vs_tpu)
 DBL_FIELD(f_e_pe, s->energy.pe_pj * 1e-3)
 DBL_FIELD(f_e_x, s->energy.x_forward_pj * 1e-3)
 DBL_FIELD(f_e_w, s->energy.weight_load_pj * 1e-3)
@@ -224,6 +225,7 @@ void report_stpu_text(const struct accel_stpu_result *r, struct strbuf *out)
 	row_dbl(out, r, "output accumulations", "%.3f", f_e_o);
 	row_dbl(out, r, "total", "%.3f", f_e_t);
 	row_dbl(out, r, "energy ratio (TPU / this)", "%.2f", f_eratio);
+	row_dbl(out, r, "  the array alone", "%.2f", f_aratio);
 	text_estimate(r, out);
 }
 
@@ -379,6 +381,7 @@ static void json_scheme(struct json_writer *w, const struct accel_stpu_scheme_re
 	json_close(w, '}');
 	json_double(w, "speedup_vs_tpu", s->speedup_vs_tpu);
 	json_double(w, "energy_ratio_vs_tpu", s->energy_ratio_vs_tpu);
+	json_double(w, "array_energy_ratio_vs_tpu", s->array_energy_ratio_vs_tpu);
 	if (!sim)
 		return;
 	json_open(w, "simulation", '{');
@@ -468,7 +471,7 @@ void report_stpu_csv_header(struct strbuf *out)
 	for (k = 0; k < N_SCHEMES; k++) {
 		const char *n = accel_stpu_scheme_name((enum accel_stpu_scheme)k);
 		strbuf_addf(out, ",%s_efficiency,%s_packed_columns,%s_cycles,%s_energy_pj,"
-			    "%s_speedup,%s_energy_ratio", n, n, n, n, n, n);
+			    "%s_speedup,%s_energy_ratio,%s_array_energy_ratio", n, n, n, n, n, n, n);
 	}
 	strbuf_addch(out, '\n');
 }
@@ -485,13 +488,13 @@ void report_stpu_csv_row(const struct accel_stpu_result *r, struct strbuf *out)
 	for (k = 0; k < N_SCHEMES; k++) {
 		const struct accel_stpu_scheme_result *s = &r->scheme[k];
 		if (!s->evaluated) {
-			strbuf_addstr(out, ",,,,,,");
+			strbuf_addstr(out, ",,,,,,,");
 			continue;
 		}
-		strbuf_addf(out, ",%.9g,%llu,%llu,%.9g,%.9g,%.9g", s->packing.efficiency,
+		strbuf_addf(out, ",%.9g,%llu,%llu,%.9g,%.9g,%.9g,%.9g", s->packing.efficiency,
 			    (unsigned long long)s->packing.packed_width,
 			    (unsigned long long)s->counts.cycles, s->energy.total_pj,
-			    s->speedup_vs_tpu, s->energy_ratio_vs_tpu);
+			    s->speedup_vs_tpu, s->energy_ratio_vs_tpu, s->array_energy_ratio_vs_tpu);
 	}
 	strbuf_addch(out, '\n');
 }
