@@ -586,9 +586,8 @@ struct c1_scratch {
 	struct c1_pass ps;
 	struct c0_state rs;
 	struct cands a, b, res;
-	uint64_t *stamp;            /* per column: last group (+1) that counted it */
+	uint64_t *stamp;            /* per column: the last group that counted it */
 	uint64_t stamp_next;
-	struct u32vec rows;
 };
 
 /* Count group g's distinct columns and entries into o (entries cols[0..n)). */
@@ -723,7 +722,6 @@ static void pack_c1(const struct stpu_pattern *pat, const struct stpu_pack_param
 	free(x.ps.coll);
 	free(x.rs.occ.bits);
 	free(x.stamp);
-	free(x.rows.v);
 	cands_free(&x.a);
 	cands_free(&x.b);
 	cands_free(&x.res);

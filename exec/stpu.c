@@ -992,14 +992,82 @@ static void free_parts(struct spart *parts, size_t np)
 	free(parts);
 }
 
+/* Set up the array of 'st' for the blocks of 'parts'. */
+static void sim_init(struct sim *s, const struct spec_stpu *st, bool stpu, bool kmz,
+		     const struct smat *a, const struct spart *parts, size_t np,
+		     struct exec_stpu_result *out)
+{
+	size_t i;
+	unsigned r, n;
+
+	memset(s, 0, sizeof(*s));
+	s->sah = st->array_rows;
+	s->saw = st->array_cols;
+	s->stpu = stpu;
+	s->kmz = kmz;
+	s->a = a;
+	s->out = out;
+	s->b = make_blocks(parts, np, s->saw, &s->nb);
+	n = s->sah * s->saw;
+	for (i = 0; i < 2; i++) {
+		s->slot[i] = xcalloc(n, sizeof(*s->slot[i]));
+		for (r = 0; r < n; r++)
+			s->slot[i][r].block = -1;
+	}
+	s->latch = xcalloc(n, sizeof(*s->latch));
+	s->psum = xcalloc(n, sizeof(*s->psum));
+	s->used_at = xmalloc(n * sizeof(*s->used_at));
+	for (r = 0; r < n; r++) {
+		s->latch[r].block = -1;
+		s->psum[r].block = -1;
+		s->used_at[r] = -1;
+	}
+	s->ld = xcalloc(s->sah, sizeof(*s->ld));
+	for (r = 0; r < s->sah; r++) {
+		s->ld[r].chain = xcalloc(s->saw, sizeof(*s->ld[r].chain));
+		s->ld[r].next = next_block_with_row(s, 0, r);
+		s->ld[r].started_block = -1;
+		s->ld[r].done_block = -1;
+	}
+	s->col = xcalloc(s->saw, sizeof(*s->col));
+	s->cur = xcalloc(s->saw, sizeof(*s->cur));
+	s->pos = xcalloc(s->saw, sizeof(*s->pos));
+	s->end_cycle = xmalloc((s->nb ? s->nb : 1) * s->saw * sizeof(*s->end_cycle));
+	for (i = 0; i < s->nb * s->saw; i++)
+		s->end_cycle[i] = -1;
+	s->y = xcalloc((size_t)a->rows + 1, sizeof(*s->y));
+}
+
+static void sim_release(struct sim *s)
+{
+	unsigned r;
+
+	for (r = 0; r < s->sah; r++)
+		free(s->ld[r].chain);
+	for (r = 0; r < s->saw; r++)
+		free(s->col[r].t);
+	free(s->ld);
+	free(s->col);
+	free(s->cur);
+	free(s->pos);
+	free(s->end_cycle);
+	free(s->y);
+	free(s->w);
+	free(s->slot[0]);
+	free(s->slot[1]);
+	free(s->latch);
+	free(s->psum);
+	free(s->used_at);
+	free(s->b);
+}
+
 int exec_stpu_run(const struct spec_stpu *st, const struct spec_matrix *m, enum exec_stpu_scheme k,
 		  uint64_t seed, struct exec_stpu_result *out, char *err, size_t err_size)
 {
 	struct smat a;
 	struct spart *parts;
 	struct sim s;
-	size_t np, i;
-	unsigned r;
+	size_t np;
 
 	memset(out, 0, sizeof(*out));
 	if (m->n_ranks != 2) {
@@ -1015,61 +1083,12 @@ int exec_stpu_run(const struct spec_stpu *st, const struct spec_matrix *m, enum 
 	memset(&a, 0, sizeof(a));
 	smat_build(&a, m, seed);
 	parts = pack(&a, st, k, &np, out);
-	memset(&s, 0, sizeof(s));
-	s.sah = st->array_rows;
-	s.saw = st->array_cols;
-	s.stpu = k == EXEC_STPU_C0 || k == EXEC_STPU_C1;
-	s.kmz = k == EXEC_STPU_KMZ;
-	s.a = &a;
-	s.out = out;
-	s.b = make_blocks(parts, np, s.saw, &s.nb);
+	sim_init(&s, st, k == EXEC_STPU_C0 || k == EXEC_STPU_C1, k == EXEC_STPU_KMZ, &a, parts, np,
+		 out);
 	out->blocks = s.nb;
-	for (i = 0; i < 2; i++) {
-		s.slot[i] = xcalloc((size_t)s.sah * s.saw, sizeof(*s.slot[i]));
-		for (r = 0; r < s.sah * s.saw; r++)
-			s.slot[i][r].block = -1;
-	}
-	s.latch = xcalloc((size_t)s.sah * s.saw, sizeof(*s.latch));
-	s.psum = xcalloc((size_t)s.sah * s.saw, sizeof(*s.psum));
-	s.used_at = xmalloc((size_t)s.sah * s.saw * sizeof(*s.used_at));
-	for (r = 0; r < s.sah * s.saw; r++) {
-		s.latch[r].block = -1;
-		s.psum[r].block = -1;
-		s.used_at[r] = -1;
-	}
-	s.ld = xcalloc(s.sah, sizeof(*s.ld));
-	for (r = 0; r < s.sah; r++) {
-		s.ld[r].chain = xcalloc(s.saw, sizeof(*s.ld[r].chain));
-		s.ld[r].next = next_block_with_row(&s, 0, r);
-		s.ld[r].started_block = -1;
-		s.ld[r].done_block = -1;
-	}
-	s.col = xcalloc(s.saw, sizeof(*s.col));
-	s.cur = xcalloc(s.saw, sizeof(*s.cur));
-	s.pos = xcalloc(s.saw, sizeof(*s.pos));
-	s.end_cycle = xmalloc((s.nb ? s.nb : 1) * s.saw * sizeof(*s.end_cycle));
-	for (i = 0; i < s.nb * s.saw; i++)
-		s.end_cycle[i] = -1;
-	s.y = xcalloc((size_t)a.rows + 1, sizeof(*s.y));
 	simulate(&s);
 	check_numeric(&a, parts, np, s.y, out);
-	for (r = 0; r < s.sah; r++)
-		free(s.ld[r].chain);
-	for (i = 0; i < s.saw; i++)
-		free(s.col[i].t);
-	free(s.ld);
-	free(s.col);
-	free(s.cur);
-	free(s.pos);
-	free(s.end_cycle);
-	free(s.y);
-	free(s.w);
-	free(s.slot[0]);
-	free(s.slot[1]);
-	free(s.latch);
-	free(s.psum);
-	free(s.used_at);
-	free(s.b);
+	sim_release(&s);
 	free_parts(parts, np);
 	smat_free(&a);
 	return 0;
