@@ -55,25 +55,6 @@ static int parse_kind(struct ld *ld, const struct ysrc_node *n, const struct kpa
 	return 0;
 }
 
-/*
- * Extent of rank 'r' of 't': the hull of its projection over the workload
- * bounds, or the bare matrix's extent while spec_density_parse_matrix() runs.
- */
-static uint64_t rank_extent(const struct ld *ld, const struct spec_tensor *t, unsigned r)
-{
-	const struct spec_workload *w = &ld->s->workload;
-	uint64_t ext = 1;
-	unsigned k;
-
-	if (ld->density_extent)
-		return ld->density_extent[r];
-	for (k = 0; k < t->ranks[r].n_terms; k++) {
-		const struct spec_term *tm = &t->ranks[r].terms[k];
-		ext += (uint64_t)(tm->coef < 0 ? -tm->coef : tm->coef) * (w->bounds[tm->dim] - 1);
-	}
-	return ext;
-}
-
 /* Density of a band of half-width 'w' in an n x n matrix. */
 static double banded_density(uint64_t n, uint64_t w)
 {
@@ -90,14 +71,11 @@ static double banded_density(uint64_t n, uint64_t w)
 static int finish_banded(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 			 const struct spec_tensor *t, struct spec_density *d)
 {
-	uint64_t ext[2];
-	unsigned r;
+	const uint64_t *ext = t->rank_extent;
 
 	if (t->n_ranks != 2)
 		return ld_error(ld, n, p, "a banded density needs a 2-rank data space; '%s' has %u",
 				t->name, t->n_ranks);
-	for (r = 0; r < 2; r++)
-		ext[r] = rank_extent(ld, t, r);
 	if (ext[0] != ext[1])
 		return ld_error(ld, n, p, "a banded density needs a square data space; '%s' is "
 				"%llu x %llu", t->name, (unsigned long long)ext[0],
@@ -267,14 +245,12 @@ static int attach_matrix(struct ld *ld, struct diag_loc at, const struct kpath *
 	if (m->n_ranks != t->n_ranks)
 		return ld_error_at(ld, at, p, "'%s' has %u ranks but data space '%s' has %u",
 				   m->file, m->n_ranks, t->name, t->n_ranks);
-	for (r = 0; r < t->n_ranks; r++) {
-		uint64_t ext = rank_extent(ld, t, r);
-		if (m->shape[r] != ext)
+	for (r = 0; r < t->n_ranks; r++)
+		if (m->shape[r] != t->rank_extent[r])
 			return ld_error_at(ld, at, p, "rank %u of '%s' has extent %llu but rank %u "
 					   "of data space '%s' has %llu", r, m->file,
 					   (unsigned long long)m->shape[r], r, t->name,
-					   (unsigned long long)ext);
-	}
+					   (unsigned long long)t->rank_extent[r]);
 	d->kind = SPEC_DENSITY_ACTUAL;
 	d->data = m;
 	d->density = t->size ? (double)m->nnz / (double)t->size : 0.0;
@@ -509,7 +485,6 @@ int spec_density_parse_matrix(struct ld *ld, const struct ysrc_node *n, const st
 			      const char *name, uint64_t rows, uint64_t cols,
 			      struct spec_density *d)
 {
-	const uint64_t extent[2] = { rows, cols };
 	struct spec_tensor t;
 	int rc;
 
@@ -517,11 +492,10 @@ int spec_density_parse_matrix(struct ld *ld, const struct ysrc_node *n, const st
 	t.name = name;
 	t.loc = n->loc;
 	t.n_ranks = 2;
+	t.rank_extent[0] = rows;
+	t.rank_extent[1] = cols;
 	t.size = rows * cols;
-	t.dim_mask = 0;
-	ld->density_extent = extent;
 	rc = parse_density(ld, n, p, &t, d);
-	ld->density_extent = NULL;
 	if (rc == 0 && d->kind == SPEC_DENSITY_NM)
 		rc = ld_error(ld, n, p, "distribution 'structured_nm' needs a problem dimension; "
 			      "it is not available for '%s'", name);

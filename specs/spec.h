@@ -333,7 +333,10 @@ struct spec_tensor {
 	struct spec_rank_proj ranks[SPEC_MAX_TENSOR_RANKS];
 	bool read_write;
 	uint32_t dim_mask;             /* dimensions that project to this tensor */
-	uint64_t size;                 /* points of the convex hull of its projection */
+	/* points of rank r's projection over the workload bounds (its convex
+	 * hull): 1 + sum over its terms of |coef| * (bound - 1) */
+	uint64_t rank_extent[SPEC_MAX_TENSOR_RANKS];
+	uint64_t size;                 /* product of the rank extents */
 	struct spec_density density;
 };
 
@@ -704,6 +707,15 @@ int spec_mapping_derive(struct spec_mapping *m, const struct spec_workload *w);
  */
 const struct spec_matrix *spec_matrix_load(struct arena *a, const char *path,
 					   struct diag_list *dl);
+
+/*
+ * spec_matrix_load() of the in-memory text 'text' ('len' bytes, which may
+ * hold NUL bytes) named 'name' (kept by the caller: diagnostics and the
+ * matrix's 'file' point to it; a name ending in .mtx, or text starting
+ * with %%MatrixMarket, is read as Matrix Market).
+ */
+const struct spec_matrix *spec_matrix_parse(struct arena *a, const char *name, const char *text,
+					    size_t len, struct diag_list *dl);
 
 /* Write 'm' as a Timeloop mapping YAML document (loadable again) to 'out'. */
 void spec_mapping_write_yaml(const struct spec_mapping *m, const struct spec_arch *arch,
