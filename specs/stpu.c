@@ -238,7 +238,9 @@ static int parse_matrix(struct ld *ld, const struct ysrc_node *n, const struct k
 		const char *file;
 		if (ld_want_scalar(ld, fn, &kf) < 0)
 			return -1;
-		file = fn->str[0] == '/' || !strrchr(fn->loc.file, '/')
+		/* beside the YAML file that names it; as given from --set */
+		file = fn->str[0] == '/' || ld_from_override(ld, fn->loc) ||
+				       !strrchr(fn->loc.file, '/')
 			       ? arena_strdup(ld->a, fn->str)
 			       : arena_printf(ld->a, "%.*s%s",
 					      (int)(strrchr(fn->loc.file, '/') - fn->loc.file + 1),

@@ -46,6 +46,13 @@ tail -1 "$tmp/set" | grep -q '^45,37,833,' || fail "--set: not 833 non-zeros (0.
 grep -q "error: in 'stpu.matrix.density': expected a number in \[0, 1\], got '2'" "$tmp/err" ||
 	{ fail "--set density 2: message"; cat "$tmp/err"; }
 
+# a matrix file given with --set is read relative to the working directory
+mkdir "$tmp/sub"
+printf '%%%%MatrixMarket matrix coordinate pattern general\n3 4 2\n1 1\n3 4\n' >"$tmp/sub/m.mtx"
+(cd "$tmp" && "$FIBERLOOP" stpu --format csv --set 'stpu.matrix={file: sub/m.mtx}' d.yaml) \
+	>"$tmp/file" 2>&1 || { fail "--set matrix file exit $?"; cat "$tmp/file"; }
+tail -1 "$tmp/file" | grep -q '^3,4,2,' || fail "--set matrix file: not the 3 x 4 file"
+
 "$FIBERLOOP" map "$tmp/d.yaml" >/dev/null 2>"$tmp/err"
 [ $? -eq 1 ] || fail "map on an STPU design is not bad input"
 grep -q "an STPU design has no mapping to search" "$tmp/err" || fail "map: message"
