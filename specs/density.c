@@ -397,3 +397,14 @@ int spec_densities_load(struct ld *ld, const struct ysrc_node *inst, const struc
 		rc = -1;
 	return rc;
 }
+
+int spec_density_parse(struct ld *ld, const struct ysrc_node *n, const struct kpath *p, unsigned t)
+{
+	struct spec_tensor *ts = (struct spec_tensor *)ld->s->workload.tensors;
+	return parse_density(ld, n, p, &ts[t], &ts[t].density);
+}
+
+int spec_density_apply_files(struct ld *ld)
+{
+	return apply_tensor_files(ld);
+}

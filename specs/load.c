@@ -41,6 +41,7 @@ static const struct top_key top_keys[] = {
 	{ "mapspace_constraints", "mapspace_constraints", TOP_TARGETS },
 	{ "mapspace", "mapspace", TOP_SINGLE },
 	{ "model", "model", TOP_SINGLE },
+	{ "ipu", "ipu", TOP_SINGLE },
 	{ "compound_components", "compound_components", TOP_IGNORED },
 	{ "components", "components", TOP_IGNORED },
 	{ "globals", "globals", TOP_IGNORED },
@@ -162,6 +163,8 @@ static int run_sections(struct ld *ld)
 	const struct spec_load_options *opt = ld->opt;
 	int rc = 0;
 
+	if (ld_top_get(ld, "ipu"))
+		return spec_ipu_load(ld);
 	if (spec_problem_load(ld) < 0)
 		rc = -1;
 	if (!ld_top_get(ld, "problem") && !(opt && opt->allow_no_problem))
