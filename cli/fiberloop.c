@@ -14,6 +14,7 @@ extern const struct cli_command cmd_model;
 extern const struct cli_command cmd_map;
 extern const struct cli_command cmd_exec;
 extern const struct cli_command cmd_validate;
+extern const struct cli_command cmd_ipu;
 
 static int run_help(int argc, char **argv);
 
@@ -31,6 +32,7 @@ const struct cli_command *const cli_commands[] = {
 	&cmd_map,
 	&cmd_exec,
 	&cmd_validate,
+	&cmd_ipu,
 	&cmd_help,
 	NULL,
 };

@@ -16,7 +16,7 @@ allowed() {
 	model)   echo "util specs poly formats density saf model" ;;
 	mapper)  echo "util specs poly formats density saf model mapper" ;;
 	accel)   echo "util specs formats density model accel" ;;
-	report)  echo "util specs model report" ;;
+	report)  echo "util specs model accel exec report" ;;
 	exec)    echo "util specs exec" ;;
 	cli|bench) echo "*" ;;
 	esac
