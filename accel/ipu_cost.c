@@ -345,3 +345,69 @@ void ipu_pass_realize(const struct ipu_layer *L, const struct ipu_method *m,
 			      p == SPEC_IPU_GRAD_W ? z->bytes_w : z->bytes_r);
 	e->total = e->transpose + e->dist_exch + e->dist_compute + e->prop + e->reduce;
 }
+
+/*
+ * The blocks the busiest tile processes: in the distribution phase, and
+ * summed over the propagation steps of pass 'p' (the quantities the
+ * executor counts while it emulates the device).
+ */
+void ipu_layout_work(const struct ipu_layout *lay, enum spec_ipu_pass p, uint64_t *dist_max,
+		     uint64_t *step_max_sum)
+{
+	const struct ipu_part_cfg *c = &lay->cfg;
+	bool grad_a = p == SPEC_IPU_GRAD_A;
+	unsigned outer_max = grad_a ? lay->gdx_max : lay->dx_max;
+	unsigned inner_max = grad_a ? lay->gdy_max : lay->dy_max;
+	const uint8_t *bits = grad_a ? lay->ybits : lay->xbits;
+	uint64_t X = outer_max + 1, Y = X == 1 ? inner_max + 1 : (grad_a ? c->px : c->py);
+	uint64_t x, y, z, xo, yo, zi, o_out = 0, o_in = 0;
+	struct dist_index ix;
+	uint32_t i;
+
+	*dist_max = *step_max_sum = 0;
+	for (x = 0; x < c->px; x++)
+		for (y = 0; y < c->py; y++) {
+			uint64_t n = 0;
+			for (z = 0; z < c->pz; z++) {
+				const struct ipu_bucket *b = &lay->buckets[pn_of(c, x, y, z)];
+				for (i = 0; i < b->n; i++)
+					if (b->sgs[i].sg == x * c->py + y)
+						n += b->sgs[i].nz;
+			}
+			if (n > *dist_max)
+				*dist_max = n;
+		}
+	dist_index_init(lay, &ix);
+	for (xo = 0; xo < X; xo++) {
+		if (xo > 0 && !bits[xo]) {
+			o_out++;
+			continue;
+		}
+		for (yo = 0; yo < Y; yo++)
+			for (zi = 0; zi < c->pz; zi++) {
+				uint64_t ox, oy, d, k, worst = 0;
+				if (xo == 0 && yo == 0)
+					continue;
+				if (!zi && yo)
+					o_in++;
+				else if (!zi)
+					o_out++;
+				ox = (grad_a ? o_in : o_out) % c->px;
+				oy = (grad_a ? o_out : o_in) % c->py;
+				d = ox * c->py + oy;
+				for (k = ix.start[d]; k < ix.start[d + 1]; k++) {
+					uint64_t pn = ix.pn[k], n = 0;
+					uint64_t xb = pn / ((uint64_t)c->py * c->pz), yb = pn / c->pz % c->py;
+					uint32_t owner = (uint32_t)(((xb + ox) % c->px) * c->py + (yb + oy) % c->py);
+					const struct ipu_bucket *b = &lay->buckets[pn];
+					for (i = 0; i < b->n; i++)
+						if (b->sgs[i].sg == owner)
+							n += b->sgs[i].nz;
+					if (n > worst)
+						worst = n;
+				}
+				*step_max_sum += worst;
+			}
+	}
+	dist_index_release(&ix);
+}

@@ -9,9 +9,10 @@
  * Draws: a hypergeometric or fixed density fixes W's total, so partitions
  * are drawn one after another, each conditioned on what the rest of W
  * holds (the model's constrained query); other kinds are drawn
- * independently. A partition holding k blocks gets the expected number of
- * non-empty rows given k (the model's P(row empty | k)), the k blocks
- * spread evenly over them. When no partition can exceed its buckets (the
+ * independently. A hypergeometric partition's k blocks are then drawn row by
+ * row the same way; other kinds give a partition holding k blocks the
+ * expected number of non-empty rows given k (the model's P(row empty | k)),
+ * the k blocks spread evenly over them. When no partition can exceed its buckets (the
  * probability is below 1e-9), no draw is needed: no spill, no step, and
  * the distribution compute is that of the expected fullest partition.
  */
@@ -312,6 +313,40 @@ static void fill_rows(struct draw_ctx *d, struct shape *sh, uint64_t k, struct i
 	*n = (uint32_t)out;
 }
 
+/*
+ * Rows of a partition of 'k' layer blocks drawn one after another, each
+ * conditioned on what the rest of the partition holds (the model's
+ * constrained query on a row tile), for a density with a fixed total.
+ */
+static void draw_rows(struct draw_ctx *d, struct shape *sh, uint64_t k, struct rng *r,
+		      struct ipu_row **rows, uint32_t *n)
+{
+	unsigned q = d->L->q, a;
+	uint64_t row_pts[2] = { 1, sh->ey }, i, left = k, out = 0, lo, hi, c;
+	struct density_tile t = density_tile_box(2, row_pts);
+	double p[1024];
+
+	*rows = xmalloc((sh->ex * q > 0 ? sh->ex * q : 1) * sizeof(**rows));
+	for (i = 0; i < sh->ex && left > 0; i++) {
+		uint64_t cells = (sh->ex - i) * sh->ey;
+		struct density_constraint con = { density_tile_flat(cells), left };
+		if (i + 1 == sh->ex) {
+			c = left;
+		} else {
+			lo = left + sh->ey > cells ? left + sh->ey - cells : 0;
+			hi = left < sh->ey ? left : sh->ey;
+			if (hi - lo + 1 > sizeof(p) / sizeof(p[0]))
+				hi = lo + sizeof(p) / sizeof(p[0]) - 1;
+			density_prob_range(d->m, &t, &con, lo, (size_t)(hi - lo + 1), p);
+			c = draw_pmf(r, lo, p, (size_t)(hi - lo + 1));
+		}
+		left -= c;
+		for (a = 0; c && a < q && out < sh->kx; a++)
+			(*rows)[out++] = (struct ipu_row){ (uint32_t)(i * q + a), (uint32_t)(c * q) };
+	}
+	*n = (uint32_t)out;
+}
+
 /* One drawn pattern's partitions. */
 static void draw_pattern(struct draw_ctx *d, struct rng *r, struct ipu_row ***rows, uint32_t **n)
 {
@@ -323,7 +358,10 @@ static void draw_pattern(struct draw_ctx *d, struct rng *r, struct ipu_row ***ro
 	for (p = 0; p < P; p++) {
 		struct shape *sh = &d->shapes[d->shape_of[p]];
 		uint64_t k = draw_count(d, sh, r, left_points, left_nz);
-		fill_rows(d, sh, k, &(*rows)[p], &(*n)[p]);
+		if (d->conditional && d->m && density_kind(d->m) == SPEC_DENSITY_HYPERGEOMETRIC)
+			draw_rows(d, sh, k, r, &(*rows)[p], &(*n)[p]);
+		else
+			fill_rows(d, sh, k, &(*rows)[p], &(*n)[p]);
 		left_points -= left_points > sh->ex * sh->ey ? sh->ex * sh->ey : left_points;
 		left_nz -= left_nz > k ? k : left_nz;
 	}
@@ -331,7 +369,7 @@ static void draw_pattern(struct draw_ctx *d, struct rng *r, struct ipu_row ***ro
 
 /* --------------------------------------------------------- evaluation */
 
-static struct ipu_part_cfg part_cfg(const struct ipu_layer *L, const struct ipu_method *m,
+struct ipu_part_cfg ipu_part_cfg_of(const struct ipu_layer *L, const struct ipu_method *m,
 				    const struct ipu_geom *g, const struct ipu_sizes *z)
 {
 	struct ipu_part_cfg c;
@@ -467,7 +505,7 @@ static bool run_one(const struct ipu_layer *L, const struct ipu_method *m, const
 		    const struct ipu_sizes *z, struct ipu_row **rows, uint32_t *n_rows,
 		    struct acc *a, struct accel_ipu_result *out)
 {
-	struct ipu_part_cfg c = part_cfg(L, m, g, z);
+	struct ipu_part_cfg c = ipu_part_cfg_of(L, m, g, z);
 	struct ipu_layout *lay = ipu_partition(&c, rows, n_rows);
 	bool ov = lay->overflow;
 
@@ -485,7 +523,7 @@ static bool run_one(const struct ipu_layer *L, const struct ipu_method *m, const
  */
 static uint64_t capacity(struct draw_ctx *d, const struct ipu_sizes *z, const struct ipu_method *m)
 {
-	struct ipu_part_cfg c = part_cfg(d->L, m, d->g, z);
+	struct ipu_part_cfg c = ipu_part_cfg_of(d->L, m, d->g, z);
 	unsigned q = d->L->q;
 	struct shape *sh = &d->shapes[d->shape_of[0]];
 	uint64_t k = d->g->pz * c.cap_groups / (q * q), pts = sh->ex * sh->ey;

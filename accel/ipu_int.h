@@ -174,6 +174,12 @@ struct ipu_layout {
 	uint64_t n_subgroups, n_spilled, spilled_groups;
 };
 
+/* The partitioner's view of a plan: capacities in kernel blocks and words,
+ * the sub-group header (9 + 5 W (+ 4 W + 1 GradW) element-wise, 7 (+ 4 W)
+ * for blocks, §2 sizes). */
+struct ipu_part_cfg ipu_part_cfg_of(const struct ipu_layer *L, const struct ipu_method *m,
+				    const struct ipu_geom *g, const struct ipu_sizes *z);
+
 /*
  * Fill the buckets of 'cfg' from the rows of every X/Y partition:
  * part_rows[i] (n_rows[i] entries, non-empty rows in row order) for
@@ -195,6 +201,11 @@ void ipu_layout_free(struct ipu_layout *lay);
 void ipu_pass_realize(const struct ipu_layer *L, const struct ipu_method *m,
 		      const struct ipu_geom *g, const struct ipu_sizes *z,
 		      const struct ipu_layout *lay, enum spec_ipu_pass p, struct ipu_pass_est *e);
+
+/* The blocks of the busiest tile in the distribution, and summed over the
+ * propagation steps of pass 'p' (what the executor counts). */
+void ipu_layout_work(const struct ipu_layout *lay, enum spec_ipu_pass p, uint64_t *dist_max,
+		     uint64_t *step_max_sum);
 
 /* ----------------------------------------------------------- the density */
 

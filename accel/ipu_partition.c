@@ -34,33 +34,47 @@ static void rows_push(struct ipu_row **rows, uint32_t *n, uint32_t *alloc, struc
 	(*rows)[(*n)++] = r;
 }
 
-/* MetaInfo words of a sub-group of 'rows' rows and 'nz' groups (§2 sizes). */
-static uint64_t sg_meta(const struct ipu_part_cfg *c, uint64_t rows, uint64_t nz)
+/* The sub-group of partition 'sg' in bucket 'b', or NULL. */
+static struct ipu_subgroup *bucket_find(struct ipu_bucket *b, uint32_t sg)
 {
-	return c->fixed_meta + 2 * rows + nz;
+	uint32_t i;
+
+	for (i = 0; i < b->n; i++)
+		if (b->sgs[i].sg == sg)
+			return &b->sgs[i];
+	return NULL;
 }
 
-/* Append a sub-group of partition 'sg' with rows[0..n) to bucket 'b' (rows copied). */
+/*
+ * Add rows[0..n) of partition 'sg' to bucket 'b' (rows copied): appended
+ * to the bucket's sub-group of that partition when it has one (2 words a
+ * row plus its blocks), else a new sub-group (plus its header).
+ */
 static void bucket_add(const struct ipu_part_cfg *c, struct ipu_bucket *b, uint32_t sg,
 		       const struct ipu_row *rows, uint32_t n)
 {
-	struct ipu_subgroup *s;
+	struct ipu_subgroup *s = bucket_find(b, sg);
+	uint64_t nz = 0;
 	uint32_t i;
 
-	if (b->n == b->alloc) {
-		b->alloc = b->alloc ? 2 * b->alloc : 2;
-		b->sgs = xreallocarray(b->sgs, b->alloc, sizeof(*b->sgs));
-	}
-	s = &b->sgs[b->n++];
-	s->sg = sg;
-	s->n_rows = n;
-	s->nz = 0;
-	s->rows = xmalloc((n ? n : 1) * sizeof(*s->rows));
-	memcpy(s->rows, rows, n * sizeof(*rows));
 	for (i = 0; i < n; i++)
-		s->nz += rows[i].nz;
-	b->nz += s->nz;
-	b->meta += sg_meta(c, n, s->nz);
+		nz += rows[i].nz;
+	if (!s) {
+		if (b->n == b->alloc) {
+			b->alloc = b->alloc ? 2 * b->alloc : 2;
+			b->sgs = xreallocarray(b->sgs, b->alloc, sizeof(*b->sgs));
+		}
+		s = &b->sgs[b->n++];
+		memset(s, 0, sizeof(*s));
+		s->sg = sg;
+		b->meta += c->fixed_meta;
+	}
+	s->rows = xreallocarray(s->rows, (size_t)s->n_rows + n + 1, sizeof(*s->rows));
+	memcpy(s->rows + s->n_rows, rows, n * sizeof(*rows));
+	s->n_rows += n;
+	s->nz += nz;
+	b->nz += nz;
+	b->meta += 2 * (uint64_t)n + nz;
 }
 
 static bool bucket_fits(const struct ipu_part_cfg *c, const struct ipu_bucket *b)
@@ -163,7 +177,9 @@ static int cmp_piece(const void *a, const void *b)
 /*
  * Place what fits of piece 'p' into bucket 't': the whole piece, else
  * (findPartitionsToRemove) its leading rows at 2 words plus their nz each
- * after one fixed sub-group cost, and with 'split' part of the next row.
+ * after one sub-group header (none when 't' already holds a sub-group of
+ * the same partition: the rows join it), and with 'split' part of the
+ * next row.
  */
 static void place_in(const struct ipu_part_cfg *c, struct ipu_bucket *t, struct piece *p, bool split)
 {
@@ -171,19 +187,22 @@ static void place_in(const struct ipu_part_cfg *c, struct ipu_bucket *t, struct 
 	uint32_t k = 0;
 	struct ipu_row part;
 
+	uint64_t header;
+
 	if (t->meta + 1 >= c->cap_meta || t->nz >= c->cap_groups)
 		return;
 	free_meta = c->cap_meta - 1 - t->meta;
 	free_nz = c->cap_groups - t->nz;
-	if (sg_meta(c, p->n, p->nz) <= free_meta && p->nz <= free_nz) {
+	header = bucket_find(t, p->sg) ? 0 : c->fixed_meta;
+	if (header + 2 * (uint64_t)p->n + p->nz <= free_meta && p->nz <= free_nz) {
 		bucket_add(c, t, p->sg, p->rows, p->n);
 		p->n = 0;
 		p->nz = 0;
 		return;
 	}
-	if (free_meta <= c->fixed_meta)
+	if (free_meta <= header)
 		return;
-	budget = free_meta - c->fixed_meta;
+	budget = free_meta - header;
 	while (k < p->n && 2 + (uint64_t)p->rows[k].nz <= budget && p->rows[k].nz <= free_nz) {
 		budget -= 2 + (uint64_t)p->rows[k].nz;
 		free_nz -= p->rows[k].nz;

@@ -415,7 +415,7 @@ static void pass_grad_w(const struct ipu_layer *L, const struct ipu_method *m,
 		St = S1;
 	}
 	if (g->pz > 1) {
-		if (xb && !is_static)
+		if (xb)
 			e->dist_exch += (double)g->pz * ipu_exchange_cycles(L, z->bytes_w, 1, T, true);
 		else
 			e->dist_exch += (double)g->pz *

@@ -329,6 +329,30 @@ static void text_mapper(const struct spec_set *s)
 }
 
 /* The whole design as text. */
+/* An 'ipu:' design: the device after its preset and overrides, and the layer. */
+static void text_ipu(const struct spec_set *s)
+{
+	const struct spec_ipu_device *d = &s->ipu->device;
+	const struct spec_ipu_layer *l = &s->ipu->layer;
+	unsigned p;
+
+	printf("IPU device '%s': %llu tiles of %llu bytes, %u workers, %.4g Hz, exchange %u "
+	       "bytes/cycle%s, AMP half %u / float %u MACs/cycle\n", d->preset,
+	       (unsigned long long)d->tiles, (unsigned long long)d->bytes_per_tile, d->workers,
+	       d->clock_hz, d->exchange_bytes_per_cycle,
+	       d->exchange_bus_sharing ? " (bus sharing)" : "", d->amp_macs_per_cycle[SPEC_IPU_HALF],
+	       d->amp_macs_per_cycle[SPEC_IPU_FLOAT]);
+	printf("IPU layer: X %llu, Y %llu, Z %llu, block %u, %s (partials %s), %s sparsity, "
+	       "passes", (unsigned long long)l->x, (unsigned long long)l->y,
+	       (unsigned long long)l->z, l->block_size, spec_ipu_dtype_name(l->dtype),
+	       spec_ipu_dtype_name(l->partials_type), spec_ipu_sparsity_name(l->sparsity));
+	for (p = 0; p < SPEC_IPU_N_PASSES; p++)
+		if ((l->passes >> p) & 1)
+			printf(" %s", spec_ipu_pass_name((enum spec_ipu_pass)p));
+	printf(", available memory %g, bucket oversize %g\n", l->available_memory_proportion,
+	       l->meta_info_bucket_oversize_proportion);
+}
+
 static void print_text(const struct spec_set *s)
 {
 	size_t i;
@@ -336,6 +360,11 @@ static void print_text(const struct spec_set *s)
 	for (i = 0; i < s->n_files; i++)
 		printf(" %s", s->files[i]);
 	printf("\n");
+	if (s->ipu) {
+		text_ipu(s);
+		text_workload(s);
+		return;
+	}
 	text_arch(s);
 	if (s->workload.n_dims)
 		text_workload(s);

@@ -82,28 +82,42 @@ static uint32_t sg_rows(const struct xsg *s, uint32_t lo, uint32_t hi)
 	return n;
 }
 
-/* MetaInfo of a sub-group: header, 2 words a row, 1 a block (§2 sizes). */
-static uint64_t sg_cost(const struct xipu *e, const struct xsg *s)
+/* The sub-group of partition 'owner' in bucket 'b', or NULL. */
+static struct xsg *bucket_sg(struct xbucket *b, uint32_t owner)
 {
-	return s->n ? e->fixed + 2 * (uint64_t)sg_rows(s, 0, s->n) + s->n : 0;
+	uint32_t i;
+
+	for (i = 0; i < b->n; i++)
+		if (b->sg[i].owner == owner)
+			return &b->sg[i];
+	return NULL;
 }
 
-/* Put blocks [lo, hi) of 's' as a new sub-group into bucket 'b'. */
+/*
+ * Put blocks[0..n) of partition 'owner' into bucket 'b': a bucket keeps one
+ * sub-group per partition, so they join its sub-group when there is one (2
+ * words a row and 1 a block), else they start one (plus the header).
+ */
 static void bucket_put(const struct xipu *e, struct xbucket *b, uint32_t owner,
 		       const struct xblk *blocks, uint32_t n)
 {
-	struct xsg ns = { owner, 0, 0, NULL };
+	struct xsg *s = bucket_sg(b, owner), run = { owner, n, n, (struct xblk *)blocks };
 	uint32_t i;
 
-	for (i = 0; i < n; i++)
-		sg_push(&ns, blocks[i]);
-	if (b->n == b->alloc) {
-		b->alloc = b->alloc ? 2 * b->alloc : 2;
-		b->sg = xreallocarray(b->sg, b->alloc, sizeof(*b->sg));
+	if (!s) {
+		if (b->n == b->alloc) {
+			b->alloc = b->alloc ? 2 * b->alloc : 2;
+			b->sg = xreallocarray(b->sg, b->alloc, sizeof(*b->sg));
+		}
+		s = &b->sg[b->n++];
+		memset(s, 0, sizeof(*s));
+		s->owner = owner;
+		b->meta += e->fixed;
 	}
-	b->sg[b->n++] = ns;
+	for (i = 0; i < n; i++)
+		sg_push(s, blocks[i]);
 	b->blocks += n;
-	b->meta += sg_cost(e, &ns);
+	b->meta += 2 * (uint64_t)sg_rows(&run, 0, n) + n;
 }
 
 /* ------------------------------------------------------------ partitioner */
@@ -193,22 +207,25 @@ static void piece_drop(struct xpiece *p, uint32_t k)
 	p->sg.n -= k;
 }
 
-/* Move what fits of 'p' into bucket 't' (whole; else leading rows; then part of a row). */
+/* Move what fits of 'p' into bucket 't' (whole; else leading rows; then part of a row);
+ * no header is paid where the bucket already holds a sub-group of the piece's partition. */
 static void offer(struct xipu *e, struct xbucket *t, struct xpiece *p, bool split)
 {
 	uint64_t cap_m = e->c->bucket_meta_words, cap_b = e->c->bucket_groups;
 	uint64_t free_m = t->meta + 1 < cap_m ? cap_m - 1 - t->meta : 0;
 	uint64_t free_b = t->blocks < cap_b ? cap_b - t->blocks : 0, budget;
+	uint64_t head = bucket_sg(t, p->sg.owner) ? 0 : e->fixed;
 	uint32_t k = 0;
 
-	if (sg_cost(e, &p->sg) <= free_m && p->sg.n <= free_b) {
+	if (head + 2 * (uint64_t)sg_rows(&p->sg, 0, p->sg.n) + p->sg.n <= free_m &&
+	    p->sg.n <= free_b) {
 		bucket_put(e, t, p->sg.owner, p->sg.b, p->sg.n);
 		p->sg.n = 0;
 		return;
 	}
-	if (free_m <= e->fixed)
+	if (free_m <= head)
 		return;
-	budget = free_m - e->fixed;
+	budget = free_m - head;
 	while (k < p->sg.n) {
 		uint32_t end = k;
 		while (end < p->sg.n && p->sg.b[end].r == p->sg.b[k].r)

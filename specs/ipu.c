@@ -291,7 +291,7 @@ static int parse_passes(struct ld *ld, const struct ysrc_node *n, const struct k
 			*mask |= 1u << k;
 		}
 	}
-	if (rc == 0 && !(*mask & (1u << SPEC_IPU_FWD)))
+	if (*mask && !(*mask & (1u << SPEC_IPU_FWD)))
 		rc = ld_error(ld, n, p, "the passes must include 'fwd' (PopSparse always plans the "
 			      "forward pass)");
 	return rc;
