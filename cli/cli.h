@@ -1,6 +1,8 @@
 /*
- * The fiberloop command: git-style subcommands sharing one option style,
- * one way of loading specs and one set of exit codes.
+ * The fiberloop command: git-style subcommands over job/, sharing one
+ * option table (every option defined once, `--opt=value` and `--opt value`
+ * everywhere, the same error text for the same mistake), one way of loading
+ * a design and one set of exit codes.
  *
  * Exit codes: 0 ok, 1 bad input (a diagnostic was printed), 2 usage error,
  * 3 infeasible design (a valid spec whose mapping does not fit). Only cli/
@@ -11,9 +13,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-struct spec_set;
-struct spec_load_options;
+#include "job/job.h"
 
 enum cli_exit {
 	CLI_EXIT_OK = 0,
@@ -22,38 +24,105 @@ enum cli_exit {
 	CLI_EXIT_INFEASIBLE = 3,
 };
 
-enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_CSV };
+/* Every option of every command (cli/options.c holds their one table). */
+enum cli_opt {
+	CLI_OPT_OUTPUT,
+	CLI_OPT_FORMAT,
+	CLI_OPT_TENSOR,
+	CLI_OPT_SET,
+	CLI_OPT_ENERGY,
+	CLI_OPT_FOOTPRINT,
+	CLI_OPT_SEED,
+	CLI_OPT_RETENTION,
+	CLI_OPT_SEEDS,
+	CLI_OPT_TOLERANCE,
+	CLI_OPT_SIGMAS,
+	CLI_OPT_LOG,
+	CLI_OPT_ALGORITHM,
+	CLI_OPT_THREADS,
+	CLI_OPT_STREAMS,
+	CLI_OPT_REFINE,
+	CLI_OPT_TIME_LIMIT,
+	CLI_OPT_SEARCH_SIZE,
+	CLI_OPT_TIMEOUT,
+	CLI_OPT_VICTORY,
+	CLI_OPT_SAMPLES,
+	CLI_OPT_PERCENTILE,
+	CLI_OPT_COUNT
+};
+
+#define CLI_OPT_BIT(o) (1u << (o))
+
+/* A command's parsed command line. */
+struct cli_args {
+	struct job_options job;
+	const char **files;            /* FILE... (borrowed from argv) */
+	size_t n_files;
+	const char **tensors;          /* --tensor NAME=FILE, in order */
+	size_t n_tensors;
+	const char **sets;             /* --set PATH=VALUE, in order */
+	size_t n_sets;
+	struct spec_override *overrides;  /* the parsed --set, owned (cli_load) */
+	size_t n_overrides;
+	const char *out_dir;           /* -o DIR, or NULL */
+	const char *log_path;          /* --log FILE, or NULL */
+};
 
 /* A subcommand: its name, one-line summary, usage line and full help. */
 struct cli_command {
 	const char *name;
 	const char *summary;
-	const char *usage;   /* after "fiberloop " */
-	const char *help;    /* options and details, printed by 'help CMD' */
-	int (*run)(int argc, char **argv);  /* argv[0] is the command name */
+	const char *usage;             /* after "fiberloop " */
+	const char *help;              /* what it does, before the options */
+	const char *epilogue;          /* after the options (exit status ...), may be NULL */
+	int (*run)(const struct cli_command *cmd, struct cli_args *a);
+	enum job_command job;
+	uint32_t options;              /* CLI_OPT_BIT()s of the options it takes */
+	unsigned formats;              /* 1 << enum job_format, for --format */
+	const char *const *opt_help;   /* per option, overriding the table's help; may be NULL */
 };
 
 /* The table of subcommands, NULL-terminated (cli/fiberloop.c). */
 extern const struct cli_command *const cli_commands[];
 
+/*
+ * Parse argv (argv[0] is the command's name) for 'cmd' into 'a', starting
+ * from the command's defaults. Returns 0, or CLI_EXIT_USAGE after printing
+ * the error and the usage line. Release 'a' with cli_args_release().
+ */
+int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_args *a);
+void cli_args_release(struct cli_args *a);
+
 /* Print "fiberloop CMD: message" and the usage line to stderr; returns 2. */
 int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Print the full help of 'cmd' to stdout. */
+/* Print the full help of 'cmd' (with its options from the table) to stdout. */
 void cli_print_help(const struct cli_command *cmd);
 
 /* True when argv holds -h or --help before any "--". */
 bool cli_wants_help(int argc, char **argv);
 
-/* Parse "text|json|csv" (the allowed subset in 'allowed', a bit per format). */
-int cli_parse_format(const char *s, unsigned allowed, enum cli_format *out);
-
 /*
- * Load the YAML files 'paths', printing every diagnostic to stderr.
+ * Load the design of 'a' for 'cmd' with its --set overrides (parsed into
+ * a->overrides, released with 'a'), printing every diagnostic to stderr.
  * Returns the set, or NULL after printing (the command then exits 1).
  */
-struct spec_set *cli_load_specs(char **paths, size_t n_paths,
-				const struct spec_load_options *opt);
+struct spec_set *cli_load(const struct cli_command *cmd, struct cli_args *a);
+
+/*
+ * Run the job of 'a' on 's' and deliver it: diagnostics and errors to
+ * stderr, files into -o DIR (or 'default_dir'), 'print' to stdout. Returns
+ * the exit code.
+ */
+int cli_run_job(const struct cli_command *cmd, struct cli_args *a, const struct spec_set *s,
+		const char *default_dir);
+
+/* The whole of a plain command: load the design, run the job, deliver. The exit code. */
+int cli_run_design(const struct cli_command *cmd, struct cli_args *a);
+
+/* Write the files of 'out' into 'dir' atomically. Returns 0, or -1 after printing. */
+int cli_write_outputs(const struct cli_command *cmd, const char *dir,
+		      const struct job_outputs *out);
 
 #endif

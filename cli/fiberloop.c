@@ -16,14 +16,11 @@ extern const struct cli_command cmd_exec;
 extern const struct cli_command cmd_validate;
 extern const struct cli_command cmd_ipu;
 
-static int run_help(int argc, char **argv);
-
 static const struct cli_command cmd_help = {
 	.name = "help",
 	.summary = "Show the help of fiberloop or of one command.",
 	.usage = "help [COMMAND]",
 	.help = "",
-	.run = run_help,
 };
 
 const struct cli_command *const cli_commands[] = {
@@ -80,6 +77,18 @@ static int run_help(int argc, char **argv)
 /* Name of the known command nearest to 'name', for a hint. */
 static const char *suggest_command(const char *name);
 
+/* Parse the command line of 'cmd' and run it. */
+static int run_command(const struct cli_command *cmd, int argc, char **argv)
+{
+	struct cli_args a;
+	int rc = cli_parse(cmd, argc, argv, &a);
+
+	if (!rc)
+		rc = cmd->run(cmd, &a);
+	cli_args_release(&a);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const struct cli_command *cmd;
@@ -105,11 +114,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "\nSee 'fiberloop --help'.\n");
 		return CLI_EXIT_USAGE;
 	}
-	if (cmd != &cmd_help && cli_wants_help(argc - 1, argv + 1)) {
+	if (cmd == &cmd_help)
+		return run_help(argc - 1, argv + 1);
+	if (cli_wants_help(argc - 1, argv + 1)) {
 		cli_print_help(cmd);
 		return CLI_EXIT_OK;
 	}
-	return cmd->run(argc - 1, argv + 1);
+	return run_command(cmd, argc - 1, argv + 1);
 }
 
 static const char *suggest_command(const char *name)

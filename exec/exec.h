@@ -131,6 +131,10 @@ struct exec_fibertree;
 int exec_run(const struct spec_set *s, const struct exec_options *opt,
 	     struct exec_result *out);
 
+/* "translation" / "overlap" and "timeloop" / "exact": the option values' names. */
+const char *exec_retention_name(enum exec_retention r);
+const char *exec_footprint_name(enum exec_footprint f);
+
 /* Statistics of 'tensor' at storage level 'level' (borrowed from 'r'). */
 const struct exec_tensor_stats *exec_result_stats(const struct exec_result *r,
 						  unsigned level, unsigned tensor);

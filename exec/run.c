@@ -178,3 +178,13 @@ void exec_result_release(struct exec_result *r)
 	free(r->stats);
 	r->stats = NULL;
 }
+
+const char *exec_retention_name(enum exec_retention r)
+{
+	return r == EXEC_RETAIN_OVERLAP ? "overlap" : "translation";
+}
+
+const char *exec_footprint_name(enum exec_footprint f)
+{
+	return f == EXEC_FOOTPRINT_EXACT ? "exact" : "timeloop";
+}

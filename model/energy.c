@@ -3,7 +3,9 @@
  * (semantics 1.6). Each Timeloop action type takes the first entry of its
  * priority list that the component's table has; the table is the user's ERT,
  * or, for a component without one, the chosen energy preset (treated exactly
- * like an ERT). A level's vector_access_energy attribute overrides both.
+ * like an ERT). A level's vector_access_energy attribute overrides both. The
+ * fallback is per op, as in Timeloop: a random read, fill or update that the
+ * table does not name costs the level's PAT vector energy, any other op 0.
  */
 #include "model/model_int.h"
 
@@ -101,12 +103,41 @@ static bool is_data_op(enum model_op op)
 	       op == MODEL_OP_RANDOM_UPDATE;
 }
 
-/* Timeloop's built-in vector energy for a level without any table. */
+/*
+ * PAT's SRAM energy per access of 'width_bits' bits to an array of
+ * 'height' rows (Timeloop's public PAT, semantics 1.6): a line through two
+ * Eyeriss figures, 0.5 KiB -> 1.0 and 100 KiB -> 6.0 units of a 16-bit
+ * access, y = 1 + (KiB - 0.5) * (6 - 1) / (100 - 0.5), then scaled to the
+ * width: y * width / 16 pJ. Banks and ports do not enter.
+ */
+static double pat_sram_pj(uint64_t height, uint64_t width_bits)
+{
+	double kib = (double)(width_bits * height) / (8.0 * 1024.0);
+	double y = (6.0 - 1.0) / (100.0 - 0.5) * (kib - 0.5) + 1.0;
+
+	return y * (double)width_bits / 16.0;
+}
+
+/*
+ * Timeloop's built-in (PAT) vector energy of a level, the price of a
+ * random read, fill or update that the level's table does not name
+ * (semantics 1.6). DRAM: 200 * width / 16 pJ with width = word_bits *
+ * block_size. Any other technology: PAT's SRAM line for rows of
+ * word_bits * block_size * cluster_size bits and ceil(size / block_size)
+ * rows, divided by the cluster size; 0 for a level without a size.
+ */
 static double pat_vector_energy(const struct spec_level *lvl)
 {
+	uint64_t block = lvl->block_size ? lvl->block_size : 1;
+	uint64_t cluster = lvl->cluster_size ? lvl->cluster_size : 1;
+	uint64_t height;
+
 	if (lvl->technology == SPEC_TECH_DRAM)
 		return 200.0 * (double)(lvl->word_bits * lvl->block_size) / 16.0;
-	return 0.0;
+	if (!lvl->has_size || lvl->size_words == 0)
+		return 0.0;
+	height = lvl->size_words / block + (lvl->size_words % block != 0);
+	return pat_sram_pj(height, lvl->word_bits * block * cluster) / (double)cluster;
 }
 
 /* Resolve every op of a level from table 't' (ERT or preset). */

@@ -207,7 +207,14 @@ static void tile_addresses(const struct model_ws *ws, unsigned pv, struct model_
 					 a[MODEL_OP_RANDOM_FILL] + a[MODEL_OP_GATED_FILL];
 }
 
-/* Unthrottled words per cycle one instance reads and writes (semantics 3.5). */
+/*
+ * Unthrottled words per cycle one instance reads and writes (semantics 3.5).
+ * The format shares of the breakdown lines divide the format words by the
+ * words of the same direction; the shared one turns the read and write
+ * format bits into words together, (rbits + wbits) div word_bits, as
+ * Timeloop head does (own-pat-fallback-inner-to-outer: 968 bits are 121
+ * words, not 60 + 60), over the separately rounded read + write words.
+ */
 static void tile_bandwidth(const struct spec_level *lvl, unsigned pv, struct model_tile *t,
 			   uint64_t compute_cycles, double *rd, double *wr)
 {
@@ -227,7 +234,7 @@ static void tile_bandwidth(const struct spec_level *lvl, unsigned pv, struct mod
 
 	t->fmt_read_ratio = r > 0 ? (double)(rbits / wb) / r : 0;
 	t->fmt_write_ratio = w > 0 ? (double)(wbits / wb) / w : 0;
-	t->fmt_shared_ratio = r + w > 0 ? (double)(rbits / wb + wbits / wb) / (r + w) : 0;
+	t->fmt_shared_ratio = r + w > 0 ? (double)((rbits + wbits) / wb) / (r + w) : 0;
 	r = ceil(r / scale);
 	w = ceil(w / scale);
 	t->bw_consumption_scale = lvl->bw_consumption_scale[pv] > 0 ?

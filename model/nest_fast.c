@@ -371,27 +371,40 @@ static bool link_possible(struct model_ws *ws, unsigned l, unsigned pv,
 	return false;
 }
 
-/* Level 0: every compute reads every tensor once from the innermost level. */
-static void fast_level0(struct model_ws *ws)
+/*
+ * link_possible for level 0's group when it moves tensor pv: its children
+ * are operation points, never subtracted from a previous one, so a zero
+ * translation also meets a zero neighbour offset (a loop of the group that
+ * does not move pv), and no translation is filtered out by its reach.
+ */
+static bool point_link_possible(struct model_ws *ws, unsigned pv, const struct proj_u *d)
 {
-	const struct mlevel *lv = &ws->lv[0];
-	uint64_t n = loops_temporal_product(ws);
-	unsigned pv;
+	const struct mloop *M = &ws->loops[ws->lv[0].in];
+	const struct mloop *g = &ws->loops[M->group_lo];
+	const struct proj *p = &ws->proj[pv];
+	const struct neighbours *nb = neighbour_deltas(ws, 0, M);
+	unsigned n = (unsigned)(M - g) + 1, i, j, r, k;
 
-	ws->nest.compute_accesses = n;
-	for (pv = 0; pv < ws->n_tensors; pv++) {
-		struct nest_tile *t = &ws->nest.t[0][pv];
-		if (lv->has_master) {
-			const struct mloop *M = &ws->loops[lv->in];
-			uint64_t ends[SPEC_MAX_DIMS];
-			unsigned k, ng = lv->in - M->group_lo + 1;
-			for (k = 0; k < ng; k++)
-				ends[k] = ws->loops[M->group_lo + k].end;
-			nest_multicast(ws, pv, &ws->loops[M->group_lo], ng, ends, NULL, n, t);
-		} else {
-			nest_rec_add(t, 1, 1, n);
+	if (nb->overflow)
+		return true;
+	for (i = 0; i < nb->n; i++) {
+		int64_t off[SPEC_MAX_TENSOR_RANKS];
+		for (r = 0; r < p->n_ranks; r++) {
+			off[r] = 0;
+			for (k = 0; k < n; k++)
+				off[r] += nb->d[i][k] * p->cm[r][g[k].dim] * (int64_t)g[k].stride;
+		}
+		for (j = 0; j < d->m; j++) {
+			bool eq = true, neg = true;
+			for (r = 0; r < p->n_ranks; r++) {
+				eq &= d->pu[j][r] == off[r];
+				neg &= d->pu[j][r] == -off[r];
+			}
+			if (eq || neg)
+				return true;
 		}
 	}
+	return false;
 }
 
 /* Do the spatial loops of level l move tensor pv's tiles at all? */
@@ -404,6 +417,85 @@ static bool group_moves(const struct model_ws *ws, unsigned l, unsigned pv)
 		if (ws->proj[pv].dims[ws->loops[k].dim].n)
 			return true;
 	return false;
+}
+
+/*
+ * The projected translations P(u_j) of tensor pv between consecutive calls
+ * of a spatial group directly above the MACs: the calls are the leaves of
+ * every temporal loop, entering leaf x moves the operation point by u_j =
+ * s_j - (s_0 + ... + s_{j-1}), j = ctz(x). Returns the calls whose point
+ * moves on pv (the first one included), i.e. 1 + sum of the weights of
+ * the j with P(u_j) != 0.
+ */
+static uint64_t point_translations(const struct model_ws *ws, unsigned pv,
+				   const struct above *ab, struct proj_u *d)
+{
+	const struct proj *p = &ws->proj[pv];
+	int64_t prefix[SPEC_MAX_TENSOR_RANKS] = { 0 };
+	uint64_t moving = 1;
+	unsigned j, r;
+
+	d->m = ab->n;
+	for (j = 0; j < ab->n; j++) {
+		bool zero = true;
+		for (r = 0; r < p->n_ranks; r++) {
+			int64_t step = p->cm[r][ab->dim[j]] * (int64_t)ab->stride[j];
+			d->pu[j][r] = step - prefix[r];
+			zero &= d->pu[j][r] == 0;
+			prefix[r] += step;
+		}
+		if (!zero)
+			moving += ab->weight[j];
+	}
+	return moving;
+}
+
+/*
+ * Level 0: every compute reads every tensor once from the innermost level.
+ * Under a spatial group directly above the MACs, Timeloop compares each
+ * MAC's operation point with its mesh neighbours' previous points (link
+ * transfers, semantics 2.4): when the group does not move pv, all MACs
+ * share one point, and every call whose point did not move on pv is served
+ * entirely over the links (F x the calls' epochs in link transfers, no
+ * access); other calls multicast the point to all F. A group that moves pv
+ * goes to the general walk when a translation could meet a neighbour's
+ * offset.
+ */
+static int fast_level0(struct model_ws *ws, const struct above *ab, struct proj_u *d)
+{
+	const struct mlevel *lv = &ws->lv[0];
+	const struct mloop *M = &ws->loops[lv->in];
+	uint64_t n = loops_temporal_product(ws), ends[SPEC_MAX_DIMS], F = 1;
+	unsigned pv, k, ng = 0;
+
+	ws->nest.compute_accesses = n;
+	if (lv->has_master) {
+		ng = lv->in - M->group_lo + 1;
+		for (k = 0; k < ng; k++)
+			F *= ends[k] = ws->loops[M->group_lo + k].end;
+	}
+	for (pv = 0; pv < ws->n_tensors; pv++) {
+		struct nest_tile *t = &ws->nest.t[0][pv];
+		uint64_t moving;
+		if (!lv->has_master) {
+			nest_rec_add(t, 1, 1, n);
+			continue;
+		}
+		if (F < 2 || (ws->m->levels[0].no_link_transfer_mask & (1u << pv))) {
+			nest_multicast(ws, pv, &ws->loops[M->group_lo], ng, ends, NULL, n, t);
+			continue;
+		}
+		moving = point_translations(ws, pv, ab, d);
+		if (group_moves(ws, 0, pv)) {
+			if (point_link_possible(ws, pv, d))
+				return -1;
+			nest_multicast(ws, pv, &ws->loops[M->group_lo], ng, ends, NULL, n, t);
+			continue;
+		}
+		nest_rec_add(t, F, 1, moving);
+		t->link_transfers += F * (n - moving);
+	}
+	return 0;
 }
 
 /* Level l >= 1: words its children's tiles (level l-1) receive. */
@@ -470,7 +562,8 @@ int nest_fast(struct model_ws *ws)
 	if (ws->m->is_imperfect || collect_above(ws, &ab) < 0)
 		return -1;
 	fast_sizes(ws);
-	fast_level0(ws);
+	if (fast_level0(ws, &ab, &d) < 0)
+		return -1;
 	for (l = 1; l < ws->n_levels; l++)
 		if (fast_level(ws, l, &ab, &d) < 0)
 			return -1;

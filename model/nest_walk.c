@@ -332,11 +332,12 @@ static bool desc_equal(const struct delta_desc *a, const int64_t *oa,
 	return true;
 }
 
-/* Mark children whose delta a mesh neighbour held in the previous call. */
+/* Mark children whose delta 'cur' a mesh neighbour held in the previous call. */
 static unsigned link_cover(struct model_ws *ws, struct walk_state *w, unsigned l,
-			   unsigned pv, uint64_t n_children, uint64_t H)
+			   unsigned pv, const struct delta_desc *cur, uint64_t n_children,
+			   uint64_t H)
 {
-	const struct delta_desc *cur = &w->cur[l - 1][pv], *prev = &w->prev[l][pv];
+	const struct delta_desc *prev = &w->prev[l][pv];
 	unsigned n = ws->proj[pv].n_ranks, covered = 0;
 	const int64_t *off = w->offsets;
 	uint64_t c;
@@ -381,24 +382,26 @@ static void rec_merge(struct nest_tile *into, const struct nest_tile *from)
 		nest_rec_add(into, from->rec[i].m, from->rec[i].scatter, from->rec[i].accesses);
 }
 
-/* Multicast, with link transfers when they lower the parent's accesses. */
+/*
+ * Multicast of child 0's delta 'cur' (the others are its translated
+ * copies), with link transfers when they lower the parent's accesses.
+ */
 static void spatial_accesses(struct model_ws *ws, struct walk_state *w, unsigned M,
 			     const uint64_t *ends, uint64_t n_children, unsigned pv,
-			     uint64_t size)
+			     const struct delta_desc *cur)
 {
 	const struct mloop *mp = &ws->loops[M], *g = &ws->loops[mp->group_lo];
 	unsigned l = mp->level, n = M - mp->group_lo + 1;
 	struct nest_tile *tile = &ws->nest.t[l][pv];
 	struct nest_tile plain = { 0 }, linked = { 0 };
-	uint64_t acc = size * w->epochs, H;
+	uint64_t acc = cur->size * w->epochs, H;
 	unsigned covered = 0;
 
-	if (mp->group_lo > 0 && w->has_prev[l][pv] &&
-	    !(ws->m->levels[l].no_link_transfer_mask & (1u << pv))) {
+	if (w->has_prev[l][pv] && !(ws->m->levels[l].no_link_transfer_mask & (1u << pv))) {
 		H = ws->s->arch.levels[l].fanout_x > mp->fanout_x ?
 		    ws->s->arch.levels[l].fanout_x : mp->fanout_x;
 		child_offsets(ws, g, n, ends, pv, n_children, w->offsets);
-		covered = link_cover(ws, w, l, pv, n_children, H);
+		covered = link_cover(ws, w, l, pv, cur, n_children, H);
 	}
 	nest_multicast(ws, pv, g, n, ends, NULL, acc, &plain);
 	if (covered) {
@@ -410,6 +413,25 @@ static void spatial_accesses(struct model_ws *ws, struct walk_state *w, unsigned
 		}
 	}
 	rec_merge(tile, &plain);
+}
+
+/*
+ * Child 0's "delta" when the group sits directly above the MACs: its
+ * operation point itself, never subtracted from anything (a compute has no
+ * tile to keep), so a neighbour's previous point can still match it and
+ * make a link transfer (semantics 2.4; Timeloop's FillSpatialDeltas).
+ */
+static void point_desc(struct model_ws *ws, const struct walk_state *w, unsigned pv,
+		       struct delta_desc *d)
+{
+	uint64_t one[SPEC_MAX_DIMS];
+	unsigned k;
+
+	for (k = 0; k < ws->n_dims; k++)
+		one[k] = 1;
+	proj_box(&ws->proj[pv], w->T, one, &d->w);
+	d->kind = DELTA_FULL;
+	d->size = 1;
 }
 
 static void walk_spatial(struct model_ws *ws, struct walk_state *w, unsigned M)
@@ -431,13 +453,16 @@ static void walk_spatial(struct model_ws *ws, struct walk_state *w, unsigned M)
 	else
 		ws->nest.compute_accesses += w->epochs;
 	for (pv = 0; pv < ws->n_tensors; pv++) {
-		uint64_t size = mp->group_lo > 0 ? w->cur[l - 1][pv].size : 1;
-		if (size)
-			spatial_accesses(ws, w, M, ends, n_children, pv, size);
-		if (mp->group_lo > 0) {
-			w->prev[l][pv] = w->cur[l - 1][pv];
-			w->has_prev[l][pv] = true;
+		struct delta_desc point;
+		const struct delta_desc *cur = &w->cur[l - 1][pv];
+		if (mp->group_lo == 0) {
+			point_desc(ws, w, pv, &point);
+			cur = &point;
 		}
+		if (cur->size)
+			spatial_accesses(ws, w, M, ends, n_children, pv, cur);
+		w->prev[l][pv] = *cur;
+		w->has_prev[l][pv] = true;
 	}
 	working_extent(ws, w, M, ext);
 	for (pv = 0; pv < ws->n_tensors; pv++) {

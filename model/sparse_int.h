@@ -41,6 +41,8 @@ struct sp_tile {
 	/* spatial skipping of the instances below this level */
 	bool thins;
 	struct saf_spatial_effect below;
+	uint32_t below_leads;                      /* leaders that thin: bit c */
+	double below_lead[SPEC_MAX_TENSORS];       /* busy fraction by leader c's zeros */
 };
 
 struct sparse_ws {

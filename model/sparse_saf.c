@@ -120,16 +120,20 @@ static int define_group(struct model_ws *ws, unsigned s, const struct spec_saf_g
 /*
  * The busy ratio and expansion scales of spatial skipping at level s for
  * 'target' on the conditions of 'o' (each kept at or above s with
- * metadata; the others do not thin the instances).
+ * metadata; the others do not thin the instances). The busy fraction each
+ * leader c gives on its own goes to st->below_lead[c] (bit c of
+ * st->below_leads).
  */
 static struct saf_spatial_effect spatial_effect(struct model_ws *ws, unsigned s, unsigned target,
-						uint32_t cond_mask, const struct model_result *out)
+						uint32_t cond_mask, const struct model_result *out,
+						struct sp_tile *st)
 {
 	const struct spec_workload *w = &ws->s->workload;
 	struct saf_spatial_effect e = { 1.0, 1.0, 1.0 }, one;
 	struct saf_spatial_query q;
 	unsigned c;
 
+	st->below_leads = 0;
 	memset(&q, 0, sizeof(q));
 	q.nest = &ws->sp->nest;
 	q.target = &w->tensors[target];
@@ -145,6 +149,8 @@ static struct saf_spatial_effect spatial_effect(struct model_ws *ws, unsigned s,
 		q.cond = &w->tensors[c];
 		q.density = ws->sp->density[c];
 		one = saf_spatial_skip(&q);
+		st->below_leads |= 1u << c;
+		st->below_lead[c] = one.ratio;
 		e.ratio *= one.ratio;
 		e.x_scale *= one.x_scale;
 		e.y_scale *= one.y_scale;
@@ -159,7 +165,7 @@ static void define_spatial(struct model_ws *ws, unsigned s, const struct spec_sa
 	const struct spec_saf_option *o = &g->options[0];
 	struct sp_tile *st = &ws->sp->t[s][o->target];
 
-	st->below = spatial_effect(ws, s, o->target, o->condition_mask, out);
+	st->below = spatial_effect(ws, s, o->target, o->condition_mask, out, st);
 	st->thins = true;
 	st->has_spatial = true;
 	st->p_spatial = 1.0 - st->below.ratio;
@@ -179,6 +185,7 @@ static void clear_safs(struct model_ws *ws)
 			st->cond_mask = st->spatial_cond_mask = 0;
 			st->has_spatial = st->thins = false;
 			st->below = (struct saf_spatial_effect){ 1.0, 1.0, 1.0 };
+			st->below_leads = 0;
 		}
 	}
 }
@@ -210,7 +217,14 @@ int sparse_define_safs(struct model_ws *ws, struct model_result *out)
 
 /* ------------------------------------------------------- spatial instances */
 
-/* Tensors with metadata distribute only their non-empty sub-tiles. */
+/*
+ * Tensors with metadata distribute only their non-empty sub-tiles
+ * (Timeloop's InitializeSpatialInstances): the spatial loops of every level
+ * l thin tensor pv when the nearest level at or above l that stores pv
+ * knows its zeros (has metadata), whether or not l itself keeps pv. So a
+ * register file that bypasses a 2:4 A still spreads only A's non-zeros over
+ * its MACs, by the metadata of the shared memory above it.
+ */
 static void self_thinning(struct model_ws *ws, const struct model_result *out)
 {
 	unsigned l, pv;
@@ -218,9 +232,10 @@ static void self_thinning(struct model_ws *ws, const struct model_result *out)
 	for (l = 0; l < ws->n_levels; l++) {
 		for (pv = 0; pv < ws->n_tensors; pv++) {
 			struct sp_tile *st = &ws->sp->t[l][pv];
-			if (st->thins || !out->tiles[l][pv].is_kept || !out->tiles[l][pv].has_metadata)
+			int kl = sparse_keeping_level(out, l, pv);
+			if (st->thins || kl < 0 || !out->tiles[kl][pv].has_metadata)
 				continue;
-			st->below = spatial_effect(ws, l, pv, 1u << pv, out);
+			st->below = spatial_effect(ws, l, pv, 1u << pv, out, st);
 			st->thins = true;
 		}
 	}
@@ -230,6 +245,31 @@ static uint64_t scaled(uint64_t x, double f)
 {
 	double v = ceil((double)x * f - 1e-9);
 	return v < 1 ? 1 : (uint64_t)v;
+}
+
+/*
+ * Fold the thinning of level 'st' into the running busy fractions of the
+ * instances below it: per leader c, the innermost level's fraction
+ * replaces the outer ones (its sub-tile of c lies inside theirs, so a
+ * non-empty one implies non-empty ones above: the events are nested, and
+ * 1 - P(empty) is already the share of all instances that are busy);
+ * different leaders multiply. The expansions shrink loop by loop.
+ */
+static void fold_thinning(const struct sp_tile *st, double *lead, uint32_t *leads,
+			  struct saf_spatial_effect *acc)
+{
+	unsigned c;
+
+	acc->x_scale *= st->below.x_scale;
+	acc->y_scale *= st->below.y_scale;
+	*leads |= st->below_leads;
+	acc->ratio = 1.0;
+	for (c = 0; c < SPEC_MAX_TENSORS; c++) {
+		if ((st->below_leads >> c) & 1)
+			lead[c] = st->below_lead[c];
+		if ((*leads >> c) & 1)
+			acc->ratio *= lead[c];
+	}
 }
 
 int sparse_spatial_instances(struct model_ws *ws, struct model_result *out)
@@ -242,16 +282,15 @@ int sparse_spatial_instances(struct model_ws *ws, struct model_result *out)
 	self_thinning(ws, out);
 	for (pv = 0; pv < ws->n_tensors; pv++) {
 		struct saf_spatial_effect acc = { 1.0, 1.0, 1.0 };
+		double lead[SPEC_MAX_TENSORS];
+		uint32_t leads = 0;
 		for (lv = (int)ws->n_levels - 1; lv >= 0; lv--) {
 			struct model_tile *t = &out->tiles[lv][pv];
 			t->avg_replication *= acc.ratio;
 			t->max_x = scaled(t->max_x, acc.x_scale);
 			t->max_y = scaled(t->max_y, acc.y_scale);
-			if (ws->sp->t[lv][pv].thins) {
-				acc.ratio *= ws->sp->t[lv][pv].below.ratio;
-				acc.x_scale *= ws->sp->t[lv][pv].below.x_scale;
-				acc.y_scale *= ws->sp->t[lv][pv].below.y_scale;
-			}
+			if (ws->sp->t[lv][pv].thins)
+				fold_thinning(&ws->sp->t[lv][pv], lead, &leads, &acc);
 		}
 		best_ratio = fmax(best_ratio, acc.ratio);
 		best_x = fmax(best_x, acc.x_scale);

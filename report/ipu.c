@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "report/report_int.h"
+#include "util/json.h"
 #include "util/strbuf.h"
 
 /* ------------------------------------------------------------------ text */
@@ -125,191 +126,124 @@ void report_ipu_text(const struct spec_set *s, const struct accel_ipu_result *r,
 
 /* ------------------------------------------------------------------ JSON */
 
-struct jw {
-	struct strbuf *sb;
-	unsigned depth;
-	bool first;
-};
-
-static void jw_key(struct jw *w, const char *key)
+static void json_pass(struct json_writer *w, const struct accel_ipu_pass *p)
 {
-	if (!w->first)
-		strbuf_addch(w->sb, ',');
-	strbuf_addch(w->sb, '\n');
-	strbuf_addchars(w->sb, ' ', 2 * w->depth);
-	if (key)
-		strbuf_addf(w->sb, "\"%s\": ", key);
-	w->first = false;
-}
-
-static void jw_open(struct jw *w, const char *key, char c)
-{
-	jw_key(w, key);
-	strbuf_addch(w->sb, c);
-	w->depth++;
-	w->first = true;
-}
-
-static void jw_close(struct jw *w, char c)
-{
-	w->depth--;
-	strbuf_addch(w->sb, '\n');
-	strbuf_addchars(w->sb, ' ', 2 * w->depth);
-	strbuf_addch(w->sb, c);
-	w->first = false;
-}
-
-static void jw_int(struct jw *w, const char *key, uint64_t v)
-{
-	jw_key(w, key);
-	strbuf_addf(w->sb, "%llu", (unsigned long long)v);
-}
-
-static void jw_dbl(struct jw *w, const char *key, double v)
-{
-	jw_key(w, key);
-	if (isfinite(v))
-		strbuf_addf(w->sb, "%.17g", v);
-	else
-		strbuf_addstr(w->sb, "null");
-}
-
-static void jw_str(struct jw *w, const char *key, const char *v)
-{
-	jw_key(w, key);
-	strbuf_addch(w->sb, '"');
-	for (; v && *v; v++) {
-		if (*v == '"' || *v == '\\')
-			strbuf_addch(w->sb, '\\');
-		if ((unsigned char)*v >= 0x20)
-			strbuf_addch(w->sb, *v);
-	}
-	strbuf_addch(w->sb, '"');
-}
-
-static void jw_bool(struct jw *w, const char *key, bool v)
-{
-	jw_key(w, key);
-	strbuf_addstr(w->sb, v ? "true" : "false");
-}
-
-static void json_pass(struct jw *w, const struct accel_ipu_pass *p)
-{
-	jw_str(w, "method", accel_ipu_method_name(p->method));
-	jw_int(w, "plan_cycles", p->plan_cycles);
-	jw_int(w, "plan_temp_bytes", p->plan_temp_bytes);
-	jw_dbl(w, "transpose_cycles", p->transpose_cycles);
-	jw_dbl(w, "dist_exchange_cycles", p->dist_exchange_cycles);
-	jw_dbl(w, "dist_compute_cycles", p->dist_compute_cycles);
-	jw_dbl(w, "prop_cycles", p->prop_cycles);
-	jw_dbl(w, "reduce_cycles", p->reduce_cycles);
-	jw_dbl(w, "total_cycles", p->total_cycles);
-	jw_dbl(w, "total_cycles_percentile", p->total_cycles_percentile);
-	jw_open(w, "steps", '{');
-	jw_int(w, "best", p->steps.best);
-	jw_int(w, "worst", p->steps.worst);
-	jw_bool(w, "is_exact", p->steps.is_exact);
-	jw_int(w, "exact", p->steps.exact);
-	jw_dbl(w, "expected", p->steps.expected);
-	jw_dbl(w, "std_error", p->steps.std_error);
-	jw_int(w, "percentile", p->steps.percentile);
-	jw_dbl(w, "p_spill", p->steps.p_spill);
-	jw_dbl(w, "expected_spill_groups", p->steps.expected_spill_groups);
-	jw_close(w, '}');
-	jw_dbl(w, "dense_cycles", p->dense_cycles);
-	jw_dbl(w, "speedup", p->speedup);
-	jw_dbl(w, "seconds", p->seconds);
-	jw_dbl(w, "nz_flops_per_s", p->nz_flops_per_s);
+	json_str(w, "method", accel_ipu_method_name(p->method));
+	json_u64(w, "plan_cycles", p->plan_cycles);
+	json_u64(w, "plan_temp_bytes", p->plan_temp_bytes);
+	json_double(w, "transpose_cycles", p->transpose_cycles);
+	json_double(w, "dist_exchange_cycles", p->dist_exchange_cycles);
+	json_double(w, "dist_compute_cycles", p->dist_compute_cycles);
+	json_double(w, "prop_cycles", p->prop_cycles);
+	json_double(w, "reduce_cycles", p->reduce_cycles);
+	json_double(w, "total_cycles", p->total_cycles);
+	json_double(w, "total_cycles_percentile", p->total_cycles_percentile);
+	json_open(w, "steps", '{');
+	json_u64(w, "best", p->steps.best);
+	json_u64(w, "worst", p->steps.worst);
+	json_bool(w, "is_exact", p->steps.is_exact);
+	json_u64(w, "exact", p->steps.exact);
+	json_double(w, "expected", p->steps.expected);
+	json_double(w, "std_error", p->steps.std_error);
+	json_u64(w, "percentile", p->steps.percentile);
+	json_double(w, "p_spill", p->steps.p_spill);
+	json_double(w, "expected_spill_groups", p->steps.expected_spill_groups);
+	json_close(w, '}');
+	json_double(w, "dense_cycles", p->dense_cycles);
+	json_double(w, "speedup", p->speedup);
+	json_double(w, "seconds", p->seconds);
+	json_double(w, "nz_flops_per_s", p->nz_flops_per_s);
 }
 
 void report_ipu_json(const struct spec_set *s, const struct accel_ipu_result *r,
 		     const char *const *files, size_t n_files, struct strbuf *out)
 {
-	struct jw w = { out, 0, true };
+	struct json_writer w;
 	const struct spec_ipu_layer *l = &s->ipu->layer;
 	size_t i;
 	unsigned k;
 
-	jw_open(&w, NULL, '{');
-	jw_int(&w, "version", REPORT_JSON_VERSION);
-	jw_str(&w, "kind", "ipu");
-	jw_open(&w, "inputs", '[');
+	json_init(&w, out, JSON_PRETTY);
+	json_open(&w, NULL, '{');
+	json_u64(&w, "version", REPORT_JSON_VERSION);
+	json_str(&w, "kind", "ipu");
+	json_open(&w, "inputs", '[');
 	for (i = 0; i < n_files; i++)
-		jw_str(&w, NULL, files[i]);
-	jw_close(&w, ']');
-	jw_str(&w, "status", accel_ipu_status_name(r->status));
-	jw_str(&w, "reason", r->reason);
-	jw_open(&w, "layer", '{');
-	jw_str(&w, "device", s->ipu->device.preset);
-	jw_int(&w, "x", l->x);
-	jw_int(&w, "y", l->y);
-	jw_int(&w, "z", l->z);
-	jw_int(&w, "block_size", l->block_size);
-	jw_str(&w, "dtype", spec_ipu_dtype_name(l->dtype));
-	jw_str(&w, "partials_type", spec_ipu_dtype_name(l->partials_type));
-	jw_str(&w, "sparsity", spec_ipu_sparsity_name(l->sparsity));
-	jw_dbl(&w, "density", r->density);
-	jw_int(&w, "nz_blocks", r->nz_blocks);
-	jw_close(&w, '}');
-	jw_open(&w, "plan", '{');
-	jw_int(&w, "px", r->plan.px);
-	jw_int(&w, "py", r->plan.py);
-	jw_int(&w, "pz", r->plan.pz);
-	jw_int(&w, "tiles", r->plan.tiles);
-	jw_int(&w, "gx", r->plan.gx);
-	jw_int(&w, "gy", r->plan.gy);
-	jw_int(&w, "gz", r->plan.gz);
-	jw_int(&w, "kernel_block", r->plan.kernel_block);
-	jw_bool(&w, "grad_w_exchange_buckets", r->plan.grad_w_exchange_buckets);
-	jw_int(&w, "temp_bound_bytes", r->plan.temp_bound_bytes);
-	jw_int(&w, "n_candidates", r->plan.n_candidates);
-	jw_close(&w, '}');
-	jw_open(&w, "buckets", '{');
-	jw_int(&w, "nz_groups", r->buckets.nz_groups);
-	jw_int(&w, "groups_per_bucket", r->buckets.groups_per_bucket);
-	jw_int(&w, "nz_elems_per_bucket", r->buckets.nz_elems_per_bucket);
-	jw_int(&w, "meta_words_per_bucket", r->buckets.meta_words_per_bucket);
-	jw_int(&w, "bytes_per_bucket", r->buckets.bytes_per_bucket);
-	jw_int(&w, "header_words", r->buckets.header_words);
-	jw_close(&w, '}');
-	jw_open(&w, "memory_per_tile", '{');
-	jw_int(&w, "tile_bytes", r->memory.tile_bytes);
-	jw_int(&w, "temp_limit_bytes", r->memory.temp_limit_bytes);
-	jw_int(&w, "bucket_bytes", r->memory.bucket_bytes);
-	jw_int(&w, "dense_bytes", r->memory.dense_bytes);
-	jw_int(&w, "temp_bytes", r->memory.temp_bytes);
-	jw_int(&w, "total_bytes", r->memory.total_bytes);
-	jw_close(&w, '}');
-	jw_open(&w, "partitioner", '{');
-	jw_int(&w, "n_subgroups", r->n_subgroups);
-	jw_int(&w, "n_spilled_subgroups", r->n_spilled_subgroups);
-	jw_int(&w, "spilled_groups", r->spilled_groups);
-	jw_int(&w, "max_bucket_nz_groups", r->max_bucket_nz_groups);
-	jw_int(&w, "max_bucket_meta_words", r->max_bucket_meta_words);
-	jw_close(&w, '}');
-	jw_open(&w, "passes", '{');
+		json_str(&w, NULL, files[i]);
+	json_close(&w, ']');
+	json_str(&w, "status", accel_ipu_status_name(r->status));
+	json_str(&w, "reason", r->reason);
+	json_open(&w, "layer", '{');
+	json_str(&w, "device", s->ipu->device.preset);
+	json_u64(&w, "x", l->x);
+	json_u64(&w, "y", l->y);
+	json_u64(&w, "z", l->z);
+	json_u64(&w, "block_size", l->block_size);
+	json_str(&w, "dtype", spec_ipu_dtype_name(l->dtype));
+	json_str(&w, "partials_type", spec_ipu_dtype_name(l->partials_type));
+	json_str(&w, "sparsity", spec_ipu_sparsity_name(l->sparsity));
+	json_double(&w, "density", r->density);
+	json_u64(&w, "nz_blocks", r->nz_blocks);
+	json_close(&w, '}');
+	json_open(&w, "plan", '{');
+	json_u64(&w, "px", r->plan.px);
+	json_u64(&w, "py", r->plan.py);
+	json_u64(&w, "pz", r->plan.pz);
+	json_u64(&w, "tiles", r->plan.tiles);
+	json_u64(&w, "gx", r->plan.gx);
+	json_u64(&w, "gy", r->plan.gy);
+	json_u64(&w, "gz", r->plan.gz);
+	json_u64(&w, "kernel_block", r->plan.kernel_block);
+	json_bool(&w, "grad_w_exchange_buckets", r->plan.grad_w_exchange_buckets);
+	json_u64(&w, "temp_bound_bytes", r->plan.temp_bound_bytes);
+	json_u64(&w, "n_candidates", r->plan.n_candidates);
+	json_close(&w, '}');
+	json_open(&w, "buckets", '{');
+	json_u64(&w, "nz_groups", r->buckets.nz_groups);
+	json_u64(&w, "groups_per_bucket", r->buckets.groups_per_bucket);
+	json_u64(&w, "nz_elems_per_bucket", r->buckets.nz_elems_per_bucket);
+	json_u64(&w, "meta_words_per_bucket", r->buckets.meta_words_per_bucket);
+	json_u64(&w, "bytes_per_bucket", r->buckets.bytes_per_bucket);
+	json_u64(&w, "header_words", r->buckets.header_words);
+	json_close(&w, '}');
+	json_open(&w, "memory_per_tile", '{');
+	json_u64(&w, "tile_bytes", r->memory.tile_bytes);
+	json_u64(&w, "temp_limit_bytes", r->memory.temp_limit_bytes);
+	json_u64(&w, "bucket_bytes", r->memory.bucket_bytes);
+	json_u64(&w, "dense_bytes", r->memory.dense_bytes);
+	json_u64(&w, "temp_bytes", r->memory.temp_bytes);
+	json_u64(&w, "total_bytes", r->memory.total_bytes);
+	json_close(&w, '}');
+	json_open(&w, "partitioner", '{');
+	json_u64(&w, "n_subgroups", r->n_subgroups);
+	json_u64(&w, "n_spilled_subgroups", r->n_spilled_subgroups);
+	json_u64(&w, "spilled_groups", r->spilled_groups);
+	json_u64(&w, "max_bucket_nz_groups", r->max_bucket_nz_groups);
+	json_u64(&w, "max_bucket_meta_words", r->max_bucket_meta_words);
+	json_close(&w, '}');
+	json_open(&w, "passes", '{');
 	for (k = 0; k < SPEC_IPU_N_PASSES; k++) {
 		if (!r->passes[k].present)
 			continue;
-		jw_open(&w, pass_label(k), '{');
+		json_open(&w, pass_label(k), '{');
 		json_pass(&w, &r->passes[k]);
-		jw_close(&w, '}');
+		json_close(&w, '}');
 	}
-	jw_close(&w, '}');
-	jw_open(&w, "dense", '{');
-	jw_int(&w, "pm", r->dense.pm);
-	jw_int(&w, "pk", r->dense.pk);
-	jw_int(&w, "pn", r->dense.pn);
-	jw_dbl(&w, "fwd_exchange_cycles", r->dense.fwd_exchange_cycles);
-	jw_dbl(&w, "fwd_compute_cycles", r->dense.fwd_compute_cycles);
-	jw_dbl(&w, "fwd_reduce_cycles", r->dense.fwd_reduce_cycles);
-	jw_dbl(&w, "fwd_peak_fraction", r->dense.fwd_peak_fraction);
-	jw_close(&w, '}');
-	jw_dbl(&w, "total_cycles", r->total_cycles);
-	jw_dbl(&w, "dense_total_cycles", r->dense_total_cycles);
-	jw_dbl(&w, "speedup", r->speedup);
-	jw_dbl(&w, "seconds", r->seconds);
-	jw_close(&w, '}');
+	json_close(&w, '}');
+	json_open(&w, "dense", '{');
+	json_u64(&w, "pm", r->dense.pm);
+	json_u64(&w, "pk", r->dense.pk);
+	json_u64(&w, "pn", r->dense.pn);
+	json_double(&w, "fwd_exchange_cycles", r->dense.fwd_exchange_cycles);
+	json_double(&w, "fwd_compute_cycles", r->dense.fwd_compute_cycles);
+	json_double(&w, "fwd_reduce_cycles", r->dense.fwd_reduce_cycles);
+	json_double(&w, "fwd_peak_fraction", r->dense.fwd_peak_fraction);
+	json_close(&w, '}');
+	json_double(&w, "total_cycles", r->total_cycles);
+	json_double(&w, "dense_total_cycles", r->dense_total_cycles);
+	json_double(&w, "speedup", r->speedup);
+	json_double(&w, "seconds", r->seconds);
+	json_close(&w, '}');
 	strbuf_addch(out, '\n');
 }
 

@@ -1,7 +1,9 @@
 /*
- * Writers for model results: Timeloop's stats.txt and map.txt layouts (so
- * scripts written for Timeloop keep working), a versioned JSON document
- * (docs/json-schema.md), CSV rows and the human summary of 'fiberloop model'.
+ * Writers for results: the model's in Timeloop's stats.txt and map.txt
+ * layouts (so scripts written for Timeloop keep working), a versioned JSON
+ * document (docs/json-schema.md), CSV rows and the human summary of
+ * 'fiberloop model'; the executor's counts in the same layouts; the parsed
+ * design of 'fiberloop check'.
  *
  * Every writer appends to a caller-owned strbuf and never prints; the
  * results and specs are borrowed. Numbers follow Timeloop's formatting:
@@ -13,6 +15,9 @@
 #include "accel/accel.h"
 #include "exec/exec.h"
 #include "model/model.h"
+
+struct exec_options;
+struct exec_result;
 
 struct strbuf;
 
@@ -54,6 +59,32 @@ void report_csv_row(const struct spec_set *s, const struct model_result *r,
  */
 void report_summary(const struct spec_set *s, const struct model_result *r,
 		    struct strbuf *out);
+
+/*
+ * The design as parsed ('fiberloop check'): levels outermost first, the
+ * compute unit, the workload, the mapping as a loop nest, the sparse
+ * optimizations, mapper settings and constraints, as text.
+ */
+void report_design_text(const struct spec_set *s, struct strbuf *out);
+
+/* The same as one line of JSON (compact), ending in a newline. */
+void report_design_json(const struct spec_set *s, struct strbuf *out);
+
+/*
+ * The executor's counts in Timeloop's stats.txt layout (dense or sparse
+ * labels, as the design asks; per-instance values rounded as Timeloop
+ * prints them).
+ */
+void report_exec_stats(const struct spec_set *s, const struct exec_result *r,
+		       struct strbuf *out);
+
+/* The executor's JSON document: every count (totals over instances) and the options used. */
+void report_exec_json(const struct spec_set *s, const struct exec_result *r,
+		      const struct exec_options *opt, struct strbuf *out);
+
+/* A short table for the terminal: per level and tensor, per-instance reads, fills, updates. */
+void report_exec_summary(const struct spec_set *s, const struct exec_result *r,
+			 const struct exec_options *opt, struct strbuf *out);
 
 /* Name of the energy source of the run: "ERT", "preset <name>", "ERT + preset <name>". */
 void report_energy_source(const struct model_result *r, struct strbuf *out);

@@ -98,13 +98,13 @@ static int parse_algorithm(struct ld *ld, const struct ysrc_node *n, const struc
 	return ld_lookup(ld, n, p, "search algorithm", n->str, algo_names, ARRAY_SIZE(algo_names));
 }
 
-/* Read the optional unsigned key 'key' of 'n' into 'out'. */
+/* Read the optional unsigned key 'key' of 'n', in [0, max], into 'out'. */
 static int opt_uint(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
-		    const char *key, uint64_t *out)
+		    const char *key, uint64_t max, uint64_t *out)
 {
 	const struct ysrc_node *v = ld_get(n, key);
 	struct kpath kp = KP_KEY(p, key);
-	return v ? ld_uint(ld, v, &kp, 0, UINT64_MAX, out) : 0;
+	return v ? ld_uint(ld, v, &kp, 0, max, out) : 0;
 }
 
 /* The 'mapper' map into 'm'. */
@@ -129,15 +129,26 @@ static int parse_mapper(struct ld *ld, const struct ysrc_node *n, const struct k
 		rc = -1;
 	if ((v = ld_get(n, "optimization_metrics")) && parse_metrics(ld, v, &mp, m) < 0)
 		rc = -1;
-	if (opt_uint(ld, n, p, "num_threads", &nt) < 0 || opt_uint(ld, n, p, "search_size",
-								  &m->search_size) < 0 ||
-	    opt_uint(ld, n, p, "timeout", &m->timeout) < 0 ||
-	    opt_uint(ld, n, p, "victory_condition", &m->victory_condition) < 0 ||
-	    opt_uint(ld, n, p, "max_permutations_per_if_visit", &mp_visit) < 0 ||
-	    opt_uint(ld, n, p, "seed", &m->seed) < 0)
-		rc = -1;
-	m->num_threads = nt > 4096 ? 4096 : (unsigned)nt;
-	m->max_permutations_per_if_visit = mp_visit > UINT32_MAX ? UINT32_MAX : (unsigned)mp_visit;
+	{
+		const struct {
+			const char *key;
+			uint64_t max;
+			uint64_t *out;
+		} uints[] = {
+			{ "num_threads", SPEC_MAX_THREADS, &nt },
+			{ "search_size", UINT64_MAX, &m->search_size },
+			{ "timeout", UINT64_MAX, &m->timeout },
+			{ "victory_condition", UINT64_MAX, &m->victory_condition },
+			{ "max_permutations_per_if_visit", UINT32_MAX, &mp_visit },
+			{ "seed", UINT64_MAX, &m->seed },
+		};
+		size_t i;
+		for (i = 0; i < ARRAY_SIZE(uints); i++)
+			if (opt_uint(ld, n, p, uints[i].key, uints[i].max, uints[i].out) < 0)
+				rc = -1;
+	}
+	m->num_threads = (unsigned)nt;
+	m->max_permutations_per_if_visit = (unsigned)mp_visit;
 	if ((v = ld_get(n, "time_limit")) && ld_double(ld, v, &tp, 0.0, HUGE_VAL,
 						       &m->time_limit_s) < 0)
 		rc = -1;

@@ -29,12 +29,14 @@ struct yparse {
 	bool failed;       /* a syntax error: stop */
 	bool had_errors;   /* any error */
 	unsigned depth;
+	unsigned col_offset;   /* added to the columns of the first line */
 };
 
 /* A libyaml mark (0-based) as a 1-based location. */
 static struct diag_loc mark_loc(const struct yparse *p, yaml_mark_t m)
 {
-	return (struct diag_loc){ p->file, (unsigned)m.line + 1, (unsigned)m.column + 1 };
+	unsigned col = (unsigned)m.column + 1 + (m.line == 0 ? p->col_offset : 0);
+	return (struct diag_loc){ p->file, (unsigned)m.line + 1, col };
 }
 
 /* Report the libyaml parser error as a located syntax error. */
@@ -381,6 +383,12 @@ static struct ysrc_node *parse_stream(struct yparse *p)
 int ysrc_parse(struct arena *a, const char *file, const char *text, size_t len,
 	       struct diag_list *dl, struct ysrc_node **root)
 {
+	return ysrc_parse_at(a, file, 1, text, len, dl, root);
+}
+
+int ysrc_parse_at(struct arena *a, const char *file, unsigned first_col, const char *text,
+		  size_t len, struct diag_list *dl, struct ysrc_node **root)
+{
 	struct yparse p;
 	size_t i;
 
@@ -388,6 +396,7 @@ int ysrc_parse(struct arena *a, const char *file, const char *text, size_t len,
 	p.a = a;
 	p.file = file;
 	p.dl = dl;
+	p.col_offset = first_col ? first_col - 1 : 0;
 	if (!yaml_parser_initialize(&p.parser))
 		BUG("yaml_parser_initialize failed");
 	yaml_parser_set_input_string(&p.parser, (const unsigned char *)text, len);
@@ -419,20 +428,6 @@ int ysrc_parse_file(struct arena *a, const char *path, struct diag_list *dl,
 	strbuf_release(&text);
 	strbuf_release(&err);
 	return rc;
-}
-
-/* '-' and '_' are the same key character. */
-static int fold_key_char(int c)
-{
-	return c == '-' ? '_' : c;
-}
-
-bool ysrc_key_eq(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if (fold_key_char((unsigned char)*a) != fold_key_char((unsigned char)*b))
-			return false;
-	return *a == *b;
 }
 
 const struct ysrc_pair *ysrc_map_pair(const struct ysrc_node *map, const char *key)

@@ -16,15 +16,17 @@ allowed() {
 	model)   echo "util specs poly formats density saf model" ;;
 	mapper)  echo "util specs poly formats density saf model mapper" ;;
 	accel)   echo "util specs formats density model accel" ;;
-	report)  echo "util specs model accel exec report" ;;
+	report)  echo "util specs model exec accel report" ;;
 	exec)    echo "util specs exec" ;;
-	cli|bench) echo "*" ;;
+	job)     echo "util specs poly formats density saf model mapper exec accel report job" ;;
+	cli)     echo "util specs report job cli" ;;
+	bench)   echo "*" ;;
 	esac
 }
 
 status=0
 errs=$(mktemp) || exit 99
-for mod in util specs poly formats density saf model mapper accel report exec; do
+for mod in util specs poly formats density saf model mapper accel report exec job cli; do
 	[ -d "$mod" ] || continue
 	ok=$(allowed "$mod")
 	for f in $(find "$mod" -name '*.[ch]' | sort); do

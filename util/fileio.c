@@ -1,6 +1,7 @@
 #include "util/fileio.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +11,39 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+/* True when 'path' exists and is not a regular file (device, FIFO, symlink, ...). */
+static bool write_through(const char *path)
+{
+	struct stat st;
+	return !strcmp(path, "-") || (lstat(path, &st) == 0 && !S_ISREG(st.st_mode));
+}
+
+/* Open 'path' itself for writing ("-": standard output). */
+static int open_through(struct atomic_file *af, const char *path, struct strbuf *err)
+{
+	af->tmp = NULL;
+	af->fp = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!af->fp) {
+		strbuf_addf(err, "cannot write '%s': %s", path, strerror(errno));
+		af->path = NULL;
+		return -1;
+	}
+	af->path = xstrdup(path);
+	return 0;
+}
+
 int atomic_file_open(struct atomic_file *af, const char *path, struct strbuf *err)
 {
 	struct strbuf tmp = STRBUF_INIT;
+
+	if (!*path) {
+		strbuf_addstr(err, "cannot write '': the file name is empty");
+		af->fp = NULL;
+		af->path = af->tmp = NULL;
+		return -1;
+	}
+	if (write_through(path))
+		return open_through(af, path, err);
 	strbuf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
 	af->fp = fopen(tmp.buf, "w");
 	if (!af->fp) {
@@ -34,9 +65,25 @@ static void atomic_file_clear(struct atomic_file *af)
 	af->path = af->tmp = NULL;
 }
 
+/* Flush and close a file written through its path (standard output stays open). */
+static int commit_through(struct atomic_file *af, struct strbuf *err)
+{
+	int bad = fflush(af->fp) != 0 || ferror(af->fp);
+	if (af->fp != stdout && fclose(af->fp) != 0)
+		bad = 1;
+	if (bad)
+		strbuf_addf(err, "cannot write '%s': %s", af->path, strerror(errno));
+	atomic_file_clear(af);
+	return bad ? -1 : 0;
+}
+
 int atomic_file_commit(struct atomic_file *af, struct strbuf *err)
 {
-	int bad = ferror(af->fp);
+	int bad;
+
+	if (!af->tmp)
+		return commit_through(af, err);
+	bad = ferror(af->fp);
 	if (fclose(af->fp) != 0 || bad) {
 		strbuf_addf(err, "cannot write '%s': %s", af->path,
 			    bad ? "write error" : strerror(errno));
@@ -59,8 +106,10 @@ void atomic_file_abort(struct atomic_file *af)
 {
 	if (!af->fp)
 		return;
-	fclose(af->fp);
-	remove(af->tmp);
+	if (af->fp != stdout)
+		fclose(af->fp);
+	if (af->tmp)
+		remove(af->tmp);
 	atomic_file_clear(af);
 }
 
@@ -132,8 +181,14 @@ int read_file(const char *path, struct strbuf *out, struct strbuf *err)
 
 int make_dirs(const char *path, struct strbuf *err)
 {
-	char *p = xstrdup(path), *s;
+	char *p, *s;
 	int rc = 0;
+
+	if (!*path) {
+		strbuf_addstr(err, "cannot create directory '': the name is empty");
+		return -1;
+	}
+	p = xstrdup(path);
 	for (s = p + 1; ; s++) {
 		char c = *s;
 		if (c == '/' || c == '\0') {

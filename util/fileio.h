@@ -1,9 +1,12 @@
 /*
  * Whole-file output that never leaves a half-written file behind.
  *
- * An output is written to "<path>.tmp.<pid>" and renamed over 'path' only
- * when everything was written and flushed; on failure the temporary file is
- * removed. Errors are returned as text for cli/ to print.
+ * An output to a regular file (or to a path that does not exist yet) is
+ * written to "<path>.tmp.<pid>" and renamed over 'path' only when everything
+ * was written and flushed; on failure the temporary file is removed. An
+ * output to something else (a device such as /dev/null, a FIFO, a symlink,
+ * or "-" for standard output) is written through it, never replaced.
+ * Errors are returned as text for cli/ to print.
  */
 #ifndef UTIL_FILEIO_H
 #define UTIL_FILEIO_H
@@ -16,10 +19,13 @@ struct strbuf;
 struct atomic_file {
 	FILE *fp;    /* write here */
 	char *path;  /* final name */
-	char *tmp;   /* temporary name */
+	char *tmp;   /* temporary name; NULL when writing through 'path' */
 };
 
-/* Open a temporary beside 'path'. Returns 0, or -1 with 'err' filled. */
+/*
+ * Open a temporary beside 'path' (or 'path' itself when it is not a regular
+ * file, see above). Returns 0, or -1 with 'err' filled.
+ */
 int atomic_file_open(struct atomic_file *af, const char *path, struct strbuf *err);
 
 /* Flush, close and rename into place. Returns 0, or -1 with 'err' filled
@@ -44,7 +50,10 @@ int write_files_atomic(const char *dir, const char *const *names, const struct s
 /* Read the whole file into 'out'. Returns 0, or -1 with 'err' filled. */
 int read_file(const char *path, struct strbuf *out, struct strbuf *err);
 
-/* Create directory 'path' (and parents) if missing. Returns 0 or -1 + 'err'. */
+/*
+ * Create directory 'path' (and parents) if missing. Returns 0 or -1 + 'err'
+ * (also for an empty 'path').
+ */
 int make_dirs(const char *path, struct strbuf *err);
 
 #endif

@@ -118,3 +118,8 @@ void strbuf_release(struct strbuf *sb)
 		free(sb->buf);
 	strbuf_init(sb, 0);
 }
+
+void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other)
+{
+	strbuf_add(sb, other->buf, other->len);
+}

@@ -34,6 +34,9 @@ void strbuf_addstr(struct strbuf *sb, const char *s);
 /* Append one character. */
 void strbuf_addch(struct strbuf *sb, int c);
 
+/* Append the contents of 'other'. */
+void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);
+
 /* Append printf-formatted text. */
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

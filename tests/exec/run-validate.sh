@@ -3,8 +3,8 @@
 # for deterministic ones) on the designs written for the executor's named
 # formats, spatial skipping and link transfers (tests/data/exec/*.yaml) and
 # on the examples that use them (format-sweep at two densities and
-# tensor-core-2to4, on 10 seeds to keep make check fast; docs/executor.md
-# gives the 30-seed runs). The fields outside tolerance must be exactly those
+# tensor-core-2to4, with and without a register file that bypasses A, on 10
+# seeds to keep make check fast; docs/executor.md gives the 30-seed runs). The fields outside tolerance must be exactly those
 # listed in NAME.outside next to a design (docs/executor.md, section 5,
 # explains each); a design without that file must agree everywhere.
 : "${TEST_DATA_DIR:?}" "${FIBERLOOP:?}"
@@ -62,4 +62,7 @@ check "tensor-core-2to4 dense" "" "$T/arch.yaml" "$T/problem.yaml" "$T/map-dense
 printf '%s\n' "SMEM B reads actual" "SMEM B reads skipped" >"$tmp/tc.outside"
 check "tensor-core-2to4 2:4" "$tmp/tc.outside" --seeds 10 "$T/arch.yaml" "$T/problem.yaml" \
 	"$T/map-sparse.yaml" "$T/sparse.yaml"
+printf '%s\n' "RF B reads actual" "RF B reads skipped" >"$tmp/tc-rf.outside"
+check "tensor-core-2to4 2:4, RF bypassing A" "$tmp/tc-rf.outside" --seeds 10 \
+	"$TEST_DATA_DIR/model/tensor-core-2to4-rf.yaml" "$T/problem.yaml"
 exit $status

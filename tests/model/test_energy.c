@@ -65,6 +65,51 @@ static void test_storage_priority(void)
 	}
 }
 
+/*
+ * The fallback is per op: a random read, fill or update the table does not
+ * name costs PAT's vector energy, whatever else the table lists. PAT's SRAM
+ * line gives 1.0 unit of a 16-bit access at 0.5 KiB and 6.0 at 100 KiB; the
+ * one_level buffer (64 rows of 2 x 16-bit words, cluster 2) is 64 rows x 64
+ * bits = 0.5 KiB: 1.0 x 64 / 16 = 4 pJ per cluster access, 2 pJ per instance.
+ */
+static void test_pat_fallback(void)
+{
+	static const struct {
+		unsigned depth, width_bits, word_bits, cluster;
+		enum model_op op;
+		double pj;
+	} rows[] = {
+		{ 64, 32, 16, 2, MODEL_OP_RANDOM_READ, 2.0 },
+		{ 64, 32, 16, 2, MODEL_OP_RANDOM_FILL, 2.0 },
+		{ 64, 32, 16, 2, MODEL_OP_RANDOM_UPDATE, 2.0 },
+		{ 64, 32, 16, 2, MODEL_OP_GATED_READ, 0 },      /* not a data op: 0 */
+		{ 64, 32, 16, 2, MODEL_OP_RANDOM_MD_READ, 0 },
+		/* 16 x 8 bits = 1/64 KiB: (1 + 5/99.5 x (1/64 - 0.5)) x 8 / 16 */
+		{ 16, 8, 8, 1, MODEL_OP_RANDOM_READ, 0.48782977386934673 },
+		{ 6400, 128, 16, 1, MODEL_OP_RANDOM_FILL, 48.0 },   /* 100 KiB: 6 units */
+		{ 0, 64, 8, 1, MODEL_OP_RANDOM_READ, 800.0 },       /* DRAM: 200 x 64 / 16 */
+	};
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct model_ws *ws;
+		tb_init(&tb_);
+		tb_dim(&tb_, "K", 4);
+		tb_tensor(&tb_, "A", false, "K");
+		tb_compute(&tb_, "mac", 1, 1);
+		tb_level(&tb_, "buf", rows[i].depth, rows[i].width_bits, rows[i].word_bits, 1, 1);
+		tb_.levels[0].cluster_size = rows[i].cluster;
+		tb_ert(&tb_, 0, "access=0.01 leak=0.02");
+		tb_temporal(&tb_, 0, "K4", "K");
+		CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
+		ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+		CU_ASSERT_EQUAL(ws->lev_energy[0].source, MODEL_ENERGY_ERT);
+		CU_ASSERT_DOUBLE_EQUAL(ws->lev_energy[0].op_pj[rows[i].op], rows[i].pj, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(ws->lev_energy[0].op_pj[MODEL_OP_LEAK], 0.02, 1e-12);
+		model_ws_free(ws);
+	}
+}
+
 /* Vector access energy: the largest action (leak included) over the cluster. */
 static void test_vector_access_energy(void)
 {
@@ -170,6 +215,7 @@ static void test_area_single_precision(void)
 
 static CU_TestInfo tests[] = {
 	{ "storage priority lists", test_storage_priority },
+	{ "PAT fallback per op", test_pat_fallback },
 	{ "vector access energy", test_vector_access_energy },
 	{ "compute priority lists", test_compute_priority },
 	{ "user override and presets", test_sources },

@@ -1,7 +1,7 @@
 /*
  * model/nest_walk.c: the general walk on what the fast path hands over to it:
  * residual iterations (imperfect factorization) and link transfers between
- * mesh neighbours (semantics 2.3.1, 2.4).
+ * mesh neighbours, buffers or MACs (semantics 2.3.1, 2.4).
  */
 #include "model/model_int.h"
 #include "tests/model/tb.h"
@@ -65,6 +65,123 @@ static void test_no_link_transfer(void)
 	CU_ASSERT_EQUAL(res_.tiles[1][0].reads, 3 * 8);
 	CU_ASSERT_DOUBLE_EQUAL(res_.tiles[0][0].peer_fills, 0, 1e-9);
 	model_ws_free(ws);
+}
+
+/*
+ * A buffer directly above 4 MACs: dims d0 (n0) and d1 (n1), a read-only A
+ * and a read-write Z, 'spatial' factors over the MACs (permutation
+ * 'sperm'), 'temporal' factors above them (permutation 'tperm').
+ */
+static void mac_links_design(const char *d0, uint64_t n0, const char *d1, uint64_t n1,
+			     const char *a, const char *z, const char *spatial,
+			     const char *sperm, const char *temporal, const char *tperm)
+{
+	tb_init(&tb_);
+	tb_dim(&tb_, d0, n0);
+	tb_dim(&tb_, d1, n1);
+	tb_tensor(&tb_, "A", false, a);
+	tb_tensor(&tb_, "Z", true, z);
+	tb_compute(&tb_, "mac", 4, 1);
+	tb_level(&tb_, "buf", 256, 16, 16, 1, 1);
+	tb_keep(&tb_, 0, "A Z");
+	tb_spatial(&tb_, 0, spatial, sperm, 2);
+	tb_temporal(&tb_, 0, temporal, tperm);
+	if (tb_finish(&tb_) < 0)
+		BUG("mac links design");
+}
+
+/*
+ * Links between MACs with no storage of their own (semantics 2.4; the 2024
+ * tutorial's design): Timeloop compares each MAC's operation point with its
+ * neighbours' previous points. A[K] under M4 over the MACs, M2 then K4
+ * above: the 8 calls alternate an M step (A's point does not move: all 4
+ * MACs take it over the links) and a K step (a new A: one multicast read),
+ * so the buffer reads A 1 + 3 = 4 times, not 8, and 4 x 4 words go over
+ * links. Z[M] moves by 4 or -4 between calls, never by a neighbour's 1: 32
+ * updates. The fast path and the walk agree; no_link_transfer restores 8.
+ */
+static void test_mac_links(void)
+{
+	struct model_options walk = MODEL_OPTIONS_INIT;
+	struct model_ws *ws;
+	unsigned k;
+
+	walk.no_fast_path = true;
+	mac_links_design("M", 8, "K", 4, "K", "M", "M4", "MK", "M2 K4", "MK");
+	for (k = 0; k < 2; k++) {
+		ws = model_ws_new(&tb_.s, k ? &walk : NULL, NULL, 0);
+		CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
+		CU_ASSERT_EQUAL(res_.nest_walked, k == 1);
+		CU_ASSERT_EQUAL(res_.tiles[0][0].reads, 4);
+		CU_ASSERT_DOUBLE_EQUAL(res_.tiles[0][0].link_transfers, 16, 1e-9);
+		CU_ASSERT_EQUAL(res_.tiles[0][1].updates, 32);
+		CU_ASSERT_DOUBLE_EQUAL(res_.tiles[0][1].link_transfers, 0, 1e-9);
+		model_ws_free(ws);
+	}
+	tb_.m.levels[0].no_link_transfer_mask = 1u << 0;
+	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
+	CU_ASSERT_EQUAL(res_.tiles[0][0].reads, 8);
+	model_ws_free(ws);
+}
+
+/*
+ * A systolic window over MACs: A[P+R] under R3 over the MACs and P8 above.
+ * MAC r needs column p + r; at p + 1 MACs 0 and 1 find theirs at their
+ * right neighbour's previous point, MAC 2 does not: 3 words for the first
+ * step, 1 for each of the 7 others. The fast path hands this to the walk.
+ */
+static void test_mac_links_window(void)
+{
+	struct model_ws *ws;
+
+	mac_links_design("R", 3, "P", 8, "P+R", "P", "R3", "RP", "P8", "RP");
+	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
+	CU_ASSERT(res_.nest_walked);
+	CU_ASSERT_EQUAL(res_.tiles[0][0].reads, 3 + 7);
+	CU_ASSERT_DOUBLE_EQUAL(res_.tiles[0][0].link_transfers, 2 * 7, 1e-9);
+	model_ws_free(ws);
+}
+
+/*
+ * Timeloop head's stride-change rule (its translation fix, PR #297): a zero
+ * translation does not replace the remembered one. The buffer's window of
+ * A[P+R] is 4 wide (P2 R3); above it M2 (which leaves A in place) runs
+ * inside P4 (which slides the window by 2). The P steps follow M steps, yet
+ * each fetches only its 2 new words: 4 + 3 x 2 = 10 fills. (The rule before
+ * the fix refetched the window at every P step: 4 + 3 x 4 = 16, as in
+ * the ISPASS 2020 intmac reference.) The fast path and the walk agree.
+ */
+static void test_slide_over_zero_translations(void)
+{
+	struct model_options walk = MODEL_OPTIONS_INIT;
+	struct model_ws *ws;
+	unsigned k;
+
+	walk.no_fast_path = true;
+	tb_init(&tb_);
+	tb_dim(&tb_, "M", 2);
+	tb_dim(&tb_, "P", 8);
+	tb_dim(&tb_, "R", 3);
+	tb_tensor(&tb_, "A", false, "P+R");
+	tb_tensor(&tb_, "Z", true, "M,P");
+	tb_compute(&tb_, "mac", 1, 1);
+	tb_level(&tb_, "buf", 64, 16, 16, 1, 1);
+	tb_level(&tb_, "dram", 0, 64, 16, 1, 1);
+	tb_keep(&tb_, 0, "A Z");
+	tb_keep(&tb_, 1, "A Z");
+	tb_temporal(&tb_, 0, "R3 P2", "RP");
+	tb_temporal(&tb_, 1, "M2 P4", "MP");
+	CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
+	for (k = 0; k < 2; k++) {
+		ws = model_ws_new(&tb_.s, k ? &walk : NULL, NULL, 0);
+		CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
+		CU_ASSERT_EQUAL(res_.tiles[0][0].shape, 4);
+		CU_ASSERT_EQUAL(res_.tiles[0][0].fills, 10);
+		CU_ASSERT_EQUAL(res_.tiles[1][0].reads, 10);
+		model_ws_free(ws);
+	}
 }
 
 /*
@@ -152,6 +269,9 @@ static void test_residual_invariants(void)
 static CU_TestInfo tests[] = {
 	{ "link transfers between neighbours", test_link_transfers },
 	{ "no_link_transfer", test_no_link_transfer },
+	{ "links between MACs without storage", test_mac_links },
+	{ "a sliding window over MACs", test_mac_links_window },
+	{ "a window sliding over zero translations", test_slide_over_zero_translations },
 	{ "a residual iteration", test_residual },
 	{ "random residuals add up", test_residual_invariants },
 	CU_TEST_INFO_NULL,

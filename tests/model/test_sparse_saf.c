@@ -90,6 +90,50 @@ static void test_tensor_core_2to4(void)
 }
 
 /*
+ * The 2:4 example with a register file that bypasses A between SMEM and
+ * the MACs (tests/data/model/tensor-core-2to4-rf.yaml): the spatial loops
+ * are RF's, and A is thinned there by SMEM's metadata, the nearest level
+ * above that stores it. Every tensor then needs 4 x 4 MACs, not 8 x 4, and
+ * the run takes the 8192 cycles of the example.
+ */
+static void test_thinning_below_the_keeping_level(void)
+{
+	static const char *const files[] = { "tests/data/model/tensor-core-2to4-rf.yaml",
+					     "examples/tensor-core-2to4/problem.yaml" };
+	const char *src = getenv("srcdir");
+	struct spec_set *s = load(src ? src : ".", files, 2);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL_FATAL(eval_set(s, &res_), 0);
+	spec_set_free(s);
+	CU_ASSERT_EQUAL(res_.cycles, 8192);
+	CU_ASSERT_EQUAL(res_.compute.max_x, 4);
+	CU_ASSERT_EQUAL(res_.compute.max_y, 4);
+	CU_ASSERT_DOUBLE_EQUAL(res_.compute.avg_replication, 16, 0);
+	CU_ASSERT_EQUAL(res_.actual_computes, 131072);
+}
+
+/*
+ * Two levels of spatial loops thinning the MACs by A's zeros
+ * (tests/data/model/tensor-core-2to4-nested.yaml): the inner level's busy
+ * fraction (1/2) already counts the instances of idle parents (5/6 busy),
+ * so 4 x 1/2 = 2 MACs are busy on average, not 4 x 5/6 x 1/2.
+ */
+static void test_nested_thinning(void)
+{
+	static const char *const files[] = { "tests/data/model/tensor-core-2to4-nested.yaml" };
+	const char *src = getenv("srcdir");
+	struct spec_set *s = load(src ? src : ".", files, 1);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL_FATAL(eval_set(s, &res_), 0);
+	spec_set_free(s);
+	CU_ASSERT_DOUBLE_EQUAL(res_.compute.avg_replication, 2.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(res_.tiles[0][1].avg_replication, 2.0 * 5 / 6, 1e-9);  /* RF, B */
+	CU_ASSERT_EQUAL(res_.compute.cycles, 8192 / 2);
+}
+
+/*
  * B[K] under a GLB that fans K4 out to 4 register files of K2 tiles; A[K]
  * (0.25, compressed at GLB) is the condition. A 2-element sub-tile of A is
  * empty with probability 0.5: temporal skipping of B at GLB skips half its
@@ -266,6 +310,8 @@ static void test_reentrant(void)
 
 static CU_TestInfo tests[] = {
 	{ "2:4 tensor core: 9/16 of dense, half the cycles", test_tensor_core_2to4 },
+	{ "thinning by the metadata of a level above", test_thinning_below_the_keeping_level },
+	{ "nested thinning by one leader", test_nested_thinning },
 	{ "spatial and temporal skipping on one level", test_spatial_and_temporal },
 	{ "evaluations do not depend on the previous ones", test_reentrant },
 	CU_TEST_INFO_NULL,

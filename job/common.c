@@ -1,0 +1,167 @@
+/*
+ * What every command's runner shares: options, outputs, failure, the
+ * model's and executor's options, the summary of a model result and the
+ * mapping as one line of text.
+ */
+#include "job/job.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "job/job_int.h"
+#include "exec/exec.h"
+#include "model/model.h"
+#include "util/arena.h"
+#include "util/xalloc.h"
+
+_Static_assert(sizeof(struct job_summary) < 4096, "a job summary stays under 4 KiB");
+
+void job_options_init(struct job_options *o, enum job_command command)
+{
+	memset(o, 0, sizeof(*o));
+	o->command = command;
+	o->format = JOB_FORMAT_TEXT;
+	o->want = JOB_WANT_PRINT;
+	o->footprint = JOB_FOOTPRINT_TIMELOOP;
+	o->seed = 1;
+	o->retention = JOB_RETAIN_TRANSLATION;
+	o->seeds = 30;
+	o->tolerance = 0.01;
+	o->sigmas = 3;
+	o->samples = 256;
+	o->percentile = 0.99;
+}
+
+void job_outputs_init(struct job_outputs *out)
+{
+	size_t i;
+
+	strbuf_init(&out->print, 0);
+	strbuf_init(&out->notes, 0);
+	out->diags = (struct diag_list)DIAG_LIST_INIT;
+	out->n_files = 0;
+	for (i = 0; i < JOB_MAX_OUT_FILES; i++) {
+		out->file_names[i] = NULL;
+		strbuf_init(&out->files[i], 0);
+	}
+}
+
+void job_outputs_release(struct job_outputs *out)
+{
+	size_t i;
+
+	strbuf_release(&out->print);
+	strbuf_release(&out->notes);
+	diag_list_release(&out->diags);
+	for (i = 0; i < JOB_MAX_OUT_FILES; i++)
+		strbuf_release(&out->files[i]);
+	out->n_files = 0;
+}
+
+const char *job_status_name(enum job_status st)
+{
+	static const char *const names[] = {
+		[JOB_OK] = "ok", [JOB_BAD_INPUT] = "bad-input", [JOB_INFEASIBLE] = "infeasible",
+		[JOB_MISMATCH] = "mismatch", [JOB_SYSTEM] = "system",
+	};
+	return (unsigned)st < JOB_STATUS_COUNT ? names[st] : "?";
+}
+
+const char *const *job_energy_presets(void)
+{
+	return model_energy_preset_names();
+}
+
+enum job_status job_fail(struct job_summary *sum, enum job_status st, const char *fmt, ...)
+{
+	va_list ap;
+
+	sum->status = st;
+	va_start(ap, fmt);
+	vsnprintf(sum->error, sizeof(sum->error), fmt, ap);
+	va_end(ap);
+	return st;
+}
+
+struct strbuf *job_out_file(struct job_outputs *out, const char *name)
+{
+	if (out->n_files >= JOB_MAX_OUT_FILES)
+		BUG("more than %d output files", JOB_MAX_OUT_FILES);
+	out->file_names[out->n_files] = name;
+	return &out->files[out->n_files++];
+}
+
+void job_model_options(const struct job_options *o, struct model_options *mo)
+{
+	*mo = (struct model_options)MODEL_OPTIONS_INIT;
+	mo->footprint = o->footprint == JOB_FOOTPRINT_EXACT ? MODEL_FOOTPRINT_EXACT
+							    : MODEL_FOOTPRINT_TIMELOOP;
+	mo->energy_preset = o->energy_preset;
+}
+
+void job_describe_mapping(const struct spec_set *s, const struct spec_mapping *m,
+			  struct strbuf *sb)
+{
+	int l;
+	unsigned i, t;
+
+	for (l = (int)m->n_levels - 1; l >= 0; l--) {
+		bool first = true;
+		strbuf_addf(sb, "%s%s:", l == (int)m->n_levels - 1 ? "" : " | ",
+			    s->arch.levels[l].name);
+		for (i = m->n_loops; i-- > 0;) {
+			const struct spec_loop *lp = &m->loops[i];
+			if (lp->level != (unsigned)l || lp->end <= 1)
+				continue;
+			strbuf_addf(sb, "%s%s%llu%s", first ? "" : " ", s->workload.dim_names[lp->dim],
+				    (unsigned long long)lp->end,
+				    lp->spacetime == SPEC_SPATIAL_X ? "x" :
+				    lp->spacetime == SPEC_SPATIAL_Y ? "y" : "");
+			first = false;
+		}
+		strbuf_addstr(sb, "[");
+		first = true;
+		for (t = 0; t < s->workload.n_tensors; t++) {
+			if (!(m->levels[l].keep_mask & (1u << t)))
+				continue;
+			strbuf_addf(sb, "%s%s", first ? "" : " ", s->workload.tensors[t].name);
+			first = false;
+		}
+		strbuf_addstr(sb, "]");
+	}
+}
+
+void job_summarize_model(const struct spec_set *s, const struct spec_mapping *m,
+			 const struct model_result *r, struct job_summary *sum)
+{
+	struct strbuf sb = STRBUF_INIT;
+	unsigned l;
+
+	sum->energy_pj = r->energy_pj;
+	sum->cycles = r->cycles;
+	sum->edp_j_cycles = r->edp_j_cycles;
+	sum->utilization = r->utilization;
+	sum->algorithmic_computes = r->algorithmic_computes;
+	sum->actual_computes = r->actual_computes;
+	sum->pj_per_compute = r->pj_per_compute;
+	sum->n_levels = r->n_levels;
+	for (l = 0; l < r->n_levels; l++) {
+		snprintf(sum->level_names[l], JOB_LEVEL_NAME, "%s", s->arch.levels[l].name);
+		sum->level_energy_pj[l] = r->levels[l].energy_pj;
+	}
+	sum->compute_energy_pj = r->compute.energy_pj;
+	job_describe_mapping(s, m, &sb);
+	snprintf(sum->mapping, sizeof(sum->mapping), "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+void job_exec_options(const struct job_options *o, struct exec_options *eo)
+{
+	*eo = (struct exec_options)EXEC_OPTIONS_INIT;
+	eo->seed = o->seed;
+	eo->retention = o->retention == JOB_RETAIN_OVERLAP ? EXEC_RETAIN_OVERLAP
+							   : EXEC_RETAIN_TRANSLATION;
+	eo->footprint = o->footprint == JOB_FOOTPRINT_EXACT ? EXEC_FOOTPRINT_EXACT
+							    : EXEC_FOOTPRINT_HULL;
+}

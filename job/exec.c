@@ -1,0 +1,40 @@
+/*
+ * 'exec': run the design's mapping on real tensors with the reference
+ * executor. Prints its summary (or JSON); the files are the counts in
+ * Timeloop's stats.txt layout and the JSON document.
+ */
+#include "job/job_int.h"
+
+#include "exec/exec.h"
+#include "report/report.h"
+
+enum job_status job_run_exec(const struct spec_set *s, const struct job_options *o,
+			     struct job_summary *sum, struct job_outputs *out)
+{
+	struct exec_options eo;
+	struct exec_result r;
+
+	job_exec_options(o, &eo);
+	eo.all_partitions = true;       /* the report prints every partition */
+	if (exec_run(s, &eo, &r) < 0) {
+		job_fail(sum, JOB_BAD_INPUT, "cannot execute this design: %s", r.reason);
+	} else if (r.numeric_checked && !r.numeric_ok) {
+		job_fail(sum, JOB_MISMATCH, "BUG: the executed Einsum differs from the dense "
+			 "evaluation (max abs error %.9g)", r.numeric_max_abs_err);
+	} else {
+		sum->algorithmic_computes = r.computes;
+		sum->actual_computes = r.computes_class[EXEC_ACTUAL];
+		if (o->want & JOB_WANT_PRINT) {
+			if (o->format == JOB_FORMAT_JSON)
+				report_exec_json(s, &r, &eo, &out->print);
+			else
+				report_exec_summary(s, &r, &eo, &out->print);
+		}
+		if (o->want & JOB_WANT_FILES) {
+			report_exec_stats(s, &r, job_out_file(out, "fiberloop-exec.stats.txt"));
+			report_exec_json(s, &r, &eo, job_out_file(out, "fiberloop-exec.stats.json"));
+		}
+	}
+	exec_result_release(&r);
+	return sum->status;
+}

@@ -1,0 +1,230 @@
+/*
+ * 'map': search the mapspace of the design under its constraints and
+ * evaluate the best mapping found once more for the full report. Prints
+ * the search summary and the best mapping's summary; the files are the
+ * mapping as YAML (loadable by 'model'), its stats.txt, map.txt and JSON.
+ */
+#include "job/job_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mapper/mapper.h"
+#include "model/model.h"
+#include "report/report.h"
+#include "util/xalloc.h"
+
+#define OUT_PREFIX "fiberloop-mapper"
+
+static const char *const metric_units[] = {
+	[SPEC_METRIC_ENERGY] = "pJ", [SPEC_METRIC_DELAY] = "cycles",
+	[SPEC_METRIC_EDP] = "J*cycle", [SPEC_METRIC_LAST_LEVEL_ACCESSES] = "accesses",
+};
+
+/* The command line's settings on top of the design's 'mapper' key. */
+static void apply_overrides(const struct job_options *jo, struct mapper_options *o)
+{
+	const struct job_map_options *m = &jo->map;
+
+	if (m->has_algorithm)
+		o->algorithm = m->algorithm;
+	if (m->has_threads)
+		o->n_threads = m->threads;
+	if (m->has_streams)
+		o->n_streams = m->streams;
+	if (jo->has_seed)
+		o->seed = jo->seed;
+	if (m->has_search_size)
+		o->search_size = m->search_size;
+	if (m->has_timeout)
+		o->timeout = m->timeout;
+	if (m->has_victory)
+		o->victory_condition = m->victory;
+	if (m->has_refine)
+		o->refine = (unsigned)m->refine;
+	if (m->has_time_limit)
+		o->time_limit_s = m->time_limit_s;
+}
+
+/* ------------------------------------------------------------ callbacks */
+
+struct map_hooks {
+	const struct spec_set *s;
+	const struct job_map_options *m;
+	struct strbuf line;
+};
+
+static void on_progress(void *arg, const struct mapper_progress *p)
+{
+	struct map_hooks *h = arg;
+	struct job_progress jp = {
+		.n_evaluated = p->n_evaluated, .n_valid = p->n_valid, .has_best = p->has_best,
+		.best_energy_pj = p->best[SPEC_METRIC_ENERGY],
+		.best_cycles = p->best[SPEC_METRIC_DELAY], .best_edp = p->best[SPEC_METRIC_EDP],
+		.per_s = p->per_s, .elapsed_s = p->elapsed_s,
+		.n_streams_active = p->n_streams_active,
+	};
+	h->m->on_progress(h->m->progress_arg, &jp);
+}
+
+/* One CSV line of the candidate log. */
+static void on_candidate(void *arg, const struct mapper_candidate *c)
+{
+	struct map_hooks *h = arg;
+	struct strbuf *sb = &h->line;
+
+	strbuf_reset(sb);
+	strbuf_addf(sb, "%u,%llu,%s,", c->stream, (unsigned long long)c->seq,
+		    mapper_fail_name(c->eval.status));
+	if (c->eval.status != MAPPER_OK)
+		strbuf_addf(sb, "%s,,,,,0,", h->s->arch.levels[c->eval.fail_level].name);
+	else
+		strbuf_addf(sb, ",%.17g,%.17g,%.17g,%.17g,%d,", c->eval.metrics[SPEC_METRIC_ENERGY],
+			    c->eval.metrics[SPEC_METRIC_DELAY], c->eval.metrics[SPEC_METRIC_EDP],
+			    c->eval.metrics[SPEC_METRIC_LAST_LEVEL_ACCESSES], c->is_best);
+	if (c->mapping)
+		job_describe_mapping(h->s, c->mapping, sb);
+	strbuf_addch(sb, '\n');
+	h->m->on_log_line(h->m->log_arg, sb->buf, sb->len);
+}
+
+static void hook_up(struct map_hooks *h, struct mapper_options *o)
+{
+	static const char header[] = "stream,seq,status,fail_level,energy_pj,cycles,edp,"
+				     "last_level_accesses,is_best,mapping\n";
+
+	if (h->m->on_progress) {
+		o->on_progress = on_progress;
+		o->progress_arg = h;
+		o->progress_interval_s = h->m->progress_interval_s;
+	}
+	if (h->m->on_log_line) {
+		h->m->on_log_line(h->m->log_arg, header, sizeof(header) - 1);
+		o->on_candidate = on_candidate;
+		o->candidate_arg = h;
+	}
+	o->stop = h->m->stop;
+}
+
+/* -------------------------------------------------------------- output */
+
+static void search_summary(const struct mapper_options *o, const struct mapper_result *r,
+			   struct strbuf *sb)
+{
+	unsigned i;
+
+	strbuf_addf(sb, "search: %s, %u streams on %u threads, seed %llu\n",
+		    spec_search_name(o->algorithm), o->n_streams, r->n_threads,
+		    (unsigned long long)o->seed);
+	strbuf_addf(sb, "  %llu candidates (%llu valid, %llu model evaluations) in %.2f s "
+		    "(%.0f/s)\n", (unsigned long long)r->n_evaluated, (unsigned long long)r->n_valid,
+		    (unsigned long long)r->n_model_calls, r->elapsed_s,
+		    r->elapsed_s > 0 ? (double)r->n_evaluated / r->elapsed_s : 0.0);
+	strbuf_addstr(sb, "  streams stopped by:");
+	for (i = 0; i < MAPPER_STOP_COUNT; i++)
+		if (r->stream_stops[i])
+			strbuf_addf(sb, " %s %u;", mapper_stop_name(i), r->stream_stops[i]);
+	strbuf_addch(sb, '\n');
+	if (r->refined)
+		strbuf_addf(sb, "  refinement: %llu evaluations, %llu steps; %s %.9g before\n",
+			    (unsigned long long)r->n_refine_evals, (unsigned long long)r->n_refine_steps,
+			    spec_metric_name(o->metrics[0]), r->searched_eval.metrics[o->metrics[0]]);
+	if (!r->found)
+		return;
+	strbuf_addf(sb, "best mapping (stream %u):\n", r->best_stream);
+	for (i = 0; i < SPEC_METRIC_COUNT; i++)
+		strbuf_addf(sb, "  %-20s %.9g %s\n", spec_metric_name(i), r->best_eval.metrics[i],
+			    metric_units[i]);
+	strbuf_addch(sb, '\n');
+}
+
+/* Why no candidate was valid, by reason and level. */
+static void failures(const struct spec_set *s, const struct mapper_result *r, struct strbuf *sb)
+{
+	unsigned f, l;
+
+	for (f = 1; f < MAPPER_FAIL_COUNT; f++)
+		for (l = 0; l < s->arch.n_levels; l++)
+			if (r->fail_counts[f][l])
+				strbuf_addf(sb, "  %s of '%s': %llu\n", mapper_fail_name(f),
+					    s->arch.levels[l].name,
+					    (unsigned long long)r->fail_counts[f][l]);
+}
+
+/* Evaluate the best mapping once more; the summary and the files from it. */
+static void best_outputs(const struct spec_set *s, const struct job_options *o,
+			 const struct model_options *mo, const struct mapper_result *r,
+			 struct job_summary *sum, struct job_outputs *out)
+{
+	struct model_result *mr = xmalloc(sizeof(*mr));
+	struct model_ws *ws = model_ws_new(s, mo, NULL, 0);
+	double metrics[SPEC_METRIC_COUNT];
+
+	if (!ws || model_eval(ws, &r->best, mr) < 0)
+		BUG("the best mapping no longer evaluates");
+	mapper_metrics_of_result(mr, metrics);
+	if (memcmp(metrics, r->best_eval.metrics, sizeof(metrics)))
+		BUG("the model gives the best mapping other metrics on a second evaluation");
+	job_summarize_model(s, &r->best, mr, sum);
+	if (o->want & JOB_WANT_PRINT)
+		report_summary(s, mr, &out->print);
+	if (o->want & JOB_WANT_FILES) {
+		spec_mapping_write_yaml(&r->best, &s->arch, &s->workload,
+					job_out_file(out, OUT_PREFIX ".map.yaml"));
+		report_stats_txt(s, mr, job_out_file(out, OUT_PREFIX ".stats.txt"));
+		report_map_txt(s, &r->best, mr, job_out_file(out, OUT_PREFIX ".map.txt"));
+		report_json(s, &r->best, mr, o->files, o->n_files,
+			    job_out_file(out, OUT_PREFIX ".stats.json"));
+	}
+	model_ws_free(ws);
+	free(mr);
+}
+
+enum job_status job_run_map(const struct spec_set *s, const struct job_options *jo,
+			    struct job_summary *sum, struct job_outputs *out)
+{
+	struct model_options mo;
+	struct mapper_model_ctx mc = { s, &mo };
+	struct map_hooks hooks = { s, &jo->map, STRBUF_INIT };
+	struct mapper_evaluator ev;
+	struct mapper_options o;
+	struct mapper_space *ms;
+	struct mapper_result *r;
+	struct model_ws *ws;
+	char err[256];
+
+	job_model_options(jo, &mo);
+	mapper_options_init(&o, &s->mapper);
+	apply_overrides(jo, &o);
+	ms = mapper_space_new(s, &out->diags);
+	if (!ms) {
+		sum->status = JOB_BAD_INPUT;   /* the diagnostics say why */
+		return sum->status;
+	}
+	ws = model_ws_new(s, &mo, err, sizeof(err));   /* before threads ask for one each */
+	if (!ws) {
+		mapper_space_free(ms);
+		return job_fail(sum, JOB_BAD_INPUT, "%s", err);
+	}
+	model_ws_free(ws);
+	hook_up(&hooks, &o);
+	mapper_evaluator_model(&ev, &mc);
+	r = xmalloc(sizeof(*r));
+	if (mapper_run(ms, &ev, &o, r) < 0)
+		BUG("mapper options rejected after checking");
+	sum->n_evaluated = r->n_evaluated;
+	sum->n_valid = r->n_valid;
+	if (jo->want & JOB_WANT_PRINT)
+		search_summary(&o, r, &out->print);
+	if (!r->found) {
+		job_fail(sum, JOB_INFEASIBLE, "no valid mapping among %llu candidates:",
+			 (unsigned long long)r->n_evaluated);
+		failures(s, r, &out->notes);
+	} else {
+		best_outputs(s, jo, &mo, r, sum, out);
+	}
+	strbuf_release(&hooks.line);
+	free(r);
+	mapper_space_free(ms);
+	return sum->status;
+}
