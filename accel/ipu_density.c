@@ -648,7 +648,7 @@ void ipu_density_eval(const struct spec_set *s, const struct ipu_layer *L,
 		struct rng r;
 
 		memset(&d, 0, sizeof(d));
-		d.m = density_model_new(t, &s->workload);
+		d.m = density_model_new(t);
 		d.L = L;
 		d.g = g;
 		d.conditional = t->density.kind == SPEC_DENSITY_HYPERGEOMETRIC ||

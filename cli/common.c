@@ -54,7 +54,7 @@ int cli_write_outputs(const struct cli_command *cmd, const char *dir,
 
 	for (i = 0; i < out->n_files; i++)
 		bufs[i] = &out->files[i];
-	rc = write_files_atomic(dir, out->file_names, bufs, out->n_files, &err);
+	rc = fileio_write_files_atomic(dir, out->file_names, bufs, out->n_files, &err);
 	if (rc < 0)
 		fprintf(stderr, "fiberloop %s: %s\n", cmd->name, err.buf);
 	strbuf_release(&err);

@@ -455,6 +455,8 @@ static void layer_workload(struct ld *ld, const struct spec_ipu_layer *l, struct
 	t->ranks[1].n_terms = 1;
 	t->ranks[1].terms[0] = (struct spec_term){ 1, -1, 1 };
 	t->dim_mask = 3;
+	t->rank_extent[0] = w->bounds[0];
+	t->rank_extent[1] = w->bounds[1];
 	t->size = w->bounds[0] * w->bounds[1];
 	t->density.kind = SPEC_DENSITY_FIXED_STRUCTURED;
 	t->density.density = 1.0;
