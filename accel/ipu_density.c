@@ -15,6 +15,9 @@
  * the k blocks spread evenly over them. When no partition can exceed its buckets (the
  * probability is below 1e-9), no draw is needed: no spill, no step, and
  * the distribution compute is that of the expected fullest partition.
+ * A power law along W's rows is drawn row by row: the rows' lengths are
+ * the model's, each row's share of every Y partition is drawn from it.
+ * Block-structured and N:M densities are drawn per partition, independently.
  */
 #include "accel/ipu_int.h"
 
@@ -163,6 +166,11 @@ struct draw_ctx {
 	unsigned n_shapes;
 	struct shape shapes[4];
 	uint8_t *shape_of;         /* [partition] */
+	/* power law along W's rows: each row's length, heaviest first */
+	bool power_law, permute_rows;
+	uint64_t n_rows;
+	uint64_t *row_len;
+	struct density_model *hg;  /* hypergeometric: a row's share of a window of it */
 };
 
 static uint64_t layer_extent(uint64_t kernel, unsigned q)
@@ -347,12 +355,94 @@ static void draw_rows(struct draw_ctx *d, struct shape *sh, uint64_t k, struct r
 	*n = (uint32_t)out;
 }
 
+/*
+ * The lengths of W's rows under a power-law density along them: the
+ * distribution of a whole row's count is the lengths' multiset (each row is
+ * one tile of the grid), in Zipf order heaviest first (docs/ipu.md).
+ */
+static void power_law_rows(struct draw_ctx *d, const struct spec_tensor *t)
+{
+	uint64_t row[2] = { 1, t->rank_extent[1] }, L, i = 0, k;
+	struct density_tile tile = density_tile_box(2, row);
+	size_t n = density_distribution(d->m, &tile, NULL, NULL, 0);
+	double *p = xcalloc(n ? n : 1, sizeof(double));
+
+	density_distribution(d->m, &tile, NULL, p, n);
+	d->n_rows = t->rank_extent[0];
+	d->row_len = xcalloc(d->n_rows, sizeof(*d->row_len));
+	for (L = n; L-- > 0 && i < d->n_rows;)
+		for (k = (uint64_t)floor(p[L] * (double)d->n_rows + 0.5); k > 0 && i < d->n_rows; k--)
+			d->row_len[i++] = L;
+	free(p);
+}
+
+/*
+ * One power-law pattern: every row's non-zeros sit at uniformly random
+ * distinct places of the row (the model's definition), so the Y partitions'
+ * shares of a row are drawn one after another, each hypergeometric given
+ * what the rest of the row holds (a hypergeometric density model's
+ * constrained query: the power-law model's own constrained queries are
+ * about the grid of tiles, not a row's remainder); with permute_rows the
+ * lengths go to the rows in a random order.
+ */
+static void draw_power_law(struct draw_ctx *d, struct rng *r, struct ipu_row ***rows, uint32_t **n)
+{
+	const struct ipu_geom *g = d->g;
+	uint64_t P = (uint64_t)g->px * g->py, i, y, cols = d->L->Y / d->L->l->block_size;
+	uint64_t *len = xmalloc(d->n_rows * sizeof(*len));
+	unsigned q = d->L->q, a;
+	double pr[1024];
+
+	memcpy(len, d->row_len, d->n_rows * sizeof(*len));
+	for (i = d->n_rows; d->permute_rows && i > 1; i--) {
+		uint64_t j = rng_below(r, i), tmp = len[i - 1];
+		len[i - 1] = len[j];
+		len[j] = tmp;
+	}
+	*rows = xcalloc(P, sizeof(**rows));
+	*n = xcalloc(P, sizeof(**n));
+	for (i = 0; i < P; i++)
+		(*rows)[i] = xmalloc((g->nx ? g->nx : 1) * sizeof(struct ipu_row));
+	for (i = 0; i < d->n_rows; i++) {
+		uint64_t left = len[i], cols_left = cols;
+		for (y = 0; y < g->py && left > 0; y++) {
+			uint64_t ey = layer_extent(part_cols_y(g, y), q), c, lo, hi;
+			struct density_tile t = density_tile_flat(ey);
+			struct density_constraint con = { density_tile_flat(cols_left), left };
+			if (y + 1 == g->py || ey >= cols_left) {
+				c = left;
+			} else {
+				lo = left + ey > cols_left ? left + ey - cols_left : 0;
+				hi = left < ey ? left : ey;
+				if (hi - lo + 1 > sizeof(pr) / sizeof(pr[0]))
+					hi = lo + sizeof(pr) / sizeof(pr[0]) - 1;
+				density_prob_range(d->hg, &t, &con, lo, (size_t)(hi - lo + 1), pr);
+				c = draw_pmf(r, lo, pr, (size_t)(hi - lo + 1));
+			}
+			left -= c;
+			cols_left -= ey;
+			for (a = 0; c && a < q; a++) {
+				uint64_t kr = i * q + a, part = (kr / g->nx) * g->py + y;
+				if (kr / g->nx >= g->px)
+					continue;
+				(*rows)[part][(*n)[part]++] = (struct ipu_row){ (uint32_t)(kr % g->nx),
+										(uint32_t)(c * q) };
+			}
+		}
+	}
+	free(len);
+}
+
 /* One drawn pattern's partitions. */
 static void draw_pattern(struct draw_ctx *d, struct rng *r, struct ipu_row ***rows, uint32_t **n)
 {
 	uint64_t P = (uint64_t)d->g->px * d->g->py, p;
 	uint64_t left_points = d->total_points, left_nz = d->total_nz;
 
+	if (d->power_law) {
+		draw_power_law(d, r, rows, n);
+		return;
+	}
 	*rows = xcalloc(P, sizeof(**rows));
 	*n = xcalloc(P, sizeof(**n));
 	for (p = 0; p < P; p++) {
@@ -655,6 +745,16 @@ void ipu_density_eval(const struct spec_set *s, const struct ipu_layer *L,
 				t->density.kind == SPEC_DENSITY_FIXED_STRUCTURED;
 		d.total_points = t->size;
 		d.total_nz = (uint64_t)ceil(density_global(d.m) * (double)t->size);
+		d.power_law = t->density.kind == SPEC_DENSITY_POWER_LAW && t->density.row_dim == 0;
+		d.permute_rows = t->density.permute_rows;
+		if (d.power_law) {
+			struct spec_density hd = t->density;
+			uint64_t shape[1] = { t->rank_extent[1] };
+			hd.kind = SPEC_DENSITY_HYPERGEOMETRIC;
+			hd.workload_tensor_size = 0;
+			d.hg = density_model_new_shape(&hd, 1, shape, 0);
+			power_law_rows(&d, t);
+		}
 		shapes_init(&d);
 		analytic(&d, z, m, &p_spill, &excess, &max_count);
 		if (p_spill < 1e-9) {
@@ -681,6 +781,8 @@ void ipu_density_eval(const struct spec_set *s, const struct ipu_layer *L,
 				 (unsigned long long)a.overflows, a.n);
 		}
 		acc_release(&a);
+		free(d.row_len);
+		density_model_free(d.hg);
 		shapes_free(&d);
 		density_model_free(d.m);
 	}

@@ -158,7 +158,44 @@ static void test_draws(void)
 	free(b);
 }
 
+/*
+ * How bad a skewed pattern gets: power-law rows (Zipf exponent 1.2, heaviest
+ * rows first) need more propagation steps than a uniform pattern of the same
+ * density on the same plan; the fullest partition's buckets overflow into
+ * the next X partitions (steps beyond the Y ring: more than P_y P_z - P_z).
+ */
+static void test_skewed(void)
+{
+	static const char *const base = "x: 128, y: 128, z: 8, block_size: 4, "
+					"partition: {x: 4, y: 4, z: 1}, density: ";
+	char layer[256];
+	struct spec_set *s;
+	struct accel_ipu_result *u = calloc(1, sizeof(*u)), *k = calloc(1, sizeof(*k));
+	char err[256];
+
+	snprintf(layer, sizeof(layer), "%s{distribution: hypergeometric, density: 0.15}", base);
+	s = ipf_load("bow", layer);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, NULL, u, err, sizeof(err)), 0);
+	spec_set_free(s);
+	snprintf(layer, sizeof(layer), "%s{distribution: power_law, density: 0.15, exponent: 1.2}", base);
+	s = ipf_load("bow", layer);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, NULL, k, err, sizeof(err)), 0);
+	fprintf(stderr, "uniform %g steps, power law %g (worst %llu)\n",
+		u->passes[0].steps.expected, k->passes[0].steps.expected,
+		(unsigned long long)k->passes[0].steps.worst);
+	CU_ASSERT(k->passes[0].steps.expected > u->passes[0].steps.expected + 1);
+	CU_ASSERT(k->passes[0].steps.expected > 4 * 1 - 1);
+	CU_ASSERT(k->passes[0].steps.expected <= (double)k->passes[0].steps.worst);
+	CU_ASSERT(k->passes[0].total_cycles > u->passes[0].total_cycles);
+	spec_set_free(s);
+	free(u);
+	free(k);
+}
+
 static CU_TestInfo tests[] = {
+	{ "skewed: power-law rows", test_skewed },
 	{ "rows of actual data", test_rows_actual },
 	{ "banded: exact, as the executor", test_banded },
 	{ "best case from a density model", test_best_case },
