@@ -151,7 +151,8 @@ void ipu_rows_free(struct ipu_row **part_rows, uint32_t *n_rows, uint64_t n)
 struct shape {
 	uint64_t ex, ey;           /* layer blocks */
 	uint64_t kx;               /* kernel-block rows */
-	size_t n;                  /* support of the unconditional distribution */
+	uint64_t lo;               /* pmf[i] = P(lo + i) */
+	size_t n;
 	double *pmf;
 	double *row_empty;         /* [k]: P(a row is empty | the partition holds k), lazily */
 	bool *row_known;
@@ -179,6 +180,33 @@ static uint64_t layer_extent(uint64_t kernel, unsigned q)
 	return e ? e : 1;
 }
 
+/*
+ * The distribution of a partition's count: the whole support for the
+ * geometric kinds; for the count-only kinds (fixed, hypergeometric) the
+ * window mean +- (12 sqrt(mean) + 20), outside which the hypergeometric
+ * law (variance below its mean) leaves less than 1e-30.
+ */
+static void shape_pmf(struct draw_ctx *d, struct shape *sh, const struct density_tile *t)
+{
+	enum spec_density_kind k = density_kind(d->m);
+
+	if (k == SPEC_DENSITY_HYPERGEOMETRIC || k == SPEC_DENSITY_FIXED_STRUCTURED) {
+		double mean = density_expected_occupancy(d->m, t), w = 12.0 * sqrt(mean) + 20.0;
+		uint64_t hi = (uint64_t)(mean + w) + 1, pts = density_tile_points(t);
+		sh->lo = mean > w ? (uint64_t)(mean - w) : 0;
+		if (hi > pts)
+			hi = pts;
+		sh->n = (size_t)(hi - sh->lo + 1);
+		sh->pmf = xcalloc(sh->n, sizeof(double));
+		density_prob_range(d->m, t, NULL, sh->lo, sh->n, sh->pmf);
+		return;
+	}
+	sh->lo = 0;
+	sh->n = density_distribution(d->m, t, NULL, NULL, 0);
+	sh->pmf = xcalloc(sh->n, sizeof(double));
+	density_distribution(d->m, t, NULL, sh->pmf, sh->n);
+}
+
 static void shapes_init(struct draw_ctx *d)
 {
 	const struct ipu_geom *g = d->g;
@@ -203,9 +231,7 @@ static void shapes_init(struct draw_ctx *d)
 				sh->ex = ex;
 				sh->ey = ey;
 				sh->kx = kx;
-				sh->n = density_distribution(d->m, &t, NULL, NULL, 0);
-				sh->pmf = xcalloc(sh->n, sizeof(double));
-				density_distribution(d->m, &t, NULL, sh->pmf, sh->n);
+				shape_pmf(d, sh, &t);
 				sh->row_empty = xcalloc(ex * ey + 1, sizeof(double));
 				sh->row_known = xcalloc(ex * ey + 1, sizeof(bool));
 			}
@@ -270,6 +296,26 @@ static uint64_t draw_pmf(struct rng *r, uint64_t lo, const double *p, size_t n)
 }
 
 /*
+ * HG(.; succ, sample, pop) drawn point by point: each of the 'sample'
+ * points is non-zero with the probability that what is left of the
+ * population holds (an exact hypergeometric draw, cheaper than its
+ * probabilities for small samples).
+ */
+static uint64_t hg_draw_points(struct rng *r, uint64_t pop, uint64_t succ, uint64_t sample)
+{
+	uint64_t j, k = 0;
+
+	for (j = 0; j < sample && succ > 0 && pop > j; j++)
+		if (rng_below(r, pop - j) < succ) {
+			succ--;
+			k++;
+		}
+	return k;
+}
+
+#define POINT_DRAW_MAX 256   /* samples drawn point by point at most */
+
+/*
  * One partition's layer-block count: from its shape's distribution, or
  * conditioned on the rest of W holding 'left_nz' in 'left_points'.
  */
@@ -277,15 +323,18 @@ static uint64_t draw_count(struct draw_ctx *d, struct shape *sh, struct rng *r,
 			   uint64_t left_points, uint64_t left_nz)
 {
 	uint64_t ext[2] = { sh->ex, sh->ey }, pts = sh->ex * sh->ey, lo, hi;
-	struct density_tile t = density_tile_box(2, ext);
+	struct density_tile t;
 	struct density_constraint c;
 	double mean, w, *p;
 	uint64_t v;
 
 	if (!d->conditional)
-		return draw_pmf(r, 0, sh->pmf, sh->n);
+		return draw_pmf(r, sh->lo, sh->pmf, sh->n);
 	if (left_points <= pts)
 		return left_nz < pts ? left_nz : pts;
+	if (density_kind(d->m) == SPEC_DENSITY_HYPERGEOMETRIC && pts <= POINT_DRAW_MAX)
+		return hg_draw_points(r, left_points, left_nz, pts);
+	t = density_tile_box(2, ext);
 	c.parent = density_tile_flat(left_points);
 	c.occupancy = left_nz;
 	mean = (double)pts * (double)left_nz / (double)left_points;
@@ -340,6 +389,8 @@ static void draw_rows(struct draw_ctx *d, struct shape *sh, uint64_t k, struct r
 		struct density_constraint con = { density_tile_flat(cells), left };
 		if (i + 1 == sh->ex) {
 			c = left;
+		} else if (sh->ey <= POINT_DRAW_MAX) {
+			c = hg_draw_points(r, cells, left, sh->ey);
 		} else {
 			lo = left + sh->ey > cells ? left + sh->ey - cells : 0;
 			hi = left < sh->ey ? left : sh->ey;
@@ -411,6 +462,8 @@ static void draw_power_law(struct draw_ctx *d, struct rng *r, struct ipu_row ***
 			struct density_constraint con = { density_tile_flat(cols_left), left };
 			if (y + 1 == g->py || ey >= cols_left) {
 				c = left;
+			} else if (ey <= POINT_DRAW_MAX) {
+				c = hg_draw_points(r, cols_left, left, ey);
 			} else {
 				lo = left + ey > cols_left ? left + ey - cols_left : 0;
 				hi = left < ey ? left : ey;
@@ -606,6 +659,17 @@ static bool run_one(const struct ipu_layer *L, const struct ipu_method *m, const
 	return ov;
 }
 
+/* Whether a partition of 'k' layer blocks fits its buckets' metaInfo (largest chunk). */
+static bool meta_fits(struct draw_ctx *d, struct shape *sh, const struct ipu_part_cfg *c, uint64_t k)
+{
+	unsigned q = d->L->q;
+	uint64_t rows = expected_rows(d, sh, k) * q;
+	uint64_t chunk_nz = (k * q * q + d->g->pz - 1) / d->g->pz;
+	uint64_t chunk_rows = (rows + d->g->pz - 1) / d->g->pz + (d->g->pz > 1 ? 1 : 0);
+
+	return k == 0 || c->fixed_meta + 2 * chunk_rows + chunk_nz + 1 <= c->cap_meta;
+}
+
 /*
  * The most layer blocks a partition holds without spilling: P_z r_b
  * kernel blocks, and its largest chunk's metaInfo (fixed + 2 rows + nz,
@@ -620,13 +684,16 @@ static uint64_t capacity(struct draw_ctx *d, const struct ipu_sizes *z, const st
 
 	if (k > pts)
 		k = pts;
-	while (k > 0) {
-		uint64_t rows = expected_rows(d, sh, k) * q;
-		uint64_t chunk_nz = (k * q * q + d->g->pz - 1) / d->g->pz;
-		uint64_t chunk_rows = (rows + d->g->pz - 1) / d->g->pz + (d->g->pz > 1 ? 1 : 0);
-		if (c.fixed_meta + 2 * chunk_rows + chunk_nz + 1 <= c.cap_meta)
-			break;
-		k--;
+	if (!meta_fits(d, sh, &c, k)) {
+		uint64_t lo = 0, hi = k;      /* meta_fits(lo), !meta_fits(hi) */
+		while (hi - lo > 1) {
+			uint64_t mid = lo + (hi - lo) / 2;
+			if (meta_fits(d, sh, &c, mid))
+				lo = mid;
+			else
+				hi = mid;
+		}
+		k = lo;
 	}
 	return k;
 }
@@ -640,37 +707,38 @@ static uint64_t capacity(struct draw_ctx *d, const struct ipu_sizes *z, const st
 static void analytic(struct draw_ctx *d, const struct ipu_sizes *z, const struct ipu_method *m,
 		     double *p_spill, double *excess, double *max_count)
 {
-	uint64_t P = (uint64_t)d->g->px * d->g->py, p, cap, n;
-	double log_ok = 0, ex = 0, emax = 0;
-	unsigned q2 = d->L->q * d->L->q;
-	size_t maxn = 0, i;
-	double *cdf_prod;
+	uint64_t P = (uint64_t)d->g->px * d->g->py, p, cap, n, count[4] = { 0 };
+	double log_ok = 0, ex = 0, emax = 0, cdf[4] = { 0 }, none_above;
+	unsigned q2 = d->L->q * d->L->q, k;
+	size_t maxn = 0;
 
 	cap = capacity(d, z, m);
-	for (i = 0; i < d->n_shapes; i++)
-		if (d->shapes[i].n > maxn)
-			maxn = d->shapes[i].n;
-	cdf_prod = xcalloc(maxn + 1, sizeof(double));
-	for (n = 0; n <= maxn; n++)
-		cdf_prod[n] = 1.0;
-	for (p = 0; p < P; p++) {
-		const struct shape *sh = &d->shapes[d->shape_of[p]];
-		double ok = 0, cdf = 0;
+	for (p = 0; p < P; p++)
+		count[d->shape_of[p]]++;
+	for (k = 0; k < d->n_shapes; k++) {
+		const struct shape *sh = &d->shapes[k];
+		double ok = 0;
+		if (sh->lo + sh->n > maxn)
+			maxn = sh->lo + sh->n;
 		for (n = 0; n < sh->n; n++) {
-			if (n <= cap)
+			if (sh->lo + n <= cap)
 				ok += sh->pmf[n];
 			else
-				ex += sh->pmf[n] * (double)(n - cap) * q2;
+				ex += (double)count[k] * sh->pmf[n] * (double)(sh->lo + n - cap) * q2;
 		}
-		log_ok += log(ok > 0 ? ok : 1e-300);
-		for (n = 0; n <= maxn; n++) {
-			cdf += n < sh->n ? sh->pmf[n] : 0;
-			cdf_prod[n] *= cdf > 1 ? 1 : cdf;
-		}
+		log_ok += (double)count[k] * log(ok > 0 ? ok : 1e-300);
 	}
-	for (n = 1; n <= maxn; n++)
-		emax += 1.0 - cdf_prod[n - 1];
-	free(cdf_prod);
+	/* E[max] = sum over n >= 1 of P(max >= n) = 1 - prod over shapes of F(n - 1)^count */
+	for (n = 1; n <= maxn; n++) {
+		none_above = 1;
+		for (k = 0; k < d->n_shapes; k++) {
+			const struct shape *sh = &d->shapes[k];
+			if (n - 1 >= sh->lo && n - 1 < sh->lo + sh->n)
+				cdf[k] += sh->pmf[n - 1 - sh->lo];
+			none_above *= pow(cdf[k] > 1 ? 1 : cdf[k], (double)count[k]);
+		}
+		emax += 1.0 - none_above;
+	}
 	*p_spill = log_ok < 0 ? -expm1(log_ok) : 0.0;
 	*excess = ex;
 	*max_count = emax;

@@ -232,21 +232,77 @@ static void place_in(const struct ipu_part_cfg *c, struct ipu_bucket *t, struct 
 		p->nz += p->rows[k].nz;
 }
 
-/* One pass of the rebalancing over ranges of 'range' buckets (balanceBuckets). */
+/* A bucket that can take nothing more: no block or no metaInfo word left. */
+static bool bucket_full(const struct ipu_part_cfg *c, const struct ipu_bucket *b)
+{
+	return b->meta + 1 >= c->cap_meta || b->nz >= c->cap_groups;
+}
+
+/*
+ * The last bucket not full in [lo, hi] (a bitmap of the buckets with room),
+ * or -1. Full buckets are skipped: place_in() would take nothing there.
+ */
+static int64_t prev_open(const uint64_t *open, uint64_t lo, uint64_t hi)
+{
+	uint64_t w = hi / 64, b;
+
+	if (hi < lo)
+		return -1;
+	for (;;) {
+		uint64_t word = open[w];
+		if (w == hi / 64 && hi % 64 != 63)
+			word &= (2ull << (hi % 64)) - 1;
+		if (word) {
+			b = w * 64 + 63 - (uint64_t)__builtin_clzll(word);
+			return b >= lo ? (int64_t)b : -1;
+		}
+		if (w == 0 || w * 64 <= lo)
+			return -1;
+		w--;
+	}
+}
+
+/*
+ * One pass of the rebalancing over ranges of 'range' buckets
+ * (balanceBuckets): pieces largest first, each offered to the buckets p,
+ * p - 1, ... of its range, cyclically.
+ */
 static void rebalance(struct ipu_layout *lay, struct piece *pend, size_t n_pend, uint64_t range,
 		      bool split)
 {
 	const struct ipu_part_cfg *c = &lay->cfg;
+	uint64_t *open = xcalloc(lay->n_buckets / 64 + 1, sizeof(*open)), t;
 	size_t i;
-	uint64_t k;
 
+	for (t = 0; t < lay->n_buckets; t++)
+		if (!bucket_full(c, &lay->buckets[t]))
+			open[t / 64] |= 1ull << (t % 64);
 	qsort(pend, n_pend, sizeof(*pend), cmp_piece);
 	for (i = 0; i < n_pend; i++) {
 		struct piece *p = &pend[i];
-		uint64_t base = p->src / range * range, off = p->src - base;
-		for (k = 0; k < range && p->n > 0; k++)
-			place_in(c, &lay->buckets[base + (off + range - k) % range], p, split);
+		uint64_t base = p->src / range * range, last = base + range - 1;
+		int64_t at = prev_open(open, base, p->src);
+		bool wrapped = false;
+		while (p->n > 0) {
+			if (at < 0) {
+				if (wrapped || p->src == last)
+					break;
+				wrapped = true;
+				at = prev_open(open, p->src + 1, last);
+				continue;
+			}
+			place_in(c, &lay->buckets[at], p, split);
+			if (bucket_full(c, &lay->buckets[at]))
+				open[at / 64] &= ~(1ull << (at % 64));
+			if (at == 0 || (uint64_t)at == base) {
+				at = -1;
+				continue;
+			}
+			at = wrapped ? prev_open(open, p->src + 1, (uint64_t)at - 1)
+				     : prev_open(open, base, (uint64_t)at - 1);
+		}
 	}
+	free(open);
 }
 
 /* Distances of every sub-group to its bucket, in the Fwd and GradA orders (§2). */
