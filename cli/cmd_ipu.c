@@ -8,17 +8,15 @@
 
 static const char *const opt_help[CLI_OPT_COUNT] = {
 	[CLI_OPT_OUTPUT] = "also write DIR/fiberloop-ipu.json",
-	[CLI_OPT_FORMAT] = "what to print: text (a summary, the default), json,\n"
-			   "or csv (a header row and a data row)",
+	[CLI_OPT_FORMAT] = "what to print: a summary, a JSON document, or a CSV header and row",
 	[CLI_OPT_TENSOR] = "W=FILE: W's non-zero blocks (Matrix Market or dense text)",
 	[CLI_OPT_SEED] = "seed of the patterns drawn from the density model (default 1)",
-	[CLI_OPT_SEEDS] = "also emulate the device algorithm on real values with the\n"
-			  "executor, for seeds 1..K, on the model's plan: the numbers\n"
-			  "against a dense product, steps and bucket fills exactly on\n"
-			  "actual data, the expected steps within 3 standard errors of\n"
-			  "the executions' mean otherwise",
-	[CLI_OPT_SAMPLES] = "patterns drawn from the density model for the expected\n"
-			    "propagation steps (default 256)",
+	[CLI_OPT_SEEDS] = "also emulate the device algorithm on real values with the executor, "
+			  "for seeds 1..K, on the model's plan: the numbers against a dense "
+			  "product, steps and bucket fills exactly on actual data, the expected "
+			  "steps within 3 standard errors of the executions' mean otherwise",
+	[CLI_OPT_SAMPLES] = "patterns drawn from the density model for the expected propagation "
+			    "steps (default 256)",
 	[CLI_OPT_PERCENTILE] = "percentile of the steps reported (default 99)",
 };
 

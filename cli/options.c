@@ -109,7 +109,7 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
 		"a stream stops after N valid mappings without improvement" },
 	[CLI_OPT_SAMPLES] = { "samples", 0, OPT_UINT, "N", 1, 1u << 20, .help =
 		"patterns drawn from the density model (default 256)" },
-	[CLI_OPT_PERCENTILE] = { "percentile", 0, OPT_NUMBER, "P", .dmin = 1e-9, .dmax = 100, .help =
+	[CLI_OPT_PERCENTILE] = { "percentile", 0, OPT_NUMBER, "P", .dmin = 0.01, .dmax = 100, .help =
 		"percentile of the distribution reported (default 99)" },
 };
 

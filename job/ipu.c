@@ -3,7 +3,8 @@
  * (accel/), printed as text, JSON or a CSV row; -o DIR receives the JSON
  * document. With --seeds K the executor (exec/) also emulates the device
  * algorithm K times on the model's plan (seeds 1..K) and the two are
- * compared (report_ipu_exec_text): a disagreement is a mismatch.
+ * compared (report_ipu_exec_text, after the summary or on stderr beside
+ * JSON and CSV): a disagreement is a mismatch.
  */
 #include "job/job_int.h"
 
@@ -33,9 +34,13 @@ static void exec_config(const struct spec_set *s, const struct accel_ipu_result 
 	c->seed = seed;
 }
 
-/* Run the executor 'n' times and compare; the job's status. */
+/*
+ * Run the executor 'n' times and compare; the job's status. The comparison
+ * follows the text summary, or goes to the notes (stderr) beside JSON and CSV.
+ */
 static enum job_status compare(const struct spec_set *s, const struct accel_ipu_result *r,
-			       unsigned n, struct job_summary *sum, struct job_outputs *out)
+			       unsigned n, const struct job_options *o, struct job_summary *sum,
+			       struct job_outputs *out)
 {
 	struct exec_ipu_result *er = xcalloc(n, sizeof(*er));
 	enum job_status st = JOB_OK;
@@ -51,7 +56,8 @@ static enum job_status compare(const struct spec_set *s, const struct accel_ipu_
 			break;
 		}
 	}
-	if (st == JOB_OK && report_ipu_exec_text(s, r, er, n, &out->print) < 0)
+	if (st == JOB_OK && report_ipu_exec_text(s, r, er, n, o->format == JOB_FORMAT_TEXT ?
+						 &out->print : &out->notes) < 0)
 		st = job_fail(sum, JOB_MISMATCH, "the model and the executor disagree");
 	for (i = 0; i < ran; i++)
 		exec_ipu_result_release(&er[i]);
@@ -93,7 +99,7 @@ enum job_status job_run_ipu(const struct spec_set *s, const struct job_options *
 	if (o->want & JOB_WANT_FILES)
 		report_ipu_json(s, r, o->files, o->n_files, job_out_file(out, "fiberloop-ipu.json"));
 	if (st == JOB_OK && o->has_seeds)
-		st = compare(s, r, o->seeds, sum, out);
+		st = compare(s, r, o->seeds, o, sum, out);
 	free(r);
 	return st;
 }
