@@ -713,6 +713,15 @@ int spec_mapping_derive(struct spec_mapping *m, const struct spec_workload *w);
 const struct spec_matrix *spec_matrix_load(struct arena *a, const char *path,
 					   struct diag_list *dl);
 
+/*
+ * spec_matrix_load() of the in-memory text 'text' ('len' bytes, which may
+ * hold NUL bytes) named 'name' (kept by the caller: diagnostics and the
+ * matrix's 'file' point to it; a name ending in .mtx, or text starting
+ * with %%MatrixMarket, is read as Matrix Market).
+ */
+const struct spec_matrix *spec_matrix_parse(struct arena *a, const char *name, const char *text,
+					    size_t len, struct diag_list *dl);
+
 /* Write 'm' as a Timeloop mapping YAML document (loadable again) to 'out'. */
 void spec_mapping_write_yaml(const struct spec_mapping *m, const struct spec_arch *arch,
 			     const struct spec_workload *w, struct strbuf *out);
