@@ -23,7 +23,7 @@ static int run_stpu(const struct cli_command *cmd, struct cli_args *a)
 
 	if (!s)
 		return CLI_EXIT_BAD_INPUT;
-	if (!s->stpu || s->arch.compute.name) {
+	if (s->kind != SPEC_DESIGN_STPU) {
 		fprintf(stderr, "fiberloop stpu: the input files hold no 'stpu' design alone\n");
 		spec_set_free(s);
 		return CLI_EXIT_BAD_INPUT;

@@ -275,5 +275,60 @@ struct exec_stpu_result {
  */
 int exec_stpu_run(const struct spec_stpu *st, const struct spec_matrix *m, enum exec_stpu_scheme k,
 		  uint64_t seed, struct exec_stpu_result *out, char *err, size_t err_size);
+/* -------------------------------------------------------------------- IPU */
+
+/*
+ * The plan under test for exec_ipu_run(): what the planner decided (the
+ * executor does not plan; it checks what the model does with a plan).
+ */
+struct exec_ipu_config {
+	unsigned px, py, pz;           /* partitions of X, Y, Z */
+	unsigned kernel_block;         /* side of the blocks the buckets hold */
+	unsigned z_grain;              /* Z grouping, elements */
+	uint64_t bucket_groups;        /* a bucket's capacity in blocks */
+	uint64_t bucket_meta_words;    /* a bucket's metaInfo capacity (16-bit words) */
+	unsigned workers;              /* sizes the metaInfo of a sub-group */
+	uint64_t seed;                 /* W's pattern (density models) and every value */
+};
+
+/* One pass of the emulated device program. */
+struct exec_ipu_pass {
+	bool run;
+	uint64_t steps;                /* propagation compute steps */
+	uint64_t exchanges;            /* bucket shifts */
+	uint64_t skipped_outer;        /* outer iterations run as a bare shift */
+	uint64_t macs;                 /* multiply-accumulates of non-zero elements */
+	uint64_t dist_max_groups;      /* blocks of the busiest tile in the distribution */
+	uint64_t step_max_groups_sum;  /* sum over steps of the busiest tile's blocks */
+	bool numeric_ok;               /* equal to the dense product (exact integers) */
+	double max_abs_err;
+};
+
+struct exec_ipu_result {
+	enum exec_status status;
+	char reason[256];
+	uint64_t nz_blocks;            /* W's non-zero kernel blocks */
+	uint64_t n_buckets;
+	uint64_t *bucket_groups;       /* [n_buckets] blocks held, owned */
+	uint64_t *bucket_meta;         /* [n_buckets] metaInfo words, owned */
+	uint64_t *bucket_subgroups;    /* [n_buckets] sub-groups, owned */
+	bool overflow;                 /* some piece found no bucket */
+	uint64_t n_subgroups, n_spilled, spilled_groups;
+	struct exec_ipu_pass passes[SPEC_IPU_N_PASSES];
+};
+
+/*
+ * Emulate the PopSparse sparse layer of 's' (s->ipu) on the plan 'c':
+ * real values, this executor's own partitioner, the device program with
+ * double-buffered bucket shifts, the reduction, and a comparison with a
+ * dense product for every pass the layer lists. Fills 'out' (release with
+ * exec_ipu_result_release()). Returns 0, or -1 with out->status and
+ * out->reason when the layer cannot be emulated (too large, no pattern).
+ */
+int exec_ipu_run(const struct spec_set *s, const struct exec_ipu_config *c,
+		 struct exec_ipu_result *out);
+
+/* Free what 'r' owns. */
+void exec_ipu_result_release(struct exec_ipu_result *r);
 
 #endif

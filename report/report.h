@@ -12,6 +12,8 @@
 #ifndef REPORT_REPORT_H
 #define REPORT_REPORT_H
 
+#include "accel/accel.h"
+#include "exec/exec.h"
 #include "model/model.h"
 
 struct exec_options;
@@ -138,5 +140,32 @@ void report_stpu_csv_header(struct strbuf *out);
 
 /* One CSV row: the design, then per scheme efficiency, cycles, energy and ratios. */
 void report_stpu_csv_row(const struct accel_stpu_result *r, struct strbuf *out);
+/* ------------------------------------------------------------ IPU (accel/) */
+
+/*
+ * The human summary of an IPU evaluation: device and layer, plan, buckets,
+ * memory per tile, the partitioner, each pass's planner estimate, realized
+ * phases, steps and dense speedup. 'r' must be a result of 's'.
+ */
+void report_ipu_text(const struct spec_set *s, const struct accel_ipu_result *r,
+		     struct strbuf *out);
+
+/* The JSON document of an IPU evaluation ('files' names the inputs). */
+void report_ipu_json(const struct spec_set *s, const struct accel_ipu_result *r,
+		     const char *const *files, size_t n_files, struct strbuf *out);
+
+/* The CSV header and one data row of an IPU evaluation (fixed columns). */
+void report_ipu_csv_header(struct strbuf *out);
+void report_ipu_csv_row(const struct spec_set *s, const struct accel_ipu_result *r,
+			struct strbuf *out);
+
+/*
+ * The model against 'n' executor runs on the model's plan: exact steps and
+ * partitioner figures on actual data, else the model's expected steps
+ * against the runs' mean (within 3 standard errors); numbers checked.
+ * Returns 0 when they agree, -1 otherwise (the text says where).
+ */
+int report_ipu_exec_text(const struct spec_set *s, const struct accel_ipu_result *r,
+			 const struct exec_ipu_result *er, unsigned n, struct strbuf *out);
 
 #endif

@@ -507,3 +507,14 @@ const struct spec_matrix *spec_matrix_load_at(struct ld *ld, const char *file, s
 {
 	return load_matrix(ld, file, at, p);
 }
+
+int spec_density_parse(struct ld *ld, const struct ysrc_node *n, const struct kpath *p, unsigned t)
+{
+	struct spec_tensor *ts = (struct spec_tensor *)ld->s->workload.tensors;
+	return parse_density(ld, n, p, &ts[t], &ts[t].density);
+}
+
+int spec_density_apply_files(struct ld *ld)
+{
+	return apply_tensor_files(ld);
+}

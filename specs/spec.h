@@ -551,9 +551,71 @@ struct spec_stpu {
 	uint64_t seed;                 /* pattern generation */
 };
 
+/* ------------------------------------------------- IPU sparse layer (accel/) */
+
+/*
+ * An 'ipu:' design: a Graphcore IPU (device) running one PopSparse sparse
+ * fully-connected layer (seed 000). Dimensions follow the seed: the sparse
+ * operand W is [X, Y], the dense input [Y, Z], the output [X, Z]. The layer
+ * is also described as the workload of the set (dims X and Y in blocks of
+ * block_size, Z in elements; one data space 'W'), so that W's density uses
+ * every density kind and --tensor W=FILE.
+ */
+enum spec_ipu_dtype { SPEC_IPU_HALF, SPEC_IPU_FLOAT, SPEC_IPU_N_DTYPES };
+enum spec_ipu_sparsity { SPEC_IPU_DYNAMIC, SPEC_IPU_STATIC };
+enum spec_ipu_pass { SPEC_IPU_FWD, SPEC_IPU_GRAD_A, SPEC_IPU_GRAD_W, SPEC_IPU_N_PASSES };
+
+#define SPEC_IPU_N_BLOCK_KINDS 3   /* block kernels 4x4, 8x8, 16x16 */
+
+struct spec_ipu_device {
+	const char *preset;            /* "gc200" or "bow" */
+	uint64_t tiles;
+	uint64_t bytes_per_tile;
+	unsigned workers;              /* worker contexts per tile */
+	double clock_hz;
+	unsigned exchange_bytes_per_cycle;   /* per tile */
+	bool exchange_bus_sharing;     /* 2 tiles per shared exchange bus */
+	uint64_t sync_cycles;          /* per exchange phase (0: none, as PopLibs) */
+	unsigned amp_macs_per_cycle[SPEC_IPU_N_DTYPES];   /* dense AMP, per tile */
+	unsigned conv_units[SPEC_IPU_N_DTYPES];           /* AMP units per input type */
+	/* sparse AMP block kernels, MACs per tile-cycle, [dtype][4x4, 8x8, 16x16]
+	 * (0: no kernel of that size for that type) */
+	double block_macs_per_cycle[SPEC_IPU_N_DTYPES][SPEC_IPU_N_BLOCK_KINDS];
+	struct diag_loc loc;
+};
+
+struct spec_ipu_layer {
+	uint64_t x, y, z;              /* elements */
+	unsigned block_size;           /* 1 = element-wise */
+	enum spec_ipu_dtype dtype;
+	enum spec_ipu_dtype partials_type;
+	uint32_t passes;               /* bit (1 << enum spec_ipu_pass); fwd always */
+	enum spec_ipu_sparsity sparsity;
+	double available_memory_proportion;
+	double meta_info_bucket_oversize_proportion;
+	unsigned groups;               /* 1 (the seed's known limitation) */
+	unsigned ipus;                 /* 1 */
+	unsigned partition[3];         /* plan constraint on P_X, P_Y, P_Z; 0 = free */
+	unsigned tensor;               /* index of W in the set's workload */
+	struct diag_loc loc;
+};
+
+struct spec_ipu {
+	struct spec_ipu_device device;
+	struct spec_ipu_layer layer;
+	struct diag_loc loc;
+};
+
 /* ------------------------------------------------------------ the spec set */
 
 struct spec_source;
+
+/*
+ * What a design describes: a Timeloop-style accelerator (architecture,
+ * problem, mapping), or one of the accelerator models of accel/, whose key
+ * ('ipu', 'stpu') then stands alone.
+ */
+enum spec_design_kind { SPEC_DESIGN_TIMELOOP, SPEC_DESIGN_IPU, SPEC_DESIGN_STPU };
 
 struct spec_set {
 	struct arena arena;            /* owns everything below */
@@ -567,9 +629,11 @@ struct spec_set {
 	struct spec_energy_tables energy;
 	struct spec_mapper_settings mapper;
 	struct spec_constraints constraints;
+	enum spec_design_kind kind;    /* which model the design is for */
+	const struct spec_ipu *ipu;    /* SPEC_DESIGN_IPU: the 'ipu' key, else NULL */
+	const struct spec_stpu *stpu;  /* SPEC_DESIGN_STPU: the 'stpu' key, else NULL */
 	const struct spec_source *source;  /* what it was built from */
 	bool owns_source;              /* spec_set_load(): freed with the set */
-	const struct spec_stpu *stpu;  /* the 'stpu' key, or NULL */
 };
 
 struct spec_load_options {
@@ -731,5 +795,8 @@ const char *spec_search_name(enum spec_search s);
 const char *spec_spacetime_name(enum spec_spacetime st);
 const char *spec_stpu_dtype_name(enum spec_stpu_dtype d);
 const char *spec_stpu_energy_key_name(enum spec_stpu_energy_key k);
+const char *spec_ipu_dtype_name(enum spec_ipu_dtype d);
+const char *spec_ipu_pass_name(enum spec_ipu_pass p);
+const char *spec_ipu_sparsity_name(enum spec_ipu_sparsity s);
 
 #endif
