@@ -15,6 +15,8 @@ extern const struct cli_command cmd_model;
 extern const struct cli_command cmd_map;
 extern const struct cli_command cmd_exec;
 extern const struct cli_command cmd_validate;
+extern const struct cli_command cmd_stpu;
+extern const struct cli_command cmd_ipu;
 extern const struct cli_command cmd_sweep;
 extern const struct cli_command cmd_results;
 extern const struct cli_command cmd_batch;
@@ -33,6 +35,8 @@ const struct cli_command *const cli_commands[] = {
 	&cmd_map,
 	&cmd_exec,
 	&cmd_validate,
+	&cmd_stpu,
+	&cmd_ipu,
 	&cmd_sweep,
 	&cmd_batch,
 	&cmd_results,

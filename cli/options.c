@@ -49,7 +49,8 @@ static const char *const *format_choices(void)
 /* Indexed by enum job_command. */
 static const char *const *command_choices(void)
 {
-	static const char *const names[] = { "check", "model", "map", "exec", "validate", NULL };
+	static const char *const names[] = { "check", "model", "map", "exec", "validate", "ipu",
+					     NULL };
 	_Static_assert(sizeof(names) / sizeof(names[0]) == JOB_COMMAND_COUNT + 1,
 		       "one name per command");
 	return names;
@@ -133,6 +134,10 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
 		"a stream stops after N invalid mappings in a row" },
 	[CLI_OPT_VICTORY] = { "victory", 0, OPT_UINT, "N", 0, UINT64_MAX, .help =
 		"a stream stops after N valid mappings without improvement" },
+	[CLI_OPT_SAMPLES] = { "samples", 0, OPT_UINT, "N", 1, 1u << 20, .help =
+		"patterns drawn from the density model (default 256)" },
+	[CLI_OPT_PERCENTILE] = { "percentile", 0, OPT_NUMBER, "P", .dmin = 0.01, .dmax = 100, .help =
+		"percentile of the distribution reported (default 99)" },
 	[CLI_OPT_AXIS] = { "axis", 0, OPT_LIST, "[NAME:]PATH[,PATH...]=V1,V2,...", .help =
 		"sweep the spec value(s) at PATH over the values; a value may be a range A:B:STEP (STEP +D or D adds D, xF or *F multiplies by F; e.g. 0.01:0.8:x2, 64:1024:*2); every PATH takes each value; NAME names the column (default: the paths); repeatable (docs/sweep.md)" },
 	[CLI_OPT_ZIP] = { "zip", 0, OPT_FLAG, "", .help =
@@ -319,7 +324,7 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 	case CLI_OPT_FOOTPRINT: j->footprint = (enum job_footprint)c; break;
 	case CLI_OPT_SEED: j->seed = u; j->has_seed = true; break;
 	case CLI_OPT_RETENTION: j->retention = (enum job_retention)c; break;
-	case CLI_OPT_SEEDS: j->seeds = (unsigned)u; break;
+	case CLI_OPT_SEEDS: j->seeds = (unsigned)u; j->has_seeds = true; break;
 	case CLI_OPT_TOLERANCE: j->tolerance = d; break;
 	case CLI_OPT_SIGMAS: j->sigmas = d; break;
 	case CLI_OPT_LOG: a->log_path = v; break;
@@ -331,6 +336,8 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 	case CLI_OPT_SEARCH_SIZE: m->search_size = u; m->has_search_size = true; break;
 	case CLI_OPT_TIMEOUT: m->timeout = u; m->has_timeout = true; break;
 	case CLI_OPT_VICTORY: m->victory = u; m->has_victory = true; break;
+	case CLI_OPT_SAMPLES: j->samples = (unsigned)u; break;
+	case CLI_OPT_PERCENTILE: j->percentile = d / 100.0; break;
 	case CLI_OPT_AXIS: a->axes[a->n_axes++] = v; break;
 	case CLI_OPT_ZIP: a->zip = c; break;
 	case CLI_OPT_COMMAND: a->command = (enum job_command)c; a->has_command = true; break;

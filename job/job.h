@@ -20,7 +20,7 @@
 #include "util/diag.h"
 #include "util/strbuf.h"
 
-enum job_command { JOB_CHECK, JOB_MODEL, JOB_MAP, JOB_EXEC, JOB_VALIDATE, JOB_COMMAND_COUNT };
+enum job_command { JOB_CHECK, JOB_MODEL, JOB_MAP, JOB_EXEC, JOB_VALIDATE, JOB_IPU, JOB_COMMAND_COUNT };
 
 enum job_status {
 	JOB_OK,
@@ -90,9 +90,13 @@ struct job_options {
 	/* exec, validate */
 	enum job_retention retention;
 	unsigned seeds;                /* validate: executions with seeds 1..seeds */
+	bool has_seeds;                /* given on the command line (ipu: run the executor) */
 	double tolerance;              /* validate: relative tolerance */
 	double sigmas;                 /* validate: standard errors allowed */
 	struct job_map_options map;
+	/* ipu (accel/): patterns drawn from the density model, and the percentile reported */
+	unsigned samples;
+	double percentile;
 };
 
 /* Defaults: text, print only, seed 1 for exec, 30 seeds, 1% and 3 standard errors. */
@@ -171,7 +175,7 @@ const char *const *job_energy_presets(void);
 /* "ok", "bad-input", "infeasible", "mismatch", "system". */
 const char *job_status_name(enum job_status st);
 
-/* "check", "model", "map", "exec", "validate". */
+/* "check", "model", "map", "exec", "validate", "ipu". */
 const char *job_command_name(enum job_command c);
 
 /* ------------------------------------------------------- many jobs at once */

@@ -23,8 +23,9 @@ const char *job_command_name(enum job_command c)
 {
 	static const char *const names[] = {
 		[JOB_CHECK] = "check", [JOB_MODEL] = "model", [JOB_MAP] = "map",
-		[JOB_EXEC] = "exec", [JOB_VALIDATE] = "validate",
+		[JOB_EXEC] = "exec", [JOB_VALIDATE] = "validate", [JOB_IPU] = "ipu",
 	};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == JOB_COMMAND_COUNT, "a name per command");
 	return (unsigned)c < JOB_COMMAND_COUNT ? names[c] : "?";
 }
 
@@ -317,7 +318,8 @@ int job_sweep_run(const struct job_sweep *sw, const struct job_runner *rn,
 		return -1;
 	c.sw = sw;
 	c.stop = rn->stop;
-	c.lo.require_mapping = sw->options->command != JOB_MAP && sw->options->command != JOB_CHECK;
+	c.lo.require_mapping = sw->options->command == JOB_MODEL ||
+			       sw->options->command == JOB_EXEC || sw->options->command == JOB_VALIDATE;
 	c.lo.allow_no_problem = sw->options->command == JOB_CHECK;
 	c.lo.tensor_files = sw->design->tensors;
 	c.lo.n_tensor_files = sw->design->n_tensors;
