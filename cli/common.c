@@ -204,3 +204,36 @@ void cli_runner_init(const struct cli_command *cmd, const struct cli_args *a,
 		rn->progress_interval_s = 0.25;
 	}
 }
+
+int cli_run_report(const struct cli_command *cmd, const struct job_runner *rn,
+		   const struct job_run_result *res, int rc, const char *what)
+{
+	if (rn->on_progress)
+		fputc('\n', stderr);
+	if (job_rank() != 0)
+		return rc < 0 ? CLI_EXIT_BAD_INPUT : res->interrupted ? CLI_EXIT_INTERRUPTED : 0;
+	if (rc < 0) {
+		fprintf(stderr, "fiberloop %s: %s\n", cmd->name, res->error);
+		return CLI_EXIT_BAD_INPUT;
+	}
+	fprintf(stderr, "%s: %llu %s", cmd->name, (unsigned long long)res->n_total, what);
+	if (res->n_skipped)
+		fprintf(stderr, ", %llu finished before", (unsigned long long)res->n_skipped);
+	fprintf(stderr, "; %llu run in %.2f s (%.0f/s) on %u thread%s x %u rank%s",
+		(unsigned long long)res->n_done, res->elapsed_s,
+		res->elapsed_s > 0 ? (double)res->n_done / res->elapsed_s : 0.0, res->n_workers,
+		res->n_workers == 1 ? "" : "s", res->n_ranks, res->n_ranks == 1 ? "" : "s");
+	if (res->n_failed)
+		fprintf(stderr, "; %llu did not succeed", (unsigned long long)res->n_failed);
+	fprintf(stderr, "\n");
+	if (rn->db_path)
+		fprintf(stderr, "results in %s ('fiberloop results %s')\n", rn->db_path, rn->db_path);
+	if (res->interrupted) {
+		fprintf(stderr, "fiberloop %s: interrupted: %llu of %llu left; run the same command "
+			"again to finish\n", cmd->name,
+			(unsigned long long)(res->n_total - res->n_skipped - res->n_done),
+			(unsigned long long)res->n_total);
+		return CLI_EXIT_INTERRUPTED;
+	}
+	return CLI_EXIT_OK;
+}
