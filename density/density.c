@@ -360,6 +360,57 @@ static const struct density_dist *geometric(struct density_model *m, const struc
 	return cached_distribution(m, &ct, &cc);
 }
 
+/* ------------------------------------------------------------------ joints */
+
+struct density_joint *density_joint_get(const struct density_model *m, const uint64_t *pe,
+					const uint64_t *ce, bool *is_new)
+{
+	struct density_model *mm = (struct density_model *)m;   /* the model's own cache */
+	struct density_joint *j;
+
+	*is_new = false;
+	for (j = m->joints; j; j = j->next)
+		if (!memcmp(j->child, ce, m->n_ranks * sizeof(uint64_t)) &&
+		    !memcmp(j->parent, pe, m->n_ranks * sizeof(uint64_t)))
+			return j;
+	j = xcalloc(1, sizeof(*j));
+	memcpy(j->child, ce, m->n_ranks * sizeof(uint64_t));
+	memcpy(j->parent, pe, m->n_ranks * sizeof(uint64_t));
+	j->next = mm->joints;
+	mm->joints = j;
+	*is_new = true;
+	return j;
+}
+
+bool density_joint_dist(const struct density_joint *j, uint64_t O, uint64_t n_cap,
+			struct density_dist *out)
+{
+	double sum = 0.0;
+	uint64_t n;
+
+	density_dist_zero(out, 0, (size_t)n_cap + 1);
+	for (n = 0; n <= n_cap && n < j->n1 && O < j->t1; n++)
+		sum += out->p[n] = j->num[n * j->t1 + O];
+	if (sum <= 0.0) {
+		density_dist_release(out);
+		return false;
+	}
+	density_dist_scale(out, sum);
+	density_dist_trim(out);
+	return true;
+}
+
+static void joints_free(struct density_joint *j)
+{
+	struct density_joint *next;
+
+	for (; j; j = next) {
+		next = j->next;
+		free(j->num);
+		free(j);
+	}
+}
+
 /* ----------------------------------------------------------- construction */
 
 /* Extent of a projection over the workload bounds: sum |coef| (bound - 1) + 1. */
@@ -397,7 +448,8 @@ struct density_model *density_model_new(const struct spec_tensor *t, const struc
 	for (i = 0; i < t->n_ranks; i++)
 		shape[i] = rank_extent(&t->ranks[i], w);
 	m = density_model_new_shape(&t->density, t->n_ranks, shape,
-				    rank_of_dim(t, t->density.nm_dim));
+				    rank_of_dim(t, t->density.kind == SPEC_DENSITY_POWER_LAW
+							   ? t->density.row_dim : t->density.nm_dim));
 	if (t->density.kind == SPEC_DENSITY_HYPERGEOMETRIC && !t->density.workload_tensor_size &&
 	    t->size) {
 		m->size = t->size;
@@ -405,6 +457,17 @@ struct density_model *density_model_new(const struct spec_tensor *t, const struc
 		m->global_density = m->size ? (double)m->hg_nonzeros / (double)m->size : 0.0;
 	}
 	return m;
+}
+
+/* "block_structured-16x16": the block extents. */
+static void type_name_block(struct density_model *m)
+{
+	size_t at = (size_t)snprintf(m->type_name, sizeof(m->type_name), "block_structured-");
+	unsigned r;
+
+	for (r = 0; r < m->n_ranks && at < sizeof(m->type_name); r++)
+		at += (size_t)snprintf(m->type_name + at, sizeof(m->type_name) - at, "%s%llu",
+				       r ? "x" : "", (unsigned long long)m->spec.block_shape[r]);
 }
 
 /* Fill the kind-specific fields of a new model. */
@@ -448,6 +511,22 @@ static void init_kind(struct density_model *m)
 			BUG("actual data of the wrong rank count");
 		m->global_density = m->size ? (double)d->data->nnz / (double)m->size : 0.0;
 		break;
+	case SPEC_DENSITY_BLOCK:
+		type_name_block(m);
+		m->ops = &density_block_ops;
+		density_block_init(m);
+		m->global_density = m->n_blocks ? (double)m->n_nonzero_blocks / (double)m->n_blocks
+						: 0.0;
+		break;
+	case SPEC_DENSITY_POWER_LAW:
+		snprintf(m->type_name, sizeof(m->type_name), "power_law-%g", d->exponent);
+		m->ops = &density_power_law_ops;
+		if (m->nm_rank >= m->n_ranks || d->exponent < 0)
+			BUG("bad power-law density on rank %u", m->nm_rank);
+		density_power_law_init(m);
+		m->global_density = m->size ? (double)llround(d->density * (double)m->size) /
+					      (double)m->size : 0.0;
+		break;
 	default:
 		BUG("bad density kind %d", (int)m->kind);
 	}
@@ -465,6 +544,8 @@ struct density_model *density_model_new_shape(const struct spec_density *d, unsi
 	m->kind = d->kind;
 	m->n_ranks = n_ranks;
 	m->nm_rank = nm_rank;
+	m->work_budget = DENSITY_WORK_BUDGET;
+	m->joint_max_entries = DENSITY_JOINT_MAX_ENTRIES;
 	m->size = 1;
 	for (i = 0; i < n_ranks; i++) {
 		m->shape[i] = d->kind == SPEC_DENSITY_ACTUAL && d->data ? d->data->shape[i] : shape[i];
@@ -486,6 +567,8 @@ void density_model_free(struct density_model *m)
 	if (m->ops) {
 		cache_free(m->cache);
 	}
+	joints_free(m->joints);
+	free(m->row_len);
 	free(m);
 }
 

@@ -5,12 +5,13 @@
  * rank; a query may add the constraint "this tile lies in a parent tile of
  * the given shape known to hold O non-zeros". fixed_structured and
  * hypergeometric (Timeloop's) answer in closed form and only look at the
- * tile's point count; banded, N:M structured and actual data look at the
- * geometry: the tensor is cut into the grid of tiles of the queried shape and
- * P(n) is the fraction of grid tiles holding n non-zeros (an expectation over
- * the random placement for N:M). Those three cache each distribution they
- * compute in the model: a model belongs to one thread (a model workspace
- * builds its own), so it is used without locks.
+ * tile's point count; banded, N:M structured, actual data, block structured
+ * and power law look at the geometry: the tensor is cut into the grid of
+ * tiles of the queried shape and P(n) is the fraction of grid tiles holding
+ * n non-zeros (an expectation over the random placement for N:M, block and
+ * power law). Those cache each distribution they compute in the model: a
+ * model belongs to one thread (a model workspace builds its own), so it is
+ * used without locks.
  * Occupancies are counts of non-zero elements; densities are fractions.
  */
 #ifndef DENSITY_DENSITY_H
@@ -47,8 +48,9 @@ struct density_model *density_model_new(const struct spec_tensor *t, const struc
 
 /*
  * The same from the parts: density spec 'd', a tensor of 'n_ranks' ranks of
- * extents 'shape', whose N:M groups (if any) run along rank 'nm_rank'.
- * 'd' (and d->data) are borrowed for the model's lifetime.
+ * extents 'shape', whose N:M groups (if any) run along rank 'nm_rank' (for
+ * power_law: whose rows are the coordinates of rank 'nm_rank'). 'd' (and
+ * d->data) are borrowed for the model's lifetime.
  */
 struct density_model *density_model_new_shape(const struct spec_density *d, unsigned n_ranks,
 					      const uint64_t *shape, unsigned nm_rank);
@@ -65,13 +67,18 @@ uint64_t density_tile_points(const struct density_tile *t);
 /* The model's kind. */
 enum spec_density_kind density_kind(const struct density_model *m);
 
-/* Expected density of the whole tensor (fixed: rho; N:M: N/M; data: nnz/size). */
+/*
+ * Expected density of the whole tensor (fixed: rho; N:M: N/M; data:
+ * nnz/size; block: K/B, the fraction of non-zero blocks; power law:
+ * round(rho size)/size).
+ */
 double density_global(const struct density_model *m);
 
 /*
  * The distribution's name as Timeloop prints it ("fixed_structured",
  * "hypergeometric", "banded-<w>"; ours: "structured_nm-<N>:<M>",
- * "actual_data"). Borrowed from the model.
+ * "actual_data", "block_structured-<b0>x<b1>...", "power_law-<alpha>").
+ * Borrowed from the model.
  */
 const char *density_type_name(const struct density_model *m);
 
@@ -98,7 +105,10 @@ double density_prob_empty(struct density_model *m, const struct density_tile *t,
  * The distribution of the tile's occupancy under 'c' (NULL: none): writes
  * P(n) to probs[n] for n < cap (zeros past the support) and returns the
  * length of the support, max occupancy + 1 (so a call with cap 0 sizes the
- * array, as snprintf does). 'probs' may be NULL when cap is 0.
+ * array, as snprintf does). 'probs' may be NULL when cap is 0. For the
+ * geometric kinds and a 2-D tensor partitioned into groups of R rows and C
+ * columns, the tile [R, C] gives the distribution of non-zeros per (R x C)
+ * partition (edge partitions clipped, and counted).
  */
 size_t density_distribution(struct density_model *m, const struct density_tile *t,
 			    const struct density_constraint *c, double *probs, size_t cap);

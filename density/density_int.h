@@ -1,7 +1,8 @@
 /*
  * Internals of the density models: the model object, a dense probability
  * vector type with the few operations the geometric models need, and one
- * ops table per distribution-backed kind (banded, N:M, actual data).
+ * ops table per distribution-backed kind (banded, N:M, actual data, block
+ * structured, power law).
  */
 #ifndef DENSITY_DENSITY_INT_H
 #define DENSITY_DENSITY_INT_H
@@ -36,7 +37,14 @@ struct density_model {
 	uint64_t shape[SPEC_MAX_TENSOR_RANKS];
 	uint64_t size;                 /* points of the tensor (hypergeometric: N) */
 	uint64_t hg_nonzeros;          /* hypergeometric r = ceil(rho N) */
-	unsigned nm_rank;
+	unsigned nm_rank;              /* N:M groups' rank; power_law: the rows' rank */
+	uint64_t n_blocks;             /* block: blocks of the tensor (edge blocks partial) */
+	uint64_t n_nonzero_blocks;     /* block: round(rho n_blocks) */
+	uint64_t *row_len;             /* power_law: non-zeros of each row, in row order */
+	struct density_joint *joints;  /* block, power_law: constrained joints so far */
+	size_t joint_max_entries;      /* largest joint kept (else one O at a time) */
+	uint64_t row_points;           /* power_law: points of one row */
+	double work_budget;            /* operations an exact answer may take (block, power_law) */
 	double global_density;
 	char type_name[48];
 	const struct density_kind_ops *ops;  /* NULL: closed-form kind */
@@ -46,6 +54,47 @@ struct density_model {
 extern const struct density_kind_ops density_banded_ops;
 extern const struct density_kind_ops density_nm_ops;
 extern const struct density_kind_ops density_actual_ops;
+extern const struct density_kind_ops density_block_ops;
+extern const struct density_kind_ops density_power_law_ops;
+
+/* Default of density_model.work_budget: about a second of work per distribution. */
+#define DENSITY_WORK_BUDGET 2e8
+
+/* Default of density_model.joint_max_entries: 32 MB of doubles. */
+#define DENSITY_JOINT_MAX_ENTRIES ((size_t)1 << 22)
+
+/* Set the block counts of a new block-structured model. */
+void density_block_init(struct density_model *m);
+
+/* Set the row lengths of a new power-law model (the apportionment of power_law.c). */
+void density_power_law_init(struct density_model *m);
+
+/*
+ * A joint P(child = n, parent = t) for one child shape under one parent
+ * shape, every t at once (a model asks for one parent occupancy after
+ * another: block and power law compute them together and keep them).
+ */
+struct density_joint {
+	uint64_t child[SPEC_MAX_TENSOR_RANKS], parent[SPEC_MAX_TENSOR_RANKS];
+	size_t n1, t1;                 /* n < n1, t < t1 */
+	double *num;                   /* num[n * t1 + t]; NULL: too large or over budget */
+	struct density_joint *next;
+};
+
+/*
+ * The joint of child extents 'ce' under parent extents 'pe' in 'm', and
+ * '*is_new' whether it was just added (with num NULL, for the caller to
+ * fill). The model keeps it (the cast in density.c is the model's cache).
+ */
+struct density_joint *density_joint_get(const struct density_model *m, const uint64_t *pe,
+					const uint64_t *ce, bool *is_new);
+
+/*
+ * out := P(child = n | parent = O) from 'j' for n <= n_cap, normalized;
+ * false (out released) when no pair has the parent holding O.
+ */
+bool density_joint_dist(const struct density_joint *j, uint64_t O, uint64_t n_cap,
+			struct density_dist *out);
 
 /* Global density of the banded pattern on the model's tensor. */
 double density_banded_global(const struct density_model *m);

@@ -5,6 +5,7 @@
  */
 #include "exec/exec_int.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,165 @@ static int gen_banded(struct exec_tensor *x, uint64_t w, char why[256])
 	return 0;
 }
 
+/*
+ * Linear index of point 'j' of the slice 'row' of rank 'rank': the other
+ * ranks' coordinates of j in row-major order.
+ */
+static uint64_t slice_index(const struct exec_tensor *x, unsigned rank, uint64_t row, uint64_t j)
+{
+	uint64_t lin = row * x->stride[rank];
+	unsigned q;
+
+	for (q = x->n_ranks; q-- > 0;) {
+		if (q == rank)
+			continue;
+		lin += j % x->extent[q] * x->stride[q];
+		j /= x->extent[q];
+	}
+	return lin;
+}
+
+/*
+ * block_structured: the tensor is cut into blocks of 'shape' from the
+ * origin (edge blocks clipped); round(rho B) of the B blocks, chosen
+ * uniformly without replacement (Floyd), are non-zero at every point.
+ */
+static void gen_block(struct exec_tensor *x, const uint64_t *shape, double rho, struct rng *r)
+{
+	uint64_t per_rank[XR], n_blocks = 1, k, j, i;
+	unsigned char *on;
+	unsigned q;
+
+	for (q = 0; q < x->n_ranks; q++) {
+		per_rank[q] = (x->extent[q] + shape[q] - 1) / shape[q];
+		n_blocks *= per_rank[q];
+	}
+	k = (uint64_t)llround(rho * (double)n_blocks);
+	if (k > n_blocks)
+		k = n_blocks;
+	on = xcalloc(n_blocks ? n_blocks : 1, 1);
+	for (j = n_blocks - k; j < n_blocks; j++) {
+		uint64_t t = rng_below(r, j + 1);
+		on[on[t] ? j : t] = 1;
+	}
+	for (i = 0; i < x->size; i++) {
+		uint64_t b = 0;
+		for (q = 0; q < x->n_ranks; q++)
+			b = b * per_rank[q] + i / x->stride[q] % x->extent[q] / shape[q];
+		if (on[b])
+			x->values[i] = 1;
+	}
+	free(on);
+}
+
+/* A row's quota and its fraction, for the largest-remainder rounding. */
+struct row_quota {
+	uint64_t row;
+	double frac;
+};
+
+static int cmp_row_quota(const void *a, const void *b)
+{
+	const struct row_quota *x = a, *y = b;
+	if (x->frac > y->frac)
+		return -1;
+	if (x->frac < y->frac)
+		return 1;
+	return (x->row > y->row) - (x->row < y->row);
+}
+
+/*
+ * power_law row lengths: 'total' non-zeros over R rows of S points, row i
+ * weighted (i + 1)^-alpha. With W_c the sum of the weights of rows c..R-1
+ * (added from the last row up) and T_c what rows c..R-1 still hold, row c
+ * is full (S) while T_c w_c / W_c > S; the remaining rows get the floor of
+ * their quota T_c w_i / W_c and then one more each, largest fractions
+ * first (ties: lower rows), until T_c is met.
+ */
+static void power_law_lengths(uint64_t R, uint64_t S, uint64_t total, double alpha, uint64_t *len)
+{
+	double *wt = xmalloc((R + 1) * sizeof(double)), *tail = xmalloc((R + 1) * sizeof(double));
+	struct row_quota *rq;
+	uint64_t c = 0, i, given = 0, n_rq;
+
+	for (i = 0; i < R; i++)
+		wt[i] = pow((double)(i + 1), -alpha);
+	tail[R] = 0.0;
+	for (i = R; i > 0; i--)
+		tail[i - 1] = tail[i] + wt[i - 1];
+	memset(len, 0, R * sizeof(uint64_t));
+	while (c < R && total > 0 && (double)total * wt[c] / tail[c] > (double)S) {
+		len[c++] = S;
+		total -= S;
+	}
+	if (c == R || total == 0) {
+		free(wt);
+		free(tail);
+		return;
+	}
+	n_rq = R - c;
+	rq = xmalloc(n_rq * sizeof(*rq));
+	for (i = c; i < R; i++) {
+		double quota = (double)total * wt[i] / tail[c];
+		double whole = floor(quota);
+		len[i] = whole < (double)S ? (uint64_t)whole : S;
+		given += len[i];
+		rq[i - c].row = i;
+		rq[i - c].frac = quota - whole;
+	}
+	qsort(rq, n_rq, sizeof(*rq), cmp_row_quota);
+	for (i = 0; given < total; i = (i + 1) % n_rq)
+		if (len[rq[i].row] < S) {
+			len[rq[i].row]++;
+			given++;
+		}
+	for (i = n_rq; given > total; i = i > 1 ? i - 1 : n_rq)
+		if (len[rq[i - 1].row] > 0) {
+			len[rq[i - 1].row]--;
+			given--;
+		}
+	free(rq);
+	free(wt);
+	free(tail);
+}
+
+/*
+ * power_law: rows are the coordinates of rank 'rank' (a row is the slice
+ * of the other ranks); the lengths above, dealt to the rows in a random
+ * order when 'permute'; each row's non-zeros at uniformly random distinct
+ * places of its slice (Floyd).
+ */
+static void gen_power_law(struct exec_tensor *x, const struct spec_density *d, unsigned rank,
+			  struct rng *r)
+{
+	uint64_t R = x->extent[rank], S = R ? x->size / R : 0, i, j;
+	uint64_t total = (uint64_t)llround(d->density * (double)x->size);
+	uint64_t *len = xmalloc((R ? R : 1) * sizeof(uint64_t));
+	unsigned char *mark = xcalloc(S ? S : 1, 1);
+
+	if (total > x->size)
+		total = x->size;
+	power_law_lengths(R, S, total, d->exponent, len);
+	if (d->permute_rows)
+		for (i = R; i > 1; i--) {
+			uint64_t k = rng_below(r, i), tmp = len[i - 1];
+			len[i - 1] = len[k];
+			len[k] = tmp;
+		}
+	for (i = 0; i < R; i++) {
+		memset(mark, 0, S);
+		for (j = S - len[i]; j < S; j++) {
+			uint64_t t = rng_below(r, j + 1);
+			mark[mark[t] ? j : t] = 1;
+		}
+		for (j = 0; j < S; j++)
+			if (mark[j])
+				x->values[slice_index(x, rank, i, j)] = 1;
+	}
+	free(mark);
+	free(len);
+}
+
 /* The rank of tensor 'st' indexed by dimension 'dim' alone, or -1. */
 static int rank_of_dim(const struct spec_tensor *st, unsigned dim)
 {
@@ -197,6 +357,19 @@ struct exec_tensor *exec_tensor_new(const struct spec_workload *w, unsigned t, u
 		rc = gen_actual(x, dn->data, st->name, why);
 		if (rc == 0)
 			return x;
+		break;
+	case SPEC_DENSITY_BLOCK:
+		gen_block(x, dn->block_shape, dn->density, &r);
+		break;
+	case SPEC_DENSITY_POWER_LAW:
+		rank = rank_of_dim(st, dn->row_dim);
+		if (rank < 0) {
+			snprintf(why, 256, "tensor '%s': no rank indexed by the rows' dimension alone",
+				 st->name);
+			rc = -1;
+			break;
+		}
+		gen_power_law(x, dn, (unsigned)rank, &r);
 		break;
 	default:
 		snprintf(why, 256, "tensor '%s': unknown density model", st->name);

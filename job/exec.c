@@ -8,16 +8,6 @@
 #include "exec/exec.h"
 #include "report/report.h"
 
-void job_exec_options(const struct job_options *o, struct exec_options *eo)
-{
-	*eo = (struct exec_options)EXEC_OPTIONS_INIT;
-	eo->seed = o->seed;
-	eo->retention = o->retention == JOB_RETAIN_OVERLAP ? EXEC_RETAIN_OVERLAP
-							   : EXEC_RETAIN_TRANSLATION;
-	eo->footprint = o->footprint == JOB_FOOTPRINT_EXACT ? EXEC_FOOTPRINT_EXACT
-							    : EXEC_FOOTPRINT_HULL;
-}
-
 enum job_status job_run_exec(const struct spec_set *s, const struct job_options *o,
 			     struct job_summary *sum, struct job_outputs *out)
 {

@@ -147,9 +147,12 @@ static void text_arch(struct strbuf *sb, const struct spec_set *s)
 		       s->arch.networks[i].class_name, s->arch.networks[i].ert ? ", ERT" : "");
 }
 
-/* A density and its parameters. */
-static void text_density(struct strbuf *sb, const struct spec_density *d)
+/* A density and its parameters (dimension names from 'w'). */
+static void text_density(struct strbuf *sb, const struct spec_workload *w,
+			 const struct spec_density *d)
 {
+	unsigned r;
+
 	strbuf_addf(sb, "density %s %.9g", spec_density_kind_name(d->kind), d->density);
 	if (d->kind == SPEC_DENSITY_HYPERGEOMETRIC && d->workload_tensor_size)
 		strbuf_addf(sb, " (tensor size %llu)", (unsigned long long)d->workload_tensor_size);
@@ -159,6 +162,15 @@ static void text_density(struct strbuf *sb, const struct spec_density *d)
 		strbuf_addf(sb, " (%u:%u)", d->nm_n, d->nm_m);
 	if (d->kind == SPEC_DENSITY_ACTUAL && d->data)
 		strbuf_addf(sb, " (%zu non-zeros from %s)", d->data->nnz, d->data->file);
+	if (d->kind == SPEC_DENSITY_BLOCK) {
+		strbuf_addf(sb, " (blocks ");
+		for (r = 0; r < SPEC_MAX_TENSOR_RANKS && d->block_shape[r]; r++)
+			strbuf_addf(sb, "%s%llu", r ? "x" : "", (unsigned long long)d->block_shape[r]);
+		strbuf_addch(sb, ')');
+	}
+	if (d->kind == SPEC_DENSITY_POWER_LAW)
+		strbuf_addf(sb, " (exponent %.9g, rows along %s%s)", d->exponent,
+			    w->dim_names[d->row_dim], d->permute_rows ? ", permuted" : "");
 	if (d->is_default)
 		strbuf_addf(sb, " (default)");
 }
@@ -192,7 +204,7 @@ static void text_workload(struct strbuf *sb, const struct spec_set *s)
 		}
 		strbuf_addf(sb, "%s: size %llu, ", ts->read_write ? " (read-write)" : "",
 		       (unsigned long long)ts->size);
-		text_density(sb, &ts->density);
+		text_density(sb, w, &ts->density);
 		strbuf_addch(sb, '\n');
 	}
 }
@@ -447,6 +459,17 @@ static void json_tensor(struct json_writer *w, const struct spec_workload *wl,
 		json_u64(w, "band_width", d->band_width);
 	if (d->kind == SPEC_DENSITY_ACTUAL && d->data)
 		json_str(w, "file", d->data->file);
+	if (d->kind == SPEC_DENSITY_BLOCK) {
+		json_open_inline(w, "block_shape", '[');
+		for (r = 0; r < t->n_ranks; r++)
+			json_u64(w, NULL, d->block_shape[r]);
+		json_close(w, ']');
+	}
+	if (d->kind == SPEC_DENSITY_POWER_LAW) {
+		json_double(w, "exponent", d->exponent);
+		json_str(w, "dimension", wl->dim_names[d->row_dim]);
+		json_bool(w, "permute_rows", d->permute_rows);
+	}
 	json_close(w, '}');
 	json_close(w, '}');
 }

@@ -23,12 +23,18 @@ static const struct dist_name dist_names[] = {
 	{ "structured_nm", SPEC_DENSITY_NM },
 	{ "nm", SPEC_DENSITY_NM },
 	{ "actual_data", SPEC_DENSITY_ACTUAL },
+	{ "block_structured", SPEC_DENSITY_BLOCK },
+	{ "block", SPEC_DENSITY_BLOCK },
+	{ "power_law", SPEC_DENSITY_POWER_LAW },
 };
 
 static const char *const density_keys[] = {
 	"distribution", "density", "workload_tensor_size", "band_width",
-	"n", "m", "dimension", "file",
+	"n", "m", "dimension", "file", "block_shape", "exponent", "permute_rows",
 };
+
+/* Largest power-law exponent: (i + 1)^-16 stays a normal double for every 64-bit row index. */
+#define MAX_EXPONENT 16.0
 
 /* The 'distribution' name (aliases included) -> density kind. */
 static int parse_kind(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
@@ -88,6 +94,29 @@ static int finish_banded(struct ld *ld, const struct ysrc_node *n, const struct 
 	return 0;
 }
 
+/*
+ * The rank of 't' that 'dimension' (node 'dn', NULL: absent) names into
+ * '*dim': a dimension that indexes 't'; absent: the first dimension of
+ * rank 'default_rank'.
+ */
+static int rank_dimension(struct ld *ld, const struct ysrc_node *dn, const struct kpath *kd,
+			  const struct spec_tensor *t, unsigned default_rank, unsigned *dim)
+{
+	int k;
+
+	if (!dn) {
+		*dim = t->ranks[default_rank].terms[0].dim;
+		return 0;
+	}
+	if (ld_want_scalar(ld, dn, kd) < 0 || (k = ld_dim_index(ld, dn, kd, dn->str)) < 0)
+		return -1;
+	if (!(t->dim_mask & (1u << k)))
+		return ld_error(ld, dn, kd, "dimension '%s' does not index data space '%s'",
+				dn->str, t->name);
+	*dim = (unsigned)k;
+	return 0;
+}
+
 /* structured_nm: n of every m along 'dimension' (default: the innermost rank's). */
 static int finish_nm(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		     const struct spec_tensor *t, struct spec_density *d)
@@ -96,7 +125,6 @@ static int finish_nm(struct ld *ld, const struct ysrc_node *n, const struct kpat
 	const struct ysrc_node *mn = ld_get(n, "m");
 	struct kpath kn = KP_KEY(p, "n"), km = KP_KEY(p, "m"), kd = KP_KEY(p, "dimension");
 	uint64_t vn, vm;
-	int dim;
 
 	if (!nn || !mn)
 		return ld_error(ld, n, p, "a structured_nm density needs 'n' and 'm'");
@@ -107,18 +135,73 @@ static int finish_nm(struct ld *ld, const struct ysrc_node *n, const struct kpat
 				(unsigned long long)vn, (unsigned long long)vm);
 	d->nm_n = (unsigned)vn;
 	d->nm_m = (unsigned)vm;
-	if (dn) {
-		if (ld_want_scalar(ld, dn, &kd) < 0 || (dim = ld_dim_index(ld, dn, &kd, dn->str)) < 0)
-			return -1;
-		if (!(t->dim_mask & (1u << dim)))
-			return ld_error(ld, dn, &kd, "dimension '%s' does not index data space '%s'",
-					dn->str, t->name);
-	} else {
-		dim = (int)t->ranks[t->n_ranks - 1].terms[0].dim;
-	}
-	d->nm_dim = (unsigned)dim;
+	if (rank_dimension(ld, dn, &kd, t, t->n_ranks - 1, &d->nm_dim) < 0)
+		return -1;
 	d->density = (double)vn / (double)vm;
 	return 0;
+}
+
+/* The 'density' every remaining distribution needs, in [0, 1]. */
+static int need_density(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			struct spec_density *d)
+{
+	const struct ysrc_node *dn = ld_get(n, "density");
+	struct kpath kden = KP_KEY(p, "density");
+
+	if (!dn)
+		return ld_error(ld, n, p, "distribution '%s' needs a 'density'",
+				spec_density_kind_name(d->kind));
+	return ld_double(ld, dn, &kden, 0.0, 1.0, &d->density);
+}
+
+/*
+ * block_structured: 'block_shape' gives one extent (>= 1) per rank of data
+ * space 't'; 'density' is the fraction of blocks that are non-zero.
+ */
+static int finish_block(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			const struct spec_tensor *t, struct spec_density *d)
+{
+	const struct ysrc_node *bn = ld_get(n, "block_shape");
+	struct kpath kb = KP_KEY(p, "block_shape");
+	int rc = need_density(ld, n, p, d);
+	size_t i;
+
+	if (!bn)
+		return ld_error(ld, n, p, "a block_structured density needs a 'block_shape'");
+	if (ld_want_seq(ld, bn, &kb) < 0)
+		return -1;
+	if (bn->n != t->n_ranks)
+		return ld_error(ld, bn, &kb, "'block_shape' has %zu extents but data space '%s' "
+				"has %u ranks", bn->n, t->name, t->n_ranks);
+	for (i = 0; i < bn->n; i++) {
+		struct kpath ki = KP_IDX(&kb, i);
+		if (ld_uint(ld, bn->items[i], &ki, 1, UINT64_MAX, &d->block_shape[i]) < 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+/*
+ * power_law: 'density', 'exponent' in [0, 16], the rows' rank named by
+ * 'dimension' (default: the outermost rank), 'permute_rows' (default false).
+ */
+static int finish_power_law(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			    const struct spec_tensor *t, struct spec_density *d)
+{
+	const struct ysrc_node *en = ld_get(n, "exponent"), *pn = ld_get(n, "permute_rows");
+	struct kpath ke = KP_KEY(p, "exponent"), kp = KP_KEY(p, "permute_rows");
+	struct kpath kd = KP_KEY(p, "dimension");
+	int rc = need_density(ld, n, p, d);
+
+	if (!en)
+		rc = ld_error(ld, n, p, "a power_law density needs an 'exponent'");
+	else if (ld_double(ld, en, &ke, 0.0, MAX_EXPONENT, &d->exponent) < 0)
+		rc = -1;
+	if (pn && ld_bool(ld, pn, &kp, &d->permute_rows) < 0)
+		rc = -1;
+	if (rank_dimension(ld, ld_get(n, "dimension"), &kd, t, 0, &d->row_dim) < 0)
+		rc = -1;
+	return rc;
 }
 
 /* Directory part of 'path' (with the trailing '/'), or "" for a bare name. */
@@ -192,7 +275,10 @@ static int attach_matrix(struct ld *ld, struct diag_loc at, const struct kpath *
 	return 0;
 }
 
-/* actual_data: 'file' is read relative to the YAML file that names it. */
+/*
+ * actual_data: 'file' is read relative to the YAML file that names it (to
+ * the current directory when an override names it, as for --tensor).
+ */
 static int finish_actual(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 			 const struct spec_tensor *t, struct spec_density *d)
 {
@@ -208,8 +294,8 @@ static int finish_actual(struct ld *ld, const struct ysrc_node *n, const struct 
 	if (ld_get(n, "density"))
 		return ld_error(ld, ld_get(n, "density"), p,
 				"the density of actual data comes from its file; remove 'density'");
-	file = fn->str[0] == '/' ? arena_strdup(ld->a, fn->str)
-				 : arena_printf(ld->a, "%s%s", dir_of(ld->a, fn->loc.file), fn->str);
+	file = fn->str[0] == '/' || ld_from_override(ld, fn->loc) ? arena_strdup(ld->a, fn->str)
+		: arena_printf(ld->a, "%s%s", dir_of(ld->a, fn->loc.file), fn->str);
 	m = load_matrix(ld, file, fn->loc, &fp);
 	return m ? attach_matrix(ld, fn->loc, &fp, t, m, d) : -1;
 }
@@ -218,7 +304,8 @@ static int finish_actual(struct ld *ld, const struct ysrc_node *n, const struct 
 static int check_kind_keys(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 			   enum spec_density_kind kind)
 {
-	static const char *const nm_only[] = { "n", "m", "dimension" };
+	static const char *const nm_only[] = { "n", "m" };
+	static const char *const pl_only[] = { "exponent", "permute_rows" };
 	size_t i;
 	int rc = 0;
 
@@ -227,6 +314,16 @@ static int check_kind_keys(struct ld *ld, const struct ysrc_node *n, const struc
 			rc = ld_error(ld, ysrc_map_pair(n, nm_only[i])->key, p,
 				      "'%s' applies only to distribution 'structured_nm'",
 				      nm_only[i]);
+	if (kind != SPEC_DENSITY_NM && kind != SPEC_DENSITY_POWER_LAW && ysrc_map_get(n, "dimension"))
+		rc = ld_error(ld, ysrc_map_pair(n, "dimension")->key, p, "'dimension' applies only "
+			      "to distributions 'structured_nm' and 'power_law'");
+	for (i = 0; i < ARRAY_SIZE(pl_only); i++)
+		if (kind != SPEC_DENSITY_POWER_LAW && ysrc_map_get(n, pl_only[i]))
+			rc = ld_error(ld, ysrc_map_pair(n, pl_only[i])->key, p,
+				      "'%s' applies only to distribution 'power_law'", pl_only[i]);
+	if (kind != SPEC_DENSITY_BLOCK && ysrc_map_get(n, "block_shape"))
+		rc = ld_error(ld, ysrc_map_pair(n, "block_shape")->key, p,
+			      "'block_shape' applies only to distribution 'block_structured'");
 	if (kind != SPEC_DENSITY_ACTUAL && ysrc_map_get(n, "file"))
 		rc = ld_error(ld, ysrc_map_pair(n, "file")->key, p,
 			      "'file' applies only to distribution 'actual_data'");
@@ -288,6 +385,10 @@ static int parse_density_values(struct ld *ld, const struct ysrc_node *n, const 
 		return 0;
 	case SPEC_DENSITY_ACTUAL:
 		return finish_actual(ld, n, p, t, d);
+	case SPEC_DENSITY_BLOCK:
+		return finish_block(ld, n, p, t, d);
+	case SPEC_DENSITY_POWER_LAW:
+		return finish_power_law(ld, n, p, t, d);
 	default:
 		BUG("density kind %d", (int)d->kind);
 	}

@@ -162,20 +162,44 @@ static int attr_error(struct attrs *at, const char *key, const char *fmt, const 
 	return ld_error_at(at->ld, at->rc->loc, &at->root, fmt, detail);
 }
 
-/* Warn about own attributes that look like a misspelt known one. */
+/*
+ * An attribute that an override wrote (or gave a value) and nothing reads:
+ * an error at 'loc', not ignored.
+ */
+static void unknown_override_attr(struct attrs *at, const struct raw_attr *a,
+				  struct diag_loc loc)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (!a->inherited)
+		strbuf_addf(&sb, "in '%s.attributes': ", at->rc->path);
+	strbuf_addf(&sb, "unknown attribute '%s'", a->key);
+	ld_add_hint(&sb, a->key, known_attrs, ARRAY_SIZE(known_attrs));
+	at->rc_ = diag_error(at->ld->dl, loc, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+/*
+ * Warn about own attributes that look like a misspelt known one; an
+ * unknown attribute that an override wrote is an error.
+ */
 static void warn_misspelt(struct attrs *at)
 {
 	size_t i, j;
 	for (i = 0; i < at->rc->n_attrs; i++) {
 		const struct raw_attr *a = &at->rc->attrs[i];
+		struct diag_loc ov = ld_from_override(at->ld, a->loc) ? a->loc : a->value->loc;
+		bool from_override = ld_from_override(at->ld, ov), known = false;
 		const char *hint;
-		bool known = false;
-		if (a->inherited)
+		if (a->inherited && !from_override)
 			continue;
 		for (j = 0; j < ARRAY_SIZE(known_attrs) && !known; j++)
 			known = ysrc_key_eq(a->key, known_attrs[j]);
 		for (j = 0; j < ARRAY_SIZE(other_attrs) && !known; j++)
 			known = ysrc_key_eq(a->key, other_attrs[j]);
+		if (!known && ld_override_key_first(at->ld, ov))
+			unknown_override_attr(at, a, ov);
+		if (from_override)
+			continue;
 		hint = known ? NULL : diag_suggest(a->key, known_attrs, ARRAY_SIZE(known_attrs));
 		if (hint)
 			diag_warning(at->ld->dl, a->loc, "in '%s.attributes': unknown attribute '%s' "
@@ -231,6 +255,35 @@ static void parse_word_block(struct attrs *at, struct spec_level *L)
 	L->cluster_size = cluster ? (unsigned)cluster : 1;
 }
 
+/*
+ * floor(size / multiple_buffering) (semantics 1.2.1) into '*out': exact
+ * when multiple_buffering is 1; false when the quotient does not fit in 64
+ * bits (a large size with multiple_buffering < 1).
+ */
+static bool effective_size(uint64_t size, double multiple_buffering, uint64_t *out)
+{
+	double q;
+	if (multiple_buffering == 1.0) {
+		*out = size;
+		return true;
+	}
+	q = floor((double)size / multiple_buffering);
+	if (!(q < 18446744073709551616.0))
+		return false;
+	*out = (uint64_t)q;
+	return true;
+}
+
+/* Report that 'size' ('unit') / multiple_buffering does not fit in 64 bits. */
+static void effective_size_error(struct attrs *at, const struct spec_level *L, const char *what,
+				 uint64_t size, const char *unit)
+{
+	char buf[200];
+	snprintf(buf, sizeof(buf), "%s (%llu %s / multiple_buffering %g) is more than 2^64 - 1 %s",
+		 what, (unsigned long long)size, unit, L->multiple_buffering, unit);
+	attr_error(at, "multiple_buffering", "out of range: the effective %s", buf);
+}
+
 /* size from entries, depth or sizeKB; effective size. */
 static void parse_size(struct attrs *at, struct spec_level *L)
 {
@@ -251,9 +304,9 @@ static void parse_size(struct attrs *at, struct spec_level *L)
 		L->has_size = true;
 		L->size_words = v * 1024 * 8 / L->word_bits;
 	}
-	if (L->has_size)
-		L->effective_size_words = (uint64_t)floor((double)L->size_words /
-							  L->multiple_buffering);
+	if (L->has_size && !effective_size(L->size_words, L->multiple_buffering,
+					   &L->effective_size_words))
+		effective_size_error(at, L, "size", L->size_words, "words");
 }
 
 /* Metadata storage: block size, word bits, row width, depth and sizes. */
@@ -273,8 +326,9 @@ static void parse_metadata(struct attrs *at, struct spec_level *L)
 		L->metadata_storage_depth = depth;
 		L->metadata_size_words = depth * L->metadata_block_size;
 		L->metadata_size_bits = depth * L->metadata_storage_width;
-		L->effective_metadata_size_bits =
-			(uint64_t)floor((double)L->metadata_size_bits / L->multiple_buffering);
+		if (!effective_size(L->metadata_size_bits, L->multiple_buffering,
+				    &L->effective_metadata_size_bits))
+			effective_size_error(at, L, "metadata size", L->metadata_size_bits, "bits");
 	}
 	if (L->metadata_storage_width && L->metadata_word_bits &&
 	    L->metadata_storage_width % (L->metadata_word_bits * L->metadata_block_size))

@@ -6,25 +6,13 @@
  */
 #include "specs/spec.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "specs/specs_int.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
-
-enum top_merge {
-	TOP_SINGLE,    /* at most one file may give it */
-	TOP_LIST,      /* lists from several files are concatenated */
-	TOP_TARGETS,   /* maps whose 'targets' / 'tables' lists are concatenated */
-	TOP_IGNORED,   /* accepted and not used */
-};
-
-struct top_key {
-	const char *name;       /* as written */
-	const char *canonical;  /* the entry it fills */
-	enum top_merge merge;
-};
 
 static const struct top_key top_keys[] = {
 	{ "architecture", "architecture", TOP_SINGLE },
@@ -50,6 +38,15 @@ static const struct top_key top_keys[] = {
 	{ "ART_summary", "ART_summary", TOP_IGNORED },
 };
 
+static const char *const top_key_names[] = {
+	"architecture", "arch", "problem", "mapping", "sparse_optimizations", "ERT", "ART",
+	"mapper", "architecture_constraints", "arch_constraints", "constraints",
+	"mapspace_constraints", "mapspace", "model", "compound_components", "components",
+	"globals", "variables", "dumped_by_timeloop_front_end", "ERT_summary", "ART_summary",
+};
+
+_Static_assert(ARRAY_SIZE(top_key_names) == ARRAY_SIZE(top_keys), "one name per top-level key");
+
 const struct ld_top *ld_top_get(const struct ld *ld, const char *key)
 {
 	size_t i;
@@ -59,8 +56,7 @@ const struct ld_top *ld_top_get(const struct ld *ld, const char *key)
 	return NULL;
 }
 
-/* The known top-level key spelt 'name', or NULL. */
-static const struct top_key *top_key_find(const char *name)
+const struct top_key *ld_top_key_find(const char *name)
 {
 	size_t i;
 	for (i = 0; i < ARRAY_SIZE(top_keys); i++)
@@ -69,87 +65,138 @@ static const struct top_key *top_key_find(const char *name)
 	return NULL;
 }
 
-/* The merged entry of canonical key 'canonical' (created on first use). */
-static struct ld_top *top_slot(struct ld *ld, const char *canonical)
+const char *const *ld_top_key_names(size_t *n)
+{
+	*n = ARRAY_SIZE(top_key_names);
+	return top_key_names;
+}
+
+struct ld_top *ld_top_slot(struct ld_top *top, size_t *n_top, const char *canonical)
 {
 	size_t i;
-	for (i = 0; i < ld->n_top; i++)
-		if (!strcmp(ld->top[i].key, canonical))
-			return &ld->top[i];
-	if (ld->n_top >= ARRAY_SIZE(ld->top))
+	for (i = 0; i < *n_top; i++)
+		if (!strcmp(top[i].key, canonical))
+			return &top[i];
+	if (*n_top >= LD_MAX_TOP)
 		BUG("too many top-level keys");
-	ld->top[ld->n_top].key = canonical;
-	return &ld->top[ld->n_top++];
+	memset(&top[*n_top], 0, sizeof(top[*n_top]));
+	top[*n_top].key = canonical;
+	return &top[(*n_top)++];
 }
 
 /* "unknown top-level key" with a did-you-mean hint. */
-static void unknown_top_key(struct ld *ld, const struct ysrc_node *k)
+static void unknown_top_key(struct diag_list *dl, const struct ysrc_node *k)
 {
-	const char *names[ARRAY_SIZE(top_keys)];
 	struct strbuf sb = STRBUF_INIT;
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(top_keys); i++)
-		names[i] = top_keys[i].name;
 	strbuf_addf(&sb, "unknown top-level key '%s'", k->str);
-	ld_add_hint(&sb, k->str, names, ARRAY_SIZE(names));
-	ld_error(ld, k, NULL, "%s", sb.buf);
+	ld_add_hint(&sb, k->str, top_key_names, ARRAY_SIZE(top_key_names));
+	diag_error(dl, k->loc, "%s", sb.buf);
 	strbuf_release(&sb);
 }
 
 /* Record one top-level pair of a file; a second single-valued key is an error. */
-static void add_top_pair(struct ld *ld, const struct ysrc_pair *pr)
+static int add_top_pair(struct spec_source *src, const struct ysrc_pair *pr,
+			struct diag_list *dl)
 {
-	const struct top_key *tk = top_key_find(pr->key->str);
+	const struct top_key *tk = ld_top_key_find(pr->key->str);
 	struct ld_top *slot;
 
 	if (!tk) {
-		unknown_top_key(ld, pr->key);
-		return;
+		unknown_top_key(dl, pr->key);
+		return -1;
 	}
-	slot = top_slot(ld, tk->canonical);
+	slot = ld_top_slot(src->top, &src->n_top, tk->canonical);
 	if (slot->n && tk->merge == TOP_SINGLE) {
-		ld_error(ld, pr->key, NULL, "'%s' is given twice (only one file may give it)",
-			 pr->key->str);
-		ld_note(ld, slot->keys[0]->loc, "'%s' first given here", slot->keys[0]->str);
-		return;
+		diag_error(dl, pr->key->loc, "'%s' is given twice (only one file may give it)",
+			   pr->key->str);
+		diag_note(dl, slot->keys[0]->loc, "'%s' first given here", slot->keys[0]->str);
+		return -1;
 	}
-	if (slot->n >= LD_MAX_FILES_PER_KEY) {
-		ld_error(ld, pr->key, NULL, "'%s' is given in more than %d files", pr->key->str,
-			 LD_MAX_FILES_PER_KEY);
-		return;
-	}
+	if (slot->n >= LD_MAX_FILES_PER_KEY)
+		return diag_error(dl, pr->key->loc, "'%s' is given in more than %d files",
+				  pr->key->str, LD_MAX_FILES_PER_KEY);
 	slot->keys[slot->n] = pr->key;
 	slot->values[slot->n] = pr->value;
 	slot->n++;
+	return 0;
 }
 
-/* Parse every file and merge the top-level keys; -1 when any failed. */
-static int load_files(struct ld *ld, const char *const *paths, size_t n_paths)
+struct spec_source *spec_source_new(void)
 {
-	size_t i, j;
+	return xcalloc(1, sizeof(struct spec_source));
+}
+
+/* The name 'name' as the source keeps it (a copy, unless borrowing). */
+static const char *source_name(struct spec_source *src, const char *name)
+{
+	XGROW(src->files, src->n_files + 1, src->alloc_files);
+	src->files[src->n_files] = src->borrow_names ? name : arena_strdup(&src->arena, name);
+	return src->files[src->n_files++];
+}
+
+/* Merge the top-level keys of the parsed file 'name' (root 'root'); 0 or -1. */
+static int source_merge(struct spec_source *src, const char *name, const struct ysrc_node *root,
+			struct diag_list *dl)
+{
+	size_t j;
 	int rc = 0;
 
-	for (i = 0; i < n_paths; i++) {
-		struct ysrc_node *root;
-		if (ysrc_parse_file(ld->a, paths[i], ld->dl, &root) < 0) {
-			rc = -1;
-			continue;
-		}
-		if (!root) {
-			diag_warning(ld->dl, (struct diag_loc){ paths[i], 0, 0 }, "the file is empty");
-			continue;
-		}
-		if (root->kind != YSRC_MAP) {
-			rc = ld_error(ld, root, NULL, "expected a mapping of top-level keys "
-				      "(architecture, problem, mapping, ...), got %s",
-				      ysrc_kind_name(root));
-			continue;
-		}
-		for (j = 0; j < root->n; j++)
-			add_top_pair(ld, &root->pairs[j]);
+	if (!root) {
+		diag_warning(dl, (struct diag_loc){ name, 0, 0 }, "the file is empty");
+		return 0;
 	}
+	if (root->kind != YSRC_MAP) {
+		src->n_unparsed++;
+		src->n_errors++;
+		return diag_error(dl, root->loc, "expected a mapping of top-level keys "
+				  "(architecture, problem, mapping, ...), got %s",
+				  ysrc_kind_name(root));
+	}
+	for (j = 0; j < root->n; j++)
+		if (add_top_pair(src, &root->pairs[j], dl) < 0)
+			rc = -1;
+	if (rc < 0)
+		src->n_errors++;
 	return rc;
+}
+
+/* Count a file that could not be parsed (the sections cannot run); returns -1. */
+static int source_failed(struct spec_source *src)
+{
+	src->n_errors++;
+	src->n_unparsed++;
+	return -1;
+}
+
+int spec_source_add_file(struct spec_source *src, const char *path, struct diag_list *dl)
+{
+	const char *name = source_name(src, path);
+	struct ysrc_node *root;
+
+	if (ysrc_parse_file(&src->arena, name, dl, &root) < 0)
+		return source_failed(src);
+	return source_merge(src, name, root, dl);
+}
+
+int spec_source_add_text(struct spec_source *src, const char *name, const char *text,
+			 size_t len, struct diag_list *dl)
+{
+	const char *own = source_name(src, name);
+	struct ysrc_node *root;
+
+	if (ysrc_parse(&src->arena, own, text, len, dl, &root) < 0)
+		return source_failed(src);
+	return source_merge(src, own, root, dl);
+}
+
+void spec_source_free(struct spec_source *src)
+{
+	if (!src)
+		return;
+	arena_release(&src->arena);
+	free(src->files);
+	free(src);
 }
 
 /*
@@ -192,30 +239,38 @@ static int run_sections(struct ld *ld)
 	return rc;
 }
 
-struct spec_set *spec_set_load(const char *const *paths, size_t n_paths,
-			       const struct spec_load_options *opt, struct diag_list *dl)
+/*
+ * Build a set from 'src' with overrides ov[0..n_ov): the merged view is the
+ * source's, copied; overrides replace nodes of the copy; then the sections.
+ * With overrides, diagnostics pass through a list of their own so that the
+ * ones about overridden nodes get their notes (spec_overrides_report).
+ */
+static struct spec_set *build(const struct spec_source *src, const struct spec_override *ov,
+			      size_t n_ov, const struct spec_load_options *opt,
+			      struct diag_list *dl, unsigned errors_before)
 {
 	struct spec_set *s = xcalloc(1, sizeof(*s));
+	struct diag_list own = DIAG_LIST_INIT;
 	struct ld ld;
-	unsigned errors_before = dl->n_errors;
-	const char **files;
-	size_t i;
 
+	own.max_errors = UINT_MAX;
 	memset(&ld, 0, sizeof(ld));
 	ld.s = s;
 	ld.a = &s->arena;
-	ld.dl = dl;
+	ld.dl = n_ov ? &own : dl;
 	ld.opt = opt;
-	files = arena_calloc(ld.a, n_paths ? n_paths : 1, sizeof(*files));
-	for (i = 0; i < n_paths; i++)
-		files[i] = paths[i];
-	s->n_files = n_paths;
-	s->files = files;
-	if (n_paths == 0)
-		diag_error(dl, DIAG_LOC_NONE, "no input files");
-	else if (load_files(&ld, paths, n_paths) == 0)
+	ld.n_top = src->n_top;
+	memcpy(ld.top, src->top, src->n_top * sizeof(src->top[0]));
+	s->n_files = src->n_files;
+	s->files = src->files;
+	s->source = src;
+	if (spec_overrides_apply(&ld, ov, n_ov) == 0)
 		run_sections(&ld);
+	if (n_ov)
+		spec_overrides_report(&ld, &own, dl);
+	diag_list_release(&own);
 	free(ld.comps);
+	free(ld.ov_seen);
 	if (dl->n_errors != errors_before) {
 		spec_set_free(s);
 		return NULL;
@@ -223,10 +278,55 @@ struct spec_set *spec_set_load(const char *const *paths, size_t n_paths,
 	return s;
 }
 
+struct spec_set *spec_set_build(const struct spec_source *src, const struct spec_override *ov,
+				size_t n_ov, const struct spec_load_options *opt,
+				struct diag_list *dl)
+{
+	if (src->n_errors)
+		return diag_error(dl, DIAG_LOC_NONE, "the design's files have errors; no spec set "
+				  "is built from them"), NULL;
+	if (src->n_files == 0)
+		return diag_error(dl, DIAG_LOC_NONE, "no input files"), NULL;
+	return build(src, ov, n_ov, opt, dl, dl->n_errors);
+}
+
+struct spec_set *spec_set_load(const char *const *paths, size_t n_paths,
+			       const struct spec_load_options *opt, struct diag_list *dl)
+{
+	return spec_set_load_overrides(paths, n_paths, NULL, 0, opt, dl);
+}
+
+struct spec_set *spec_set_load_overrides(const char *const *paths, size_t n_paths,
+					 const struct spec_override *ov, size_t n_ov,
+					 const struct spec_load_options *opt,
+					 struct diag_list *dl)
+{
+	struct spec_source *src = spec_source_new();
+	struct spec_set *s = NULL;
+	unsigned errors_before = dl->n_errors;
+	size_t i;
+
+	src->borrow_names = true;
+	for (i = 0; i < n_paths; i++)
+		spec_source_add_file(src, paths[i], dl);
+	if (n_paths == 0)
+		diag_error(dl, DIAG_LOC_NONE, "no input files");
+	else if (src->n_unparsed == 0)   /* clashing top-level keys: the sections still run */
+		s = build(src, ov, n_ov, opt, dl, errors_before);
+	if (!s) {
+		spec_source_free(src);
+		return NULL;
+	}
+	s->owns_source = true;
+	return s;
+}
+
 void spec_set_free(struct spec_set *s)
 {
 	if (!s)
 		return;
+	if (s->owns_source)
+		spec_source_free((struct spec_source *)s->source);
 	arena_release(&s->arena);
 	free(s);
 }

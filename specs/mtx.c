@@ -431,7 +431,8 @@ const struct spec_matrix *spec_matrix_load(struct arena *a, const char *path,
 	r.cur = text.buf;
 	rc = is_mtx(path, text.buf) ? read_mtx(&r, &rows, &cols) : read_dense(&r, &rows, &cols);
 	if (rc == 0) {
-		qsort(r.ents, r.n, sizeof(*r.ents), cmp_entry);
+		if (r.n > 1)    /* r.ents is NULL without entries */
+			qsort(r.ents, r.n, sizeof(*r.ents), cmp_entry);
 		rc = check_duplicates(&r);
 	}
 	if (rc == 0 && !r.failed)

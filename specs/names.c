@@ -18,6 +18,8 @@ static const char *const density_names[] = {
 	[SPEC_DENSITY_BANDED] = "banded",
 	[SPEC_DENSITY_NM] = "structured_nm",
 	[SPEC_DENSITY_ACTUAL] = "actual_data",
+	[SPEC_DENSITY_BLOCK] = "block_structured",
+	[SPEC_DENSITY_POWER_LAW] = "power_law",
 };
 _Static_assert(ARRAY_SIZE(density_names) == SPEC_DENSITY_KIND_COUNT, "one name per density");
 

@@ -320,15 +320,27 @@ static int parse_shape(struct ld *ld, const struct ysrc_node *n, const struct kp
 /*
  * Timeloop ignores instance keys that are neither dimensions nor
  * coefficients (the front end writes helper values such as 'H' or 'Wpad').
- * One that looks like a misspelt dimension or coefficient gets a warning.
+ * One that looks like a misspelt dimension or coefficient gets a warning;
+ * one that an override wrote is an error. Returns 0 or -1.
  */
-static void warn_unknown_instance_key(struct ld *ld, const struct ysrc_node *k,
-				      const struct kpath *p, const char *const *names, size_t n)
+static int warn_unknown_instance_key(struct ld *ld, const struct ysrc_pair *pr,
+				     const struct kpath *p, const char *const *names, size_t n)
 {
+	const struct ysrc_node *k = pr->key;
 	const char *hint = strlen(k->str) > 2 ? diag_suggest(k->str, names, n) : NULL;
+	const struct ysrc_node *ov = ld_from_override(ld, k->loc) ? k : pr->value;
+	if (ld_override_key_first(ld, ov->loc)) {   /* an override is never ignored */
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "'%s' is neither a dimension nor a coefficient", k->str);
+		ld_add_hint(&sb, k->str, names, n);
+		ld_error(ld, ov, p, "%s", sb.buf);
+		strbuf_release(&sb);
+		return -1;
+	}
 	if (hint)
 		ld_warning(ld, k, p, "'%s' is neither a dimension nor a coefficient and is "
 			   "ignored; did you mean '%s'?", k->str, hint);
+	return 0;
 }
 
 /* Apply 'instance' bounds and coefficient values (before projections). */
@@ -359,7 +371,8 @@ static int parse_instance_values(struct ld *ld, const struct ysrc_node *n, const
 			coefs[c].loc = pr->value->loc;
 		} else if (!ysrc_key_eq(pr->key->str, "densities") &&
 			   !ysrc_key_eq(pr->key->str, "commonDensity")) {
-			warn_unknown_instance_key(ld, pr->key, p, names, n_names);
+			if (warn_unknown_instance_key(ld, pr, p, names, n_names) < 0)
+				rc = -1;
 		}
 	}
 	return rc;

@@ -268,7 +268,11 @@ static int parse_space_format(struct ld *ld, const struct ysrc_node *s, const st
 	if (parse_order(ld, s, p, tf) < 0)
 		return -1;
 	if (ld_get(s, "format") && ranks)
-		return ld_error(ld, s, p, "give either 'ranks' or a named 'format', not both");
+		return ld_error(ld, s, p, "give either 'ranks' or a named 'format', not both%s",
+				ld_from_override(ld, ld_get(s, "format")->loc) &&
+				!ld_from_override(ld, ranks->loc) ?
+				"; to replace the ranks by a named format, also set 'ranks' to null" :
+				"");
 	if (ld_get(s, "format")) {
 		if (parse_bits(ld, s, "metadata_word_bits", p, L, &tf->named_metadata_word_bits) < 0)
 			return -1;

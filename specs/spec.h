@@ -6,6 +6,9 @@
  * optimizations, mapper settings and constraints) into a 'struct spec_set'.
  * Everything inside lives in the set's arena until spec_set_free(); other
  * modules read it through const pointers and never re-check user input.
+ * A 'struct spec_source' holds a design's files parsed once; spec_set_build()
+ * makes sets from it, each with its own overrides ("PATH=VALUE", as given by
+ * '--set'), without reading or parsing the files again.
  * Storage levels are numbered from 0 = innermost (nearest the compute unit).
  * Units are in the field names (_words, _bits, _pj, _um2, _per_cycle).
  */
@@ -54,6 +57,8 @@ enum spec_density_kind {
 	SPEC_DENSITY_BANDED,
 	SPEC_DENSITY_NM,          /* exactly N non-zeros in every M along one dim */
 	SPEC_DENSITY_ACTUAL,      /* non-zero pattern read from a file */
+	SPEC_DENSITY_BLOCK,       /* whole blocks non-zero, a fixed number of them */
+	SPEC_DENSITY_POWER_LAW,   /* Zipf row lengths, uniform positions in a row */
 	SPEC_DENSITY_KIND_COUNT
 };
 
@@ -313,6 +318,10 @@ struct spec_density {
 	unsigned nm_n, nm_m;           /* N:M */
 	unsigned nm_dim;               /* dimension along which the groups of M run */
 	const struct spec_matrix *data;/* actual data; NULL otherwise */
+	uint64_t block_shape[SPEC_MAX_TENSOR_RANKS]; /* block: extents per tensor rank */
+	double exponent;               /* power_law: row i's share ~ (i + 1)^-exponent */
+	unsigned row_dim;              /* power_law: dimension whose rank holds the rows */
+	bool permute_rows;             /* power_law: rows in a random order */
 	bool is_default;               /* not given: fixed_structured, 1.0 */
 	struct diag_loc loc;
 };
@@ -491,10 +500,12 @@ struct spec_constraints {
 
 /* ------------------------------------------------------------ the spec set */
 
+struct spec_source;
+
 struct spec_set {
 	struct arena arena;            /* owns everything below */
 	size_t n_files;
-	const char *const *files;
+	const char *const *files;      /* borrowed from the source */
 	struct spec_arch arch;
 	struct spec_workload workload;
 	bool has_mapping;
@@ -503,6 +514,8 @@ struct spec_set {
 	struct spec_energy_tables energy;
 	struct spec_mapper_settings mapper;
 	struct spec_constraints constraints;
+	const struct spec_source *source;  /* what it was built from */
+	bool owns_source;              /* spec_set_load(): freed with the set */
 };
 
 struct spec_load_options {
@@ -511,6 +524,24 @@ struct spec_load_options {
 	const char *const *tensor_files; /* "NAME=FILE" overrides: actual data for NAME */
 	size_t n_tensor_files;
 };
+
+/*
+ * One override "PATH=VALUE" (docs/yaml-reference.md, "Overrides"): PATH
+ * names a node of the merged design (a.b[2].c, list[key=value,...]) and
+ * VALUE is YAML flow text that replaces it. Diagnostics about an override
+ * are located in 'origin', line 1, at the column of 'text' they concern.
+ */
+struct spec_override {
+	const char *text;              /* "PATH=VALUE" */
+	const char *origin;            /* the file name of its locations: "--set 'TEXT'"
+					  (a caller may point it at a string of its own) */
+	const char *path;              /* PATH (NUL-terminated) */
+	const char *value;             /* VALUE (NUL-terminated) */
+	unsigned value_col;            /* 1-based column of VALUE in 'text' */
+	char *buf_;                    /* owns the strings above */
+};
+
+#define SPEC_OVERRIDE_INIT { NULL, NULL, NULL, NULL, 0, NULL }
 
 /* ------------------------------------------------------------- functions */
 
@@ -522,7 +553,77 @@ struct spec_load_options {
 struct spec_set *spec_set_load(const char *const *paths, size_t n_paths,
 			       const struct spec_load_options *opt, struct diag_list *dl);
 
-/* Free a spec set and everything in it. spec_set_free(NULL) is a no-op. */
+/*
+ * spec_set_load() with the overrides ov[0..n_ov) applied as spec_set_build()
+ * applies them; the set owns the source it parses (for a design run once;
+ * a sweep keeps one source and builds from it). 'ov' may be NULL when
+ * n_ov is 0.
+ */
+struct spec_set *spec_set_load_overrides(const char *const *paths, size_t n_paths,
+					 const struct spec_override *ov, size_t n_ov,
+					 const struct spec_load_options *opt,
+					 struct diag_list *dl);
+
+/*
+ * A new, empty source. Add the design's files to it, then build sets from
+ * it: after the last spec_source_add_*() the source is immutable, and any
+ * number of threads may call spec_set_build() on it at once.
+ */
+struct spec_source *spec_source_new(void);
+
+/*
+ * Read and parse the YAML file 'path' into 'src' and merge its top-level
+ * keys with those of the files added before (as spec_set_load() does).
+ * Problems are appended to 'dl'. Returns 0, or -1 when the file could not
+ * be read or parsed or its top-level keys clash (the source then builds
+ * nothing). The source keeps a copy of 'path' for its locations.
+ */
+int spec_source_add_file(struct spec_source *src, const char *path, struct diag_list *dl);
+
+/*
+ * spec_source_add_file() of the in-memory YAML 'text' ('len' bytes), located
+ * as file 'name' (copied). 'text' is only read during the call. A relative
+ * actual-data 'file' in it is read relative to the directory part of 'name'.
+ */
+int spec_source_add_text(struct spec_source *src, const char *name, const char *text,
+			 size_t len, struct diag_list *dl);
+
+/*
+ * Build a validated spec set from 'src' with the overrides ov[0..n_ov)
+ * applied in order ('ov' may be NULL when n_ov is 0): each replaces (or, for
+ * the last key of its path, adds) a node of the merged design before the
+ * section parsers and checks run, exactly as if the files said so. The
+ * source is not changed: the nodes on an overridden path are copied into
+ * the set. Every problem is appended to 'dl'; returns NULL when any error
+ * was reported. The set borrows from 'src' (names, strings, locations):
+ * free every set before its source. Diagnostics about an override are
+ * located in its 'origin': print them before spec_override_release().
+ * Matrix files of actual-data densities are read by each build. 'opt' may
+ * be NULL. Reentrant: several threads may build from one source.
+ */
+struct spec_set *spec_set_build(const struct spec_source *src, const struct spec_override *ov,
+				size_t n_ov, const struct spec_load_options *opt,
+				struct diag_list *dl);
+
+/* Free a source. Free the sets built from it first. spec_source_free(NULL) is a no-op. */
+void spec_source_free(struct spec_source *src);
+
+/*
+ * Parse the command-line form "PATH=VALUE" (split at the first '=' outside
+ * brackets) into 'ov', with origin "--set 'PATH=VALUE'", and check the
+ * syntax of PATH. Returns 0, or -1 after reporting to 'dl' (a missing '=',
+ * an empty path, a malformed step), located in ov->origin. Call
+ * spec_override_release() afterwards in either case.
+ */
+int spec_override_parse(const char *text, struct spec_override *ov, struct diag_list *dl);
+
+/* Free what spec_override_parse() allocated; 'ov' becomes SPEC_OVERRIDE_INIT. */
+void spec_override_release(struct spec_override *ov);
+
+/*
+ * Free a spec set and everything in it (and its source, for a set from
+ * spec_set_load()). spec_set_free(NULL) is a no-op.
+ */
 void spec_set_free(struct spec_set *s);
 
 /* Index of the storage level named 'name', or -1. */

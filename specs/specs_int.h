@@ -76,13 +76,37 @@ struct ld_top {
 	const struct ysrc_node *values[LD_MAX_FILES_PER_KEY];
 };
 
+#define LD_MAX_TOP 32
+
+/*
+ * The parsed files of a design and their merged top-level keys (load.c).
+ * Nodes and names live in 'arena'; nothing changes after the last file.
+ */
+struct spec_source {
+	struct arena arena;
+	size_t n_files, alloc_files;
+	const char **files;            /* copies, or the caller's (spec_set_load) */
+	bool borrow_names;             /* spec_set_load(): locations keep its paths */
+	unsigned n_errors;             /* files with errors (nothing is built) */
+	unsigned n_unparsed;           /* of which could not be parsed */
+	size_t n_top;
+	struct ld_top top[LD_MAX_TOP];
+};
+
+struct ld_override;
+
 struct ld {
 	struct spec_set *s;
 	struct arena *a;
 	struct diag_list *dl;
 	const struct spec_load_options *opt;
 	size_t n_top;
-	struct ld_top top[32];
+	struct ld_top top[LD_MAX_TOP];
+	/* overrides applied to this build (override.c) */
+	size_t n_ovr;
+	struct ld_override *ovr;
+	size_t n_ov_seen, alloc_ov_seen;
+	struct diag_loc *ov_seen;      /* keys from overrides already reported */
 	/* architecture in flattened form */
 	size_t n_comps, alloc_comps;
 	struct raw_comp *comps;
@@ -94,6 +118,56 @@ struct ld {
 
 /* The entry of top-level key 'key' (canonical spelling), or NULL. */
 const struct ld_top *ld_top_get(const struct ld *ld, const char *key);
+
+/* How the files' values of a top-level key are merged (load.c). */
+enum top_merge {
+	TOP_SINGLE,    /* at most one file may give it */
+	TOP_LIST,      /* lists from several files are concatenated */
+	TOP_TARGETS,   /* maps whose 'targets' / 'tables' lists are concatenated */
+	TOP_IGNORED,   /* accepted and not used */
+};
+
+struct top_key {
+	const char *name;       /* as written */
+	const char *canonical;  /* the entry it fills */
+	enum top_merge merge;
+};
+
+/* The known top-level key spelt 'name', or NULL. */
+const struct top_key *ld_top_key_find(const char *name);
+
+/* Every known top-level spelling, for hints; sets '*n'. */
+const char *const *ld_top_key_names(size_t *n);
+
+/* The merged entry of canonical key 'canonical' in 'top[0..*n_top)', created on first use. */
+struct ld_top *ld_top_slot(struct ld_top *top, size_t *n_top, const char *canonical);
+
+/* ------------------------------------------------------ overrides (override.c) */
+
+/*
+ * Apply ov[0..n) to the merged top-level view of 'ld' (copying the nodes on
+ * each path into ld->a). Errors go to ld->dl; returns 0 or -1.
+ */
+int spec_overrides_apply(struct ld *ld, const struct spec_override *ov, size_t n);
+
+/*
+ * Copy the diagnostics of 'from' (a build with overrides) to 'to': locations
+ * in an override get the caller's origin string back, and each message about
+ * an overridden node gets a note at the node it replaced (or at the override
+ * that changed the mapping it is about).
+ */
+void spec_overrides_report(const struct ld *ld, const struct diag_list *from,
+			   struct diag_list *to);
+
+/* True when 'loc' lies in the text of an override of this build. */
+bool ld_from_override(const struct ld *ld, struct diag_loc loc);
+
+/*
+ * True the first time it is asked about the location 'key_loc' of a key
+ * that an override wrote: such a key must be known to its section parser,
+ * where a key in a file may be ignored (free-form attributes, instance).
+ */
+bool ld_override_key_first(struct ld *ld, struct diag_loc key_loc);
 
 /* Report an error at 'n' (or 'loc' when n is NULL) prefixed by the key path. */
 int ld_error(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,

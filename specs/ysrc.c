@@ -30,6 +30,7 @@ struct yparse {
 	bool failed;       /* a syntax error: stop */
 	bool had_errors;   /* any error */
 	unsigned depth;
+	unsigned col_offset;   /* added to the columns of the first line */
 	const struct ysrc_opts *opts;
 };
 
@@ -37,6 +38,8 @@ struct yparse {
 static struct diag_loc mark_loc(const struct yparse *p, yaml_mark_t m)
 {
 	const struct ysrc_linemap *map = p->opts ? p->opts->map : NULL;
+	unsigned col = (unsigned)m.column + 1 + (m.line == 0 ? p->col_offset : 0);
+
 	if (map && m.line < map->n_lines)
 		return (struct diag_loc){ map->files[m.line], map->lines[m.line],
 					  (unsigned)m.column + 1 };
@@ -45,7 +48,7 @@ static struct diag_loc mark_loc(const struct yparse *p, yaml_mark_t m)
 					  map->lines[map->n_lines - 1] + (unsigned)(m.line + 1 -
 										      map->n_lines),
 					  (unsigned)m.column + 1 };
-	return (struct diag_loc){ p->file, (unsigned)m.line + 1, (unsigned)m.column + 1 };
+	return (struct diag_loc){ p->file, (unsigned)m.line + 1, col };
 }
 
 /* Report the libyaml parser error as a located syntax error. */
@@ -480,6 +483,15 @@ int ysrc_parse(struct arena *a, const char *file, const char *text, size_t len,
 	return ysrc_parse_opts(a, file, text, len, NULL, dl, root);
 }
 
+int ysrc_parse_at(struct arena *a, const char *file, unsigned first_col, const char *text,
+		  size_t len, struct diag_list *dl, struct ysrc_node **root)
+{
+	struct ysrc_opts opts;
+	memset(&opts, 0, sizeof(opts));
+	opts.first_col = first_col;
+	return ysrc_parse_opts(a, file, text, len, &opts, dl, root);
+}
+
 int ysrc_parse_opts(struct arena *a, const char *file, const char *text, size_t len,
 		    const struct ysrc_opts *opts, struct diag_list *dl, struct ysrc_node **root)
 {
@@ -491,6 +503,7 @@ int ysrc_parse_opts(struct arena *a, const char *file, const char *text, size_t 
 	p.file = file;
 	p.dl = dl;
 	p.opts = opts;
+	p.col_offset = opts && opts->first_col ? opts->first_col - 1 : 0;
 	if (!yaml_parser_initialize(&p.parser))
 		BUG("yaml_parser_initialize failed");
 	yaml_parser_set_input_string(&p.parser, (const unsigned char *)text, len);
@@ -522,20 +535,6 @@ int ysrc_parse_file(struct arena *a, const char *path, struct diag_list *dl,
 	strbuf_release(&text);
 	strbuf_release(&err);
 	return rc;
-}
-
-/* '-' and '_' are the same key character. */
-static int fold_key_char(int c)
-{
-	return c == '-' ? '_' : c;
-}
-
-bool ysrc_key_eq(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if (fold_key_char((unsigned char)*a) != fold_key_char((unsigned char)*b))
-			return false;
-	return *a == *b;
 }
 
 const struct ysrc_pair *ysrc_map_pair(const struct ysrc_node *map, const char *key)

@@ -60,6 +60,7 @@ struct ysrc_opts {
 	 */
 	struct ysrc_node *(*hook)(void *ctx, const struct ysrc_node *scalar);
 	void *hook_ctx;
+	unsigned first_col;                    /* see ysrc_parse_at(); 0 = 1 */
 };
 
 /*
@@ -75,12 +76,29 @@ int ysrc_parse(struct arena *a, const char *file, const char *text, size_t len,
 int ysrc_parse_opts(struct arena *a, const char *file, const char *text, size_t len,
 		    const struct ysrc_opts *opts, struct diag_list *dl, struct ysrc_node **root);
 
+/*
+ * ysrc_parse() of text that starts at column 'first_col' (1-based) of line 1
+ * of 'file': the columns of the first line are shifted, so that a value
+ * taken from "PATH=VALUE" is located in the whole text.
+ */
+int ysrc_parse_at(struct arena *a, const char *file, unsigned first_col, const char *text,
+		  size_t len, struct diag_list *dl, struct ysrc_node **root);
+
 /* Read and parse the file 'path' (see ysrc_parse). */
 int ysrc_parse_file(struct arena *a, const char *path, struct diag_list *dl,
 		    struct ysrc_node **root);
 
-/* True when keys 'a' and 'b' are equal with '-' and '_' taken as equal. */
-bool ysrc_key_eq(const char *a, const char *b);
+/*
+ * True when keys 'a' and 'b' are equal with '-' and '_' taken as equal.
+ * Inline: the section parsers call it for every key they look up.
+ */
+static inline bool ysrc_key_eq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (*a != *b && !((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))
+			return false;
+	return *a == *b;
+}
 
 /* The pair of 'map' whose key equals 'key' (ysrc_key_eq), or NULL. */
 const struct ysrc_pair *ysrc_map_pair(const struct ysrc_node *map, const char *key);

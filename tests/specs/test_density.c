@@ -41,7 +41,11 @@ struct density_row {
 	enum spec_density_kind kind;
 	double density;
 	bool is_default;
-	uint64_t extra;             /* workload_tensor_size, band_width or n*100+m */
+	/*
+	 * workload_tensor_size, band_width, n*100+m; block: the extents as
+	 * decimal digit pairs; power law: 100 exponent + 1000 row_dim + 1 if permuted
+	 */
+	uint64_t extra;
 };
 
 static const struct density_row rows[] = {
@@ -67,6 +71,14 @@ static const struct density_row rows[] = {
 	  0.5, false, 204 },
 	{ "    densities: {A: {distribution: nm, n: 1, m: 8, dimension: M, density: 0.125}}\n", 0,
 	  SPEC_DENSITY_NM, 0.125, false, 108 },
+	{ "    densities: {A: {distribution: block_structured, density: 0.25, block_shape: [4, 2]}}\n",
+	  0, SPEC_DENSITY_BLOCK, 0.25, false, 402 },
+	{ "    densities: {B: {distribution: block, density: 0.5, block_shape: [16]}}\n", 1,
+	  SPEC_DENSITY_BLOCK, 0.5, false, 16 },
+	{ "    densities: {A: {distribution: power_law, density: 0.1, exponent: 1.5}}\n", 0,
+	  SPEC_DENSITY_POWER_LAW, 0.1, false, 150 },
+	{ "    densities: {A: {distribution: power-law, density: 0.2, exponent: 0, dimension: K,"
+	  " permute_rows: true}}\n", 0, SPEC_DENSITY_POWER_LAW, 0.2, false, 1001 },
 	{ "    commonDensity: 0.5\n", 2, SPEC_DENSITY_FIXED_STRUCTURED, 0.5, false, 0 },
 	{ "    commonDensity: {distribution: hypergeometric, density: 0.25}\n"
 	  "    densities: {B: 0.75}\n", 0, SPEC_DENSITY_HYPERGEOMETRIC, 0.25, false, 0 },
@@ -97,6 +109,16 @@ static void test_forms(void)
 			CU_ASSERT_EQUAL(d->band_width, r->extra);
 		if (r->kind == SPEC_DENSITY_NM)
 			CU_ASSERT_EQUAL(d->nm_n * 100 + d->nm_m, r->extra);
+		if (r->kind == SPEC_DENSITY_BLOCK) {
+			uint64_t v = 0;
+			unsigned k;
+			for (k = 0; k < s->workload.tensors[r->tensor].n_ranks; k++)
+				v = v * 100 + d->block_shape[k];
+			CU_ASSERT_EQUAL(v, r->extra);
+		}
+		if (r->kind == SPEC_DENSITY_POWER_LAW)
+			CU_ASSERT_EQUAL((uint64_t)(d->exponent * 100) + 1000 * d->row_dim +
+					d->permute_rows, r->extra);
 		spec_set_free(s);
 		diag_list_release(&dl);
 	}
@@ -140,6 +162,34 @@ static const struct error_row error_rows[] = {
 	{ "    densities: {A: -0.1}\n", "expected a number in [0, 1], got '-0.1'" },
 	{ "    densities: [A, 0.5]\n", "in 'problem.instance.densities': expected a mapping" },
 	{ "    commonDensity: 2\n", "in 'problem.instance.commonDensity': expected a number in" },
+	{ "    densities: {A: {distribution: block, density: 0.5}}\n",
+	  "a block_structured density needs a 'block_shape'" },
+	{ "    densities: {A: {distribution: block, block_shape: [2, 2]}}\n",
+	  "distribution 'block_structured' needs a 'density'" },
+	{ "    densities: {A: {distribution: block, density: 0.5, block_shape: [2]}}\n",
+	  "'block_shape' has 1 extents but data space 'A' has 2 ranks" },
+	{ "    densities: {A: {distribution: block, density: 0.5, block_shape: [2, 0]}}\n",
+	  "in 'problem.instance.densities.A.block_shape[1]': expected an integer >= 1, got '0'" },
+	{ "    densities: {A: {distribution: block, density: 1.5, block_shape: [2, 2]}}\n",
+	  "expected a number in [0, 1], got '1.5'" },
+	{ "    densities: {A: {distribution: block, density: 0.5, block_shape: 2}}\n",
+	  "in 'problem.instance.densities.A.block_shape': expected a list" },
+	{ "    densities: {A: {density: 0.5, block_shape: [2, 2]}}\n",
+	  "'block_shape' applies only to distribution 'block_structured'" },
+	{ "    densities: {A: {distribution: power_law, density: 0.5}}\n",
+	  "a power_law density needs an 'exponent'" },
+	{ "    densities: {A: {distribution: power_law, density: 0.5, exponent: -1}}\n",
+	  "expected a number in [0, 16], got '-1'" },
+	{ "    densities: {A: {distribution: power_law, density: 0.5, exponent: 1,"
+	  " permute_rows: maybe}}\n", "expected true or false, got 'maybe'" },
+	{ "    densities: {B: {distribution: power_law, density: 0.5, exponent: 1, dimension: M}}\n",
+	  "dimension 'M' does not index data space 'B'" },
+	{ "    densities: {A: {distribution: hypergeometric, density: 0.5, exponent: 1}}\n",
+	  "'exponent' applies only to distribution 'power_law'" },
+	{ "    densities: {A: {distribution: block, density: 0.5, blok_shape: [2, 2]}}\n",
+	  "unknown key 'blok_shape'; did you mean 'block_shape'?" },
+	{ "    densities: {A: {density: 0.5, dimension: M}}\n",
+	  "'dimension' applies only to distributions 'structured_nm' and 'power_law'" },
 	{ "    densities: {A: {distribution: actual_data, file: [x]}}\n",
 	  "in 'problem.instance.densities.A.file': expected a single value, got a list" },
 };
@@ -240,10 +290,26 @@ static void test_actual_data(void)
 	arena_release(&a);
 }
 
+/* power_law rows are the outermost rank unless 'dimension' says otherwise. */
+static void test_power_law_dimension(void)
+{
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct spec_set *s = load_with("    densities: {A: {distribution: power_law, density: 0.5,"
+				       " exponent: 2}}\n", &dl);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(s->workload.tensors[0].density.row_dim, 0);   /* M */
+	CU_ASSERT_DOUBLE_EQUAL(s->workload.tensors[0].density.exponent, 2.0, 0.0);
+	CU_ASSERT_FALSE(s->workload.tensors[0].density.permute_rows);
+	spec_set_free(s);
+	diag_list_release(&dl);
+}
+
 static CU_TestInfo tests[] = {
 	{ "actual data from a file beside the YAML", test_actual_data },
 	{ "density forms", test_forms },
 	{ "N:M dimension", test_nm_dimension },
+	{ "power-law rows' dimension", test_power_law_dimension },
 	{ "density errors", test_errors },
 	{ "actual-data file location", test_actual_data_file_location },
 	{ "NAME=FILE options", test_tensor_file_options },

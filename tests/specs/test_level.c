@@ -41,6 +41,13 @@ static const struct level_row rows[] = {
 	  SPEC_TECH_SRAM, false },
 	{ "dummy_storage", "{width: 1, depth: 1, datawidth: 1, technology: -1}", 1, 1, 1, true, 1, 1,
 	  SPEC_TECH_SRAM, true },
+	/* fuzz finding 2: sizes near 2^64 are exact (no trip through a double) */
+	{ "SRAM", "{entries: 18446744073709551615, width: 8, datawidth: 8}", 8, 1, 1, true,
+	  UINT64_MAX, UINT64_MAX, SPEC_TECH_SRAM, true },
+	{ "SRAM", "{depth: 18446744073709551615}", 16, 1, 1, true, UINT64_MAX, UINT64_MAX,
+	  SPEC_TECH_SRAM, true },
+	{ "SRAM", "{entries: 18446744073709551615, multiple_buffering: 2}", 16, 1, 1, true,
+	  UINT64_MAX, 9223372036854775808u, SPEC_TECH_SRAM, true },
 };
 
 static const char prob[] =
@@ -208,6 +215,16 @@ static const struct error_row error_rows[] = {
 	  "unknown data space 'C'; did you mean 'A'?" },
 	{ "SRAM", "{multiple_buffering: 0}", "expected a number >= 1e-09, got '0'" },
 	{ "SRAM", "{allow_overbooking: perhaps}", "expected true or false, got 'perhaps'" },
+	/* fuzz finding 2: an effective size beyond 64 bits is out of range, not wrapped */
+	{ "SRAM", "{entries: 10000000000000000000, multiple_buffering: 0.5}",
+	  "5:94: error: in 'architecture.subtree[0].local[0].attributes.multiple_buffering': out of "
+	  "range: the effective size (10000000000000000000 words / multiple_buffering 0.5) is more "
+	  "than 2^64 - 1 words" },
+	{ "SRAM", "{metadata_storage_depth: 1099511627775, metadata_storage_width: 16777216, "
+		  "multiple_buffering: 1e-9}",
+	  "in 'architecture.subtree[0].local[0].attributes.multiple_buffering': out of range: the "
+	  "effective metadata size (18446744073692774400 bits / multiple_buffering 1e-09) is more "
+	  "than 2^64 - 1 bits" },
 };
 
 static void test_errors(void)

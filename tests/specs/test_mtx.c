@@ -47,6 +47,10 @@ static const struct mtx_row rows[] = {
 	/* dense text: rows per line, comments, zeros absent */
 	{ ".txt", "# weights\n0 1.5 0\n\n2 0 0  # trailing comment\n",
 	  2, 3, 2, { { 0, 1 }, { 1, 0 } }, { 1.5, 2 }, 2 },
+	/* fuzz finding 3: no non-zeros at all (nothing to sort; UB under the sanitizers) */
+	{ ".mtx", "%%MatrixMarket matrix coordinate pattern general\n4 8 0\n",
+	  4, 8, 0, { { 0, 0 } }, { 0 }, 2 },
+	{ ".txt", "0\n", 1, 1, 0, { { 0, 0 } }, { 0 }, 1 },
 };
 
 static void test_good_files(void)

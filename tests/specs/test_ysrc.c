@@ -184,7 +184,7 @@ static void test_line_map(void)
 	static const char *const files[] = { "top.j2", "inc.yaml", "inc.yaml", "top.j2" };
 	static const unsigned lines[] = { 7, 1, 2, 9 };
 	const struct ysrc_linemap map = { 4, files, lines };
-	const struct ysrc_opts opts = { &map, NULL, NULL, NULL };
+	const struct ysrc_opts opts = { &map, NULL, NULL, NULL, 0 };
 	struct diag_list dl = DIAG_LIST_INIT;
 	struct ysrc_node *root = NULL;
 	char *got;
@@ -234,7 +234,7 @@ static void test_tag_hook(void)
 		"c: {<<<: *m, deep: {y: 3}}\n"
 		"d: !other three\n";
 	struct diag_list dl = DIAG_LIST_INIT;
-	const struct ysrc_opts opts = { NULL, "!inc", hook, &dl };
+	const struct ysrc_opts opts = { NULL, "!inc", hook, &dl, 0 };
 	struct ysrc_node *root = NULL;
 	char *got;
 

@@ -1,7 +1,7 @@
 /*
- * job_run() and what every command shares: options, outputs, the summary
- * of a model result, the mapping as one line of text, and loading a design
- * with its actual-data tensors.
+ * What every command's runner shares: options, outputs, failure, the
+ * model's and executor's options, the summary of a model result and the
+ * mapping as one line of text.
  */
 #include "job/job.h"
 
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "job/job_int.h"
+#include "exec/exec.h"
 #include "model/model.h"
 #include "util/arena.h"
 #include "util/xalloc.h"
@@ -153,24 +154,12 @@ void job_summarize_model(const struct spec_set *s, const struct spec_mapping *m,
 	strbuf_release(&sb);
 }
 
-enum job_status job_run(const struct spec_set *s, const struct job_options *o,
-			struct job_summary *sum, struct job_outputs *out)
+void job_exec_options(const struct job_options *o, struct exec_options *eo)
 {
-	memset(sum, 0, sizeof(*sum));
-	sum->command = o->command;
-	sum->status = JOB_OK;
-	switch (o->command) {
-	case JOB_CHECK:
-		return job_run_check(s, o, sum, out);
-	case JOB_MODEL:
-		return job_run_model(s, o, sum, out);
-	case JOB_MAP:
-		return job_run_map(s, o, sum, out);
-	case JOB_EXEC:
-		return job_run_exec(s, o, sum, out);
-	case JOB_VALIDATE:
-		return job_run_validate(s, o, sum, out);
-	default:
-		BUG("unknown job command %d", (int)o->command);
-	}
+	*eo = (struct exec_options)EXEC_OPTIONS_INIT;
+	eo->seed = o->seed;
+	eo->retention = o->retention == JOB_RETAIN_OVERLAP ? EXEC_RETAIN_OVERLAP
+							   : EXEC_RETAIN_TRANSLATION;
+	eo->footprint = o->footprint == JOB_FOOTPRINT_EXACT ? EXEC_FOOTPRINT_EXACT
+							    : EXEC_FOOTPRINT_HULL;
 }
