@@ -91,6 +91,9 @@ struct spec_source {
 	unsigned n_unparsed;           /* of which could not be parsed */
 	size_t n_top;
 	struct ld_top top[LD_MAX_TOP];
+	const char *const *template_vars;  /* Jinja2 variables, borrowed while files are added */
+	size_t n_template_vars;
+	struct spec_jinja *jinja;      /* the caller's helper process, or NULL */
 };
 
 struct ld_override;
@@ -125,6 +128,7 @@ enum top_merge {
 	TOP_LIST,      /* lists from several files are concatenated */
 	TOP_TARGETS,   /* maps whose 'targets' / 'tables' lists are concatenated */
 	TOP_IGNORED,   /* accepted and not used */
+	TOP_MERGED,    /* maps from several files, merged key by key ('variables') */
 };
 
 struct top_key {
