@@ -317,13 +317,14 @@ static struct spec_set *build(const struct spec_source *src, const struct spec_o
 	s->n_files = src->n_files;
 	s->files = src->files;
 	s->source = src;
-	if (spec_overrides_apply(&ld, ov, n_ov) == 0)
+	if (spec_overrides_apply(&ld, ov, n_ov) == 0 && spec_expressions_apply(&ld) == 0)
 		run_sections(&ld);
 	if (n_ov)
 		spec_overrides_report(&ld, &own, dl);
 	diag_list_release(&own);
 	free(ld.comps);
 	free(ld.ov_seen);
+	free(ld.deferred);
 	if (dl->n_errors != errors_before) {
 		spec_set_free(s);
 		return NULL;

@@ -117,6 +117,9 @@ struct ld {
 	bool arch_ok;                  /* the architecture parsed without errors */
 	/* gathered from a node list */
 	bool nodes_sparse_present;
+	/* expressions evaluated for readers (vars.c) */
+	size_t n_deferred, alloc_deferred;
+	struct ld_deferred *deferred;
 };
 
 /* The entry of top-level key 'key' (canonical spelling), or NULL. */
@@ -172,6 +175,26 @@ bool ld_from_override(const struct ld *ld, struct diag_loc loc);
  * where a key in a file may be ignored (free-form attributes, instance).
  */
 bool ld_override_key_first(struct ld *ld, struct diag_loc key_loc);
+
+/* ---------------------------------------- variables and expressions (vars.c) */
+
+struct ld_deferred;
+
+/*
+ * Evaluate the v0.4 front end's variables and expressions in the merged
+ * view of 'ld' (after overrides, before the section parsers): replaced
+ * values go into ld->a, outcomes for readers into ld->deferred. Errors that
+ * must be reported now go to ld->dl; returns 0 or -1.
+ */
+int spec_expressions_apply(struct ld *ld);
+
+/*
+ * For a reader that wants a number and got text 'n': 1 with '*text' set to
+ * the value of the expression 'n' is; 0 when 'n' is no expression; -1 after
+ * reporting the expression's error (at 'p').
+ */
+int ld_expr_value(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		  const char **text);
 
 /* Report an error at 'n' (or 'loc' when n is NULL) prefixed by the key path. */
 int ld_error(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
@@ -301,6 +324,37 @@ int spec_parse_factors(struct ld *ld, const struct ysrc_node *n, const struct kp
 /* Parse a permutation string or list, innermost first; returns count or -1. */
 int spec_parse_perm(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		    uint8_t *perm);
+
+/*
+ * macros.c: the v0.4 front end's constraint macros and merging. A
+ * constraint keeps the entries it was made from (several once merged).
+ */
+#define CON_MAX_SOURCES 8
+struct con_extra {
+	size_t n;
+	const struct ysrc_node *entries[CON_MAX_SOURCES];
+	const char *paths[CON_MAX_SOURCES];     /* their key paths */
+};
+
+/* Record entry 'e' (at 'p') as the only source of a new constraint. */
+void spec_con_source(struct ld *ld, const struct ysrc_node *e, const struct kpath *p,
+		     struct con_extra *x);
+
+/*
+ * Merge v[0..n) (with their sources x[]) so that each level has at most one
+ * constraint of each kind, as the front end combines them; the new count.
+ * Sets '*rc' to -1 after reporting a disagreement.
+ */
+size_t spec_con_merge(struct ld *ld, struct spec_constraint *v, struct con_extra *x, size_t n,
+		      int *rc);
+
+/*
+ * Apply the macros of the merged constraints v[0..n): factors_only,
+ * no_iteration_over_dataspaces, must_iterate_over_dataspaces, keep_only,
+ * bypass_only, then maximize_dims (spatial, then temporal, innermost level
+ * first). Returns 0 or -1.
+ */
+int spec_con_macros(struct ld *ld, struct spec_constraint *v, struct con_extra *x, size_t n);
 
 /* mapper.c: 'mapper' settings and every constraint source. */
 int spec_mapper_load(struct ld *ld);
