@@ -93,6 +93,20 @@ def parse_var(text):
     return name, value
 
 
+ENVIRONMENTS = {}
+
+
+def environment(jinja2, directory):
+    """The Jinja2 environment of a directory, kept (with its compiled templates,
+    reloaded when a file changes) for later requests."""
+    env = ENVIRONMENTS.get(directory)
+    if env is None:
+        env = jinja2.Environment(loader=jinja2.FileSystemLoader(directory),
+                                 undefined=jinja2.StrictUndefined)
+        ENVIRONMENTS[directory] = env
+    return env
+
+
 class Renderer:
     """One request: the template, the text it includes, and the includes it asks for."""
 
@@ -150,9 +164,7 @@ class Renderer:
             except HelperError:
                 return False
 
-        env = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.dirname(path)),
-                                 undefined=jinja2.StrictUndefined)
-        env.globals.update(
+        helpers = dict(
             cwd=lambda: os.path.dirname(path),
             include=lambda p, indices="": self.include(p, indices, True, path, dirs),
             include_all=lambda p, indices="": self.include(p, indices, False, path, dirs),
@@ -166,9 +178,11 @@ class Renderer:
         with open(path, encoding="utf-8") as f:
             source = f.read()
         self.templates.add(path)
-        template = env.get_template(os.path.basename(path))
+        template = environment(jinja2, os.path.dirname(path)).get_template(os.path.basename(path))
         self.templates.add(template.filename)
-        text = template.render(self.data)
+        # The helpers go in the context (the variables may not shadow them), so
+        # that one compiled template serves every render.
+        text = template.render({**self.data, **helpers})
         return text, line_map(text, source, fid, segments)
 
 

@@ -196,6 +196,9 @@ int spec_expressions_apply(struct ld *ld);
 int ld_expr_value(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		  const char **text);
 
+/* The expression whose value node 'n' holds (for messages), or NULL. */
+const char *ld_expr_text(const struct ld *ld, const struct ysrc_node *n);
+
 /* Report an error at 'n' (or 'loc' when n is NULL) prefixed by the key path. */
 int ld_error(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -214,7 +217,16 @@ void ld_add_hint(struct strbuf *sb, const char *word, const char *const *cands, 
 /* The value of 'key' in 'map', or NULL when absent or written as null. */
 const struct ysrc_node *ld_get(const struct ysrc_node *map, const char *key);
 
-/* Report every key of 'map' not in 'known[0..n)' (did-you-mean). Returns the count. */
+/*
+ * True for a key that holds the word "ignore" (between '_' or '-'): the v0.4
+ * front end ignores it wherever it is (anchor holders).
+ */
+bool ld_ignored_key(const char *key);
+
+/*
+ * Report every key of 'map' not in 'known[0..n)' (did-you-mean), except the
+ * ignored ones (ld_ignored_key). Returns the count.
+ */
 int ld_check_keys(struct ld *ld, const struct ysrc_node *map, const struct kpath *p,
 		  const char *const *known, size_t n_known);
 

@@ -109,6 +109,19 @@ static bool key_known(const char *key, const char *const *known, size_t n)
 	return false;
 }
 
+bool ld_ignored_key(const char *key)
+{
+	const char *s = key;
+	while ((s = strstr(s, "ignore")) != NULL) {
+		bool starts = s == key || s[-1] == '_' || s[-1] == '-';
+		bool ends = s[6] == '\0' || s[6] == '_' || s[6] == '-';
+		if (starts && ends)
+			return true;
+		s++;
+	}
+	return false;
+}
+
 int ld_check_keys(struct ld *ld, const struct ysrc_node *map, const struct kpath *p,
 		  const char *const *known, size_t n_known)
 {
@@ -120,7 +133,7 @@ int ld_check_keys(struct ld *ld, const struct ysrc_node *map, const struct kpath
 	for (i = 0; i < map->n; i++) {
 		const struct ysrc_node *k = map->pairs[i].key;
 		struct strbuf sb = STRBUF_INIT;
-		if (key_known(k->str, known, n_known))
+		if (key_known(k->str, known, n_known) || ld_ignored_key(k->str))
 			continue;
 		strbuf_addf(&sb, "unknown key '%s'", k->str);
 		ld_add_hint(&sb, k->str, known, n_known);
@@ -225,8 +238,13 @@ int spec_parse_bool(const char *s, bool *out)
 static int reader_text(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		       int (*parses)(const char *), const char **text, struct strbuf *shown)
 {
+	const char *expr = ld_expr_text(ld, n);
 	int r;
 	*text = n->str;
+	if (expr) {
+		strbuf_addf(shown, "'%s' = %s", expr, n->str);
+		return 0;
+	}
 	strbuf_addf(shown, "'%s'", n->str);
 	if (parses(n->str))
 		return 0;

@@ -35,6 +35,9 @@
 struct ld_deferred {
 	const struct ysrc_node *node;  /* the private copy the tree holds */
 	const char *value;             /* the value as text, or NULL after an error */
+	const char *expr;              /* a replaced value's expression, for messages */
+	bool replaced;                 /* the node holds the value already */
+	bool reported;                 /* its error was reported in this build */
 	struct diag_loc err_loc;       /* the error: where, and what */
 	const char *err_msg;           /* with its key path when it happened elsewhere */
 	bool elsewhere;
@@ -103,7 +106,7 @@ static int node_value(void *ctx, const struct ysrc_node *n, struct expr_value *o
 		fill_error(err, d);
 		return -1;
 	}
-	if (d) {
+	if (d && !d->replaced) {
 		expr_literal(d->value, false, out);
 		if (out->kind == EXPR_STR)   /* a string result */
 			out->s = d->value;
@@ -132,17 +135,30 @@ static int lookup(void *ctx, const char *name, size_t len, struct expr_value *ou
 	return 1;
 }
 
-/* A new scalar node with 'text', located at 'at' (quoted: never evaluated again). */
+/*
+ * A new scalar node holding value 'v' of the expression 'at' (located
+ * there; a string is quoted so it is never evaluated again), remembered so
+ * that messages can show the expression.
+ */
 static struct ysrc_node *value_node(struct ld *ld, const struct ysrc_node *at,
 				    const struct expr_value *v)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct ysrc_node *n = arena_memdup(ld->a, at, sizeof(*n));
+	struct ld_deferred *d;
+
 	expr_format(v, &sb);
 	n->str = arena_strdup(ld->a, sb.buf);
 	n->style = v->kind == EXPR_STR ? YSRC_QUOTED : YSRC_PLAIN;
 	n->tag = NULL;
 	strbuf_release(&sb);
+	XGROW(ld->deferred, ld->n_deferred + 1, ld->alloc_deferred);
+	d = &ld->deferred[ld->n_deferred++];
+	memset(d, 0, sizeof(*d));
+	d->node = n;
+	d->value = n->str;
+	d->expr = at->str;
+	d->replaced = true;
 	return n;
 }
 
@@ -501,25 +517,45 @@ int spec_expressions_apply(struct ld *ld)
 	return rc;
 }
 
+/* True when an error at 'loc' with 'msg' was reported already in this build. */
+static bool reported_before(struct ld *ld, struct diag_loc loc, const char *msg)
+{
+	size_t i;
+	for (i = 0; i < ld->n_deferred; i++) {
+		struct ld_deferred *d = &ld->deferred[i];
+		if (d->reported && d->err_msg && !strcmp(d->err_msg, msg) && d->err_loc.file == loc.file &&
+		    d->err_loc.line == loc.line && d->err_loc.col == loc.col)
+			return true;
+	}
+	return false;
+}
+
 int ld_expr_value(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		  const char **text)
 {
-	const struct ld_deferred *d = find_deferred(ld, n);
+	struct ld_deferred *d = (struct ld_deferred *)find_deferred(ld, n);
 
-	if (!d)
+	if (!d || d->replaced)
 		return 0;
 	if (d->value) {
 		*text = d->value;
 		return 1;
 	}
-	if (!d->elsewhere)
-		return ld_error_at(ld, d->err_loc, NULL, "%s", d->err_msg);
+	if (reported_before(ld, d->err_loc, d->err_msg))
+		return -1;    /* one error, however many values use it */
+	d->reported = true;
 	diag_error(ld->dl, d->err_loc, "%s", d->err_msg);
-	{
+	if (d->elsewhere) {
 		struct strbuf sb = STRBUF_INIT;
 		kpath_render(p, &sb);
 		ld_note(ld, n->loc, "needed by '%s'", sb.buf);
 		strbuf_release(&sb);
 	}
 	return -1;
+}
+
+const char *ld_expr_text(const struct ld *ld, const struct ysrc_node *n)
+{
+	const struct ld_deferred *d = find_deferred(ld, n);
+	return d && d->replaced ? d->expr : NULL;
 }
