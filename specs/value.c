@@ -448,7 +448,7 @@ static int tensor_item(struct ld *ld, const struct ysrc_node *item, const struct
 	int t;
 	if (ld_want_scalar(ld, item, p) < 0)
 		return -1;
-	if (item->style == YSRC_PLAIN && !strcmp(item->str, "*")) {   /* the front end's "all" */
+	if (!strcmp(item->str, "*")) {   /* the front end's "all" (quoted: '*' starts an alias) */
 		unsigned k;
 		for (k = 0; k < ld->s->workload.n_tensors; k++)
 			if (!(*mask & (1u << k))) {
