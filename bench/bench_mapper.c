@@ -98,7 +98,7 @@ int main(int argc, char **argv)
 
 	if (!s)
 		return 1;
-	ms = mapper_space_new(s, &dl);
+	ms = mapper_space_new(s, NULL, &dl);
 	diag_print(&dl, stderr);
 	if (!ms)
 		return 1;

@@ -60,6 +60,8 @@ struct cli_args {
 	size_t n_tensors;
 	const char **sets;             /* --set PATH=VALUE, in order */
 	size_t n_sets;
+	struct spec_override *overrides;  /* the parsed --set, owned (cli_load) */
+	size_t n_overrides;
 	const char *out_dir;           /* -o DIR, or NULL */
 	const char *log_path;          /* --log FILE, or NULL */
 };
@@ -100,10 +102,11 @@ void cli_print_help(const struct cli_command *cmd);
 bool cli_wants_help(int argc, char **argv);
 
 /*
- * Load the design of 'a' for 'cmd', printing every diagnostic to stderr.
+ * Load the design of 'a' for 'cmd' with its --set overrides (parsed into
+ * a->overrides, released with 'a'), printing every diagnostic to stderr.
  * Returns the set, or NULL after printing (the command then exits 1).
  */
-struct spec_set *cli_load(const struct cli_command *cmd, const struct cli_args *a);
+struct spec_set *cli_load(const struct cli_command *cmd, struct cli_args *a);
 
 /*
  * Run the job of 'a' on 's' and deliver it: diagnostics and errors to

@@ -10,22 +10,35 @@
 #include <string.h>
 
 #include "util/fileio.h"
+#include "util/xalloc.h"
 
-struct spec_set *cli_load(const struct cli_command *cmd, const struct cli_args *a)
+/* Parse every --set of 'a' into a->overrides. Returns 0, or -1 with diagnostics in 'dl'. */
+static int parse_overrides(struct cli_args *a, struct diag_list *dl)
+{
+	size_t i;
+	int rc = 0;
+
+	a->overrides = xcalloc(a->n_sets ? a->n_sets : 1, sizeof(*a->overrides));
+	for (i = 0; i < a->n_sets; i++, a->n_overrides++)
+		if (spec_override_parse(a->sets[i], &a->overrides[i], dl) < 0)
+			rc = -1;
+	return rc;
+}
+
+struct spec_set *cli_load(const struct cli_command *cmd, struct cli_args *a)
 {
 	struct diag_list dl = DIAG_LIST_INIT;
-	struct job_design d = {
-		.files = a->files, .n_files = a->n_files,
-		.tensors = a->tensors, .n_tensors = a->n_tensors,
-		.command = cmd->job,
-	};
-	struct spec_set *s;
+	struct spec_set *s = NULL;
 
-	if (a->n_sets) {
-		fprintf(stderr, "fiberloop %s: '--set' is not available yet\n", cmd->name);
-		return NULL;
+	if (parse_overrides(a, &dl) == 0) {
+		struct job_design d = {
+			.files = a->files, .n_files = a->n_files,
+			.tensors = a->tensors, .n_tensors = a->n_tensors,
+			.overrides = a->overrides, .n_overrides = a->n_overrides,
+			.command = cmd->job,
+		};
+		s = job_load(&d, &dl);
 	}
-	s = job_load(&d, &dl);
 	diag_print(&dl, stderr);
 	diag_list_release(&dl);
 	return s;
@@ -41,7 +54,7 @@ int cli_write_outputs(const struct cli_command *cmd, const char *dir,
 
 	for (i = 0; i < out->n_files; i++)
 		bufs[i] = &out->files[i];
-	rc = write_files_atomic(dir, out->file_names, bufs, out->n_files, &err);
+	rc = fileio_write_files_atomic(dir, out->file_names, bufs, out->n_files, &err);
 	if (rc < 0)
 		fprintf(stderr, "fiberloop %s: %s\n", cmd->name, err.buf);
 	strbuf_release(&err);

@@ -405,6 +405,11 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_a
 
 void cli_args_release(struct cli_args *a)
 {
+	size_t i;
+
+	for (i = 0; i < a->n_overrides; i++)
+		spec_override_release(&a->overrides[i]);
+	free(a->overrides);
 	free(a->files);
 	free(a->tensors);
 	free(a->sets);

@@ -165,9 +165,9 @@ static void actual_distribution(const struct density_model *m, const struct dens
 	}
 	free(v);
 	if (n_children == 0.0) {
-		uint64_t pop = density_tile_points(&c->parent);
+		uint64_t pop = density_tile_size(&c->parent);
 		density_hg_dist(pop, c->occupancy < pop ? c->occupancy : pop,
-				density_tile_points(t), out);
+				density_tile_size(t), out);
 		return;
 	}
 	finish(out, n_children);

@@ -167,9 +167,9 @@ static void banded_distribution(const struct density_model *m, const struct dens
 	pc.want = c->occupancy;
 	for_band_tiles(m, &all, c->parent.extent[0], c->parent.extent[1], parent_visit, &pc);
 	if (pc.n_children == 0.0) {
-		uint64_t pop = density_tile_points(&c->parent);
+		uint64_t pop = density_tile_size(&c->parent);
 		density_hg_dist(pop, c->occupancy < pop ? c->occupancy : pop,
-				density_tile_points(t), out);
+				density_tile_size(t), out);
 		return;
 	}
 	add_empty(&pc.hist, pc.n_children);

@@ -1,7 +1,7 @@
 /*
  * Density models: construction, the closed forms of fixed_structured and
  * hypergeometric (semantics 4.2), the per-model distribution cache of the
- * geometric kinds, and the probability-vector helpers they share.
+ * geometric kinds, and the queries, dispatched to a kind's ops table.
  */
 #include "density/density.h"
 
@@ -12,224 +12,8 @@
 
 #include "density/density_int.h"
 #include "util/ckmath.h"
+#include "util/hashmap.h"
 #include "util/xalloc.h"
-
-/* ------------------------------------------------------ probability vectors */
-
-void density_dist_release(struct density_dist *d)
-{
-	free(d->p);
-	*d = (struct density_dist)DENSITY_DIST_INIT;
-}
-
-void density_dist_zero(struct density_dist *d, uint64_t lo, size_t n)
-{
-	free(d->p);
-	d->lo = lo;
-	d->n = n;
-	d->p = xcalloc(n ? n : 1, sizeof(double));
-}
-
-void density_dist_point(struct density_dist *d, uint64_t v)
-{
-	density_dist_zero(d, v, 1);
-	d->p[0] = 1.0;
-}
-
-void density_dist_conv(const struct density_dist *a, const struct density_dist *b,
-		       struct density_dist *out)
-{
-	struct density_dist r = DENSITY_DIST_INIT;
-	size_t i, j;
-
-	if (a->n == 0 || b->n == 0) {
-		density_dist_release(out);
-		return;
-	}
-	density_dist_zero(&r, a->lo + b->lo, a->n + b->n - 1);
-	for (i = 0; i < a->n; i++) {
-		if (a->p[i] == 0.0)
-			continue;
-		for (j = 0; j < b->n; j++)
-			r.p[i + j] += a->p[i] * b->p[j];
-	}
-	density_dist_trim(&r);
-	density_dist_release(out);
-	*out = r;
-}
-
-void density_dist_pow(const struct density_dist *a, uint64_t k, struct density_dist *out)
-{
-	struct density_dist result = DENSITY_DIST_INIT, base = DENSITY_DIST_INIT;
-
-	density_dist_point(&result, 0);
-	density_dist_zero(&base, a->lo, a->n);
-	if (a->n)
-		memcpy(base.p, a->p, a->n * sizeof(double));
-	while (k) {
-		if (k & 1)
-			density_dist_conv(&result, &base, &result);
-		k >>= 1;
-		if (k)
-			density_dist_conv(&base, &base, &base);
-	}
-	density_dist_release(&base);
-	density_dist_release(out);
-	*out = result;
-}
-
-void density_dist_add(struct density_dist *acc, const struct density_dist *d, double w)
-{
-	uint64_t lo, hi;
-	size_t i;
-
-	if (d->n == 0)
-		return;
-	if (acc->n == 0) {
-		density_dist_zero(acc, d->lo, d->n);
-	} else if (d->lo < acc->lo || d->lo + d->n > acc->lo + acc->n) {
-		struct density_dist g = DENSITY_DIST_INIT;
-		lo = d->lo < acc->lo ? d->lo : acc->lo;
-		hi = d->lo + d->n > acc->lo + acc->n ? d->lo + d->n : acc->lo + acc->n;
-		density_dist_zero(&g, lo, (size_t)(hi - lo));
-		memcpy(g.p + (acc->lo - lo), acc->p, acc->n * sizeof(double));
-		density_dist_release(acc);
-		*acc = g;
-	}
-	for (i = 0; i < d->n; i++)
-		acc->p[d->lo - acc->lo + i] += w * d->p[i];
-}
-
-void density_dist_scale(struct density_dist *d, double total)
-{
-	size_t i;
-
-	for (i = 0; i < d->n; i++)
-		d->p[i] /= total;
-}
-
-void density_dist_trim(struct density_dist *d)
-{
-	size_t a = 0, b = d->n;
-
-	while (a < b && d->p[a] < 1e-300)
-		a++;
-	while (b > a && d->p[b - 1] < 1e-300)
-		b--;
-	if (a == 0 && b == d->n)
-		return;
-	if (a == b) {
-		density_dist_release(d);
-		return;
-	}
-	memmove(d->p, d->p + a, (b - a) * sizeof(double));
-	d->lo += a;
-	d->n = b - a;
-}
-
-double density_dist_at(const struct density_dist *d, uint64_t v)
-{
-	if (v < d->lo || v - d->lo >= d->n)
-		return 0.0;
-	return d->p[v - d->lo];
-}
-
-/* The tail of Stirling's series for ln Gamma(x): 1/(12x) - 1/(360x^3) + ... */
-static long double stirling_tail(long double x)
-{
-	long double x2 = x * x;
-
-	return (1.0L / 12 - (1.0L / 360 - (1.0L / 1260 - 1.0L / (1680 * x2)) / x2) / x2) / x;
-}
-
-/*
- * ln Gamma(a) - ln Gamma(b) for a >= b > 0 without the cancellation of two
- * large log-gammas: for b >= 64, Stirling's series gives
- * (a - b) ln a + (b - 1/2) log1p((a - b) / b) - (a - b) + S(a) - S(b).
- */
-static long double lgamma_diff(long double a, long double b)
-{
-	long double d = a - b;
-
-	if (b < 64.0L)
-		return lgammal(a) - lgammal(b);
-	return d * logl(a) + (b - 0.5L) * log1pl(d / b) - d + stirling_tail(a) - stirling_tail(b);
-}
-
-long double density_lchoose(uint64_t n, uint64_t k)
-{
-	if (k > n)
-		BUG("C(%llu, %llu)", (unsigned long long)n, (unsigned long long)k);
-	if (k > n - k)
-		k = n - k;
-	if (k == 0)
-		return 0.0L;
-	return lgamma_diff((long double)n + 1, (long double)(n - k) + 1) - lgammal((long double)k + 1);
-}
-
-/* HG(n; succ, sample, pop), 0 outside the support. */
-static double hg_pmf(uint64_t pop, uint64_t succ, uint64_t sample, uint64_t n)
-{
-	if (n > succ || n > sample || sample - n > pop - succ)
-		return 0.0;
-	return (double)expl(density_lchoose(succ, n) + density_lchoose(pop - succ, sample - n) -
-			    density_lchoose(pop, sample));
-}
-
-void density_hg_dist(uint64_t pop, uint64_t succ, uint64_t sample, struct density_dist *out)
-{
-	uint64_t lo = sample > pop - succ ? sample - (pop - succ) : 0;
-	uint64_t hi = sample < succ ? sample : succ, n;
-
-	density_dist_zero(out, lo, (size_t)(hi - lo + 1));
-	for (n = lo; n <= hi; n++)
-		out->p[n - lo] = hg_pmf(pop, succ, sample, n);
-}
-
-uint64_t density_grid_index(unsigned n, const uint64_t *ext, const uint64_t *coord)
-{
-	uint64_t idx = 0;
-	unsigned i;
-
-	for (i = 0; i < n; i++)
-		idx = idx * ext[i] + coord[i];
-	return idx;
-}
-
-/* ------------------------------------------------------------------ tiles */
-
-struct density_tile density_tile_flat(uint64_t points)
-{
-	struct density_tile t;
-
-	memset(&t, 0, sizeof(t));
-	t.n_ranks = 1;
-	t.extent[0] = points;
-	return t;
-}
-
-struct density_tile density_tile_box(unsigned n_ranks, const uint64_t *extent)
-{
-	struct density_tile t;
-
-	if (n_ranks > SPEC_MAX_TENSOR_RANKS)
-		BUG("tile of %u ranks", n_ranks);
-	memset(&t, 0, sizeof(t));
-	t.n_ranks = n_ranks;
-	memcpy(t.extent, extent, n_ranks * sizeof(uint64_t));
-	return t;
-}
-
-uint64_t density_tile_points(const struct density_tile *t)
-{
-	uint64_t p = 1;
-	unsigned i;
-
-	for (i = 0; i < t->n_ranks; i++)
-		if (!ck_mul_u64(p, t->extent[i], &p))
-			BUG("tile size overflows");
-	return p;
-}
 
 /* 't' clipped to the tensor of 'm' (extents in [1, shape]). */
 static struct density_tile clip_tile(const struct density_model *m, const struct density_tile *t)
@@ -251,67 +35,42 @@ static struct density_tile clip_tile(const struct density_model *m, const struct
 
 /* ------------------------------------------------------------------ cache */
 
-/* A cached distribution: the query it answers and its result. */
-struct cache_entry {
-	struct cache_key {
-		uint64_t tile[SPEC_MAX_TENSOR_RANKS];
-		uint64_t parent[SPEC_MAX_TENSOR_RANKS];
-		uint64_t occupancy;
-		uint64_t constrained;
-	} key;
-	struct density_dist dist;
+/* The query a cached distribution answers (padding-free: compared by bytes). */
+struct cache_key {
+	uint64_t tile[SPEC_MAX_TENSOR_RANKS];
+	uint64_t parent[SPEC_MAX_TENSOR_RANKS];
+	uint64_t occupancy;
+	uint64_t constrained;
 };
 
+_Static_assert(sizeof(struct cache_key) == (2 * SPEC_MAX_TENSOR_RANKS + 2) * sizeof(uint64_t),
+	       "a cache key has no padding");
+
+/* cache_key -> struct density_dist * (owned by the cache). */
 struct density_cache {
-	size_t n, alloc;               /* entries, slots (a power of two) */
-	struct cache_entry **slots;
+	struct hashmap map;
 };
 
-static uint64_t key_hash(const struct cache_key *k)
+static struct density_cache *cache_new(void)
 {
-	const unsigned char *b = (const unsigned char *)k;
-	uint64_t h = 1469598103934665603ull;
-	size_t i;
+	struct density_cache *c = xmalloc(sizeof(*c));
 
-	for (i = 0; i < sizeof(*k); i++)
-		h = (h ^ b[i]) * 1099511628211ull;
-	return h;
-}
-
-static struct cache_entry **cache_slot(struct density_cache *c, const struct cache_key *k)
-{
-	size_t i = (size_t)key_hash(k) & (c->alloc - 1);
-
-	while (c->slots[i] && memcmp(&c->slots[i]->key, k, sizeof(*k)) != 0)
-		i = (i + 1) & (c->alloc - 1);
-	return &c->slots[i];
-}
-
-static void cache_grow(struct density_cache *c)
-{
-	struct cache_entry **old = c->slots;
-	size_t i, n_old = c->alloc;
-
-	c->alloc = n_old ? n_old * 2 : 64;
-	c->slots = xcalloc(c->alloc, sizeof(*c->slots));
-	for (i = 0; i < n_old; i++)
-		if (old[i])
-			*cache_slot(c, &old[i]->key) = old[i];
-	free(old);
+	hashmap_init(&c->map, sizeof(struct cache_key), sizeof(struct density_dist *));
+	return c;
 }
 
 static void cache_free(struct density_cache *c)
 {
-	size_t i;
+	struct density_dist **d;
+	size_t pos = 0;
 
 	if (!c)
 		return;
-	for (i = 0; i < c->alloc; i++)
-		if (c->slots[i]) {
-			density_dist_release(&c->slots[i]->dist);
-			free(c->slots[i]);
-		}
-	free(c->slots);
+	while (hashmap_next(&c->map, &pos, NULL, (void **)&d)) {
+		density_dist_release(*d);
+		free(*d);
+	}
+	hashmap_release(&c->map);
 	free(c);
 }
 
@@ -325,7 +84,8 @@ static const struct density_dist *cached_distribution(struct density_model *m,
 						      const struct density_constraint *cons)
 {
 	struct cache_key k;
-	struct cache_entry **slot, *e;
+	struct density_dist **slot, *d;
+	bool is_new;
 
 	memset(&k, 0, sizeof(k));
 	memcpy(k.tile, t->extent, t->n_ranks * sizeof(uint64_t));
@@ -334,16 +94,13 @@ static const struct density_dist *cached_distribution(struct density_model *m,
 		memcpy(k.parent, cons->parent.extent, cons->parent.n_ranks * sizeof(uint64_t));
 		k.occupancy = cons->occupancy;
 	}
-	slot = cache_slot(m->cache, &k);
-	if (*slot)
-		return &(*slot)->dist;
-	e = xcalloc(1, sizeof(*e));
-	e->key = k;
-	m->ops->distribution(m, t, cons, &e->dist);
-	*slot = e;
-	if (++m->cache->n * 2 > m->cache->alloc)
-		cache_grow(m->cache);
-	return &e->dist;
+	slot = hashmap_put(&m->cache->map, &k, &is_new);
+	if (!is_new)
+		return *slot;
+	d = xcalloc(1, sizeof(*d));
+	*slot = d;
+	m->ops->distribution(m, t, cons, d);
+	return d;
 }
 
 /* The cached distribution of 't' under 'c' (either clipped first). */
@@ -360,72 +117,7 @@ static const struct density_dist *geometric(struct density_model *m, const struc
 	return cached_distribution(m, &ct, &cc);
 }
 
-/* ------------------------------------------------------------------ joints */
-
-struct density_joint *density_joint_get(const struct density_model *m, const uint64_t *pe,
-					const uint64_t *ce, bool *is_new)
-{
-	struct density_model *mm = (struct density_model *)m;   /* the model's own cache */
-	struct density_joint *j;
-
-	*is_new = false;
-	for (j = m->joints; j; j = j->next)
-		if (!memcmp(j->child, ce, m->n_ranks * sizeof(uint64_t)) &&
-		    !memcmp(j->parent, pe, m->n_ranks * sizeof(uint64_t)))
-			return j;
-	j = xcalloc(1, sizeof(*j));
-	memcpy(j->child, ce, m->n_ranks * sizeof(uint64_t));
-	memcpy(j->parent, pe, m->n_ranks * sizeof(uint64_t));
-	j->next = mm->joints;
-	mm->joints = j;
-	*is_new = true;
-	return j;
-}
-
-bool density_joint_dist(const struct density_joint *j, uint64_t O, uint64_t n_cap,
-			struct density_dist *out)
-{
-	double sum = 0.0;
-	uint64_t n;
-
-	density_dist_zero(out, 0, (size_t)n_cap + 1);
-	for (n = 0; n <= n_cap && n < j->n1 && O < j->t1; n++)
-		sum += out->p[n] = j->num[n * j->t1 + O];
-	if (sum <= 0.0) {
-		density_dist_release(out);
-		return false;
-	}
-	density_dist_scale(out, sum);
-	density_dist_trim(out);
-	return true;
-}
-
-static void joints_free(struct density_joint *j)
-{
-	struct density_joint *next;
-
-	for (; j; j = next) {
-		next = j->next;
-		free(j->num);
-		free(j);
-	}
-}
-
 /* ----------------------------------------------------------- construction */
-
-/* Extent of a projection over the workload bounds: sum |coef| (bound - 1) + 1. */
-static uint64_t rank_extent(const struct spec_rank_proj *r, const struct spec_workload *w)
-{
-	uint64_t e = 1;
-	unsigned k;
-
-	for (k = 0; k < r->n_terms; k++) {
-		uint64_t c = (uint64_t)(r->terms[k].coef < 0 ? -r->terms[k].coef : r->terms[k].coef);
-		uint64_t b = w->bounds[r->terms[k].dim];
-		e += c * (b ? b - 1 : 0);
-	}
-	return e;
-}
 
 /* The tensor rank whose projection uses dimension 'dim'; the last rank if none. */
 static unsigned rank_of_dim(const struct spec_tensor *t, unsigned dim)
@@ -439,15 +131,11 @@ static unsigned rank_of_dim(const struct spec_tensor *t, unsigned dim)
 	return t->n_ranks ? t->n_ranks - 1 : 0;
 }
 
-struct density_model *density_model_new(const struct spec_tensor *t, const struct spec_workload *w)
+struct density_model *density_model_new(const struct spec_tensor *t)
 {
-	uint64_t shape[SPEC_MAX_TENSOR_RANKS];
 	struct density_model *m;
-	unsigned i;
 
-	for (i = 0; i < t->n_ranks; i++)
-		shape[i] = rank_extent(&t->ranks[i], w);
-	m = density_model_new_shape(&t->density, t->n_ranks, shape,
+	m = density_model_new_shape(&t->density, t->n_ranks, t->rank_extent,
 				    rank_of_dim(t, t->density.kind == SPEC_DENSITY_POWER_LAW
 							   ? t->density.row_dim : t->density.nm_dim));
 	if (t->density.kind == SPEC_DENSITY_HYPERGEOMETRIC && !t->density.workload_tensor_size &&
@@ -553,10 +241,8 @@ struct density_model *density_model_new_shape(const struct spec_density *d, unsi
 			BUG("tensor size overflows");
 	}
 	init_kind(m);
-	if (m->ops) {
-		m->cache = xcalloc(1, sizeof(*m->cache));
-		cache_grow(m->cache);
-	}
+	if (m->ops)
+		m->cache = cache_new();
 	return m;
 }
 
@@ -564,10 +250,8 @@ void density_model_free(struct density_model *m)
 {
 	if (!m)
 		return;
-	if (m->ops) {
-		cache_free(m->cache);
-	}
-	joints_free(m->joints);
+	cache_free(m->cache);
+	density_joints_free(m->joints);
 	free(m->row_len);
 	free(m);
 }
@@ -596,7 +280,7 @@ static double fixed_x(const struct density_model *m, uint64_t s, const struct de
 
 	if (!c)
 		return (double)s * m->spec.density;
-	parent = density_tile_points(&c->parent);
+	parent = density_tile_size(&c->parent);
 	if (parent == 0)
 		return 0.0;
 	if (ck_mul_u64(s, c->occupancy, &so))
@@ -623,7 +307,7 @@ static void hg_params(const struct density_model *m, const struct density_constr
 		      uint64_t *pop, uint64_t *succ)
 {
 	if (c) {
-		*pop = density_tile_points(&c->parent);
+		*pop = density_tile_size(&c->parent);
 		*succ = c->occupancy < *pop ? c->occupancy : *pop;
 	} else {
 		*pop = m->size;
@@ -637,7 +321,7 @@ static void hg_params(const struct density_model *m, const struct density_constr
 static uint64_t count_points(const struct density_model *m, const struct density_tile *t,
 			     const struct density_constraint *c)
 {
-	uint64_t s = density_tile_points(t), pop, succ;
+	uint64_t s = density_tile_size(t), pop, succ;
 
 	if (m->kind == SPEC_DENSITY_HYPERGEOMETRIC) {
 		hg_params(m, c, &pop, &succ);
@@ -657,7 +341,7 @@ double density_prob(struct density_model *m, const struct density_tile *t,
 		return fixed_prob(fixed_x(m, s, c), n);
 	case SPEC_DENSITY_HYPERGEOMETRIC:
 		hg_params(m, c, &pop, &succ);
-		return hg_pmf(pop, succ, s, n);
+		return density_hg_pmf(pop, succ, s, n);
 	default:
 		return density_dist_at(geometric(m, t, c), n);
 	}
@@ -681,7 +365,7 @@ static void hg_range(uint64_t pop, uint64_t succ, uint64_t sample, uint64_t lo, 
 	mode = (uint64_t)(((long double)succ + 1) * ((long double)sample + 1) /
 			  ((long double)pop + 2));
 	mode = mode < a ? a : mode > b ? b : mode;
-	pm = hg_pmf(pop, succ, sample, mode);
+	pm = density_hg_pmf(pop, succ, sample, mode);
 	for (k = mode, p = pm; k < b && k + 1 < hi && p > 0; k++) {
 		p *= ((double)(succ - k) * (double)(sample - k)) /
 		     ((double)(k + 1) * (double)(pop - succ - sample + k + 1));
@@ -816,7 +500,7 @@ static uint64_t hg_quantile(uint64_t pop, uint64_t succ, uint64_t sample, double
 	double cdf = 0.0;
 
 	for (n = lo; n <= hi; n++) {
-		cdf += hg_pmf(pop, succ, sample, n);
+		cdf += density_hg_pmf(pop, succ, sample, n);
 		if (cdf >= c)
 			return n;
 	}
@@ -859,7 +543,7 @@ double density_min_density(struct density_model *m, const struct density_tile *t
 	default: {
 		struct density_tile ct = clip_tile(m, t);
 		d = geometric(m, t, NULL);
-		return d->n ? (double)d->lo / (double)density_tile_points(&ct) : 0.0;
+		return d->n ? (double)d->lo / (double)density_tile_size(&ct) : 0.0;
 	}
 	}
 }

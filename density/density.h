@@ -38,13 +38,13 @@ struct density_constraint {
 struct density_model;
 
 /*
- * The density model of tensor 't' of workload 'w' (t->density; the default
- * is fixed_structured 1.0). The tensor's extent on each rank is the hull of
- * its projection over the workload bounds; hypergeometric uses
- * workload_tensor_size when set, else t->size. 't' and w (and the actual
- * data matrix) are borrowed for the model's lifetime. Never NULL.
+ * The density model of tensor 't' (t->density; the default is
+ * fixed_structured 1.0). The tensor's extent on each rank is
+ * t->rank_extent (the hull of its projection over the workload bounds);
+ * hypergeometric uses workload_tensor_size when set, else t->size. 't' (and
+ * the actual data matrix) are borrowed for the model's lifetime. Never NULL.
  */
-struct density_model *density_model_new(const struct spec_tensor *t, const struct spec_workload *w);
+struct density_model *density_model_new(const struct spec_tensor *t);
 
 /*
  * The same from the parts: density spec 'd', a tensor of 'n_ranks' ranks of

@@ -1,13 +1,15 @@
 /*
  * Internals of the density models: the model object, a dense probability
- * vector type with the few operations the geometric models need, and one
- * ops table per distribution-backed kind (banded, N:M, actual data, block
- * structured, power law).
+ * vector type with the few operations the geometric models need
+ * (density/dist.c), and one ops table per distribution-backed kind (banded,
+ * N:M, actual data, block structured, power law).
  */
 #ifndef DENSITY_DENSITY_INT_H
 #define DENSITY_DENSITY_INT_H
 
 #include "density/density.h"
+#include "util/ckmath.h"
+#include "util/xalloc.h"
 
 /* P(lo + i) = p[i] for i < n; nothing outside. */
 struct density_dist {
@@ -84,7 +86,7 @@ struct density_joint {
 /*
  * The joint of child extents 'ce' under parent extents 'pe' in 'm', and
  * '*is_new' whether it was just added (with num NULL, for the caller to
- * fill). The model keeps it (the cast in density.c is the model's cache).
+ * fill). The model keeps it (the cast in dist.c is the model's cache).
  */
 struct density_joint *density_joint_get(const struct density_model *m, const uint64_t *pe,
 					const uint64_t *ce, bool *is_new);
@@ -95,6 +97,9 @@ struct density_joint *density_joint_get(const struct density_model *m, const uin
  */
 bool density_joint_dist(const struct density_joint *j, uint64_t O, uint64_t n_cap,
 			struct density_dist *out);
+
+/* Free the joints of list 'j' (a model's 'joints'); NULL is a no-op. */
+void density_joints_free(struct density_joint *j);
 
 /* Global density of the banded pattern on the model's tensor. */
 double density_banded_global(const struct density_model *m);
@@ -130,12 +135,27 @@ double density_dist_at(const struct density_dist *d, uint64_t v);
 /* ln C(n, k) for k <= n, without cancellation for large n and small k. */
 long double density_lchoose(uint64_t n, uint64_t k);
 
+/* HG(n; succ, sample, pop), 0 outside the support. */
+double density_hg_pmf(uint64_t pop, uint64_t succ, uint64_t sample, uint64_t n);
+
 /*
  * out := HG(.; succ, sample, pop): the number of the 'succ' marked items of
  * a population of 'pop' that fall in a uniform sample of 'sample', over its
  * whole support (probabilities that underflow are kept as zeros).
  */
 void density_hg_dist(uint64_t pop, uint64_t succ, uint64_t sample, struct density_dist *out);
+
+/* Points of tile 't': density_tile_points(), inline for the queries. */
+static inline uint64_t density_tile_size(const struct density_tile *t)
+{
+	uint64_t p = 1;
+	unsigned i;
+
+	for (i = 0; i < t->n_ranks; i++)
+		if (!ck_mul_u64(p, t->extent[i], &p))
+			BUG("tile size overflows");
+	return p;
+}
 
 /* Row-major index of 'coord' in a grid of 'n' ranks of extents 'ext'. */
 uint64_t density_grid_index(unsigned n, const uint64_t *ext, const uint64_t *coord);

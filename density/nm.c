@@ -400,7 +400,7 @@ static bool nm_constrained_exact(const struct density_model *m, const struct den
 				 const struct density_constraint *c, struct density_dist *out)
 {
 	uint64_t N = m->spec.nm_n, M = m->spec.nm_m, D = m->shape[m->nm_rank];
-	uint64_t O = c->occupancy, cap_n = density_tile_points(t), ce[SPEC_MAX_TENSOR_RANKS];
+	uint64_t O = c->occupancy, cap_n = density_tile_size(t), ce[SPEC_MAX_TENSOR_RANKS];
 	struct seg_class *ps = xmalloc((M + 1) * sizeof(*ps));
 	struct density_dist prow = DENSITY_DIST_INIT;
 	struct joint jl = { 0 };
@@ -468,8 +468,8 @@ static void nm_distribution(const struct density_model *m, const struct density_
 	}
 	if (nm_constrained_exact(m, t, c, out))
 		return;
-	pop = density_tile_points(&c->parent);
-	density_hg_dist(pop, c->occupancy < pop ? c->occupancy : pop, density_tile_points(t), out);
+	pop = density_tile_size(&c->parent);
+	density_hg_dist(pop, c->occupancy < pop ? c->occupancy : pop, density_tile_size(t), out);
 }
 
 const struct density_kind_ops density_nm_ops = { .distribution = nm_distribution };

@@ -138,7 +138,7 @@ static void visit(struct cwalk *w)
 		prod *= vals[t];
 	}
 	if (x->sp)
-		cls = xsparse_compute_class(x, w->xo, vals, w->out);
+		cls = exec_sparse_compute_class(x, w->xo, vals, w->out);
 	if (cls < 0)
 		return;
 	if (w->busy && cls != EXEC_SKIPPED)
@@ -241,7 +241,7 @@ static void check_numeric(struct xrun *x, int out)
 	free(ref);
 }
 
-void xcompute(struct xrun *x)
+void exec_compute(struct xrun *x)
 {
 	const struct xplan *p = &x->plan;
 	struct cwalk w;

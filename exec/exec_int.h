@@ -31,7 +31,7 @@ struct exec_tensor {
 };
 
 /* Number of non-zeros of 'x' in the box [lo, hi] (inclusive, clipped). */
-uint64_t xtensor_box_nnz(struct exec_tensor *x, const int64_t *lo, const int64_t *hi);
+uint64_t exec_tensor_box_nnz(struct exec_tensor *x, const int64_t *lo, const int64_t *hi);
 
 /* --------------------------------------------------------------- fibertree */
 
@@ -43,8 +43,8 @@ uint64_t xtensor_box_nnz(struct exec_tensor *x, const int64_t *lo, const int64_t
  * shape is 1 (rank 0 for outer-to-inner application order). Results are
  * outermost first.
  */
-void xft_units(unsigned n_ranks, const enum fmt_kind *kinds, const uint64_t *shapes,
-	       const uint8_t *leaf_ne, bool top_is_rank0, uint64_t *md_units, uint64_t *pl_units);
+void exec_ft_units(unsigned n_ranks, const enum fmt_kind *kinds, const uint64_t *shapes,
+		   const uint8_t *leaf_ne, bool top_is_rank0, uint64_t *md_units, uint64_t *pl_units);
 
 /* ------------------------------------------------------------------ plan */
 
@@ -73,7 +73,7 @@ struct xgeom {
  * projection of the whole op space. Returns 0, or -1 with 'why' filled when
  * it has too many points to materialize.
  */
-int xgeom_init(struct xgeom *g, const struct spec_workload *w, unsigned t, char why[256]);
+int exec_geom_init(struct xgeom *g, const struct spec_workload *w, unsigned t, char why[256]);
 
 struct xplan {
 	const struct spec_set *s;
@@ -92,8 +92,8 @@ struct xplan {
 };
 
 /* Prepare 'p' from 's'. Returns 0, or -1 with 'why' filled. */
-int xplan_init(struct xplan *p, const struct spec_set *s, bool exact, char why[256]);
-void xplan_release(struct xplan *p);
+int exec_plan_init(struct xplan *p, const struct spec_set *s, bool exact, char why[256]);
+void exec_plan_release(struct xplan *p);
 
 /* Op-space extent of the loops of level 'l' and below on dim 'd' (l = -1: 1). */
 static inline uint64_t xplan_level_extent(const struct xplan *p, int l, unsigned d)
@@ -122,29 +122,29 @@ struct tlayout {
 	unsigned word_off[XR + 1];     /* word offset of each rank; [n] = total */
 };
 
-void tlayout_init(struct tlayout *tl, const struct xgeom *g, bool exact);
+void exec_tlayout_init(struct tlayout *tl, const struct xgeom *g, bool exact);
 
 /* Allocate the bitsets of 'n' tile sets (exact mode) and mark them empty. */
-void tset_array_init(struct tset *ts, size_t n, const struct tlayout *tl);
-void tset_array_release(struct tset *ts, size_t n);
+void exec_tset_array_init(struct tset *ts, size_t n, const struct tlayout *tl);
+void exec_tset_array_release(struct tset *ts, size_t n);
 
 /* 'ts' = the tile of tensor 'g' for the op box [lo, hi] (inclusive). */
-void tset_project(struct tset *ts, const struct tlayout *tl, const struct xgeom *g,
-		  const int64_t *op_lo, const int64_t *op_hi);
+void exec_tset_project(struct tset *ts, const struct tlayout *tl, const struct xgeom *g,
+		       const int64_t *op_lo, const int64_t *op_hi);
 
-uint64_t tset_size(const struct tset *a, const struct tlayout *tl);
-uint64_t tset_inter_size(const struct tset *a, const struct tset *b, const struct tlayout *tl);
-uint64_t tset_inter3_size(const struct tset *a, const struct tset *b, const struct tset *c,
-			  const struct tlayout *tl);
-bool tset_equal(const struct tset *a, const struct tset *b, const struct tlayout *tl);
-void tset_copy(struct tset *dst, const struct tset *src, const struct tlayout *tl);
+uint64_t exec_tset_size(const struct tset *a, const struct tlayout *tl);
+uint64_t exec_tset_inter_size(const struct tset *a, const struct tset *b, const struct tlayout *tl);
+uint64_t exec_tset_inter3_size(const struct tset *a, const struct tset *b, const struct tset *c,
+			       const struct tlayout *tl);
+bool exec_tset_equal(const struct tset *a, const struct tset *b, const struct tlayout *tl);
+void exec_tset_copy(struct tset *dst, const struct tset *src, const struct tlayout *tl);
 
 /*
  * Translation from 'a' to 'b': the rounded difference of their centroids
  * (half away from zero). Both must be non-empty.
  */
-void tset_translation(const struct tset *a, const struct tset *b, const struct tlayout *tl,
-		      int64_t *t);
+void exec_tset_translation(const struct tset *a, const struct tset *b, const struct tlayout *tl,
+			   int64_t *t);
 
 /*
  * The canonical form of the set difference w - l: 'hull' is the product of
@@ -152,14 +152,14 @@ void tset_translation(const struct tset *a, const struct tset *b, const struct t
  * w - l = hull - hole, and two differences are equal iff their canonical
  * forms are. Returns |w - l|.
  */
-uint64_t tset_diff_canon(const struct tset *w, const struct tset *l, const struct tlayout *tl,
-			 struct tset *hull, struct tset *hole);
+uint64_t exec_tset_diff_canon(const struct tset *w, const struct tset *l, const struct tlayout *tl,
+			      struct tset *hull, struct tset *hole);
 
 /* Call 'fn' with the linear index of every point of w - l ('l' may be NULL). */
-void tset_diff_foreach(const struct tset *w, const struct tset *l, const struct tlayout *tl,
-		       const struct xgeom *g, void (*fn)(void *ctx, uint64_t lin), void *ctx);
+void exec_tset_diff_foreach(const struct tset *w, const struct tset *l, const struct tlayout *tl,
+			    const struct xgeom *g, void (*fn)(void *ctx, uint64_t lin), void *ctx);
 
-/* A 64-bit hash of 'a'. */
-uint64_t tset_hash(const struct tset *a, const struct tlayout *tl);
+/* A 64-bit hash of 'a' (hash_combine() of its words, not finalized by hash_u64()). */
+uint64_t exec_tset_hash(const struct tset *a, const struct tlayout *tl);
 
 #endif

@@ -80,8 +80,8 @@ static uint64_t count_set(const uint8_t *v, uint64_t n)
 	return c;
 }
 
-void xft_units(unsigned n, const enum fmt_kind *kinds, const uint64_t *shapes,
-	       const uint8_t *leaf_ne, bool top_is_rank0, uint64_t *md, uint64_t *pl)
+void exec_ft_units(unsigned n, const enum fmt_kind *kinds, const uint64_t *shapes,
+		   const uint8_t *leaf_ne, bool top_is_rank0, uint64_t *md, uint64_t *pl)
 {
 	uint8_t **ne;
 	uint64_t F = 1;
@@ -194,7 +194,7 @@ struct exec_fibertree *exec_fibertree_encode(unsigned n_ranks, const enum fmt_ki
 	ft->vals = xcalloc(n_parent + 1, sizeof(*ft->vals));
 	for (i = 0; i < n_parent; i++)
 		ft->vals[i] = values[parent[i]];
-	xft_units(n_ranks, kinds, shapes, leaf, true, md, pl);
+	exec_ft_units(n_ranks, kinds, shapes, leaf, true, md, pl);
 	for (r = 0; r < n_ranks; r++) {
 		ft->r[r].md_units = md[r];
 		ft->r[r].pl_units = pl[r];

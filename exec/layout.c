@@ -341,7 +341,7 @@ static int layout_one(struct xrun *x, struct xsparse *sp, unsigned t, unsigned i
 	return 0;
 }
 
-int xlayout_init(struct xrun *x, struct xsparse *sp, char why[256])
+int exec_layout_init(struct xrun *x, struct xsparse *sp, char why[256])
 {
 	const struct xplan *p = &x->plan;
 	unsigned t, i;
@@ -354,47 +354,6 @@ int xlayout_init(struct xrun *x, struct xsparse *sp, char why[256])
 }
 
 /* ----------------------------------------------------------- tile units */
-
-/* splitmix64's finalizer over every coordinate: all bits of the key reach the low bits. */
-static uint64_t key_hash(const int64_t *key, unsigned n)
-{
-	uint64_t h = 0x9E3779B97F4A7C15ull;
-	unsigned i;
-	for (i = 0; i < n; i++) {
-		h ^= (uint64_t)key[i] + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-		h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
-		h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
-		h ^= h >> 31;
-	}
-	return h;
-}
-
-static struct units_entry *cache_slot(struct xfmt *f, const int64_t *key, unsigned n_key)
-{
-	uint64_t h, i;
-
-	if (2 * (f->cache_n + 1) > f->cache_alloc) {
-		struct units_entry *old = f->cache;
-		f->last = NULL;
-		size_t old_n = f->cache_alloc, j;
-		f->cache_alloc = old_n ? 2 * old_n : 64;
-		f->cache = xcalloc(f->cache_alloc, sizeof(*f->cache));
-		for (j = 0; j < old_n; j++) {
-			if (!old[j].used)
-				continue;
-			h = key_hash(old[j].key, n_key) % f->cache_alloc;
-			while (f->cache[h].used)
-				h = (h + 1) % f->cache_alloc;
-			f->cache[h] = old[j];
-		}
-		free(old);
-	}
-	h = key_hash(key, n_key) % f->cache_alloc;
-	for (i = 0; i < f->cache_alloc; i++, h = (h + 1) % f->cache_alloc)
-		if (!f->cache[h].used || !memcmp(f->cache[h].key, key, n_key * sizeof(*key)))
-			return &f->cache[h];
-	BUG("units cache full");
-}
 
 /* Non-empty flags of every leaf of the tile whose tensor origin is 'org'. */
 static uint8_t *leaf_flags(const struct xfmt *f, const struct exec_tensor *v,
@@ -455,7 +414,7 @@ static void compute_units(struct xrun *x, unsigned l, unsigned t, struct xfmt *f
 			hi_t[q] += c >= 0 ? c * hi_op[d] : c * origin[d];
 		}
 	}
-	e->nnz = xtensor_box_nnz(v, lo_t, hi_t);
+	e->nnz = exec_tensor_box_nnz(v, lo_t, hi_t);
 	e->shape = 1;
 	for (q = 0; q < g->n_ranks; q++)
 		e->shape *= (uint64_t)(hi_t[q] - lo_t[q] + 1);
@@ -466,7 +425,7 @@ static void compute_units(struct xrun *x, unsigned l, unsigned t, struct xfmt *f
 		kinds[i] = f->kind[i];
 		shapes[i] = f->fiber_shape[R - 1 - i];
 	}
-	xft_units(R, kinds, shapes, ne, !f->inner_to_outer, md, pl);
+	exec_ft_units(R, kinds, shapes, ne, !f->inner_to_outer, md, pl);
 	for (r = 0; r < R; r++) {
 		e->md[r] = (double)md[R - 1 - r];
 		e->pl[r] = (double)pl[R - 1 - r];
@@ -499,39 +458,36 @@ static void tile_key(const struct xrun *x, unsigned t, const struct xfmt *f,
 	}
 }
 
-const struct units_entry *xlayout_units(struct xrun *x, unsigned l, unsigned t,
-					const int64_t *origin)
+const struct units_entry *exec_layout_units(struct xrun *x, unsigned l, unsigned t,
+					    const int64_t *origin)
 {
 	struct xfmt *f = xsparse_fmt(x->sp, l, t);
 	unsigned nk = 2 * x->plan.geom[t].n_ranks;
 	int64_t key[XD] = { 0 };
 	struct units_entry *e;
+	bool is_new;
 
 	tile_key(x, t, f, origin, key);
-	if (f->last && !memcmp(f->last->key, key, nk * sizeof(*key)))
+	if (f->last && !memcmp(f->last_key, key, nk * sizeof(*key)))
 		return f->last;
-	e = cache_slot(f, key, nk);
-	if (e->used) {
-		f->last = e;
-		return e;
-	}
-	memset(e, 0, sizeof(*e));
-	e->used = true;
-	memcpy(e->key, key, nk * sizeof(*key));
-	f->cache_n++;
-	compute_units(x, l, t, f, origin, e);
+	if (!f->cache.key_size)
+		hashmap_init(&f->cache, nk * sizeof(*key), sizeof(*e));
+	e = hashmap_put(&f->cache, key, &is_new);
+	if (is_new)
+		compute_units(x, l, t, f, origin, e);
+	memcpy(f->last_key, key, nk * sizeof(*key));
 	f->last = e;
 	return e;
 }
 
-void xlayout_release(struct xsparse *sp)
+void exec_layout_release(struct xsparse *sp)
 {
 	unsigned i, r;
 
 	for (i = 0; i < sp->n_levels * sp->n_tensors; i++) {
 		struct xfmt *f = &sp->fmt[i];
 		free(f->loops);
-		free(f->cache);
+		hashmap_release(&f->cache);
 		for (r = 0; r < SPEC_MAX_FMT_RANKS; r++)
 			free(f->pos[r]);
 	}

@@ -38,7 +38,7 @@ static void init_loops(struct xplan *p, const struct spec_mapping *m)
 	}
 }
 
-int xgeom_init(struct xgeom *g, const struct spec_workload *w, unsigned t, char why[256])
+int exec_geom_init(struct xgeom *g, const struct spec_workload *w, unsigned t, char why[256])
 {
 	const struct spec_tensor *st = &w->tensors[t];
 	unsigned r, i;
@@ -49,16 +49,15 @@ int xgeom_init(struct xgeom *g, const struct spec_workload *w, unsigned t, char 
 	g->read_write = st->read_write;
 	g->dim_mask = st->dim_mask;
 	for (r = 0; r < st->n_ranks; r++) {
-		int64_t lo = 0, hi = 0;
+		int64_t lo = 0;
 		g->proj[r] = st->ranks[r];
 		for (i = 0; i < st->ranks[r].n_terms; i++) {
 			const struct spec_term *tm = &st->ranks[r].terms[i];
-			int64_t top = (int64_t)w->bounds[tm->dim] - 1;
-			lo += tm->coef >= 0 ? 0 : tm->coef * top;
-			hi += tm->coef >= 0 ? tm->coef * top : 0;
+			if (tm->coef < 0)
+				lo += tm->coef * ((int64_t)w->bounds[tm->dim] - 1);
 		}
 		g->origin[r] = lo;
-		g->extent[r] = (uint64_t)(hi - lo + 1);
+		g->extent[r] = st->rank_extent[r];
 		if (!ck_mul_u64(size, g->extent[r], &size) || size > MAX_TENSOR_POINTS) {
 			snprintf(why, 256, "tensor '%s' has too many points to execute", st->name);
 			return -1;
@@ -82,7 +81,7 @@ static void init_chains(struct xplan *p, const struct spec_mapping *m)
 	}
 }
 
-int xplan_init(struct xplan *p, const struct spec_set *s, bool exact, char why[256])
+int exec_plan_init(struct xplan *p, const struct spec_set *s, bool exact, char why[256])
 {
 	const struct spec_mapping *m = s->mapping;
 	unsigned d, t, l;
@@ -107,15 +106,15 @@ int xplan_init(struct xplan *p, const struct spec_set *s, bool exact, char why[2
 	for (l = 0; l < p->n_levels; l++)
 		p->boundary[l] = (int)m->boundary[l];
 	for (t = 0; t < p->n_tensors; t++)
-		if (xgeom_init(&p->geom[t], &s->workload, t, why) < 0) {
-			xplan_release(p);
+		if (exec_geom_init(&p->geom[t], &s->workload, t, why) < 0) {
+			exec_plan_release(p);
 			return -1;
 		}
 	init_chains(p, m);
 	return 0;
 }
 
-void xplan_release(struct xplan *p)
+void exec_plan_release(struct xplan *p)
 {
 	free(p->extent);
 	p->extent = NULL;

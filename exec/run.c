@@ -122,9 +122,9 @@ static void xrun_release(struct xrun *x)
 			exec_tensor_free(x->pattern[t]);
 		exec_tensor_free(x->tensors[t]);
 	}
-	xsparse_free(x->sp);
+	exec_sparse_free(x->sp);
 	free(x->acc);
-	xplan_release(&x->plan);
+	exec_plan_release(&x->plan);
 }
 
 int exec_run(const struct spec_set *s, const struct exec_options *opt, struct exec_result *out)
@@ -139,10 +139,10 @@ int exec_run(const struct spec_set *s, const struct exec_options *opt, struct ex
 	x.s = s;
 	x.opt = opt ? opt : &defaults;
 	x.out = out;
-	if (xplan_init(&x.plan, s, x.opt->footprint == EXEC_FOOTPRINT_EXACT, why) < 0)
+	if (exec_plan_init(&x.plan, s, x.opt->footprint == EXEC_FOOTPRINT_EXACT, why) < 0)
 		return fail(out, EXEC_TOO_LARGE, why);
 	if (output_tensor(&x.plan) < 0 && x.plan.n_tensors == 0) {
-		xplan_release(&x.plan);
+		exec_plan_release(&x.plan);
 		return fail(out, EXEC_UNSUPPORTED, "the workload has no tensors");
 	}
 	x.acc = xcalloc((size_t)x.plan.n_levels * x.plan.n_tensors + 1, sizeof(*x.acc));
@@ -150,16 +150,16 @@ int exec_run(const struct spec_set *s, const struct exec_options *opt, struct ex
 		fail(out, EXEC_UNSUPPORTED, why);
 		goto done;
 	}
-	if (xsparse_new(&x, &x.sp, why) < 0) {
+	if (exec_sparse_new(&x, &x.sp, why) < 0) {
 		fail(out, EXEC_UNSUPPORTED, why);
 		goto done;
 	}
-	xcompute(&x);
-	if (xwalk_all(&x) < 0)
+	exec_compute(&x);
+	if (exec_walk_all(&x) < 0)
 		goto done;
 	finalize(&x);
 	if (x.sp)
-		xsparse_finalize(&x);
+		exec_sparse_finalize(&x);
 	out->status = EXEC_OK;
 	rc = 0;
 done:

@@ -114,7 +114,7 @@ static void build_windows(struct xrun *x, struct xwin *w)
 				thi[q] += c >= 0 ? c * hi[dd] : c * lo[dd];
 			}
 		}
-		w->empty[i] = xtensor_box_nnz(x->pattern[w->cond], tlo, thi) == 0;
+		w->empty[i] = exec_tensor_box_nnz(x->pattern[w->cond], tlo, thi) == 0;
 	}
 }
 
@@ -599,7 +599,7 @@ static void setup_formats(struct xrun *x, struct xsparse *sp)
 	}
 }
 
-int xsparse_new(struct xrun *x, struct xsparse **out, char why[256])
+int exec_sparse_new(struct xrun *x, struct xsparse **out, char why[256])
 {
 	const struct spec_sparse *ss = &x->s->sparse;
 	struct xsparse *sp;
@@ -615,7 +615,7 @@ int xsparse_new(struct xrun *x, struct xsparse **out, char why[256])
 	*out = sp;
 	x->sp = sp;
 	setup_formats(x, sp);
-	if (xlayout_init(x, sp, why) < 0)
+	if (exec_layout_init(x, sp, why) < 0)
 		return -1;
 	for (i = 0; i < ss->n_targets; i++) {
 		const struct spec_sparse_target *tg = &ss->targets[i];
@@ -628,7 +628,7 @@ int xsparse_new(struct xrun *x, struct xsparse **out, char why[256])
 	return 0;
 }
 
-void xsparse_free(struct xsparse *sp)
+void exec_sparse_free(struct xsparse *sp)
 {
 	unsigned i;
 
@@ -638,13 +638,13 @@ void xsparse_free(struct xsparse *sp)
 		saf_clear(&sp->saf[i]);
 	free(sp->saf);
 	if (sp->fmt)
-		xlayout_release(sp);
+		exec_layout_release(sp);
 	free(sp->fmt);
 	free(sp->pts);
 	free(sp);
 }
 
-bool xsparse_link_is_dense(struct xsparse *sp, const struct xlink *lk)
+bool exec_sparse_link_is_dense(struct xsparse *sp, const struct xlink *lk)
 {
 	unsigned i;
 
@@ -665,7 +665,7 @@ bool xsparse_link_is_dense(struct xsparse *sp, const struct xlink *lk)
 	return true;
 }
 
-bool xsparse_link_has_spatial(const struct xsparse *sp, const struct xlink *lk)
+bool exec_sparse_link_has_spatial(const struct xsparse *sp, const struct xlink *lk)
 {
 	unsigned i;
 
@@ -676,14 +676,14 @@ bool xsparse_link_has_spatial(const struct xsparse *sp, const struct xlink *lk)
 	return false;
 }
 
-bool xsparse_kid_skipped(const struct xrun *x, const struct xlink *lk, const int64_t *op_lo)
+bool exec_sparse_kid_skipped(const struct xrun *x, const struct xlink *lk, const int64_t *op_lo)
 {
 	return saf_hit(x, lk->t, lk->c + 1, lk->p, op_lo, true) != NULL;
 }
 
 /* ------------------------------------------------------------ deliveries */
 
-void xsparse_link_begin(struct xrun *x, const struct xlink *lk)
+void exec_sparse_link_begin(struct xrun *x, const struct xlink *lk)
 {
 	struct xsparse *sp = x->sp;
 	if (!x->plan.geom[lk->t].read_write || lk->p < 0)
@@ -692,7 +692,7 @@ void xsparse_link_begin(struct xrun *x, const struct xlink *lk)
 	sp->delivered = xcalloc(lk->n_pinst, sizeof(*sp->delivered));
 }
 
-void xsparse_link_end(struct xrun *x, const struct xlink *lk)
+void exec_sparse_link_end(struct xrun *x, const struct xlink *lk)
 {
 	struct xsparse *sp = x->sp;
 	uint64_t i;
@@ -784,7 +784,7 @@ static void fill_side(struct xrun *x, const struct xlink *lk, const struct point
 			st->decompressions++;
 	}
 	if (fc->has_md && !blocked && n_fill) {
-		const struct units_entry *u = xlayout_units(x, (unsigned)lk->c, lk->t, op_lo);
+		const struct units_entry *u = exec_layout_units(x, (unsigned)lk->c, lk->t, op_lo);
 		add_format(&st->fmt_fills, u, fc->n_ranks, (double)n_fill / (double)u->shape,
 			   EXEC_ACTUAL, 0);
 		note_units(st, u, fc->n_ranks);
@@ -881,7 +881,7 @@ static void parent_side(struct xrun *x, const struct xlink *lk, const struct poi
 		int64_t org[XD];
 		const struct units_entry *u;
 		parent_origin(x, fp, op_lo, org);
-		u = xlayout_units(x, (unsigned)lk->p, lk->t, org);
+		u = exec_layout_units(x, (unsigned)lk->p, lk->t, org);
 		note_units(st, u, fp->n_ranks);
 		if (cls < 0)
 			return;
@@ -895,10 +895,10 @@ static void parent_side(struct xrun *x, const struct xlink *lk, const struct poi
 	}
 }
 
-void xsparse_delivery(struct xrun *x, const struct xlink *lk, const struct tlayout *tl,
-		      const struct tset *tile, const struct tset *prev, const int64_t *op_lo,
-		      uint64_t pinst, unsigned n_reads, unsigned n_skipped, bool linked,
-		      const uint64_t *held)
+void exec_sparse_delivery(struct xrun *x, const struct xlink *lk, const struct tlayout *tl,
+			  const struct tset *tile, const struct tset *prev, const int64_t *op_lo,
+			  uint64_t pinst, unsigned n_reads, unsigned n_skipped, bool linked,
+			  const uint64_t *held)
 {
 	struct xsparse *sp = x->sp;
 	struct points pt;
@@ -908,7 +908,7 @@ void xsparse_delivery(struct xrun *x, const struct xlink *lk, const struct tlayo
 	if (lk->p < 0)
 		return;
 	sp->n_pts = 0;
-	tset_diff_foreach(tile, prev, tl, &x->plan.geom[lk->t], collect_point, sp);
+	exec_tset_diff_foreach(tile, prev, tl, &x->plan.geom[lk->t], collect_point, sp);
 	pt.n = sp->n_pts;
 	pt.v = sp->pts;
 	if (lk->c >= 0)
@@ -924,7 +924,7 @@ void xsparse_delivery(struct xrun *x, const struct xlink *lk, const struct tlayo
 
 /* -------------------------------------------------------------- computes */
 
-int xsparse_compute_class(struct xrun *x, const int64_t *op, const double *vals, int out)
+int exec_sparse_compute_class(struct xrun *x, const int64_t *op, const double *vals, int out)
 {
 	const struct xsparse *sp = x->sp;
 	const struct xplan *p = &x->plan;
@@ -960,7 +960,7 @@ int xsparse_compute_class(struct xrun *x, const int64_t *op, const double *vals,
 
 /* -------------------------------------------------------------- results */
 
-void xsparse_finalize(struct xrun *x)
+void exec_sparse_finalize(struct xrun *x)
 {
 	const struct xplan *p = &x->plan;
 	struct xsparse *sp = x->sp;

@@ -8,6 +8,7 @@
 #define EXEC_SPARSE_INT_H
 
 #include "exec/walk_int.h"
+#include "util/hashmap.h"
 
 /* One loop of a tile's fibertree layout. */
 struct rloop {
@@ -19,8 +20,6 @@ struct rloop {
 
 /* Units of one tile, cached by the tile's tensor box. */
 struct units_entry {
-	bool used;
-	int64_t key[2 * XR];           /* lo then hi of every tensor rank */
 	uint64_t nnz, shape;
 	double md[SPEC_MAX_FMT_RANKS], pl[SPEC_MAX_FMT_RANKS];  /* rank 0 innermost */
 };
@@ -43,9 +42,10 @@ struct xfmt {
 	uint64_t fiber_shape[SPEC_MAX_FMT_RANKS]; /* rank 0 innermost */
 	int32_t *pos[SPEC_MAX_FMT_RANKS];         /* fiber_shape * tensor ranks offsets */
 	uint64_t ext[XD];              /* tile extent of the level */
-	size_t cache_n, cache_alloc;
-	struct units_entry *cache;
-	const struct units_entry *last;  /* the entry looked up last */
+	/* tile box (lo then hi of every tensor rank) -> units_entry */
+	struct hashmap cache;
+	int64_t last_key[2 * XR];
+	const struct units_entry *last;  /* the entry of last_key, looked up last */
 };
 
 /*
@@ -107,8 +107,8 @@ static inline struct xfmt *xsparse_fmt(struct xsparse *sp, unsigned level, unsig
  * sparse optimizations. Returns 0, or -1 with 'why' for a feature the
  * executor does not support.
  */
-int xsparse_new(struct xrun *x, struct xsparse **out, char why[256]);
-void xsparse_free(struct xsparse *sp);
+int exec_sparse_new(struct xrun *x, struct xsparse **out, char why[256]);
+void exec_sparse_free(struct xsparse *sp);
 
 /*
  * True when every access of link 'lk' is actual (no metadata at either
@@ -116,20 +116,20 @@ void xsparse_free(struct xsparse *sp);
  * like a dense link, and records that its classes are the algorithmic
  * counts. Call once per link.
  */
-bool xsparse_link_is_dense(struct xsparse *sp, const struct xlink *lk);
+bool exec_sparse_link_is_dense(struct xsparse *sp, const struct xlink *lk);
 
-void xsparse_link_begin(struct xrun *x, const struct xlink *lk);
-void xsparse_link_end(struct xrun *x, const struct xlink *lk);
+void exec_sparse_link_begin(struct xrun *x, const struct xlink *lk);
+void exec_sparse_link_end(struct xrun *x, const struct xlink *lk);
 
 /*
  * True when a spatial skip acts on the network of link 'lk' (its level
  * owns spatial loops between the child and the parent): the children whose
- * sub-tile of the leader is empty get nothing (xsparse_kid_skipped()).
+ * sub-tile of the leader is empty get nothing (exec_sparse_kid_skipped()).
  */
-bool xsparse_link_has_spatial(const struct xsparse *sp, const struct xlink *lk);
+bool exec_sparse_link_has_spatial(const struct xsparse *sp, const struct xlink *lk);
 
 /* True when the child of link 'lk' at op origin 'op_lo' is given no work. */
-bool xsparse_kid_skipped(const struct xrun *x, const struct xlink *lk, const int64_t *op_lo);
+bool exec_sparse_kid_skipped(const struct xrun *x, const struct xlink *lk, const int64_t *op_lo);
 
 /*
  * Classify the points of one delivery: the child of link 'lk' whose tile
@@ -141,30 +141,30 @@ bool xsparse_kid_skipped(const struct xrun *x, const struct xlink *lk, const int
  * reads what the child receives); 'held' is the child's map of points held
  * before (NULL: none).
  */
-void xsparse_delivery(struct xrun *x, const struct xlink *lk, const struct tlayout *tl,
-		      const struct tset *tile, const struct tset *prev, const int64_t *op_lo,
-		      uint64_t pinst, unsigned n_reads, unsigned n_skipped, bool linked,
-		      const uint64_t *held);
+void exec_sparse_delivery(struct xrun *x, const struct xlink *lk, const struct tlayout *tl,
+			  const struct tset *tile, const struct tset *prev, const int64_t *op_lo,
+			  uint64_t pinst, unsigned n_reads, unsigned n_skipped, bool linked,
+			  const uint64_t *held);
 
 /*
  * Class of the compute at op point 'op' with operand values 'vals':
  * EXEC_ACTUAL, EXEC_GATED, EXEC_SKIPPED, or -1 when it does not exist (an
  * upstream skip or gate removed it, or neither operand is stored).
  */
-int xsparse_compute_class(struct xrun *x, const int64_t *op, const double *vals, int out);
+int exec_sparse_compute_class(struct xrun *x, const int64_t *op, const double *vals, int out);
 
 /* Fill the sparse fields of the result. */
-void xsparse_finalize(struct xrun *x);
+void exec_sparse_finalize(struct xrun *x);
 
 /* ------------------------------------------------------------- layout.c */
 
 /* Derive the fibertree layout of every kept (level, tensor). */
-int xlayout_init(struct xrun *x, struct xsparse *sp, char why[256]);
+int exec_layout_init(struct xrun *x, struct xsparse *sp, char why[256]);
 
 /* The units of the tile of (level 'l', tensor 't') at op origin 'origin'. */
-const struct units_entry *xlayout_units(struct xrun *x, unsigned l, unsigned t,
-					const int64_t *origin);
+const struct units_entry *exec_layout_units(struct xrun *x, unsigned l, unsigned t,
+					    const int64_t *origin);
 
-void xlayout_release(struct xsparse *sp);
+void exec_layout_release(struct xsparse *sp);
 
 #endif

@@ -321,7 +321,7 @@ struct exec_tensor *exec_tensor_new(const struct spec_workload *w, unsigned t, u
 	struct rng r;
 	int rank, rc = 0;
 
-	if (xgeom_init(&g, w, t, why) < 0)
+	if (exec_geom_init(&g, w, t, why) < 0)
 		return NULL;
 	x = tensor_alloc(g.n_ranks, g.extent);
 	rng_seed_stream(&r, seed, t);
@@ -602,7 +602,7 @@ static void build_prefix(struct exec_tensor *x)
 				x->prefix[i] += x->prefix[i - x->stride[r]];
 }
 
-uint64_t xtensor_box_nnz(struct exec_tensor *x, const int64_t *lo, const int64_t *hi)
+uint64_t exec_tensor_box_nnz(struct exec_tensor *x, const int64_t *lo, const int64_t *hi)
 {
 	int64_t a[XR], b[XR];
 	uint64_t corner, pos;

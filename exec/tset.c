@@ -9,11 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hashmap.h"
 #include "util/xalloc.h"
 
 #define WORD_BITS 64
 
-void tlayout_init(struct tlayout *tl, const struct xgeom *g, bool exact)
+void exec_tlayout_init(struct tlayout *tl, const struct xgeom *g, bool exact)
 {
 	unsigned r, off = 0;
 
@@ -34,7 +35,7 @@ static unsigned n_words(const struct tlayout *tl)
 	return tl->word_off[tl->n_ranks];
 }
 
-void tset_array_init(struct tset *ts, size_t n, const struct tlayout *tl)
+void exec_tset_array_init(struct tset *ts, size_t n, const struct tlayout *tl)
 {
 	size_t i;
 	uint64_t *block = NULL;
@@ -48,7 +49,7 @@ void tset_array_init(struct tset *ts, size_t n, const struct tlayout *tl)
 	}
 }
 
-void tset_array_release(struct tset *ts, size_t n)
+void exec_tset_array_release(struct tset *ts, size_t n)
 {
 	if (n && ts[0].bits)
 		free(ts[0].bits);
@@ -117,8 +118,8 @@ static void project_rank_exact(struct tset *ts, const struct tlayout *tl, const 
 	}
 }
 
-void tset_project(struct tset *ts, const struct tlayout *tl, const struct xgeom *g,
-		  const int64_t *op_lo, const int64_t *op_hi)
+void exec_tset_project(struct tset *ts, const struct tlayout *tl, const struct xgeom *g,
+		       const int64_t *op_lo, const int64_t *op_hi)
 {
 	unsigned r, t;
 
@@ -151,7 +152,7 @@ static uint64_t rank_size(const struct tset *a, const struct tlayout *tl, unsign
 	return n;
 }
 
-uint64_t tset_size(const struct tset *a, const struct tlayout *tl)
+uint64_t exec_tset_size(const struct tset *a, const struct tlayout *tl)
 {
 	uint64_t n = 1;
 	unsigned r;
@@ -181,7 +182,7 @@ static uint64_t rank_inter_size(const struct tset *a, const struct tset *b,
 	return n;
 }
 
-uint64_t tset_inter_size(const struct tset *a, const struct tset *b, const struct tlayout *tl)
+uint64_t exec_tset_inter_size(const struct tset *a, const struct tset *b, const struct tlayout *tl)
 {
 	uint64_t n = 1;
 	unsigned r;
@@ -215,8 +216,8 @@ static uint64_t rank_inter3_size(const struct tset *a, const struct tset *b,
 	return n;
 }
 
-uint64_t tset_inter3_size(const struct tset *a, const struct tset *b, const struct tset *c,
-			  const struct tlayout *tl)
+uint64_t exec_tset_inter3_size(const struct tset *a, const struct tset *b, const struct tset *c,
+			       const struct tlayout *tl)
 {
 	uint64_t n = 1;
 	unsigned r;
@@ -239,7 +240,7 @@ static bool rank_equal(const struct tset *a, const struct tset *b, const struct 
 		       rank_words(tl, r) * sizeof(uint64_t));
 }
 
-bool tset_equal(const struct tset *a, const struct tset *b, const struct tlayout *tl)
+bool exec_tset_equal(const struct tset *a, const struct tset *b, const struct tlayout *tl)
 {
 	unsigned r;
 
@@ -251,7 +252,7 @@ bool tset_equal(const struct tset *a, const struct tset *b, const struct tlayout
 	return true;
 }
 
-void tset_copy(struct tset *dst, const struct tset *src, const struct tlayout *tl)
+void exec_tset_copy(struct tset *dst, const struct tset *src, const struct tlayout *tl)
 {
 	uint64_t *bits = dst->bits;
 	unsigned r;
@@ -286,8 +287,8 @@ static double rank_mean(const struct tset *a, const struct tlayout *tl, unsigned
 	return sum / (double)n;
 }
 
-void tset_translation(const struct tset *a, const struct tset *b, const struct tlayout *tl,
-		      int64_t *t)
+void exec_tset_translation(const struct tset *a, const struct tset *b, const struct tlayout *tl,
+			   int64_t *t)
 {
 	unsigned r;
 
@@ -356,16 +357,16 @@ static void rank_difference(struct tset *out, const struct tset *w, const struct
 	out->hi[r] = w->hi[r] > l->hi[r] ? w->hi[r] : l->lo[r] - 1;
 }
 
-uint64_t tset_diff_canon(const struct tset *w, const struct tset *l, const struct tlayout *tl,
-			 struct tset *hull, struct tset *hole)
+uint64_t exec_tset_diff_canon(const struct tset *w, const struct tset *l, const struct tlayout *tl,
+			      struct tset *hull, struct tset *hole)
 {
-	uint64_t inter = tset_inter_size(w, l, tl);
+	uint64_t inter = exec_tset_inter_size(w, l, tl);
 	unsigned r, n_out = 0, r0 = 0;
 
 	hole->empty = true;
 	if (!inter) {
-		tset_copy(hull, w, tl);
-		return tset_size(w, tl);
+		exec_tset_copy(hull, w, tl);
+		return exec_tset_size(w, tl);
 	}
 	for (r = 0; r < tl->n_ranks; r++)
 		if (!rank_subset(w, l, tl, r)) {
@@ -376,26 +377,26 @@ uint64_t tset_diff_canon(const struct tset *w, const struct tset *l, const struc
 		hull->empty = true;
 		return 0;
 	}
-	tset_copy(hull, w, tl);
+	exec_tset_copy(hull, w, tl);
 	if (n_out == 1)
 		rank_difference(hull, w, l, tl, r0);
 	tset_intersect(hole, hull, l, tl);
-	return tset_size(w, tl) - inter;
+	return exec_tset_size(w, tl) - inter;
 }
 
-uint64_t tset_hash(const struct tset *a, const struct tlayout *tl)
+uint64_t exec_tset_hash(const struct tset *a, const struct tlayout *tl)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = 0;
 	unsigned r, i;
 
 	if (a->empty)
 		return 0;
 	for (r = 0; r < tl->n_ranks; r++) {
-		h = (h ^ (uint64_t)a->lo[r]) * 1099511628211ull;
-		h = (h ^ (uint64_t)a->hi[r]) * 1099511628211ull;
+		h = hash_combine(h, (uint64_t)a->lo[r]);
+		h = hash_combine(h, (uint64_t)a->hi[r]);
 		if (tl->exact)
 			for (i = 0; i < rank_words(tl, r); i++)
-				h = (h ^ rank_bits(a, tl, r)[i]) * 1099511628211ull;
+				h = hash_combine(h, rank_bits(a, tl, r)[i]);
 	}
 	return h;
 }
@@ -485,8 +486,8 @@ static void slab_runs(const struct tset *w, const struct tset *l, const struct t
 	bits_to_runs(scratch, w->lo[r], w->hi[r], out);
 }
 
-void tset_diff_foreach(const struct tset *w, const struct tset *l, const struct tlayout *tl,
-		       const struct xgeom *g, void (*fn)(void *ctx, uint64_t lin), void *ctx)
+void exec_tset_diff_foreach(const struct tset *w, const struct tset *l, const struct tlayout *tl,
+			    const struct xgeom *g, void (*fn)(void *ctx, uint64_t lin), void *ctx)
 {
 	struct enum_ctx e = { .g = g, .fn = fn, .ctx = ctx };
 	struct run small[XR][2];
@@ -524,7 +525,7 @@ void tset_diff_foreach(const struct tset *w, const struct tset *l, const struct 
 		for (r = 0; r < n; r++)
 			e.runs[r].v = small[r];
 	}
-	disjoint = !l || l->empty || !tset_inter_size(w, l, tl);
+	disjoint = !l || l->empty || !exec_tset_inter_size(w, l, tl);
 	if (disjoint) {
 		for (r = 0; r < n; r++)
 			slab_runs(w, l, tl, r, 0, &e.runs[r], scratch);

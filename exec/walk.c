@@ -16,12 +16,6 @@
 #include "exec/sparse_int.h"
 #include "util/xalloc.h"
 
-/* Children of one parent instance served in one step. */
-struct hidx {
-	uint64_t hash;
-	uint64_t idx;
-};
-
 /* A message on one hop: the multiset of leaf classes a subtree needs. */
 struct msg {
 	uint64_t rep;                  /* a child slot of the subtree */
@@ -62,7 +56,8 @@ struct link_run {
 	struct tset *state_sets;
 	struct kid_slot *slots;        /* n_kids */
 	struct tset *slot_sets;
-	struct hidx *order;            /* grouping scratch */
+	struct hashmap classes;        /* grouping: delta hash -> first class with it */
+	int64_t *next_class;           /* grouping: next class whose delta has its hash */
 	int64_t *cls;                  /* leaf class of each child slot */
 	uint64_t *mult;                /* times the parent reads each class */
 	int64_t *cls_all;              /* spatial skips: classes of every child */
@@ -321,7 +316,7 @@ static void link_run_init(struct link_run *lr, struct xrun *x, const struct xlin
 	memset(lr, 0, sizeof(*lr));
 	lr->x = x;
 	lr->lk = lk;
-	tlayout_init(&lr->tl, g, p->exact);
+	exec_tlayout_init(&lr->tl, g, p->exact);
 	for (d = 0; d < p->n_dims; d++)
 		lr->ext[d] = xplan_level_extent(p, lk->c, d);
 	lr->track_held = lk->c >= 0 && (g->read_write || x->opt->all_partitions);
@@ -329,23 +324,24 @@ static void link_run_init(struct link_run *lr, struct xrun *x, const struct xlin
 	if (lk->c >= 0) {
 		lr->state = xcalloc(n_inst, sizeof(*lr->state));
 		lr->state_sets = xcalloc(n_inst, sizeof(*lr->state_sets));
-		tset_array_init(lr->state_sets, n_inst, &lr->tl);
+		exec_tset_array_init(lr->state_sets, n_inst, &lr->tl);
 		for (i = 0; i < n_inst; i++)
 			lr->state[i].last = lr->state_sets[i];
 	}
 	lr->slots = xcalloc(lk->n_kids, sizeof(*lr->slots));
 	lr->slot_sets = xcalloc(4 * lk->n_kids, sizeof(*lr->slot_sets));
-	tset_array_init(lr->slot_sets, 4 * lk->n_kids, &lr->tl);
+	exec_tset_array_init(lr->slot_sets, 4 * lk->n_kids, &lr->tl);
 	for (i = 0; i < lk->n_kids; i++) {
 		lr->slots[i].tile = lr->slot_sets[4 * i];
 		lr->slots[i].prev = lr->slot_sets[4 * i + 1];
 		lr->slots[i].hull = lr->slot_sets[4 * i + 2];
 		lr->slots[i].hole = lr->slot_sets[4 * i + 3];
 	}
-	lr->order = xcalloc(lk->n_kids, sizeof(*lr->order));
+	hashmap_init(&lr->classes, sizeof(uint64_t), sizeof(int64_t));
+	lr->next_class = xcalloc(lk->n_kids, sizeof(*lr->next_class));
 	lr->cls = xcalloc(lk->n_kids, sizeof(*lr->cls));
 	lr->mult = xcalloc(lk->n_kids, sizeof(*lr->mult));
-	lr->spatial_skip = lr->sparse && xsparse_link_has_spatial(x->sp, lk);
+	lr->spatial_skip = lr->sparse && exec_sparse_link_has_spatial(x->sp, lk);
 	if (lr->spatial_skip || lk->mesh_x) {
 		lr->cls_all = xcalloc(lk->n_kids, sizeof(*lr->cls_all));
 		lr->mult_all = xcalloc(lk->n_kids, sizeof(*lr->mult_all));
@@ -361,14 +357,15 @@ static void link_run_release(struct link_run *lr)
 	if (lr->state) {
 		for (i = 0; i < n_inst; i++)
 			free(lr->state[i].held);
-		tset_array_release(lr->state_sets, n_inst);
+		exec_tset_array_release(lr->state_sets, n_inst);
 	}
 	free(lr->state);
 	free(lr->state_sets);
-	tset_array_release(lr->slot_sets, 4 * lr->lk->n_kids);
+	exec_tset_array_release(lr->slot_sets, 4 * lr->lk->n_kids);
 	free(lr->slot_sets);
 	free(lr->slots);
-	free(lr->order);
+	hashmap_release(&lr->classes);
+	free(lr->next_class);
 	free(lr->cls);
 	free(lr->mult);
 	free(lr->cls_all);
@@ -402,12 +399,12 @@ static void retain(struct link_run *lr, struct kid_state *st, struct kid_slot *k
 	ks->has_prev = false;
 	if (!lr->state || lr->lk->no_reuse || st->last.empty) {
 		if (lr->state)
-			tset_copy(&st->last, &ks->tile, tl);
+			exec_tset_copy(&st->last, &ks->tile, tl);
 		return;
 	}
-	tset_copy(&ks->prev, &st->last, tl);
+	exec_tset_copy(&ks->prev, &st->last, tl);
 	ks->has_prev = true;
-	tset_translation(&st->last, &ks->tile, tl, t);
+	exec_tset_translation(&st->last, &ks->tile, tl, t);
 	if (lr->x->opt->retention == EXEC_RETAIN_OVERLAP || tr_is_zero(t, tl->n_ranks)) {
 		ks->full = false;
 	} else if (!st->has_tr) {
@@ -419,7 +416,7 @@ static void retain(struct link_run *lr, struct kid_state *st, struct kid_slot *k
 	} else {
 		st->has_tr = false;
 	}
-	tset_copy(&st->last, &ks->tile, tl);
+	exec_tset_copy(&st->last, &ks->tile, tl);
 }
 
 static void mark_point(void *ctx, uint64_t lin)
@@ -440,7 +437,7 @@ static void track_partition(struct link_run *lr, struct kid_state *st, struct ki
 
 	if (!st->held)
 		st->held = xcalloc((g->size + 63) / 64, sizeof(uint64_t));
-	if (!lr->tl.exact && ks->delta == 1 && tset_size(&ks->tile, &lr->tl) == 1) {
+	if (!lr->tl.exact && ks->delta == 1 && exec_tset_size(&ks->tile, &lr->tl) == 1) {
 		uint64_t lin = 0;
 		unsigned r;
 		for (r = 0; r < g->n_ranks; r++)
@@ -453,7 +450,7 @@ static void track_partition(struct link_run *lr, struct kid_state *st, struct ki
 	}
 	lr->pending_held = st->held;
 	lr->pending_new = 0;
-	tset_diff_foreach(&ks->tile, ks->full ? NULL : &ks->prev, &lr->tl, g, mark_point, lr);
+	exec_tset_diff_foreach(&ks->tile, ks->full ? NULL : &ks->prev, &lr->tl, g, mark_point, lr);
 	a->partition += lr->pending_new;
 }
 
@@ -481,7 +478,7 @@ static void child_step(struct link_run *lr, struct kid_slot *ks, uint64_t inst,
 		if ((uint64_t)hi[d] >= p->bound[d])
 			hi[d] = (int64_t)p->bound[d] - 1;
 	}
-	tset_project(&ks->tile, &lr->tl, g, ks->op_lo, hi);
+	exec_tset_project(&ks->tile, &lr->tl, g, ks->op_lo, hi);
 	if (st) {
 		retain(lr, st, ks);
 		if (!st->seen_any) {
@@ -489,23 +486,23 @@ static void child_step(struct link_run *lr, struct kid_slot *ks, uint64_t inst,
 			a->instances++;
 		}
 	}
-	size = tset_size(&ks->tile, &lr->tl);
+	size = exec_tset_size(&ks->tile, &lr->tl);
 	if (a && size > a->tile_shape)
 		a->tile_shape = size;
 	if (ks->full) {
 		ks->delta = size;
 		if (need_canon) {
-			tset_copy(&ks->hull, &ks->tile, &lr->tl);
+			exec_tset_copy(&ks->hull, &ks->tile, &lr->tl);
 			ks->hole.empty = true;
 		}
 	} else if (need_canon) {
-		ks->delta = tset_diff_canon(&ks->tile, &ks->prev, &lr->tl, &ks->hull, &ks->hole);
+		ks->delta = exec_tset_diff_canon(&ks->tile, &ks->prev, &lr->tl, &ks->hull, &ks->hole);
 	} else {
-		ks->delta = size - tset_inter_size(&ks->tile, &ks->prev, &lr->tl);
+		ks->delta = size - exec_tset_inter_size(&ks->tile, &ks->prev, &lr->tl);
 	}
 	if (need_canon)
-		ks->hash = ks->delta ? tset_hash(&ks->hull, &lr->tl) * 31 +
-				       tset_hash(&ks->hole, &lr->tl) : 0;
+		ks->hash = ks->delta ? hash_combine(exec_tset_hash(&ks->hull, &lr->tl),
+						    exec_tset_hash(&ks->hole, &lr->tl)) : 0;
 	if (a)
 		a->recv += ks->delta;
 	lr->child_words += ks->delta;
@@ -514,19 +511,51 @@ static void child_step(struct link_run *lr, struct kid_slot *ks, uint64_t inst,
 
 /* ------------------------------------------------------- grouping (multicast) */
 
-static int cmp_hidx(const void *a, const void *b)
-{
-	const struct hidx *x = a, *y = b;
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
 static bool same_delta(const struct link_run *lr, const struct kid_slot *a,
 		       const struct kid_slot *b)
 {
 	return a->delta == b->delta && a->hash == b->hash &&
-	       tset_equal(&a->hull, &b->hull, &lr->tl) && tset_equal(&a->hole, &b->hole, &lr->tl);
+	       exec_tset_equal(&a->hull, &b->hull, &lr->tl) && exec_tset_equal(&a->hole, &b->hole, &lr->tl);
+}
+
+/* Up to this many children, classes are found by scanning them, not by hashing. */
+#define CLASS_SCAN_MAX 16
+
+/*
+ * The class of child 'i' among the classes found so far: the first of
+ * them with an identical delta, or 'i' itself as a new class. Few
+ * children: the list of classes is scanned; many: lr->classes maps a
+ * delta's hash to the first class with it and next_class chains the others
+ * with that hash, in index order.
+ */
+static int64_t class_of(struct link_run *lr, uint64_t i, int64_t *scan, size_t *n_scan)
+{
+	const struct kid_slot *a = &lr->slots[i];
+	int64_t *first, c;
+	bool is_new;
+	size_t k;
+
+	if (scan) {
+		for (k = 0; k < *n_scan; k++)
+			if (same_delta(lr, a, &lr->slots[scan[k]]))
+				return scan[k];
+		scan[(*n_scan)++] = (int64_t)i;
+		return (int64_t)i;
+	}
+	lr->next_class[i] = -1;
+	first = hashmap_put(&lr->classes, &a->hash, &is_new);
+	if (is_new) {
+		*first = (int64_t)i;
+		return (int64_t)i;
+	}
+	for (c = *first;; c = lr->next_class[c]) {
+		if (same_delta(lr, a, &lr->slots[c]))
+			return c;
+		if (lr->next_class[c] < 0) {
+			lr->next_class[c] = (int64_t)i;
+			return (int64_t)i;
+		}
+	}
 }
 
 /*
@@ -535,39 +564,17 @@ static bool same_delta(const struct link_run *lr, const struct kid_slot *a,
  */
 static void classify_leaves(struct link_run *lr)
 {
-	struct hidx *h = lr->order;
-	uint64_t n = 0, i, j, k;
-	uint64_t nk = lr->lk->n_kids;
+	uint64_t nk = lr->lk->n_kids, i;
+	int64_t scan[CLASS_SCAN_MAX];
+	size_t n_scan = 0;
 
+	if (nk > CLASS_SCAN_MAX)
+		hashmap_clear(&lr->classes);
 	for (i = 0; i < nk; i++) {
+		const struct kid_slot *a = &lr->slots[i];
 		lr->cls[i] = -1;
-		if (lr->slots[i].valid && lr->slots[i].delta &&
-		    !(lr->out_pass && lr->slots[i].out)) {
-			h[n].hash = lr->slots[i].hash;
-			h[n++].idx = i;
-		}
-	}
-	if (n <= 32) {
-		for (i = 1; i < n; i++) {          /* insertion sort: groups are small */
-			struct hidx v = h[i];
-			for (j = i; j > 0 && cmp_hidx(&h[j - 1], &v) > 0; j--)
-				h[j] = h[j - 1];
-			h[j] = v;
-		}
-	} else {
-		qsort(h, n, sizeof(*h), cmp_hidx);
-	}
-	for (i = 0; i < n; i = j) {
-		for (j = i; j < n && h[j].hash == h[i].hash; j++) {
-			const struct kid_slot *a = &lr->slots[h[j].idx];
-			lr->cls[h[j].idx] = (int64_t)h[j].idx;
-			for (k = i; k < j; k++)
-				if (lr->cls[h[k].idx] == (int64_t)h[k].idx &&
-				    same_delta(lr, a, &lr->slots[h[k].idx])) {
-					lr->cls[h[j].idx] = (int64_t)h[k].idx;
-					break;
-				}
-		}
+		if (a->valid && a->delta && !(lr->out_pass && a->out))
+			lr->cls[i] = class_of(lr, i, nk > CLASS_SCAN_MAX ? NULL : scan, &n_scan);
 	}
 }
 
@@ -701,7 +708,7 @@ static uint64_t multicast_skipping(struct link_run *lr)
 
 	for (i = 0; i < lk->n_kids; i++) {
 		struct kid_slot *ks = &lr->slots[i];
-		ks->skipped = ks->valid && ks->delta && xsparse_kid_skipped(lr->x, lk, ks->op_lo);
+		ks->skipped = ks->valid && ks->delta && exec_sparse_kid_skipped(lr->x, lk, ks->op_lo);
 		ks->out = ks->skipped;
 	}
 	words = multicast(lr);
@@ -738,10 +745,10 @@ static unsigned skipped_reads(const struct link_run *lr, uint64_t i)
 static bool holds_delta(const struct link_run *lr, const struct kid_slot *ks,
 			const struct tset *prev)
 {
-	uint64_t in = tset_inter_size(&ks->tile, prev, &lr->tl);
+	uint64_t in = exec_tset_inter_size(&ks->tile, prev, &lr->tl);
 
 	if (!ks->full)
-		in -= tset_inter3_size(&ks->tile, &ks->prev, prev, &lr->tl);
+		in -= exec_tset_inter3_size(&ks->tile, &ks->prev, prev, &lr->tl);
 	return in == ks->delta;
 }
 
@@ -832,10 +839,10 @@ static void serve_parent(struct link_run *lr, uint64_t pinst)
 		if (!ks->valid || !ks->delta)
 			continue;
 		if (lr->sparse)
-			xsparse_delivery(lr->x, lk, &lr->tl, &ks->tile, ks->full ? NULL : &ks->prev,
-					 ks->op_lo, pinst, (unsigned)lr->mult[i],
-					 lr->spatial_skip ? skipped_reads(lr, i) : 0,
-					 lr->linked_step && ks->covered, st ? st->held : NULL);
+			exec_sparse_delivery(lr->x, lk, &lr->tl, &ks->tile, ks->full ? NULL : &ks->prev,
+					     ks->op_lo, pinst, (unsigned)lr->mult[i],
+					     lr->spatial_skip ? skipped_reads(lr, i) : 0,
+					     lr->linked_step && ks->covered, st ? st->held : NULL);
 		if (lr->track_held)
 			track_partition(lr, st, ks, &lr->la);
 	}
@@ -874,7 +881,7 @@ static void walk_link(struct xrun *x, struct xlink *lk)
 
 	link_run_init(&lr, x, lk);
 	if (lr.sparse)
-		xsparse_link_begin(x, lk);
+		exec_sparse_link_begin(x, lk);
 	odo_reset(&lk->tick, bt);
 	do {
 		odo_reset(&lk->par, bp);
@@ -891,7 +898,7 @@ static void walk_link(struct xrun *x, struct xlink *lk)
 		} while (odo_next(&lk->par, p, bp));
 	} while (odo_next(&lk->tick, p, bt));
 	if (lr.sparse)
-		xsparse_link_end(x, lk);
+		exec_sparse_link_end(x, lk);
 	flush_link(&lr);
 	link_run_release(&lr);
 }
@@ -916,7 +923,7 @@ static uint64_t op_points(const struct xplan *p)
 	return n;
 }
 
-int xwalk_all(struct xrun *x)
+int exec_walk_all(struct xrun *x)
 {
 	const struct xplan *p = &x->plan;
 	unsigned t, i;
@@ -931,7 +938,7 @@ int xwalk_all(struct xrun *x)
 			probe.t = t;
 			probe.c = c;
 			probe.p = par;
-			dense = !x->sp || xsparse_link_is_dense(x->sp, &probe);
+			dense = !x->sp || exec_sparse_link_is_dense(x->sp, &probe);
 			link_init(&lk, p, t, c, par, dense);
 			lk.dense = dense;
 			if (compute_link_is_trivial(x, &lk)) {

@@ -65,9 +65,9 @@ static inline struct xacc *xrun_acc(struct xrun *x, unsigned level, unsigned t)
 }
 
 /* Walk every link of every tensor, filling x->acc (and sparse counts). */
-int xwalk_all(struct xrun *x);
+int exec_walk_all(struct xrun *x);
 
 /* Evaluate every op point in mapping order: numeric result and computes. */
-void xcompute(struct xrun *x);
+void exec_compute(struct xrun *x);
 
 #endif

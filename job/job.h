@@ -148,6 +148,8 @@ struct job_design {
 	size_t n_files;
 	const char *const *tensors;    /* "NAME=FILE" */
 	size_t n_tensors;
+	const struct spec_override *overrides;  /* --set, applied in order before validation */
+	size_t n_overrides;
 	enum job_command command;      /* what the design must provide (a mapping, a problem) */
 };
 
@@ -155,6 +157,8 @@ struct job_design {
  * Load and validate the design 'd' for its command. Every problem goes to
  * 'dl' (for exec and validate, tensor files are checked first, so that a
  * malformed one is reported at its own file:line). Returns the set, or NULL.
+ * The set and the diagnostics may point into the overrides: keep them until
+ * both are released.
  */
 struct spec_set *job_load(const struct job_design *d, struct diag_list *dl);
 

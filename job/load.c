@@ -11,19 +11,6 @@
 
 #include "util/arena.h"
 
-/* Extent of rank 'r' of tensor 'st': the hull of its projection. */
-static uint64_t rank_extent(const struct spec_workload *w, const struct spec_tensor *st,
-			    unsigned r)
-{
-	uint64_t ext = 1;
-	unsigned k;
-	for (k = 0; k < st->ranks[r].n_terms; k++) {
-		int64_t c = st->ranks[r].terms[k].coef;
-		ext += (uint64_t)(c < 0 ? -c : c) * (w->bounds[st->ranks[r].terms[k].dim] - 1);
-	}
-	return ext;
-}
-
 /*
  * Check one "NAME=FILE" tensor file: its syntax, and, when the workload
  * 'w' is known, that its shape is the tensor's. Diagnostics go to 'dl'.
@@ -50,11 +37,11 @@ static void check_tensor_file(const char *arg, const struct spec_workload *w,
 				   st->n_ranks, m->n_ranks);
 		} else {
 			for (r = 0; r < m->n_ranks; r++)
-				if (m->shape[r] != rank_extent(w, st, r)) {
+				if (m->shape[r] != st->rank_extent[r]) {
 					diag_error(dl, at, "rank %u has %llu coordinates; tensor '%s' "
 						   "needs %llu (its projection)", r,
 						   (unsigned long long)m->shape[r], name,
-						   (unsigned long long)rank_extent(w, st, r));
+						   (unsigned long long)st->rank_extent[r]);
 					break;
 				}
 		}
@@ -75,7 +62,8 @@ struct spec_set *job_load(const struct job_design *d, struct diag_list *dl)
 	if (d->n_tensors && (d->command == JOB_EXEC || d->command == JOB_VALIDATE)) {
 		/* the design alone, to know the tensors' shapes (its errors come later) */
 		struct diag_list tmp = DIAG_LIST_INIT;
-		struct spec_set *plain = spec_set_load(d->files, d->n_files, &lo, &tmp);
+		struct spec_set *plain = spec_set_load_overrides(d->files, d->n_files, d->overrides,
+								 d->n_overrides, &lo, &tmp);
 		diag_list_release(&tmp);
 		for (i = 0; i < d->n_tensors; i++)
 			check_tensor_file(d->tensors[i], plain ? &plain->workload : NULL, dl);
@@ -85,5 +73,5 @@ struct spec_set *job_load(const struct job_design *d, struct diag_list *dl)
 	}
 	lo.tensor_files = d->tensors;
 	lo.n_tensor_files = d->n_tensors;
-	return spec_set_load(d->files, d->n_files, &lo, dl);
+	return spec_set_load_overrides(d->files, d->n_files, d->overrides, d->n_overrides, &lo, dl);
 }

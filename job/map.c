@@ -196,7 +196,7 @@ enum job_status job_run_map(const struct spec_set *s, const struct job_options *
 	job_model_options(jo, &mo);
 	mapper_options_init(&o, &s->mapper);
 	apply_overrides(jo, &o);
-	ms = mapper_space_new(s, &out->diags);
+	ms = mapper_space_new(s, &mo, &out->diags);
 	if (!ms) {
 		sum->status = JOB_BAD_INPUT;   /* the diagnostics say why */
 		return sum->status;
@@ -210,18 +210,20 @@ enum job_status job_run_map(const struct spec_set *s, const struct job_options *
 	hook_up(&hooks, &o);
 	mapper_evaluator_model(&ev, &mc);
 	r = xmalloc(sizeof(*r));
-	if (mapper_run(ms, &ev, &o, r) < 0)
-		BUG("mapper options rejected after checking");
-	sum->n_evaluated = r->n_evaluated;
-	sum->n_valid = r->n_valid;
-	if (jo->want & JOB_WANT_PRINT)
-		search_summary(&o, r, &out->print);
-	if (!r->found) {
-		job_fail(sum, JOB_INFEASIBLE, "no valid mapping among %llu candidates:",
-			 (unsigned long long)r->n_evaluated);
-		failures(s, r, &out->notes);
+	if (mapper_run(ms, &ev, &o, r) < 0) {
+		job_fail(sum, JOB_SYSTEM, "%s", r->error);
 	} else {
-		best_outputs(s, jo, &mo, r, sum, out);
+		sum->n_evaluated = r->n_evaluated;
+		sum->n_valid = r->n_valid;
+		if (jo->want & JOB_WANT_PRINT)
+			search_summary(&o, r, &out->print);
+		if (!r->found) {
+			job_fail(sum, JOB_INFEASIBLE, "no valid mapping among %llu candidates:",
+				 (unsigned long long)r->n_evaluated);
+			failures(s, r, &out->notes);
+		} else {
+			best_outputs(s, jo, &mo, r, sum, out);
+		}
 	}
 	strbuf_release(&hooks.line);
 	free(r);

@@ -1,6 +1,6 @@
 /*
- * The analytical model as the search's evaluator: the only file of the
- * mapper that knows model/. One model workspace and one result buffer per
+ * The analytical model as the search's evaluator (the mapspace uses model/
+ * only to count tiles). One model workspace and one result buffer per
  * thread; a failed evaluation becomes a mapper_fail at a storage level.
  */
 #include "mapper/mapper.h"

@@ -133,8 +133,11 @@ struct mapper_options {
 	void *candidate_arg;
 };
 
+#define MAPPER_ERROR_MAX 160
+
 /* The result of a search. */
 struct mapper_result {
+	char error[MAPPER_ERROR_MAX];        /* why mapper_run() returned -1, else "" */
 	bool found;
 	struct spec_mapping best;            /* derived; valid when 'found' */
 	struct mapper_eval best_eval;
@@ -160,11 +163,16 @@ struct mapper_result {
 void mapper_options_init(struct mapper_options *o, const struct spec_mapper_settings *s);
 
 /*
- * Build the mapspace of 's' under its constraints. A constraint that is
+ * Build the mapspace of 's' under its constraints, for mappings evaluated
+ * with model options 'mo' (NULL: the model's defaults): the capacity
+ * pre-check counts a tile's words with model_tile_words() under them, as
+ * model_eval() does (hull or exact footprints). A constraint that is
  * malformed for this design, or that leaves no mapping, is reported to 'dl'
- * with its location and NULL is returned. The space borrows 's'.
+ * with its location and NULL is returned. The space borrows 's' and copies
+ * 'mo'.
  */
-struct mapper_space *mapper_space_new(const struct spec_set *s, struct diag_list *dl);
+struct mapper_space *mapper_space_new(const struct spec_set *s, const struct model_options *mo,
+				      struct diag_list *dl);
 
 /* Number of index factorizations (saturating at UINT64_MAX). */
 uint64_t mapper_space_n_factorizations(const struct mapper_space *ms);
@@ -174,7 +182,10 @@ uint64_t mapper_space_dim_factorizations(const struct mapper_space *ms, unsigned
 
 /*
  * Search 'ms' with 'ev' under 'o'. Returns 0 when the search ran (whether or
- * not a valid mapping was found: see out->found), -1 on invalid options.
+ * not a valid mapping was found: see out->found). Returns -1, with the
+ * reason in out->error (nothing else of 'out' is meaningful), on invalid
+ * options or when a search or refinement thread could not be started; the
+ * threads that did start have been stopped and joined by then.
  */
 int mapper_run(const struct mapper_space *ms, const struct mapper_evaluator *ev,
 	       const struct mapper_options *o, struct mapper_result *out);

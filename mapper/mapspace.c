@@ -38,25 +38,6 @@ static const char *level_name(const struct mapper_space *ms, unsigned l)
 	return ms->spec->arch.levels[l].name;
 }
 
-uint64_t ms_tile_words(const struct spec_tensor *t, const uint64_t *ext)
-{
-	uint64_t size = 1;
-	unsigned r, k;
-
-	for (r = 0; r < t->n_ranks; r++) {
-		const struct spec_rank_proj *rp = &t->ranks[r];
-		uint64_t span = 1;
-		for (k = 0; k < rp->n_terms; k++) {
-			uint64_t c = rp->terms[k].coef < 0 ? (uint64_t)-rp->terms[k].coef
-							   : (uint64_t)rp->terms[k].coef;
-			uint64_t add = sat_mul(c, ext[rp->terms[k].dim] - 1);
-			span = span > UINT64_MAX - add ? UINT64_MAX : span + add;
-		}
-		size = sat_mul(size, span);
-	}
-	return size;
-}
-
 /* Lay out the tiling levels, inner to outer. */
 static void init_tiling_levels(struct mapper_space *ms)
 {
@@ -573,10 +554,11 @@ static uint64_t min_extent(const struct mapper_space *ms, unsigned d, unsigned t
 }
 
 /*
- * The smallest tiles a level must hold (min_extent() of every dimension).
- * When even those overflow a level, no mapping fits it.
+ * The smallest tiles a level must hold (min_extent() of every dimension),
+ * counted by 'mws' as the model counts them. When even those overflow a
+ * level, no mapping fits it.
  */
-static int check_min_capacity(struct mapper_space *ms, struct diag_list *dl)
+static int check_min_capacity(struct mapper_space *ms, struct model_ws *mws, struct diag_list *dl)
 {
 	uint64_t ext[SPEC_MAX_DIMS];
 	int ret = 0;
@@ -600,7 +582,7 @@ static int check_min_capacity(struct mapper_space *ms, struct diag_list *dl)
 			tile[d] = min_extent(ms, d, lv->tl_temporal, ext[d]);
 		for (t = 0; t < ms->n_tensors; t++)
 			if (mask & (1u << t)) {
-				uint64_t w = ms_tile_words(&ms->spec->workload.tensors[t], tile);
+				uint64_t w = model_tile_words(mws, t, tile);
 				sum = sum > UINT64_MAX - w ? UINT64_MAX : sum + w;
 			}
 		if (sum > lv->cap_words) {
@@ -618,9 +600,12 @@ static int check_min_capacity(struct mapper_space *ms, struct diag_list *dl)
 	return ret;
 }
 
-struct mapper_space *mapper_space_new(const struct spec_set *s, struct diag_list *dl)
+struct mapper_space *mapper_space_new(const struct spec_set *s, const struct model_options *mo,
+				      struct diag_list *dl)
 {
+	static const struct model_options defaults = MODEL_OPTIONS_INIT;
 	struct mapper_space *ms;
+	struct model_ws *mws;
 	unsigned d, l;
 	int ret = 0;
 
@@ -628,6 +613,8 @@ struct mapper_space *mapper_space_new(const struct spec_set *s, struct diag_list
 		BUG("mapspace of an empty design");
 	ms = xcalloc(1, sizeof(*ms));
 	ms->spec = s;
+	ms->model_opt = mo ? *mo : defaults;
+	ms->model_opt.energy_preset = NULL;
 	ms->n_dims = s->workload.n_dims;
 	ms->n_tensors = s->workload.n_tensors;
 	ms->n_levels = s->arch.n_levels;
@@ -645,8 +632,12 @@ struct mapper_space *mapper_space_new(const struct spec_set *s, struct diag_list
 			ret = -1;
 	if (ret == 0 && check_utilization(ms, dl) < 0)
 		ret = -1;
-	if (ret == 0 && check_min_capacity(ms, dl) < 0)
-		ret = -1;
+	if (ret == 0) {
+		mws = ms_tile_counter_new(ms);
+		if (check_min_capacity(ms, mws, dl) < 0)
+			ret = -1;
+		model_ws_free(mws);
+	}
 	if (ret < 0) {
 		mapper_space_free(ms);
 		return NULL;

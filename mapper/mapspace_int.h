@@ -7,7 +7,8 @@
  * when its fan-out is > 1, then a temporal one (semantics 1.4). A point is
  * plain data; 'struct ms_if' is per-thread scratch computed from a point's
  * factorization, shared by every keep choice and order of that
- * factorization.
+ * factorization. The mapspace's functions and types carry the prefix ms_
+ * (mapspace.c, point.c); the search's (search_int.h) carry mapper_.
  */
 #ifndef MAPPER_MAPSPACE_INT_H
 #define MAPPER_MAPSPACE_INT_H
@@ -16,6 +17,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "model/model.h"
 
 struct rng;
 
@@ -63,6 +66,7 @@ struct ms_level {
 
 struct mapper_space {
 	const struct spec_set *spec;
+	struct model_options model_opt;      /* how the pre-check counts tiles (no energy preset) */
 	unsigned n_dims, n_tensors, n_levels, n_tl;
 	uint32_t all_tensors;
 	struct ms_tl tl[MS_MAX_TL];
@@ -83,7 +87,7 @@ struct ms_point {
 /* What a factorization implies; per-thread scratch. */
 struct ms_if {
 	uint64_t f[MS_MAX_TL][SPEC_MAX_DIMS];
-	uint64_t need[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];  /* dense tile words */
+	uint64_t need[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];  /* tile words (model_tile_words) */
 	uint8_t n_nt[MS_MAX_TL];             /* non-trivial loops */
 	uint8_t n_fn[MS_MAX_TL];             /* free non-trivial loops */
 	uint8_t fn[MS_MAX_TL][SPEC_MAX_DIMS];/* those, in dimension order */
@@ -92,18 +96,21 @@ struct ms_if {
 	uint32_t n_keep[SPEC_MAX_LEVELS];    /* feasible keep masks per level */
 	uint32_t *keep[SPEC_MAX_LEVELS];     /* into 'keep_buf' */
 	uint32_t *keep_buf;
+	struct model_ws *mws;                /* counts the tiles of 'need' (model_tile_words) */
 };
 
 /* ------------------------------------------------- mapspace.c, point.c */
 
-/* Words of the dense tile of tensor 't' over an op-space box of extents
- * 'ext' (convex hull of each rank's projection; saturating). */
-uint64_t ms_tile_words(const struct spec_tensor *t, const uint64_t *ext);
+/*
+ * A model workspace counting tiles as the search's evaluations will
+ * (ms->model_opt); the caller frees it with model_ws_free().
+ */
+struct model_ws *ms_tile_counter_new(const struct mapper_space *ms);
 
 /* Compare two points field by field; <0, 0, >0. */
 int ms_point_cmp(const struct ms_point *a, const struct ms_point *b);
 
-/* Allocate the keep buffers of 'fi' for 'ms'. */
+/* Allocate the keep buffers and the tile counter of 'fi' for 'ms'. */
 void ms_if_init(struct ms_if *fi, const struct mapper_space *ms);
 void ms_if_release(struct ms_if *fi);
 

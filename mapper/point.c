@@ -51,6 +51,21 @@ int ms_point_cmp(const struct ms_point *a, const struct ms_point *b)
 	return 0;
 }
 
+/*
+ * A model workspace that counts tiles for the pre-check. The options have
+ * no energy preset (energies play no part in a tile's size), so that only
+ * a bug can make it fail.
+ */
+struct model_ws *ms_tile_counter_new(const struct mapper_space *ms)
+{
+	char err[256];
+	struct model_ws *ws = model_ws_new(ms->spec, &ms->model_opt, err, sizeof(err));
+
+	if (!ws)
+		BUG("model workspace for the pre-check: %s", err);
+	return ws;
+}
+
 void ms_if_init(struct ms_if *fi, const struct mapper_space *ms)
 {
 	size_t total = 0, off = 0;
@@ -64,12 +79,15 @@ void ms_if_init(struct ms_if *fi, const struct mapper_space *ms)
 		fi->keep[l] = fi->keep_buf + off;
 		off += (size_t)1 << __builtin_popcount(ms->lvl[l].free_mask);
 	}
+	fi->mws = ms_tile_counter_new(ms);
 }
 
 void ms_if_release(struct ms_if *fi)
 {
 	free(fi->keep_buf);
 	fi->keep_buf = NULL;
+	model_ws_free(fi->mws);
+	fi->mws = NULL;
 }
 
 /* Unrank permutation 'r' of the 'm' items into 'out' (Lehmer code). */
@@ -296,7 +314,7 @@ static bool spatial_fits(const struct mapper_space *ms, const struct ms_if *fi, 
 	return spatial_exists(ms, fi, tl);
 }
 
-/* Dense tile words of every tensor at every storage level. */
+/* Tile words of every tensor at every storage level, as the model counts them. */
 static void compute_needs(const struct mapper_space *ms, struct ms_if *fi)
 {
 	uint64_t ext[SPEC_MAX_DIMS];
@@ -310,7 +328,7 @@ static void compute_needs(const struct mapper_space *ms, struct ms_if *fi)
 				ext[d] *= fi->f[i][d];
 		next = ms->lvl[l].tl_temporal + 1u;
 		for (t = 0; t < ms->n_tensors; t++)
-			fi->need[l][t] = ms_tile_words(&ms->spec->workload.tensors[t], ext);
+			fi->need[l][t] = model_tile_words(fi->mws, t, ext);
 	}
 }
 

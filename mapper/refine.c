@@ -10,6 +10,7 @@
 #include "mapper/search_int.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -310,8 +311,8 @@ static uint64_t descend(struct refine *R, struct ms_best *b, uint64_t *n_evals)
 			if (R->evals[i].status != MAPPER_OK ||
 			    mapper_eval_compare(&R->evals[i], &b->ev, R->o->metrics, R->o->n_metrics) >= 0)
 				continue;
-			if (best == SIZE_MAX || ms_better(R->o, &R->evals[i], &R->cand[i], &R->evals[best],
-							  &R->cand[best]))
+			if (best == SIZE_MAX || mapper_better(R->o, &R->evals[i], &R->cand[i], &R->evals[best],
+							      &R->cand[best]))
 				best = i;
 		}
 		if (best == SIZE_MAX)
@@ -323,12 +324,27 @@ static uint64_t descend(struct refine *R, struct ms_best *b, uint64_t *n_evals)
 	return steps;
 }
 
-void ms_refine(const struct mapper_space *ms, const struct mapper_evaluator *ev,
-	       const struct mapper_options *o, unsigned n_threads, double deadline,
-	       struct ms_best *starts, unsigned n_starts, uint64_t *n_evals, uint64_t *n_steps)
+/* Tell the pool to quit and join its first 'n' threads. */
+static void stop_pool(struct refine *R, unsigned n)
+{
+	unsigned i;
+
+	pthread_mutex_lock(&R->mu);
+	R->quit = true;
+	pthread_cond_broadcast(&R->job_cv);
+	pthread_mutex_unlock(&R->mu);
+	for (i = 0; i < n; i++)
+		pthread_join(R->threads[i], NULL);
+}
+
+int mapper_refine(const struct mapper_space *ms, const struct mapper_evaluator *ev,
+		  const struct mapper_options *o, unsigned n_threads, double deadline,
+		  struct ms_best *starts, unsigned n_starts, uint64_t *n_evals, uint64_t *n_steps,
+		  char *why, size_t why_size)
 {
 	struct refine R;
-	unsigned i;
+	unsigned i, n_started;
+	int rc = 0;
 
 	memset(&R, 0, sizeof(R));
 	R.ms = ms;
@@ -344,17 +360,17 @@ void ms_refine(const struct mapper_space *ms, const struct mapper_evaluator *ev,
 	pthread_cond_init(&R.job_cv, NULL);
 	pthread_cond_init(&R.done_cv, NULL);
 	R.threads = xcalloc(R.n_threads, sizeof(*R.threads));
-	for (i = 0; i < R.n_threads; i++)
-		if (pthread_create(&R.threads[i], NULL, worker_main, &R) != 0)
-			BUG("pthread_create failed");
-	for (i = 0; i < n_starts; i++)
+	for (n_started = 0; n_started < R.n_threads; n_started++)
+		if ((rc = pthread_create(&R.threads[n_started], NULL, worker_main, &R)) != 0)
+			break;
+	if (n_started < R.n_threads) {
+		snprintf(why, why_size, "cannot start refinement thread %u of %u: %s",
+			 n_started + 1, R.n_threads, strerror(rc));
+		rc = -1;
+	}
+	for (i = 0; rc == 0 && i < n_starts; i++)
 		*n_steps += descend(&R, &starts[i], n_evals);
-	pthread_mutex_lock(&R.mu);
-	R.quit = true;
-	pthread_cond_broadcast(&R.job_cv);
-	pthread_mutex_unlock(&R.mu);
-	for (i = 0; i < R.n_threads; i++)
-		pthread_join(R.threads[i], NULL);
+	stop_pool(&R, n_started);
 	free(R.threads);
 	free(R.cand);
 	free(R.evals);
@@ -363,4 +379,5 @@ void ms_refine(const struct mapper_space *ms, const struct mapper_evaluator *ev,
 	pthread_cond_destroy(&R.job_cv);
 	pthread_cond_destroy(&R.done_cv);
 	pthread_mutex_destroy(&R.mu);
+	return rc;
 }

@@ -8,8 +8,8 @@
  */
 #include "mapper/mapper.h"
 
-#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -62,7 +62,7 @@ static void stream_stop(struct run *R, struct stream *st, enum mapper_stop why)
 	st->stop = why;
 	R->n_done++;
 	for (i = 0; i < R->window; i++) {
-		ms_batch_free(st->ring[i]);
+		mapper_batch_free(st->ring[i]);
 		st->ring[i] = NULL;
 	}
 }
@@ -108,8 +108,8 @@ static void consume(struct run *R, struct stream *st, struct ms_batch *b)
 			while (k < b->n_bests && b->bests[k].pos < pos)
 				k++;
 			if (k < b->n_bests && b->bests[k].pos == pos &&
-			    (!st->has_best || ms_better(o, &b->bests[k].ev, &b->bests[k].pt,
-							&st->best.ev, &st->best.pt))) {
+			    (!st->has_best || mapper_better(o, &b->bests[k].ev, &b->bests[k].pt,
+							    &st->best.ev, &st->best.pt))) {
 				st->best = b->bests[k];
 				st->has_best = true;
 				st->since_best = 0;
@@ -148,7 +148,7 @@ static bool reduce_one(struct run *R, struct stream *st)
 	st->ring[st->next_reduce % R->window] = NULL;
 	consume(R, st, b);
 	st->next_reduce++;
-	ms_batch_free(b);
+	mapper_batch_free(b);
 	return true;
 }
 
@@ -237,10 +237,10 @@ static void *worker_main(void *arg)
 			continue;
 		}
 		pthread_mutex_unlock(&R->mu);
-		ms_batch_run(&w, b);
+		mapper_batch_run(&w, b);
 		pthread_mutex_lock(&R->mu);
 		if (R->streams[b->stream].done)
-			ms_batch_free(b);
+			mapper_batch_free(b);
 		else
 			R->streams[b->stream].ring[b->index % R->window] = b;
 		pthread_cond_signal(&R->done_cv);
@@ -269,8 +269,8 @@ static void progress(struct run *R, double t0, struct mapper_progress *p)
 	p->n_streams_active = R->n_streams - R->n_done;
 	for (s = 0; s < R->n_streams; s++) {
 		const struct stream *st = &R->streams[s];
-		if (st->has_best && (!best || ms_better(R->o, &st->best.ev, &st->best.pt,
-							&best->ev, &best->pt)))
+		if (st->has_best && (!best || mapper_better(R->o, &st->best.ev, &st->best.pt,
+							    &best->ev, &best->pt)))
 			best = &st->best;
 	}
 	if (best) {
@@ -355,7 +355,7 @@ static void init_streams(struct run *R)
 	for (s = 0; s < R->n_streams; s++) {
 		struct stream *st = &R->streams[s];
 		st->ring = xcalloc(R->window, sizeof(*st->ring));
-		st->n_batches = ms_stream_batches(R->ms, o->algorithm, s, R->n_streams);
+		st->n_batches = mapper_stream_batches(R->ms, o->algorithm, s, R->n_streams);
 		if (o->search_size)
 			st->budget = (o->search_size + R->n_streams - 1) / R->n_streams;
 		if (st->n_batches == 0) {
@@ -377,8 +377,8 @@ static void finish(struct run *R, struct mapper_result *out)
 		if (!st->done)
 			stream_stop(R, st, R->abort_reason);
 		out->stream_stops[st->stop]++;
-		if (st->has_best && (!best || ms_better(R->o, &st->best.ev, &st->best.pt,
-							&best->best.ev, &best->best.pt))) {
+		if (st->has_best && (!best || mapper_better(R->o, &st->best.ev, &st->best.pt,
+							    &best->best.ev, &best->best.pt))) {
 			best = st;
 			out->best_stream = s;
 		}
@@ -394,15 +394,17 @@ static void finish(struct run *R, struct mapper_result *out)
 
 /*
  * Refine the best points of up to o->refine streams (the best ones, distinct
- * points) and put the results back into their streams.
+ * points) and put the results back into their streams. Returns 0, or -1
+ * with out->error filled when the refinement's threads could not start.
  */
-static void refine_streams(struct run *R, unsigned n_threads, double t0, struct mapper_result *out)
+static int refine_streams(struct run *R, unsigned n_threads, double t0, struct mapper_result *out)
 {
 	const struct mapper_options *o = R->o;
 	unsigned max = o->refine < R->n_streams ? o->refine : R->n_streams;
 	struct ms_best *starts = xcalloc(max, sizeof(*starts));
 	unsigned *from = xcalloc(max, sizeof(*from));
 	unsigned n = 0, s, i, j;
+	int rc = 0;
 
 	for (s = 0; s < R->n_streams; s++) {
 		const struct stream *st = &R->streams[s];
@@ -412,8 +414,8 @@ static void refine_streams(struct run *R, unsigned n_threads, double t0, struct 
 			;
 		if (i < n)
 			continue;
-		for (i = 0; i < n && !ms_better(o, &st->best.ev, &st->best.pt, &starts[i].ev,
-						&starts[i].pt); i++)
+		for (i = 0; i < n && !mapper_better(o, &st->best.ev, &st->best.pt, &starts[i].ev,
+						    &starts[i].pt); i++)
 			;
 		if (i == max)
 			continue;
@@ -429,13 +431,16 @@ static void refine_streams(struct run *R, unsigned n_threads, double t0, struct 
 	if (n) {
 		out->refined = true;
 		out->searched_eval = starts[0].ev;
-		ms_refine(R->ms, R->ev, o, n_threads, o->time_limit_s > 0 ? t0 + o->time_limit_s : 0,
-			  starts, n, &out->n_refine_evals, &out->n_refine_steps);
-		for (i = 0; i < n; i++)
+		rc = mapper_refine(R->ms, R->ev, o, n_threads,
+				   o->time_limit_s > 0 ? t0 + o->time_limit_s : 0, starts, n,
+				   &out->n_refine_evals, &out->n_refine_steps, out->error,
+				   sizeof(out->error));
+		for (i = 0; rc == 0 && i < n; i++)
 			R->streams[from[i]].best = starts[i];
 	}
 	free(starts);
 	free(from);
+	return rc;
 }
 
 /* Check the options; -1 when they cannot run. */
@@ -452,18 +457,64 @@ static int check_options(const struct mapper_options *o)
 	return 0;
 }
 
+/*
+ * Start the 'n' workers of 'R' into threads[]. Returns how many started;
+ * when not all did, 'why' says why and the ones that did are told to stop
+ * (the caller joins them).
+ */
+static unsigned start_workers(struct run *R, pthread_t *threads, unsigned n, char *why,
+			      size_t why_size)
+{
+	unsigned i;
+	int rc = 0;
+
+	R->n_running = n;
+	for (i = 0; i < n; i++)
+		if ((rc = pthread_create(&threads[i], NULL, worker_main, R)) != 0)
+			break;
+	if (i == n)
+		return n;
+	snprintf(why, why_size, "cannot start search thread %u of %u: %s", i + 1, n,
+		 strerror(rc));
+	pthread_mutex_lock(&R->mu);
+	R->n_running -= n - i;
+	atomic_store(&R->abort, 1);
+	pthread_cond_broadcast(&R->work_cv);
+	pthread_mutex_unlock(&R->mu);
+	return i;
+}
+
+/* Free what 'R' holds (its threads are joined). */
+static void run_release(struct run *R)
+{
+	unsigned i, k;
+
+	for (i = 0; i < R->n_streams; i++) {
+		for (k = 0; k < R->window; k++)
+			mapper_batch_free(R->streams[i].ring[k]);
+		free(R->streams[i].ring);
+	}
+	free(R->streams);
+	ms_if_release(&R->fi);
+	pthread_cond_destroy(&R->work_cv);
+	pthread_cond_destroy(&R->done_cv);
+	pthread_mutex_destroy(&R->mu);
+}
+
 int mapper_run(const struct mapper_space *ms, const struct mapper_evaluator *ev,
 	       const struct mapper_options *o, struct mapper_result *out)
 {
 	struct run R;
 	pthread_t *threads;
 	pthread_condattr_t ca;
-	unsigned i, n_threads;
+	unsigned i, n_threads, n_started;
 	double t0 = now_s();
 
-	if (check_options(o) < 0)
-		return -1;
 	memset(out, 0, sizeof(*out));
+	if (check_options(o) < 0) {
+		snprintf(out->error, sizeof(out->error), "invalid search options");
+		return -1;
+	}
 	memset(&R, 0, sizeof(R));
 	R.ms = ms;
 	R.ev = ev;
@@ -486,29 +537,19 @@ int mapper_run(const struct mapper_space *ms, const struct mapper_evaluator *ev,
 	init_streams(&R);
 
 	threads = xcalloc(n_threads, sizeof(*threads));
-	R.n_running = n_threads;
-	for (i = 0; i < n_threads; i++)
-		if (pthread_create(&threads[i], NULL, worker_main, &R) != 0)
-			BUG("pthread_create: %s", strerror(errno));
-	coordinate(&R, t0);
-	for (i = 0; i < n_threads; i++)
+	n_started = start_workers(&R, threads, n_threads, out->error, sizeof(out->error));
+	if (n_started == n_threads)
+		coordinate(&R, t0);
+	for (i = 0; i < n_started; i++)
 		pthread_join(threads[i], NULL);
 	free(threads);
-
-	if (o->refine && !R.user_stop)
-		refine_streams(&R, n_threads, t0, out);
+	if (n_started < n_threads ||
+	    (o->refine && !R.user_stop && refine_streams(&R, n_threads, t0, out) < 0)) {
+		run_release(&R);
+		return -1;
+	}
 	finish(&R, out);
 	out->elapsed_s = now_s() - t0;
-	for (i = 0; i < R.n_streams; i++) {
-		unsigned k;
-		for (k = 0; k < R.window; k++)
-			ms_batch_free(R.streams[i].ring[k]);
-		free(R.streams[i].ring);
-	}
-	free(R.streams);
-	ms_if_release(&R.fi);
-	pthread_cond_destroy(&R.work_cv);
-	pthread_cond_destroy(&R.done_cv);
-	pthread_mutex_destroy(&R.mu);
+	run_release(&R);
 	return 0;
 }

@@ -28,29 +28,29 @@ static bool aborted(const struct ms_worker *w)
 	return w->abort && atomic_load_explicit(w->abort, memory_order_relaxed) != 0;
 }
 
-bool ms_better(const struct mapper_options *o, const struct mapper_eval *a,
-	       const struct ms_point *pa, const struct mapper_eval *b, const struct ms_point *pb)
+bool mapper_better(const struct mapper_options *o, const struct mapper_eval *a,
+		   const struct ms_point *pa, const struct mapper_eval *b, const struct ms_point *pb)
 {
 	int c = mapper_eval_compare(a, b, o->metrics, o->n_metrics);
 	return c < 0 || (c == 0 && ms_point_cmp(pa, pb) < 0);
 }
 
-void ms_stream_range(const struct mapper_space *ms, unsigned stream, unsigned n_streams,
-		     uint64_t *lo, uint64_t *hi)
+void mapper_stream_range(const struct mapper_space *ms, unsigned stream, unsigned n_streams,
+			 uint64_t *lo, uint64_t *hi)
 {
 	unsigned __int128 n = ms->n_if;
 	*lo = (uint64_t)(n * stream / n_streams);
 	*hi = (uint64_t)(n * (stream + 1) / n_streams);
 }
 
-uint64_t ms_stream_batches(const struct mapper_space *ms, enum spec_search alg,
-			   unsigned stream, unsigned n_streams)
+uint64_t mapper_stream_batches(const struct mapper_space *ms, enum spec_search alg,
+			       unsigned stream, unsigned n_streams)
 {
 	uint64_t lo, hi;
 
 	if (alg != SPEC_SEARCH_EXHAUSTIVE && alg != SPEC_SEARCH_LINEAR_PRUNED)
 		return UINT64_MAX;
-	ms_stream_range(ms, stream, n_streams, &lo, &hi);
+	mapper_stream_range(ms, stream, n_streams, &lo, &hi);
 	return (hi - lo + MS_BATCH_LINEAR - 1) / MS_BATCH_LINEAR;
 }
 
@@ -93,7 +93,7 @@ static void evaluate(struct ms_worker *w, struct ms_batch *b, const struct ms_po
 	w->ev->eval(w->ws, &w->m, &ev);
 	if (ev.status == MAPPER_OK) {
 		const struct ms_best *last = b->n_bests ? &b->bests[b->n_bests - 1] : NULL;
-		if (!last || ms_better(w->o, &ev, p, &last->ev, &last->pt)) {
+		if (!last || mapper_better(w->o, &ev, p, &last->ev, &last->pt)) {
 			XGROW(b->bests, b->n_bests + 1, b->bests_alloc);
 			b->bests[b->n_bests].pos = b->n;
 			b->bests[b->n_bests].pt = *p;
@@ -298,7 +298,7 @@ static void run_linear(struct ms_worker *w, struct ms_batch *b, bool pruned)
 	uint64_t lo, hi, first, last, idx;
 	struct ms_point p;
 
-	ms_stream_range(w->ms, b->stream, w->n_streams, &lo, &hi);
+	mapper_stream_range(w->ms, b->stream, w->n_streams, &lo, &hi);
 	first = lo + b->index * MS_BATCH_LINEAR;
 	last = first + MS_BATCH_LINEAR < hi ? first + MS_BATCH_LINEAR : hi;
 	b->end_of_stream = last >= hi;
@@ -326,7 +326,7 @@ static void run_linear(struct ms_worker *w, struct ms_batch *b, bool pruned)
 	}
 }
 
-void ms_batch_run(struct ms_worker *w, struct ms_batch *b)
+void mapper_batch_run(struct ms_worker *w, struct ms_batch *b)
 {
 	switch (w->o->algorithm) {
 	case SPEC_SEARCH_RANDOM:
@@ -349,7 +349,7 @@ void ms_batch_run(struct ms_worker *w, struct ms_batch *b)
 	}
 }
 
-void ms_batch_free(struct ms_batch *b)
+void mapper_batch_free(struct ms_batch *b)
 {
 	if (!b)
 		return;

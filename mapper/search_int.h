@@ -66,31 +66,34 @@ struct ms_worker {
 };
 
 /* True when 'a' is better than 'b': metrics, then the point's order. */
-bool ms_better(const struct mapper_options *o, const struct mapper_eval *a,
-	       const struct ms_point *pa, const struct mapper_eval *b, const struct ms_point *pb);
+bool mapper_better(const struct mapper_options *o, const struct mapper_eval *a,
+		   const struct ms_point *pa, const struct mapper_eval *b, const struct ms_point *pb);
 
 /* Factorization range [*lo, *hi) of linear stream 'stream'. */
-void ms_stream_range(const struct mapper_space *ms, unsigned stream, unsigned n_streams,
-		     uint64_t *lo, uint64_t *hi);
+void mapper_stream_range(const struct mapper_space *ms, unsigned stream, unsigned n_streams,
+			 uint64_t *lo, uint64_t *hi);
 
 /* Batches in linear stream 'stream' (UINT64_MAX for random streams). */
-uint64_t ms_stream_batches(const struct mapper_space *ms, enum spec_search alg,
-			   unsigned stream, unsigned n_streams);
+uint64_t mapper_stream_batches(const struct mapper_space *ms, enum spec_search alg,
+			       unsigned stream, unsigned n_streams);
 
 /* Run batch 'b' (stream and index set; outputs empty). */
-void ms_batch_run(struct ms_worker *w, struct ms_batch *b);
+void mapper_batch_run(struct ms_worker *w, struct ms_batch *b);
 
 /*
  * Refine each of 'starts' in place by steepest descent (refine.c) on
  * 'n_threads' threads, until no neighbour improves, the stop flag of 'o'
  * is raised or the monotonic clock passes 'deadline' (0 = none). Adds the
- * evaluations and steps to '*n_evals' and '*n_steps'.
+ * evaluations and steps to '*n_evals' and '*n_steps'. Returns 0, or -1 with
+ * 'why' filled when a thread could not be started (the ones that did are
+ * joined; 'starts' is then partly refined).
  */
-void ms_refine(const struct mapper_space *ms, const struct mapper_evaluator *ev,
-	       const struct mapper_options *o, unsigned n_threads, double deadline,
-	       struct ms_best *starts, unsigned n_starts, uint64_t *n_evals, uint64_t *n_steps);
+int mapper_refine(const struct mapper_space *ms, const struct mapper_evaluator *ev,
+		  const struct mapper_options *o, unsigned n_threads, double deadline,
+		  struct ms_best *starts, unsigned n_starts, uint64_t *n_evals, uint64_t *n_steps,
+		  char *why, size_t why_size);
 
-/* Free batch 'b' and everything in it; ms_batch_free(NULL) is a no-op. */
-void ms_batch_free(struct ms_batch *b);
+/* Free batch 'b' and everything in it; mapper_batch_free(NULL) is a no-op. */
+void mapper_batch_free(struct ms_batch *b);
 
 #endif

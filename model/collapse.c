@@ -239,7 +239,7 @@ static void store(struct model_ws *ws, unsigned pv, struct col *c, struct model_
 	}
 }
 
-void collapse(struct model_ws *ws, struct model_result *out)
+void model_collapse(struct model_ws *ws, struct model_result *out)
 {
 	struct col c;
 	unsigned pv, l;

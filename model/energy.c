@@ -189,11 +189,11 @@ static void prepare_level(struct model_ws *ws, unsigned l)
 		le->source = MODEL_ENERGY_ERT;
 		level_from_table(lvl, lvl->ert, le);
 	} else if (ws->preset >= 0) {
-		preset_level_table(ws->preset, lvl, &pt, acts);
+		model_preset_level_table(ws->preset, lvl, &pt, acts);
 		le->source = lvl->is_dummy ? MODEL_ENERGY_NONE : MODEL_ENERGY_PRESET;
 		level_from_table(lvl, &pt, le);
 		if (!lvl->is_dummy)
-			ws->preset_name = preset_name(ws->preset);
+			ws->preset_name = model_preset_name(ws->preset);
 	} else {
 		le->source = lvl->is_dummy ? MODEL_ENERGY_NONE : MODEL_ENERGY_PAT;
 		level_from_vector(le, pat_vector_energy(lvl));
@@ -231,9 +231,9 @@ static void prepare_compute(struct model_ws *ws)
 		ws->compute_source = MODEL_ENERGY_ERT;
 		compute_from_table(ws, c->ert);
 	} else if (ws->preset >= 0) {
-		preset_compute_table(ws->preset, c, &pt, acts);
+		model_preset_compute_table(ws->preset, c, &pt, acts);
 		ws->compute_source = MODEL_ENERGY_PRESET;
-		ws->preset_name = preset_name(ws->preset);
+		ws->preset_name = model_preset_name(ws->preset);
 		compute_from_table(ws, &pt);
 	} else {
 		double w = (double)(c->word_bits ? c->word_bits : 16) / 16.0;
@@ -242,7 +242,7 @@ static void prepare_compute(struct model_ws *ws)
 	}
 }
 
-void energy_prepare(struct model_ws *ws)
+void model_energy_prepare(struct model_ws *ws)
 {
 	unsigned l;
 

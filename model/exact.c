@@ -16,7 +16,7 @@ struct poly_bridge {
 	unsigned n_tensors, n_dims;
 };
 
-int fp_init(struct model_ws *ws)
+int model_fp_init(struct model_ws *ws)
 {
 	struct poly_bridge *pb = xcalloc(1, sizeof(*pb));
 	unsigned pv;
@@ -30,7 +30,7 @@ int fp_init(struct model_ws *ws)
 	return 0;
 }
 
-void fp_release(struct model_ws *ws)
+void model_fp_release(struct model_ws *ws)
 {
 	struct poly_bridge *pb = ws->poly;
 	unsigned pv;
@@ -53,8 +53,8 @@ static void box_hi(unsigned n_dims, const int64_t *lo, const uint64_t *ext, int6
 		hi[d] = lo[d] + (ext[d] ? (int64_t)ext[d] - 1 : 0);
 }
 
-uint64_t fp_exact_size(struct poly_bridge *pb, unsigned pv, const int64_t *op_lo,
-		       const uint64_t *op_ext)
+uint64_t model_fp_exact_size(struct poly_bridge *pb, unsigned pv, const int64_t *op_lo,
+			     const uint64_t *op_ext)
 {
 	int64_t hi[SPEC_MAX_DIMS];
 
@@ -62,8 +62,8 @@ uint64_t fp_exact_size(struct poly_bridge *pb, unsigned pv, const int64_t *op_lo
 	return poly_footprint_size(pb->pt[pv], op_lo, hi);
 }
 
-uint64_t fp_exact_delta(struct poly_bridge *pb, unsigned pv, const int64_t *new_lo,
-			const uint64_t *new_ext, const int64_t *old_lo, const uint64_t *old_ext)
+uint64_t model_fp_exact_delta(struct poly_bridge *pb, unsigned pv, const int64_t *new_lo,
+			      const uint64_t *new_ext, const int64_t *old_lo, const uint64_t *old_ext)
 {
 	int64_t hn[SPEC_MAX_DIMS], ho[SPEC_MAX_DIMS];
 

@@ -10,8 +10,8 @@
 
 #include "util/xalloc.h"
 
-void proj_box(const struct proj *p, const int64_t *op_lo, const uint64_t *op_ext,
-	      struct tbox *out)
+void model_proj_box(const struct proj *p, const int64_t *op_lo, const uint64_t *op_ext,
+		    struct tbox *out)
 {
 	unsigned r, t;
 
@@ -35,7 +35,7 @@ void proj_box(const struct proj *p, const int64_t *op_lo, const uint64_t *op_ext
 	}
 }
 
-uint64_t tbox_size(const struct tbox *b, unsigned n_ranks)
+uint64_t model_tbox_size(const struct tbox *b, unsigned n_ranks)
 {
 	uint64_t n = 1;
 	unsigned r;
@@ -45,7 +45,7 @@ uint64_t tbox_size(const struct tbox *b, unsigned n_ranks)
 	return n;
 }
 
-uint64_t proj_extents(const struct proj *p, const uint64_t *op_ext, uint64_t *ext)
+uint64_t model_proj_extents(const struct proj *p, const uint64_t *op_ext, uint64_t *ext)
 {
 	uint64_t n = 1;
 	unsigned r, t;
@@ -61,14 +61,21 @@ uint64_t proj_extents(const struct proj *p, const uint64_t *op_ext, uint64_t *ex
 	return n;
 }
 
-uint64_t fp_size(struct model_ws *ws, unsigned pv, const int64_t *op_lo,
-		 const uint64_t *op_ext)
+uint64_t model_fp_size(struct model_ws *ws, unsigned pv, const int64_t *op_lo,
+		       const uint64_t *op_ext)
 {
 	uint64_t ext[SPEC_MAX_TENSOR_RANKS];
 
 	if (ws->poly)
-		return fp_exact_size(ws->poly, pv, op_lo, op_ext);
-	return proj_extents(&ws->proj[pv], op_ext, ext);
+		return model_fp_exact_size(ws->poly, pv, op_lo, op_ext);
+	return model_proj_extents(&ws->proj[pv], op_ext, ext);
+}
+
+uint64_t model_tile_words(struct model_ws *ws, unsigned tensor, const uint64_t *op_ext)
+{
+	static const int64_t zero_lo[SPEC_MAX_DIMS];
+
+	return model_fp_size(ws, tensor, zero_lo, op_ext);
 }
 
 /* Points shared by two hull boxes. */
@@ -88,15 +95,15 @@ static uint64_t tbox_overlap(const struct tbox *a, const struct tbox *b, unsigne
 	return n;
 }
 
-uint64_t fp_delta(struct model_ws *ws, unsigned pv, const int64_t *new_lo,
-		  const uint64_t *new_ext, const int64_t *old_lo, const uint64_t *old_ext)
+uint64_t model_fp_delta(struct model_ws *ws, unsigned pv, const int64_t *new_lo,
+			const uint64_t *new_ext, const int64_t *old_lo, const uint64_t *old_ext)
 {
 	const struct proj *p = &ws->proj[pv];
 	struct tbox a, b;
 
 	if (ws->poly)
-		return fp_exact_delta(ws->poly, pv, new_lo, new_ext, old_lo, old_ext);
-	proj_box(p, new_lo, new_ext, &a);
-	proj_box(p, old_lo, old_ext, &b);
-	return tbox_size(&a, p->n_ranks) - tbox_overlap(&a, &b, p->n_ranks);
+		return model_fp_exact_delta(ws->poly, pv, new_lo, new_ext, old_lo, old_ext);
+	model_proj_box(p, new_lo, new_ext, &a);
+	model_proj_box(p, old_lo, old_ext, &b);
+	return model_tbox_size(&a, p->n_ranks) - tbox_overlap(&a, &b, p->n_ranks);
 }

@@ -151,7 +151,7 @@ static double compute_replication(const struct model_ws *ws)
 	return ws->loops[L].utilized_spatial_elems * (double)ws->loops[L].logical_fanout;
 }
 
-void loops_prepare(struct model_ws *ws, const struct spec_mapping *m)
+void model_loops_prepare(struct model_ws *ws, const struct spec_mapping *m)
 {
 	unsigned L;
 
@@ -176,10 +176,10 @@ void loops_prepare(struct model_ws *ws, const struct spec_mapping *m)
 	prepare_masters(ws);
 	prepare_levels(ws);
 	ws->compute_replication = compute_replication(ws);
-	ws->max_temporal_iterations = loops_temporal_product(ws);
+	ws->max_temporal_iterations = model_loops_temporal_product(ws);
 }
 
-uint64_t loops_temporal_product(const struct model_ws *ws)
+uint64_t model_loops_temporal_product(const struct model_ws *ws)
 {
 	uint64_t p = 1;
 	unsigned L;

@@ -265,6 +265,17 @@ int model_check_capacity(struct model_ws *ws, const struct spec_mapping *m,
 			 struct model_result *out);
 
 /*
+ * Words of the tile of tensor 'tensor' over an op-space box of extents
+ * 'op_ext' (one per dimension, 1 <= op_ext[d] <= the bound of d), counted as
+ * model_eval() counts a kept tile without a representation format (its
+ * utilized_capacity): under the workspace's footprint option, the convex
+ * hull of each rank's projection (MODEL_FOOTPRINT_TIMELOOP) or the exact set
+ * of tensor points (MODEL_FOOTPRINT_EXACT). The mapper's capacity pre-check
+ * counts tiles with it, so that the two cannot disagree.
+ */
+uint64_t model_tile_words(struct model_ws *ws, unsigned tensor, const uint64_t *op_ext);
+
+/*
  * Copy the meaningful part of 'src' into 'dst': the summary, the first
  * n_levels levels and networks and their n_tensors tiles (a few tens of KB
  * instead of the whole struct). 'dst' is then as good as 'src' for every

@@ -1,13 +1,19 @@
 /*
  * Internals of the analytical model, shared by its stages.
  *
- * The pipeline of model_eval() is a sequence of functions over one
- * workspace: loops_prepare() (per-loop strides, molds and fan-outs of the
- * mapping) -> nest analysis (nest_fast() or nest_walk(): per-level tile sizes
- * and the accesses each level serves) -> collapse() (partitions, bypass
- * masking, reads/fills/updates) -> the sparse hook -> eval_compute(),
- * eval_levels() (energy, bandwidth, cycles) -> eval_totals(). Everything
- * per-mapping lives in fixed arrays of the workspace: no stage allocates.
+ * The pipeline of model_eval() (model/pipeline.c, the only caller of the
+ * stages) is a sequence of functions over one workspace:
+ * model_loops_prepare() (per-loop strides, molds and fan-outs of the
+ * mapping) -> nest analysis (model_nest_fast() or model_nest_walk():
+ * per-level tile sizes and the accesses each level serves) ->
+ * model_collapse() (partitions, bypass masking, reads/fills/updates) -> the
+ * sparse hook -> model_check_levels() -> model_eval_compute(),
+ * model_eval_levels() (energy, bandwidth, cycles) -> model_eval_totals().
+ * Stages call only the helpers below them (footprints, checks,
+ * model_result_fail). Everything per-mapping lives in fixed arrays of the
+ * workspace: no stage allocates.
+ *
+ * Every function declared here carries the model_ prefix.
  */
 #ifndef MODEL_MODEL_INT_H
 #define MODEL_MODEL_INT_H
@@ -176,60 +182,60 @@ struct model_ws {
 /* ----------------------------------------------------------- footprints */
 
 /* The hull image of the op-space box [lo, lo + ext) on tensor 'p'. */
-void proj_box(const struct proj *p, const int64_t *op_lo, const uint64_t *op_ext,
-	      struct tbox *out);
+void model_proj_box(const struct proj *p, const int64_t *op_lo, const uint64_t *op_ext,
+		    struct tbox *out);
 
 /* Hull extents per rank of a box with op-space extents op_ext; returns
  * their product (the hull size). */
-uint64_t proj_extents(const struct proj *p, const uint64_t *op_ext, uint64_t *ext);
+uint64_t model_proj_extents(const struct proj *p, const uint64_t *op_ext, uint64_t *ext);
 
 /* Points in a hull box. */
-uint64_t tbox_size(const struct tbox *b, unsigned n_ranks);
+uint64_t model_tbox_size(const struct tbox *b, unsigned n_ranks);
 
 /* Points of the op-space box (lo, ext) image on tensor 'pv', in the
  * workspace's footprint mode. */
-uint64_t fp_size(struct model_ws *ws, unsigned pv, const int64_t *op_lo,
-		 const uint64_t *op_ext);
+uint64_t model_fp_size(struct model_ws *ws, unsigned pv, const int64_t *op_lo,
+		       const uint64_t *op_ext);
 
 /* Points of image(new) minus image(old) for two op-space boxes. */
-uint64_t fp_delta(struct model_ws *ws, unsigned pv, const int64_t *new_lo,
-		  const uint64_t *new_ext, const int64_t *old_lo, const uint64_t *old_ext);
+uint64_t model_fp_delta(struct model_ws *ws, unsigned pv, const int64_t *new_lo,
+			const uint64_t *new_ext, const int64_t *old_lo, const uint64_t *old_ext);
 
 /* Exact counts through poly/ (model/exact.c). */
-uint64_t fp_exact_size(struct poly_bridge *pb, unsigned pv, const int64_t *op_lo,
-		       const uint64_t *op_ext);
-uint64_t fp_exact_delta(struct poly_bridge *pb, unsigned pv, const int64_t *new_lo,
-			const uint64_t *new_ext, const int64_t *old_lo,
-			const uint64_t *old_ext);
+uint64_t model_fp_exact_size(struct poly_bridge *pb, unsigned pv, const int64_t *op_lo,
+			     const uint64_t *op_ext);
+uint64_t model_fp_exact_delta(struct poly_bridge *pb, unsigned pv, const int64_t *new_lo,
+			      const uint64_t *new_ext, const int64_t *old_lo,
+			      const uint64_t *old_ext);
 
 /* Set up exact footprints for MODEL_FOOTPRINT_EXACT. Returns 0, or -1 when
  * they are not available in this build. */
-int fp_init(struct model_ws *ws);
-void fp_release(struct model_ws *ws);
+int model_fp_init(struct model_ws *ws);
+void model_fp_release(struct model_ws *ws);
 
 /* ----------------------------------------------------------------- loops */
 
 /* Fill ws->loops, ws->lv and the compute expansion from 'm'. */
-void loops_prepare(struct model_ws *ws, const struct spec_mapping *m);
+void model_loops_prepare(struct model_ws *ws, const struct spec_mapping *m);
 
 /* Product of the trip counts (ends) of all temporal loops. */
-uint64_t loops_temporal_product(const struct model_ws *ws);
+uint64_t model_loops_temporal_product(const struct model_ws *ws);
 
 /* ------------------------------------------------------- nest analysis */
 
 /* The perfect-factorization fast path. Returns 0, or -1 when the mapping
  * needs the general walk (residuals, possible link transfers). */
-int nest_fast(struct model_ws *ws);
+int model_nest_fast(struct model_ws *ws);
 
 /* The general walk: Timeloop's extrapolated delta recursion. */
-void nest_walk(struct model_ws *ws);
+void model_nest_walk(struct model_ws *ws);
 
 /* Allocate / free the walk's state. */
-void nest_walk_init(struct model_ws *ws);
-void nest_walk_release(struct model_ws *ws);
+void model_nest_walk_init(struct model_ws *ws);
+void model_nest_walk_release(struct model_ws *ws);
 
 /* Add 'acc' accesses under key (m, scatter) to 't'. */
-void nest_rec_add(struct nest_tile *t, uint64_t m, uint64_t scatter, uint64_t acc);
+void model_nest_rec_add(struct nest_tile *t, uint64_t m, uint64_t scatter, uint64_t acc);
 
 /*
  * Multicast histogram of a spatial group for tensor 'pv': the children
@@ -237,14 +243,14 @@ void nest_rec_add(struct nest_tile *t, uint64_t m, uint64_t scatter, uint64_t ac
  * offset. Adds, for each group size m, (m, #groups) with #groups x 'acc'
  * accesses to 't'. 'skip' (may be NULL) marks children to leave out.
  */
-void nest_multicast(struct model_ws *ws, unsigned pv, const struct mloop *group,
-		    unsigned n_group, const uint64_t *ends, const uint8_t *skip,
-		    uint64_t acc, struct nest_tile *t);
+void model_nest_multicast(struct model_ws *ws, unsigned pv, const struct mloop *group,
+			  unsigned n_group, const uint64_t *ends, const uint8_t *skip,
+			  uint64_t acc, struct nest_tile *t);
 
 /* ------------------------------------------------------------- collapse */
 
 /* Semantics 2.6: nest results -> per-level tiles of 'out'. */
-void collapse(struct model_ws *ws, struct model_result *out);
+void model_collapse(struct model_ws *ws, struct model_result *out);
 
 /* -------------------------------------------------------- sparse hook */
 
@@ -253,48 +259,54 @@ void collapse(struct model_ws *ws, struct model_result *out);
  * Returns 0, or -1 with out->status set when it rejects the mapping. With no
  * sparse optimizations it only initializes the dense defaults.
  */
-int sparse_hook(struct model_ws *ws, struct model_result *out);
+int model_sparse_hook(struct model_ws *ws, struct model_result *out);
 
 /* Prepare / free the sparse analysis' part of the workspace. */
-void sparse_prepare(struct model_ws *ws);
-void sparse_release(struct model_ws *ws);
+void model_sparse_prepare(struct model_ws *ws);
+void model_sparse_release(struct model_ws *ws);
 
 /*
  * True when spatial skipping may lower the fan-out a mapping needs: the
- * fan-out is then checked by the sparse hook (check_fanout_at), not before
+ * fan-out is then checked by the sparse hook (model_check_fanout_at), not before
  * the nest analysis.
  */
-bool sparse_defers_fanout(const struct model_ws *ws);
+bool model_sparse_defers_fanout(const struct model_ws *ws);
 
 /* True when tensor pv has a representation format at level l. */
-bool sparse_has_format(const struct model_ws *ws, unsigned l, unsigned pv);
+bool model_sparse_has_format(const struct model_ws *ws, unsigned l, unsigned pv);
 
-/* ----------------------------------------------------------- evaluation */
+/* ------------------------------------------------------------- energies */
 
 /* Prepare per-level and compute energies (ERT, preset, user, PAT). */
-void energy_prepare(struct model_ws *ws);
+void model_energy_prepare(struct model_ws *ws);
+
+/* ----------------------------------------------------- checks (check.c) */
 
 /* Fan-out of the compute level and of every storage level (before the nest). */
-int check_levels_fanout(struct model_ws *ws, struct model_result *out);
+int model_check_levels_fanout(struct model_ws *ws, struct model_result *out);
 
 /* Fan-out (x, y) needed at storage level 'level' (-1: the compute units). */
-int check_fanout_at(struct model_ws *ws, int level, uint64_t x, uint64_t y,
-		    struct model_result *out);
+int model_check_fanout_at(struct model_ws *ws, int level, uint64_t x, uint64_t y,
+			  struct model_result *out);
 
 /* Capacity and min_utilization of the kept tiles (utilized_capacity). */
-int check_levels(struct model_ws *ws, struct model_result *out);
+int model_check_levels(struct model_ws *ws, struct model_result *out);
+
+/* ------------------------------------------------------------ evaluation */
 
 /* Arithmetic: computes, energy, cycles (semantics 3.4). */
-void eval_compute(struct model_ws *ws, struct model_result *out);
+void model_eval_compute(struct model_ws *ws, struct model_result *out);
 
 /* Storage: vector accesses, energy, bandwidth, cycles (3.2, 3.3, 3.5). */
-void eval_levels(struct model_ws *ws, struct model_result *out);
+void model_eval_levels(struct model_ws *ws, struct model_result *out);
 
 /* Networks, total cycles, leakage and summary metrics (3.6, 3.7). */
-void eval_totals(struct model_ws *ws, struct model_result *out);
+void model_eval_totals(struct model_ws *ws, struct model_result *out);
+
+/* --------------------------------------------------- result (result.c) */
 
 /* Record an infeasible result. Returns -1. */
-int result_fail(struct model_result *out, enum model_status st, int level, int tensor,
-		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+int model_result_fail(struct model_result *out, enum model_status st, int level, int tensor,
+		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 #endif

@@ -12,7 +12,7 @@
 
 #include "util/xalloc.h"
 
-void nest_rec_add(struct nest_tile *t, uint64_t m, uint64_t scatter, uint64_t acc)
+void model_nest_rec_add(struct nest_tile *t, uint64_t m, uint64_t scatter, uint64_t acc)
 {
 	unsigned i;
 
@@ -124,12 +124,12 @@ static void multicast_enumerate(struct model_ws *ws, int64_t (*t)[SPEC_MAX_TENSO
 		hist_n[h]++;
 	}
 	for (h = 0; h < n_hist; h++)
-		nest_rec_add(tile, hist_m[h], hist_n[h], hist_n[h] * acc);
+		model_nest_rec_add(tile, hist_m[h], hist_n[h], hist_n[h] * acc);
 }
 
-void nest_multicast(struct model_ws *ws, unsigned pv, const struct mloop *group,
-		    unsigned n_group, const uint64_t *ends, const uint8_t *skip,
-		    uint64_t acc, struct nest_tile *t)
+void model_nest_multicast(struct model_ws *ws, unsigned pv, const struct mloop *group,
+			  unsigned n_group, const uint64_t *ends, const uint8_t *skip,
+			  uint64_t acc, struct nest_tile *t)
 {
 	const struct proj *p = &ws->proj[pv];
 	int64_t tr[SPEC_MAX_DIMS][SPEC_MAX_TENSOR_RANKS];
@@ -157,5 +157,5 @@ void nest_multicast(struct model_ws *ws, unsigned pv, const struct mloop *group,
 		multicast_enumerate(ws, tr, n_group, p->n_ranks, ends, skip, acc, t);
 		return;
 	}
-	nest_rec_add(t, m, groups, groups * acc);
+	model_nest_rec_add(t, m, groups, groups * acc);
 }

@@ -189,7 +189,7 @@ static uint64_t overlap_delta(struct model_ws *ws, unsigned pv, unsigned l,
 		return ws->nest.t[l][pv].size -
 		       kept_points(ws->tile_ext[l][pv], us->pz, ws->proj[pv].n_ranks);
 	op_translation(ws, ab, o, z, u);
-	return fp_delta(ws, pv, u, op_ext, zero_lo, op_ext);
+	return model_fp_delta(ws, pv, u, op_ext, zero_lo, op_ext);
 }
 
 /*
@@ -465,7 +465,7 @@ static int fast_level0(struct model_ws *ws, const struct above *ab, struct proj_
 {
 	const struct mlevel *lv = &ws->lv[0];
 	const struct mloop *M = &ws->loops[lv->in];
-	uint64_t n = loops_temporal_product(ws), ends[SPEC_MAX_DIMS], F = 1;
+	uint64_t n = model_loops_temporal_product(ws), ends[SPEC_MAX_DIMS], F = 1;
 	unsigned pv, k, ng = 0;
 
 	ws->nest.compute_accesses = n;
@@ -478,21 +478,21 @@ static int fast_level0(struct model_ws *ws, const struct above *ab, struct proj_
 		struct nest_tile *t = &ws->nest.t[0][pv];
 		uint64_t moving;
 		if (!lv->has_master) {
-			nest_rec_add(t, 1, 1, n);
+			model_nest_rec_add(t, 1, 1, n);
 			continue;
 		}
 		if (F < 2 || (ws->m->levels[0].no_link_transfer_mask & (1u << pv))) {
-			nest_multicast(ws, pv, &ws->loops[M->group_lo], ng, ends, NULL, n, t);
+			model_nest_multicast(ws, pv, &ws->loops[M->group_lo], ng, ends, NULL, n, t);
 			continue;
 		}
 		moving = point_translations(ws, pv, ab, d);
 		if (group_moves(ws, 0, pv)) {
 			if (point_link_possible(ws, pv, d))
 				return -1;
-			nest_multicast(ws, pv, &ws->loops[M->group_lo], ng, ends, NULL, n, t);
+			model_nest_multicast(ws, pv, &ws->loops[M->group_lo], ng, ends, NULL, n, t);
 			continue;
 		}
-		nest_rec_add(t, F, 1, moving);
+		model_nest_rec_add(t, F, 1, moving);
 		t->link_transfers += F * (n - moving);
 	}
 	return 0;
@@ -517,12 +517,12 @@ static int fast_level(struct model_ws *ws, unsigned l, const struct above *ab,
 		bool need_u = lv->has_master && group_moves(ws, l, pv);
 		uint64_t sum = boundary_sum(ws, pv, l - 1, ab, o, need_u ? d : NULL);
 		if (!lv->has_master) {
-			nest_rec_add(t, 1, 1, sum);
+			model_nest_rec_add(t, 1, 1, sum);
 			continue;
 		}
 		if (need_u && link_possible(ws, l, pv, d))
 			return -1;
-		nest_multicast(ws, pv, &ws->loops[lv->in - ng + 1], ng, ends, NULL, sum, t);
+		model_nest_multicast(ws, pv, &ws->loops[lv->in - ng + 1], ng, ends, NULL, sum, t);
 	}
 	return 0;
 }
@@ -540,20 +540,20 @@ static void fast_sizes(struct model_ws *ws)
 		for (pv = 0; pv < ws->n_tensors; pv++) {
 			struct nest_tile *t = &ws->nest.t[l][pv];
 			const struct proj *p = &ws->proj[pv];
-			t->size = proj_extents(p, bext, ws->tile_ext[l][pv]);
+			t->size = model_proj_extents(p, bext, ws->tile_ext[l][pv]);
 			if (ws->poly)
-				t->size = fp_size(ws, pv, zero_lo, bext);
+				t->size = model_fp_size(ws, pv, zero_lo, bext);
 			if (!lv->has_master)
 				t->spatial_size = 0;
 			else if (ws->poly)
-				t->spatial_size = fp_size(ws, pv, zero_lo, ws->loops[lv->in].extent);
+				t->spatial_size = model_fp_size(ws, pv, zero_lo, ws->loops[lv->in].extent);
 			else
-				t->spatial_size = proj_extents(p, ws->loops[lv->in].extent, ext);
+				t->spatial_size = model_proj_extents(p, ws->loops[lv->in].extent, ext);
 		}
 	}
 }
 
-int nest_fast(struct model_ws *ws)
+int model_nest_fast(struct model_ws *ws)
 {
 	struct above ab;
 	struct proj_u d;

@@ -36,14 +36,14 @@ struct walk_state {
 	int64_t *offsets;     /* children x ranks, scratch */
 };
 
-void nest_walk_init(struct model_ws *ws)
+void model_nest_walk_init(struct model_ws *ws)
 {
 	ws->walk = xcalloc(1, sizeof(*ws->walk));
 	ws->walk->offsets = xcalloc(ws->max_children * SPEC_MAX_TENSOR_RANKS,
 				    sizeof(int64_t));
 }
 
-void nest_walk_release(struct model_ws *ws)
+void model_nest_walk_release(struct model_ws *ws)
 {
 	if (!ws->walk)
 		return;
@@ -121,7 +121,7 @@ static void diff_desc(struct model_ws *ws, unsigned pv, const struct tstate *st,
 	unsigned n = ws->proj[pv].n_ranks, r;
 	bool overlap = true;
 
-	d->size = fp_delta(ws, pv, lo, ext, st->last_lo, st->last_ext);
+	d->size = model_fp_delta(ws, pv, lo, ext, st->last_lo, st->last_ext);
 	for (r = 0; r < n; r++) {
 		int64_t a = d->w.lo[r] > st->last.lo[r] ? d->w.lo[r] : st->last.lo[r];
 		int64_t ha = d->w.lo[r] + d->w.ext[r], hb = st->last.lo[r] + st->last.ext[r];
@@ -151,9 +151,9 @@ static void tensor_delta(struct model_ws *ws, struct tstate *st, unsigned pv,
 	unsigned n = ws->proj[pv].n_ranks;
 	int64_t t[SPEC_MAX_TENSOR_RANKS];
 
-	proj_box(&ws->proj[pv], lo, ext, &d->w);
+	model_proj_box(&ws->proj[pv], lo, ext, &d->w);
 	d->kind = DELTA_FULL;
-	d->size = *full = fp_size(ws, pv, lo, ext);
+	d->size = *full = model_fp_size(ws, pv, lo, ext);
 	if (no_reuse)
 		return;
 	if (!st->has_last) {
@@ -277,7 +277,7 @@ static void walk_temporal(struct model_ws *ws, struct walk_state *w, unsigned L)
 		uint64_t n = w->trip[L] * w->epochs;
 		ws->nest.compute_accesses += n;
 		for (pv = 0; pv < ws->n_tensors; pv++)
-			nest_rec_add(&ws->nest.t[lp->level][pv], 1, 1, n);
+			model_nest_rec_add(&ws->nest.t[lp->level][pv], 1, 1, n);
 		return;
 	}
 	iterate(ws, w, L, &e);
@@ -287,7 +287,7 @@ static void walk_temporal(struct model_ws *ws, struct walk_state *w, unsigned L)
 		uint64_t acc = 0;
 		for (i = 0; i < e.n; i++)
 			acc += e.sizes[i][pv] * e.scale[i];
-		nest_rec_add(&ws->nest.t[lp->level][pv], 1, 1, acc * w->epochs);
+		model_nest_rec_add(&ws->nest.t[lp->level][pv], 1, 1, acc * w->epochs);
 	}
 }
 
@@ -379,7 +379,7 @@ static void rec_merge(struct nest_tile *into, const struct nest_tile *from)
 	unsigned i;
 
 	for (i = 0; i < from->n_rec; i++)
-		nest_rec_add(into, from->rec[i].m, from->rec[i].scatter, from->rec[i].accesses);
+		model_nest_rec_add(into, from->rec[i].m, from->rec[i].scatter, from->rec[i].accesses);
 }
 
 /*
@@ -403,9 +403,9 @@ static void spatial_accesses(struct model_ws *ws, struct walk_state *w, unsigned
 		child_offsets(ws, g, n, ends, pv, n_children, w->offsets);
 		covered = link_cover(ws, w, l, pv, cur, n_children, H);
 	}
-	nest_multicast(ws, pv, g, n, ends, NULL, acc, &plain);
+	model_nest_multicast(ws, pv, g, n, ends, NULL, acc, &plain);
 	if (covered) {
-		nest_multicast(ws, pv, g, n, ends, ws->child_flag, acc, &linked);
+		model_nest_multicast(ws, pv, g, n, ends, ws->child_flag, acc, &linked);
 		if (rec_total(&linked) < rec_total(&plain)) {
 			rec_merge(tile, &linked);
 			tile->link_transfers += covered * acc;
@@ -429,7 +429,7 @@ static void point_desc(struct model_ws *ws, const struct walk_state *w, unsigned
 
 	for (k = 0; k < ws->n_dims; k++)
 		one[k] = 1;
-	proj_box(&ws->proj[pv], w->T, one, &d->w);
+	model_proj_box(&ws->proj[pv], w->T, one, &d->w);
 	d->kind = DELTA_FULL;
 	d->size = 1;
 }
@@ -454,11 +454,11 @@ static void walk_spatial(struct model_ws *ws, struct walk_state *w, unsigned M)
 		ws->nest.compute_accesses += w->epochs;
 	for (pv = 0; pv < ws->n_tensors; pv++) {
 		struct delta_desc point;
-		const struct delta_desc *cur = &w->cur[l - 1][pv];
-		if (mp->group_lo == 0) {
+		const struct delta_desc *cur = &point;
+		if (mp->group_lo == 0)
 			point_desc(ws, w, pv, &point);
-			cur = &point;
-		}
+		else
+			cur = &w->cur[l - 1][pv];
 		if (cur->size)
 			spatial_accesses(ws, w, M, ends, n_children, pv, cur);
 		w->prev[l][pv] = *cur;
@@ -466,7 +466,7 @@ static void walk_spatial(struct model_ws *ws, struct walk_state *w, unsigned M)
 	}
 	working_extent(ws, w, M, ext);
 	for (pv = 0; pv < ws->n_tensors; pv++) {
-		uint64_t s = fp_size(ws, pv, w->T, ext);
+		uint64_t s = model_fp_size(ws, pv, w->T, ext);
 		if (s > ws->nest.t[l][pv].spatial_size)
 			ws->nest.t[l][pv].spatial_size = s;
 	}
@@ -483,7 +483,7 @@ static void walk(struct model_ws *ws, struct walk_state *w, unsigned L)
 		boundary_delta(ws, w, L);
 }
 
-void nest_walk(struct model_ws *ws)
+void model_nest_walk(struct model_ws *ws)
 {
 	struct walk_state *w = ws->walk;
 	unsigned l, pv;

@@ -149,7 +149,7 @@ static bool ends_ci(const char *s, const char *suffix)
 	return ls >= lx && contains_ci(s + ls - lx, suffix);
 }
 
-int preset_find(const char *name)
+int model_preset_find(const char *name)
 {
 	int i;
 
@@ -159,24 +159,24 @@ int preset_find(const char *name)
 	return -1;
 }
 
-const char *const *preset_names(void)
+const char *const *model_preset_names(void)
 {
 	return names;
 }
 
-const char *preset_name(int preset)
+const char *model_preset_name(int preset)
 {
 	assert(preset >= 0 && preset < PRESET_COUNT);
 	return names[preset];
 }
 
-const char *preset_version(int preset)
+const char *model_preset_version(int preset)
 {
 	assert(preset >= 0 && preset < PRESET_COUNT);
 	return versions[preset];
 }
 
-const char *preset_unit(int preset)
+const char *model_preset_unit(int preset)
 {
 	assert(preset >= 0 && preset < PRESET_COUNT);
 	return preset == PRESET_EYERISS_NORM ? "MAC16" : "pJ";
@@ -296,8 +296,9 @@ static void add_action(struct spec_ert_action *actions, size_t *n, const char *n
 		.name = name, .energy_pj = pj, .n_variants = 1, .loc = loc};
 }
 
-void preset_level_table(int preset, const struct spec_level *lvl, struct spec_ert_table *out,
-			struct spec_ert_action actions[PRESET_MAX_ACTIONS])
+void model_preset_level_table(int preset, const struct spec_level *lvl,
+			      struct spec_ert_table *out,
+			      struct spec_ert_action actions[PRESET_MAX_ACTIONS])
 {
 	double width = (double)lvl->word_bits * (lvl->block_size ? lvl->block_size : 1);
 	double md = lvl->is_dummy ? 0 : metadata_width_bits(lvl);
@@ -386,8 +387,9 @@ static double accelergy_mac(bool fp, double wm, double wa)
 	return e;
 }
 
-void preset_compute_table(int preset, const struct spec_compute *c, struct spec_ert_table *out,
-			  struct spec_ert_action actions[PRESET_MAX_ACTIONS])
+void model_preset_compute_table(int preset, const struct spec_compute *c,
+				struct spec_ert_table *out,
+				struct spec_ert_action actions[PRESET_MAX_ACTIONS])
 {
 	unsigned w = c->word_bits ? c->word_bits : 16;
 	double wm = attr_width(c, "multiplier_width", w), wa = attr_width(c, "adder_width", w);

@@ -17,7 +17,7 @@
 /* Room for every action a preset table may hold. */
 #define PRESET_MAX_ACTIONS 16
 
-/* The presets, in the order of preset_names(). */
+/* The presets, in the order of model_preset_names(). */
 enum preset_id {
 	PRESET_HOROWITZ45,    /* Horowitz ISSCC 2014, 45 nm, pJ */
 	PRESET_ACCELERGY45,   /* Accelergy/Aladdin-style public 45 nm tables, pJ */
@@ -32,19 +32,19 @@ enum preset_id {
  * Index of the preset named 'name' (case and the '-'/'_' spelling ignored),
  * or -1 when there is none.
  */
-int preset_find(const char *name);
+int model_preset_find(const char *name);
 
 /* The PRESET_COUNT preset names followed by NULL (for help and diag_suggest). */
-const char *const *preset_names(void);
+const char *const *model_preset_names(void);
 
 /* Name of preset 'preset' (0 <= preset < PRESET_COUNT). */
-const char *preset_name(int preset);
+const char *model_preset_name(int preset);
 
 /* Version of the preset's table, to record next to its name in outputs. */
-const char *preset_version(int preset);
+const char *model_preset_version(int preset);
 
 /* Unit of the preset's energies: "pJ", or "MAC16" (relative) for eyeriss_norm. */
-const char *preset_unit(int preset);
+const char *model_preset_unit(int preset);
 
 /*
  * Fill '*out' with the table of storage level 'lvl' under 'preset'. Its
@@ -54,17 +54,19 @@ const char *preset_unit(int preset);
  * gated_* variants when the preset has gating figures. A dummy_storage level
  * gets zero energies.
  */
-void preset_level_table(int preset, const struct spec_level *lvl, struct spec_ert_table *out,
-			struct spec_ert_action actions[PRESET_MAX_ACTIONS]);
+void model_preset_level_table(int preset, const struct spec_level *lvl,
+			      struct spec_ert_table *out,
+			      struct spec_ert_action actions[PRESET_MAX_ACTIONS]);
 
 /*
  * Fill '*out' with the table of the compute unit 'c' under 'preset':
  * 'compute' (one MAC of c's width: word_bits, or the multiplier_width and
  * adder_width attributes when given; floating point when the class name
  * contains "fp" or "float"), and 'compute_gated' when the preset has it.
- * 'actions' and 'c' are borrowed as in preset_level_table.
+ * 'actions' and 'c' are borrowed as in model_preset_level_table().
  */
-void preset_compute_table(int preset, const struct spec_compute *c, struct spec_ert_table *out,
-			  struct spec_ert_action actions[PRESET_MAX_ACTIONS]);
+void model_preset_compute_table(int preset, const struct spec_compute *c,
+				struct spec_ert_table *out,
+				struct spec_ert_action actions[PRESET_MAX_ACTIONS]);
 
 #endif

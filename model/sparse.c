@@ -80,18 +80,18 @@ static struct sparse_ws *sparse_ws_new(const struct model_ws *ws)
 	sp = xcalloc(1, sizeof(*sp));
 	sp->active = true;
 	for (pv = 0; pv < ws->n_tensors; pv++)
-		sp->density[pv] = density_model_new(&s->workload.tensors[pv], &s->workload);
+		sp->density[pv] = density_model_new(&s->workload.tensors[pv]);
 	for (i = 0; i < s->sparse.n_targets; i++)
 		index_target(sp, &s->sparse.targets[i]);
 	return sp;
 }
 
-void sparse_prepare(struct model_ws *ws)
+void model_sparse_prepare(struct model_ws *ws)
 {
 	ws->sp = sparse_ws_new(ws);
 }
 
-void sparse_release(struct model_ws *ws)
+void model_sparse_release(struct model_ws *ws)
 {
 	struct sparse_ws *sp = ws->sp;
 	unsigned pv;
@@ -105,17 +105,17 @@ void sparse_release(struct model_ws *ws)
 	ws->sp = NULL;
 }
 
-bool sparse_defers_fanout(const struct model_ws *ws)
+bool model_sparse_defers_fanout(const struct model_ws *ws)
 {
 	return ws->sp && ws->sp->has_spatial_skip;
 }
 
-bool sparse_has_format(const struct model_ws *ws, unsigned l, unsigned pv)
+bool model_sparse_has_format(const struct model_ws *ws, unsigned l, unsigned pv)
 {
 	return ws->sp && ws->sp->fmt[l][pv];
 }
 
-int sparse_hook(struct model_ws *ws, struct model_result *out)
+int model_sparse_hook(struct model_ws *ws, struct model_result *out)
 {
 	struct sparse_ws *sp = ws->sp;
 
@@ -126,14 +126,14 @@ int sparse_hook(struct model_ws *ws, struct model_result *out)
 	sp->nest.loops = ws->m->complete;
 	sp->nest.n_levels = ws->n_levels;
 	sp->nest.level_begin = ws->m->complete_begin;
-	if (sparse_formats(ws, out) < 0)
+	if (model_sparse_formats(ws, out) < 0)
 		return -1;
-	sparse_occupancy(ws, out);
-	if (sparse_define_safs(ws, out) < 0)
+	model_sparse_occupancy(ws, out);
+	if (model_sparse_define_safs(ws, out) < 0)
 		return -1;
-	if (sp->has_spatial_skip && sparse_spatial_instances(ws, out) < 0)
+	if (sp->has_spatial_skip && model_sparse_spatial_instances(ws, out) < 0)
 		return -1;
-	sparse_combine(ws, out);
-	sparse_classify(ws, out);
-	return sparse_capacity(ws, out);
+	model_sparse_combine(ws, out);
+	model_sparse_classify(ws, out);
+	return model_sparse_capacity(ws, out);
 }

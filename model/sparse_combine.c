@@ -148,7 +148,7 @@ static void combine_tensor(struct model_ws *ws, unsigned pv, struct model_result
 	}
 }
 
-void sparse_combine(struct model_ws *ws, struct model_result *out)
+void model_sparse_combine(struct model_ws *ws, struct model_result *out)
 {
 	struct saf_compute_effect ce = { out->compute.algorithmic, false, 0 };
 	unsigned pv;
@@ -167,7 +167,7 @@ static struct saf_operand operand(struct model_ws *ws, unsigned pv,
 	static const uint64_t ones[SPEC_MAX_TENSOR_RANKS] = { 1, 1, 1, 1, 1, 1, 1, 1 };
 	struct density_tile one = density_tile_box(ws->s->workload.tensors[pv].n_ranks, ones);
 	struct saf_operand o;
-	int l = sparse_keeping_level(out, 0, pv);
+	int l = model_sparse_keeping_level(out, 0, pv);
 	o.density = round(density_expected_occupancy(ws->sp->density[pv], &one) * 1e6) / 1e6;
 	o.has_metadata = l >= 0 && out->tiles[l][pv].has_metadata;
 	o.gs_saf = ws->sp->gs_saf[pv];
@@ -175,7 +175,7 @@ static struct saf_operand operand(struct model_ws *ws, unsigned pv,
 	return o;
 }
 
-void sparse_classify(struct model_ws *ws, struct model_result *out)
+void model_sparse_classify(struct model_ws *ws, struct model_result *out)
 {
 	struct model_compute *mc = &out->compute;
 	unsigned ops[2], n = 0, pv;

@@ -181,9 +181,9 @@ static int bind_tile(struct model_ws *ws, unsigned pv, unsigned l, int c,
 	fill_assign_in(ws, pv, l, c, &in);
 	resolve_ranks(ws, pv, l, c, &in, st);
 	if (st->n_ranks > MODEL_MAX_FMT_RANKS || st->n_ranks == 0)
-		return result_fail(out, EVAL_SPARSE, (int)l, (int)pv,
-				   "'%s' at '%s': %u format ranks (at most %d)", tensor->name,
-				   lvl->name, st->n_ranks, MODEL_MAX_FMT_RANKS);
+		return model_result_fail(out, EVAL_SPARSE, (int)l, (int)pv,
+					 "'%s' at '%s': %u format ranks (at most %d)", tensor->name,
+					 lvl->name, st->n_ranks, MODEL_MAX_FMT_RANKS);
 	st->pretiled = fmt_pretiling_required(st->compressed, ch != NULL, ch ? ch->points : 0);
 	if (st->pretiled)
 		as = fmt_pretiling_check(st->kind, st->n_ranks, ch->kind, ch->n_ranks);
@@ -195,8 +195,8 @@ static int bind_tile(struct model_ws *ws, unsigned pv, unsigned l, int c,
 	if (as == FMT_ASSIGN_OK)
 		as = fmt_assign_ranks(&in, &st->asg);
 	if (as != FMT_ASSIGN_OK)
-		return result_fail(out, EVAL_SPARSE, (int)l, (int)pv, "'%s' at '%s': %s",
-				   tensor->name, lvl->name, fmt_assign_status_str(as));
+		return model_result_fail(out, EVAL_SPARSE, (int)l, (int)pv, "'%s' at '%s': %s",
+					 tensor->name, lvl->name, fmt_assign_status_str(as));
 	fill_layout(lvl, f, st);
 	return 0;
 }
@@ -216,7 +216,7 @@ static void publish(const struct sp_tile *st, struct model_tile *t)
 	}
 }
 
-int sparse_formats(struct model_ws *ws, struct model_result *out)
+int model_sparse_formats(struct model_ws *ws, struct model_result *out)
 {
 	unsigned pv, l;
 

@@ -68,27 +68,27 @@ struct sparse_ws {
 };
 
 /* sparse_format.c: bind every kept tile's format to the loops (semantics 4.3.1). */
-int sparse_formats(struct model_ws *ws, struct model_result *out);
+int model_sparse_formats(struct model_ws *ws, struct model_result *out);
 
 /* sparse_occupancy.c: expected occupancies and format accesses (4.3.3, 4.3.4). */
-void sparse_occupancy(struct model_ws *ws, struct model_result *out);
+void model_sparse_occupancy(struct model_ws *ws, struct model_result *out);
 
 /* Utilized capacities, metadata capacity, overbooking and the vector ratio (4.7, 3.2). */
-int sparse_capacity(struct model_ws *ws, struct model_result *out);
+int model_sparse_capacity(struct model_ws *ws, struct model_result *out);
 
 /* sparse_saf.c: define the optimizations (4.4). */
-int sparse_define_safs(struct model_ws *ws, struct model_result *out);
+int model_sparse_define_safs(struct model_ws *ws, struct model_result *out);
 
 /* Spatial skipping: lower the instances and expansions below (4.4.4). */
-int sparse_spatial_instances(struct model_ws *ws, struct model_result *out);
+int model_sparse_spatial_instances(struct model_ws *ws, struct model_result *out);
 
 /* The nearest level at or above 'l' that keeps 'pv' (a non-empty tile), or -1. */
-int sparse_keeping_level(const struct model_result *out, unsigned l, unsigned pv);
+int model_sparse_keeping_level(const struct model_result *out, unsigned l, unsigned pv);
 
 /* sparse_combine.c: representation impact, propagation, (de)compression (4.5). */
-void sparse_combine(struct model_ws *ws, struct model_result *out);
+void model_sparse_combine(struct model_ws *ws, struct model_result *out);
 
 /* Compute classes (4.6). */
-void sparse_classify(struct model_ws *ws, struct model_result *out);
+void model_sparse_classify(struct model_ws *ws, struct model_result *out);
 
 #endif

@@ -112,7 +112,7 @@ static void tile_occupancy(struct model_ws *ws, unsigned l, unsigned pv,
 		format_accesses(st, t);
 }
 
-void sparse_occupancy(struct model_ws *ws, struct model_result *out)
+void model_sparse_occupancy(struct model_ws *ws, struct model_result *out)
 {
 	unsigned l, pv;
 
@@ -282,7 +282,7 @@ static double vector_ratio(struct model_ws *ws, unsigned l, unsigned pv,
 	return num / ((double)t->shape * d / (double)b);
 }
 
-int sparse_capacity(struct model_ws *ws, struct model_result *out)
+int model_sparse_capacity(struct model_ws *ws, struct model_result *out)
 {
 	unsigned l, pv;
 
@@ -304,11 +304,11 @@ int sparse_capacity(struct model_ws *ws, struct model_result *out)
 			}
 		}
 		if (lvl->has_metadata_storage_depth && bits > (double)lvl->effective_metadata_size_bits)
-			return result_fail(out, EVAL_METADATA_CAPACITY, (int)l, big_pv,
-					   "metadata at '%s' needs %.0f bits (the largest, '%s', "
-					   "%.0f), it holds %llu", lvl->name, bits,
-					   ws->s->workload.tensors[big_pv].name, big,
-					   (unsigned long long)lvl->effective_metadata_size_bits);
+			return model_result_fail(out, EVAL_METADATA_CAPACITY, (int)l, big_pv,
+						 "metadata at '%s' needs %.0f bits (the largest, '%s', "
+						 "%.0f), it holds %llu", lvl->name, bits,
+						 ws->s->workload.tensors[big_pv].name, big,
+						 (unsigned long long)lvl->effective_metadata_size_bits);
 	}
 	return 0;
 }

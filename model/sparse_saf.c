@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-int sparse_keeping_level(const struct model_result *out, unsigned l, unsigned pv)
+int model_sparse_keeping_level(const struct model_result *out, unsigned l, unsigned pv)
 {
 	for (; l < out->n_levels; l++)
 		if (out->tiles[l][pv].is_kept && out->tiles[l][pv].shape)
@@ -55,12 +55,12 @@ static int eval_option(struct model_ws *ws, unsigned s, const struct spec_saf_op
 	unsigned i;
 	int md_level;
 
-	oe->tl = sparse_keeping_level(out, s, o->target);
+	oe->tl = model_sparse_keeping_level(out, s, o->target);
 	if (oe->tl < 0)
-		return result_fail(out, EVAL_SPARSE, (int)s, (int)o->target,
-				   "no level at or above '%s' keeps '%s', the target of an "
-				   "action optimization", ws->s->arch.levels[s].name,
-				   w->tensors[o->target].name);
+		return model_result_fail(out, EVAL_SPARSE, (int)s, (int)o->target,
+					 "no level at or above '%s' keeps '%s', the target of an "
+					 "action optimization", ws->s->arch.levels[s].name,
+					 w->tensors[o->target].name);
 	lvl = &ws->s->arch.levels[oe->tl];
 	t = &out->tiles[oe->tl][o->target];
 	memset(&q, 0, sizeof(q));
@@ -143,7 +143,7 @@ static struct saf_spatial_effect spatial_effect(struct model_ws *ws, unsigned s,
 		int kl;
 		if (!((cond_mask >> c) & 1))
 			continue;
-		kl = sparse_keeping_level(out, s, c);
+		kl = model_sparse_keeping_level(out, s, c);
 		if (kl < 0 || !out->tiles[kl][c].has_metadata)
 			continue;
 		q.cond = &w->tensors[c];
@@ -190,7 +190,7 @@ static void clear_safs(struct model_ws *ws)
 	}
 }
 
-int sparse_define_safs(struct model_ws *ws, struct model_result *out)
+int model_sparse_define_safs(struct model_ws *ws, struct model_result *out)
 {
 	static const enum spec_saf_kind order[] = { SPEC_SAF_GATING, SPEC_SAF_SKIPPING };
 	unsigned k, l, g;
@@ -232,7 +232,7 @@ static void self_thinning(struct model_ws *ws, const struct model_result *out)
 	for (l = 0; l < ws->n_levels; l++) {
 		for (pv = 0; pv < ws->n_tensors; pv++) {
 			struct sp_tile *st = &ws->sp->t[l][pv];
-			int kl = sparse_keeping_level(out, l, pv);
+			int kl = model_sparse_keeping_level(out, l, pv);
 			if (st->thins || kl < 0 || !out->tiles[kl][pv].has_metadata)
 				continue;
 			st->below = spatial_effect(ws, l, pv, 1u << pv, out, st);
@@ -272,7 +272,7 @@ static void fold_thinning(const struct sp_tile *st, double *lead, uint32_t *lead
 	}
 }
 
-int sparse_spatial_instances(struct model_ws *ws, struct model_result *out)
+int model_sparse_spatial_instances(struct model_ws *ws, struct model_result *out)
 {
 	struct model_compute *mc = &out->compute;
 	double best_ratio = 0, best_x = 0, best_y = 0;
@@ -299,7 +299,7 @@ int sparse_spatial_instances(struct model_ws *ws, struct model_result *out)
 	mc->avg_replication *= best_ratio;
 	mc->max_x = scaled(mc->max_x, best_x);
 	mc->max_y = scaled(mc->max_y, best_y);
-	if (check_fanout_at(ws, -1, mc->max_x, mc->max_y, out) < 0)
+	if (model_check_fanout_at(ws, -1, mc->max_x, mc->max_y, out) < 0)
 		return -1;
 	for (l = 0; l < ws->n_levels; l++) {
 		uint64_t x = 0, y = 0;
@@ -307,7 +307,7 @@ int sparse_spatial_instances(struct model_ws *ws, struct model_result *out)
 			x = out->tiles[l][pv].max_x > x ? out->tiles[l][pv].max_x : x;
 			y = out->tiles[l][pv].max_y > y ? out->tiles[l][pv].max_y : y;
 		}
-		if (check_fanout_at(ws, (int)l, x, y, out) < 0)
+		if (model_check_fanout_at(ws, (int)l, x, y, out) < 0)
 			return -1;
 	}
 	return 0;

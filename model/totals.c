@@ -142,7 +142,7 @@ static bool inconsequential(const struct model_ws *ws, unsigned l,
 	return true;
 }
 
-void eval_totals(struct model_ws *ws, struct model_result *out)
+void model_eval_totals(struct model_ws *ws, struct model_result *out)
 {
 	uint64_t cycles = out->compute.cycles;
 	unsigned l;

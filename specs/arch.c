@@ -36,7 +36,7 @@ struct raw_comp *ld_comp_add(struct ld *ld)
 	return rc;
 }
 
-const struct raw_attr *raw_comp_attr(const struct raw_comp *rc, const char *key)
+const struct raw_attr *ld_comp_attr(const struct raw_comp *rc, const char *key)
 {
 	size_t i;
 	for (i = 0; i < rc->n_attrs; i++)
@@ -45,11 +45,11 @@ const struct raw_attr *raw_comp_attr(const struct raw_comp *rc, const char *key)
 	return NULL;
 }
 
-void raw_comp_add_attr(struct ld *ld, struct raw_comp *rc, const char *key,
-		       const struct ysrc_node *value, bool inherited)
+void ld_comp_add_attr(struct ld *ld, struct raw_comp *rc, const char *key,
+		      const struct ysrc_node *value, bool inherited)
 {
 	struct raw_attr *na;
-	if (raw_comp_attr(rc, key))
+	if (ld_comp_attr(rc, key))
 		return;   /* the first (innermost) definition wins */
 	na = arena_calloc(ld->a, rc->n_attrs + 1, sizeof(*na));
 	if (rc->n_attrs)
@@ -71,7 +71,7 @@ static void add_attr_map(struct ld *ld, struct raw_comp *rc, const struct ysrc_n
 		return;
 	for (i = 0; i < m->n; i++) {
 		size_t before = rc->n_attrs;
-		raw_comp_add_attr(ld, rc, m->pairs[i].key->str, m->pairs[i].value, inherited);
+		ld_comp_add_attr(ld, rc, m->pairs[i].key->str, m->pairs[i].value, inherited);
 		if (rc->n_attrs > before)
 			rc->attrs[before].loc = m->pairs[i].key->loc;
 	}
@@ -147,7 +147,7 @@ static int local_entry(struct ld *ld, const struct ysrc_node *e, const struct kp
 	rc->class_name = arena_strdup(ld->a, cls->str);
 	rc->subclass = sub ? arena_strdup(ld->a, sub->str) : NULL;
 	rc->loc = ld_get(e, "name")->loc;
-	kpath_render(p, &sb);
+	ld_kpath_render(p, &sb);
 	rc->path = arena_strdup(ld->a, sb.buf);
 	strbuf_release(&sb);
 	if (!ck_mul_u64(mult, count, &rc->instances))

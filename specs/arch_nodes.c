@@ -50,7 +50,7 @@ static const char *path_string(struct ld *ld, const struct kpath *p)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *s;
-	kpath_render(p, &sb);
+	ld_kpath_render(p, &sb);
 	s = arena_strdup(ld->a, sb.buf);
 	strbuf_release(&sb);
 	return s;
@@ -59,7 +59,7 @@ static const char *path_string(struct ld *ld, const struct kpath *p)
 /* A synthesized attribute value located at 'loc'. */
 static void synth(struct ld *ld, struct raw_comp *rc, const char *key, const char *value)
 {
-	raw_comp_add_attr(ld, rc, key, ysrc_scalar_new(ld->a, value, rc->loc), false);
+	ld_comp_add_attr(ld, rc, key, ysrc_scalar_new(ld->a, value, rc->loc), false);
 }
 
 /* A synthesized integer attribute. */
@@ -97,8 +97,8 @@ static void add_scopes(struct ld *ld, struct raw_comp *rc, const struct walk *w)
 			continue;
 		for (i = 0; i < s->attrs->n; i++) {
 			size_t before = rc->n_attrs;
-			raw_comp_add_attr(ld, rc, s->attrs->pairs[i].key->str,
-					  s->attrs->pairs[i].value, true);
+			ld_comp_add_attr(ld, rc, s->attrs->pairs[i].key->str,
+					 s->attrs->pairs[i].value, true);
 			if (rc->n_attrs > before)
 				rc->attrs[before].loc = s->attrs->pairs[i].key->loc;
 		}
@@ -156,7 +156,7 @@ static int component(struct ld *ld, const struct ysrc_node *n, const struct kpat
 	rc->path = path_string(ld, p);
 	rc->instances = w->mesh_x * w->mesh_y;
 	for (i = 0; attrs && i < attrs->n; i++) {
-		raw_comp_add_attr(ld, rc, attrs->pairs[i].key->str, attrs->pairs[i].value, false);
+		ld_comp_add_attr(ld, rc, attrs->pairs[i].key->str, attrs->pairs[i].value, false);
 		rc->attrs[rc->n_attrs - 1].loc = attrs->pairs[i].key->loc;
 	}
 	add_defaults(ld, rc, w);

@@ -71,21 +71,11 @@ static double banded_density(uint64_t n, uint64_t w)
 static int finish_banded(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 			 const struct spec_tensor *t, struct spec_density *d)
 {
-	const struct spec_workload *w = &ld->s->workload;
-	uint64_t ext[2];
-	unsigned r, k;
+	const uint64_t *ext = t->rank_extent;
 
 	if (t->n_ranks != 2)
 		return ld_error(ld, n, p, "a banded density needs a 2-rank data space; '%s' has %u",
 				t->name, t->n_ranks);
-	for (r = 0; r < 2; r++) {
-		ext[r] = 1;
-		for (k = 0; k < t->ranks[r].n_terms; k++) {
-			const struct spec_term *tm = &t->ranks[r].terms[k];
-			ext[r] += (uint64_t)(tm->coef < 0 ? -tm->coef : tm->coef) *
-				  (w->bounds[tm->dim] - 1);
-		}
-	}
 	if (ext[0] != ext[1])
 		return ld_error(ld, n, p, "a banded density needs a square data space; '%s' is "
 				"%llu x %llu", t->name, (unsigned long long)ext[0],
@@ -250,25 +240,17 @@ static int attach_matrix(struct ld *ld, struct diag_loc at, const struct kpath *
 			 const struct spec_tensor *t, const struct spec_matrix *m,
 			 struct spec_density *d)
 {
-	const struct spec_workload *w = &ld->s->workload;
-	unsigned r, k;
+	unsigned r;
 
 	if (m->n_ranks != t->n_ranks)
 		return ld_error_at(ld, at, p, "'%s' has %u ranks but data space '%s' has %u",
 				   m->file, m->n_ranks, t->name, t->n_ranks);
-	for (r = 0; r < t->n_ranks; r++) {
-		uint64_t ext = 1;
-		for (k = 0; k < t->ranks[r].n_terms; k++) {
-			const struct spec_term *tm = &t->ranks[r].terms[k];
-			ext += (uint64_t)(tm->coef < 0 ? -tm->coef : tm->coef) *
-			       (w->bounds[tm->dim] - 1);
-		}
-		if (m->shape[r] != ext)
+	for (r = 0; r < t->n_ranks; r++)
+		if (m->shape[r] != t->rank_extent[r])
 			return ld_error_at(ld, at, p, "rank %u of '%s' has extent %llu but rank %u "
 					   "of data space '%s' has %llu", r, m->file,
 					   (unsigned long long)m->shape[r], r, t->name,
-					   (unsigned long long)ext);
-	}
+					   (unsigned long long)t->rank_extent[r]);
 	d->kind = SPEC_DENSITY_ACTUAL;
 	d->data = m;
 	d->density = t->size ? (double)m->nnz / (double)t->size : 0.0;

@@ -71,7 +71,7 @@ static void attrs_init(struct attrs *at, struct ld *ld, const struct raw_comp *r
 static const struct raw_attr *attr_any(const struct attrs *at, const char *const *names)
 {
 	for (; *names; names++) {
-		const struct raw_attr *a = raw_comp_attr(at->rc, *names);
+		const struct raw_attr *a = ld_comp_attr(at->rc, *names);
 		if (a && !ysrc_is_null(a->value))
 			return a;
 	}
@@ -154,7 +154,7 @@ static const char *get_str(struct attrs *at, const char *const *names)
 /* Report a derivation error at attribute 'key' (or at the component). */
 static int attr_error(struct attrs *at, const char *key, const char *fmt, const char *detail)
 {
-	const struct raw_attr *a = raw_comp_attr(at->rc, key);
+	const struct raw_attr *a = ld_comp_attr(at->rc, key);
 	struct kpath kp = KP_KEY(&at->ap, key);
 	at->rc_ = -1;
 	if (a)
@@ -626,7 +626,7 @@ static int resolve_power_gating(struct ld *ld, struct spec_level *levels, unsign
 		for (i = 0; i < ld->n_comps; i++)
 			if (ld->comps[i].level == (int)l)
 				c = &ld->comps[i];
-		a = c ? raw_comp_attr(c, "power_gated_at") : NULL;
+		a = c ? ld_comp_attr(c, "power_gated_at") : NULL;
 		if (!a || ysrc_is_null(a->value))
 			continue;
 		{

@@ -421,7 +421,7 @@ const struct spec_matrix *spec_matrix_load(struct arena *a, const char *path,
 	uint64_t rows = 0, cols = 0;
 	int rc;
 
-	if (read_file(path, &text, &err) < 0) {
+	if (fileio_read(path, &text, &err) < 0) {
 		diag_error(dl, (struct diag_loc){ path, 0, 0 }, "%s", err.buf);
 		strbuf_release(&text);
 		strbuf_release(&err);

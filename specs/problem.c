@@ -378,7 +378,28 @@ static int parse_instance_values(struct ld *ld, const struct ysrc_node *n, const
 	return rc;
 }
 
-/* Fill dim_mask, resolved coefficients and the convex-hull size of tensor 't'. */
+/*
+ * Points of the projection 'rp' over the bounds of 'w': the convex hull of
+ * its values, 1 + sum over terms of |coef| * (bound - 1) (a stride or a
+ * dilation is a coefficient). Returns false when that exceeds 2^64 - 1.
+ */
+static bool rank_extent(const struct spec_workload *w, const struct spec_rank_proj *rp,
+			uint64_t *out)
+{
+	uint64_t extent = 1;
+	unsigned k;
+
+	for (k = 0; k < rp->n_terms; k++) {
+		const struct spec_term *tm = &rp->terms[k];
+		uint64_t c = tm->coef < 0 ? -(uint64_t)tm->coef : (uint64_t)tm->coef, span;
+		if (!ck_mul_u64(c, w->bounds[tm->dim] - 1, &span) || !ck_add_u64(extent, span, &extent))
+			return false;
+	}
+	*out = extent;
+	return true;
+}
+
+/* Fill dim_mask, resolved coefficients, rank extents and the size of tensor 't'. */
 static int finish_tensor(struct ld *ld, struct spec_tensor *t)
 {
 	const struct spec_workload *w = &ld->s->workload;
@@ -387,21 +408,18 @@ static int finish_tensor(struct ld *ld, struct spec_tensor *t)
 
 	t->dim_mask = 0;
 	for (r = 0; r < t->n_ranks; r++) {
-		uint64_t extent = 1;
 		for (k = 0; k < t->ranks[r].n_terms; k++) {
 			struct spec_term *tm = &t->ranks[r].terms[k];
-			uint64_t span, c;
 			if (tm->coef_idx >= 0)
 				tm->coef = w->coefs[tm->coef_idx].value;
-			c = (uint64_t)(tm->coef < 0 ? -tm->coef : tm->coef);
 			t->dim_mask |= 1u << tm->dim;
-			if (!ck_mul_u64(c, w->bounds[tm->dim] - 1, &span) ||
-			    !ck_add_u64(extent, span, &extent))
-				return diag_error(ld->dl, t->loc, "data space '%s' is too large",
-						  t->name);
 		}
-		if (!ck_mul_u64(size, extent, &size))
-			return diag_error(ld->dl, t->loc, "data space '%s' is too large", t->name);
+		if (!rank_extent(w, &t->ranks[r], &t->rank_extent[r]))
+			return diag_error(ld->dl, t->loc, "data space '%s' is too large: rank %u "
+					  "spans more than 2^64 - 1 points", t->name, r);
+		if (!ck_mul_u64(size, t->rank_extent[r], &size))
+			return diag_error(ld->dl, t->loc, "data space '%s' is too large: its "
+					  "ranks span more than 2^64 - 1 points together", t->name);
 	}
 	t->size = size;
 	return 0;

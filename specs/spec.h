@@ -333,7 +333,10 @@ struct spec_tensor {
 	struct spec_rank_proj ranks[SPEC_MAX_TENSOR_RANKS];
 	bool read_write;
 	uint32_t dim_mask;             /* dimensions that project to this tensor */
-	uint64_t size;                 /* points of the convex hull of its projection */
+	/* points of rank r's projection over the workload bounds (its convex
+	 * hull): 1 + sum over its terms of |coef| * (bound - 1) */
+	uint64_t rank_extent[SPEC_MAX_TENSOR_RANKS];
+	uint64_t size;                 /* product of the rank extents */
 	struct spec_density density;
 };
 

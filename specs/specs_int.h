@@ -32,7 +32,7 @@ struct kpath {
 #define KP_IDX(up_, i_) ((struct kpath){ (up_), NULL, (long)(i_) })
 
 /* Append the rendering of 'p' ("a.b[2].c") to 'sb'. */
-void kpath_render(const struct kpath *p, struct strbuf *sb);
+void ld_kpath_render(const struct kpath *p, struct strbuf *sb);
 
 /* ------------------------------------------- intermediate architecture */
 
@@ -303,9 +303,9 @@ int spec_arch_load(struct ld *ld);
 
 /* raw component helpers (arch.c) */
 struct raw_comp *ld_comp_add(struct ld *ld);
-void raw_comp_add_attr(struct ld *ld, struct raw_comp *rc, const char *key,
-		       const struct ysrc_node *value, bool inherited);
-const struct raw_attr *raw_comp_attr(const struct raw_comp *rc, const char *key);
+void ld_comp_add_attr(struct ld *ld, struct raw_comp *rc, const char *key,
+		      const struct ysrc_node *value, bool inherited);
+const struct raw_attr *ld_comp_attr(const struct raw_comp *rc, const char *key);
 enum comp_kind spec_classify(const char *class_name);
 /* Split "name[a..b]" into name and count; -1 on a malformed range. */
 int spec_split_range(struct arena *a, const char *text, const char **name, uint64_t *count);

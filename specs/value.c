@@ -14,11 +14,11 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-void kpath_render(const struct kpath *p, struct strbuf *sb)
+void ld_kpath_render(const struct kpath *p, struct strbuf *sb)
 {
 	if (!p)
 		return;
-	kpath_render(p->up, sb);
+	ld_kpath_render(p->up, sb);
 	if (p->key) {
 		if (p->up)
 			strbuf_addch(sb, '.');
@@ -33,7 +33,7 @@ static void format_msg(struct strbuf *sb, const struct kpath *p, const char *fmt
 {
 	if (p) {
 		strbuf_addstr(sb, "in '");
-		kpath_render(p, sb);
+		ld_kpath_render(p, sb);
 		strbuf_addstr(sb, "': ");
 	}
 	strbuf_vaddf(sb, fmt, ap);

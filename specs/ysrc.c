@@ -526,7 +526,7 @@ int ysrc_parse_file(struct arena *a, const char *path, struct diag_list *dl,
 	int rc;
 
 	*root = NULL;
-	if (read_file(path, &text, &err) < 0) {
+	if (fileio_read(path, &text, &err) < 0) {
 		diag_error(dl, (struct diag_loc){ path, 0, 0 }, "%s", err.buf);
 		rc = -1;
 	} else {

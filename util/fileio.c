@@ -113,7 +113,7 @@ void atomic_file_abort(struct atomic_file *af)
 	atomic_file_clear(af);
 }
 
-int write_file_atomic(const char *path, const void *data, size_t len, struct strbuf *err)
+int fileio_write_atomic(const char *path, const void *data, size_t len, struct strbuf *err)
 {
 	struct atomic_file af;
 	if (atomic_file_open(&af, path, err) < 0)
@@ -126,15 +126,15 @@ int write_file_atomic(const char *path, const void *data, size_t len, struct str
 	return atomic_file_commit(&af, err);
 }
 
-int write_files_atomic(const char *dir, const char *const *names, const struct strbuf *const *bufs,
-		       size_t n, struct strbuf *err)
+int fileio_write_files_atomic(const char *dir, const char *const *names,
+			      const struct strbuf *const *bufs, size_t n, struct strbuf *err)
 {
 	struct atomic_file *af = xcalloc(n, sizeof(*af));
 	struct strbuf path = STRBUF_INIT;
 	size_t i, n_open = 0;
 	int rc = -1;
 
-	if (make_dirs(dir, err) < 0)
+	if (fileio_make_dirs(dir, err) < 0)
 		goto out;
 	for (i = 0; i < n; i++) {
 		strbuf_reset(&path);
@@ -159,7 +159,7 @@ out:
 	return rc;
 }
 
-int read_file(const char *path, struct strbuf *out, struct strbuf *err)
+int fileio_read(const char *path, struct strbuf *out, struct strbuf *err)
 {
 	char buf[65536];
 	size_t n;
@@ -179,7 +179,7 @@ int read_file(const char *path, struct strbuf *out, struct strbuf *err)
 	return 0;
 }
 
-int make_dirs(const char *path, struct strbuf *err)
+int fileio_make_dirs(const char *path, struct strbuf *err)
 {
 	char *p, *s;
 	int rc = 0;

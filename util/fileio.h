@@ -1,5 +1,6 @@
 /*
- * Whole-file output that never leaves a half-written file behind.
+ * Whole-file input and output (fileio_*), and output that never leaves a
+ * half-written file behind (struct atomic_file).
  *
  * An output to a regular file (or to a path that does not exist yet) is
  * written to "<path>.tmp.<pid>" and renamed over 'path' only when everything
@@ -36,7 +37,7 @@ int atomic_file_commit(struct atomic_file *af, struct strbuf *err);
 void atomic_file_abort(struct atomic_file *af);
 
 /* Write 'len' bytes of 'data' to 'path' atomically. Returns 0 or -1 + 'err'. */
-int write_file_atomic(const char *path, const void *data, size_t len, struct strbuf *err);
+int fileio_write_atomic(const char *path, const void *data, size_t len, struct strbuf *err);
 
 /*
  * Write 'n' buffers into directory 'dir' (created if missing) as
@@ -44,16 +45,16 @@ int write_file_atomic(const char *path, const void *data, size_t len, struct str
  * renamed into place, so a write error replaces nothing. Returns 0, or -1
  * with 'err' filled.
  */
-int write_files_atomic(const char *dir, const char *const *names, const struct strbuf *const *bufs,
-		       size_t n, struct strbuf *err);
+int fileio_write_files_atomic(const char *dir, const char *const *names,
+			      const struct strbuf *const *bufs, size_t n, struct strbuf *err);
 
 /* Read the whole file into 'out'. Returns 0, or -1 with 'err' filled. */
-int read_file(const char *path, struct strbuf *out, struct strbuf *err);
+int fileio_read(const char *path, struct strbuf *out, struct strbuf *err);
 
 /*
  * Create directory 'path' (and parents) if missing. Returns 0 or -1 + 'err'
  * (also for an empty 'path').
  */
-int make_dirs(const char *path, struct strbuf *err);
+int fileio_make_dirs(const char *path, struct strbuf *err);
 
 #endif

@@ -328,34 +328,31 @@ static void test_prob_range(void)
 
 static void test_model_from_spec(void)
 {
-	/* conv1d: Inputs[W = P + S] with P = 9, S = 3 => 11 points */
-	struct spec_workload w;
+	/* conv1d: Inputs[W = P + S] with P = 9, S = 3 => 11 points (the extent
+	 * the spec loader stores in rank_extent) */
 	struct spec_tensor in;
 	struct density_model *m;
 	struct density_tile t = density_tile_flat(1);
 
-	memset(&w, 0, sizeof(w));
 	memset(&in, 0, sizeof(in));
-	w.n_dims = 2;
-	w.bounds[0] = 9;
-	w.bounds[1] = 3;
 	in.name = "Inputs";
 	in.n_ranks = 1;
 	in.ranks[0].n_terms = 2;
 	in.ranks[0].terms[0] = (struct spec_term){ 0, -1, 1 };
 	in.ranks[0].terms[1] = (struct spec_term){ 1, -1, 1 };
+	in.rank_extent[0] = 11;
 	in.density = dens(SPEC_DENSITY_HYPERGEOMETRIC, 0.5);
-	m = density_model_new(&in, &w);
+	m = density_model_new(&in);
 	/* r = ceil(0.5 * 11) = 6 */
 	CU_ASSERT_DOUBLE_EQUAL(density_prob_empty(m, &t, NULL), 5.0 / 11.0, 1e-12);
 	density_model_free(m);
 	in.density.workload_tensor_size = 100;
-	m = density_model_new(&in, &w);
+	m = density_model_new(&in);
 	CU_ASSERT_DOUBLE_EQUAL(density_prob_empty(m, &t, NULL), 0.5, 1e-12);
 	density_model_free(m);
 	in.size = 20;
 	in.density.workload_tensor_size = 0;
-	m = density_model_new(&in, &w);
+	m = density_model_new(&in);
 	CU_ASSERT_DOUBLE_EQUAL(density_prob_empty(m, &t, NULL), 0.5, 1e-12);
 	density_model_free(m);
 	density_model_free(NULL);
@@ -1171,6 +1168,7 @@ static void mc_workload(const struct mc_case *c, struct spec_workload *w, struct
 		t->ranks[r].n_terms = 1;
 		t->ranks[r].terms[0] = (struct spec_term){ r, 1, -1 };
 		t->dim_mask |= 1u << r;
+		t->rank_extent[r] = c->shape[r];
 		t->size *= c->shape[r];
 		t->density.block_shape[r] = c->block[r];
 	}
@@ -1227,7 +1225,7 @@ static void test_model_vs_generated(void)
 		uint64_t seed;
 
 		mc_workload(c, &w, &t);
-		m = density_model_new(&t, &w);
+		m = density_model_new(&t);
 		for (ti = 0; ti < MC_MAX_TILES; ti++) {
 			struct density_tile tile = density_tile_box(c->n_ranks, c->tiles[ti]);
 			size_t n1 = (size_t)density_tile_points(&tile) + 1, n;

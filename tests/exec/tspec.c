@@ -68,7 +68,8 @@ unsigned tspec_tensor(struct tspec *ts, const char *name, const char *proj, bool
 		for (i = 0; i < st->ranks[r].n_terms; i++)
 			span += st->ranks[r].terms[i].coef *
 				((int64_t)ts->s.workload.bounds[st->ranks[r].terms[i].dim] - 1);
-		size *= (uint64_t)span + 1;
+		st->rank_extent[r] = (uint64_t)span + 1;
+		size *= st->rank_extent[r];
 	}
 	st->size = size;
 	return t;

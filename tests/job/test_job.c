@@ -50,7 +50,7 @@ static bool file_equals(const char *dir, const char *name, const struct strbuf *
 	bool eq;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	eq = read_file(path, &got, &err) == 0 && got.len == want->len &&
+	eq = fileio_read(path, &got, &err) == 0 && got.len == want->len &&
 	     !memcmp(got.buf, want->buf, got.len);
 	if (!eq)
 		fprintf(stderr, "\n%s differs from the job's buffer\n", path);

@@ -4,7 +4,7 @@
  * with the design (as 'fiberloop model' does), evaluates to exactly the
  * metrics the search reported; the reference mapping's own metrics
  * through the evaluator equal the model's; and the mapper's capacity
- * pre-check agrees with the model.
+ * pre-check agrees with the model, with hull and exact footprints.
  */
 #include "mapper/mapper.h"
 
@@ -53,7 +53,7 @@ static void test_roundtrip(void)
 		int fd;
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-		ms = mapper_space_new(s, &dl);
+		ms = mapper_space_new(s, NULL, &dl);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
 		mc.spec = s;
 		mc.options = NULL;
@@ -70,7 +70,7 @@ static void test_roundtrip(void)
 		fd = mkstemp(tmp);
 		CU_ASSERT_TRUE_FATAL(fd >= 0);
 		close(fd);
-		CU_ASSERT_EQUAL_FATAL(write_file_atomic(tmp, yaml.buf, yaml.len, &err), 0);
+		CU_ASSERT_EQUAL_FATAL(fileio_write_atomic(tmp, yaml.buf, yaml.len, &err), 0);
 		files[0] = "input.yaml";
 		files[1] = "ERT.yaml";
 		{
@@ -144,21 +144,44 @@ static void test_evaluator(void)
 	spec_set_free(s);
 }
 
+/* A design for the pre-check: a conformance case or a file of tests/data/mapper. */
+struct precheck_case {
+	const char *name;             /* conformance case, or NULL */
+	const char *file;             /* tests/data/mapper file when 'name' is NULL */
+	enum model_footprint footprint;
+	unsigned min_pruned, min_passed;
+};
+
+static struct spec_set *load_precheck_case(const struct precheck_case *c)
+{
+	static const char *const files[] = { "input.yaml", "constraints.yaml", "ERT.yaml" };
+
+	if (c->name)
+		return load_case(c->name, files, 3);
+	return unit_load_files(unit_data_path("mapper"), &c->file, 1, false);
+}
+
 /*
- * The mapper's capacity pre-check agrees with the model on dense designs:
- * it never prunes a mapping the model accepts, and what it passes the model
- * does not reject for capacity.
+ * The mapper's capacity pre-check agrees with the model, with hull and
+ * exact footprints: it never prunes a mapping the model accepts, and what
+ * it passes the model does not reject for capacity.
  */
 static void test_precheck_agrees(void)
 {
-	static const char *const cases[] = { "simple_output_stationary", "simple_weight_stationary",
-					     "eyeriss_like", "simba_like" };
-	static const char *const files[] = { "input.yaml", "constraints.yaml", "ERT.yaml" };
+	static const struct precheck_case cases[] = {
+		{ "simple_output_stationary", NULL, MODEL_FOOTPRINT_TIMELOOP, 100, 100 },
+		{ "simple_weight_stationary", NULL, MODEL_FOOTPRINT_TIMELOOP, 100, 100 },
+		{ "eyeriss_like", NULL, MODEL_FOOTPRINT_TIMELOOP, 100, 100 },
+		{ "simba_like", NULL, MODEL_FOOTPRINT_TIMELOOP, 100, 100 },
+		{ NULL, "strided.yaml", MODEL_FOOTPRINT_TIMELOOP, 100, 100 },
+		{ NULL, "strided.yaml", MODEL_FOOTPRINT_EXACT, 100, 100 },
+	};
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct spec_set *s = load_case(cases[i], files, 3);
+		struct spec_set *s = load_precheck_case(&cases[i]);
 		struct diag_list dl = DIAG_LIST_INIT;
+		struct model_options opt = MODEL_OPTIONS_INIT;
 		struct mapper_space *ms;
 		struct model_result *mr = xmalloc(sizeof(*mr));
 		struct spec_mapping *m = xmalloc(sizeof(*m));
@@ -168,9 +191,10 @@ static void test_precheck_agrees(void)
 		unsigned n, lvl, pruned = 0, passed = 0, disagree = 0;
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-		ms = mapper_space_new(s, &dl);
+		opt.footprint = cases[i].footprint;
+		ms = mapper_space_new(s, &opt, &dl);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
-		ws = model_ws_new(s, NULL, NULL, 0);
+		ws = model_ws_new(s, &opt, NULL, 0);
 		ms_if_init(&fi, ms);
 		rng_seed(&r, 17);
 		for (n = 0; n < 3000; n++) {
@@ -197,9 +221,12 @@ static void test_precheck_agrees(void)
 				disagree += rc == 0 || (unsigned)mr->fail_level != lvl;
 			}
 		}
+		if (disagree || pruned < cases[i].min_pruned || passed < cases[i].min_passed)
+			fprintf(stderr, "case %zu: %u disagree, %u pruned, %u passed\n", i, disagree,
+				pruned, passed);
 		CU_ASSERT_EQUAL(disagree, 0);
-		CU_ASSERT_TRUE(pruned > 100);
-		CU_ASSERT_TRUE(passed > 100);
+		CU_ASSERT_TRUE(pruned >= cases[i].min_pruned);
+		CU_ASSERT_TRUE(passed >= cases[i].min_passed);
 		ms_if_release(&fi);
 		model_ws_free(ws);
 		free(m);
@@ -210,9 +237,68 @@ static void test_precheck_agrees(void)
 	}
 }
 
+/*
+ * strided.yaml's own mapping holds every tile at Buffer: 112 words as
+ * hulls, 68 exactly, in 80 words. The pre-check prunes it with hull
+ * footprints and passes it with exact ones, as model_eval() judges it.
+ */
+static void test_precheck_exact_fits(void)
+{
+	static const struct {
+		enum model_footprint footprint;
+		uint64_t inputs_words;    /* need of Inputs at Buffer */
+		enum mapper_fail pre;
+		enum model_status status;
+	} rows[] = {
+		{ MODEL_FOOTPRINT_TIMELOOP, 4 * 23, MAPPER_FAIL_CAPACITY, EVAL_OVER_CAPACITY },
+		{ MODEL_FOOTPRINT_EXACT, 4 * 12, MAPPER_OK, EVAL_OK },
+	};
+	static const char *const files[] = { "strided.yaml" };
+	struct spec_set *s = unit_load_files(unit_data_path("mapper"), files, 1, true);
+	struct model_result *mr = xmalloc(sizeof(*mr));
+	size_t i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct model_options opt = MODEL_OPTIONS_INIT;
+		struct diag_list dl = DIAG_LIST_INIT;
+		struct mapper_space *ms;
+		struct model_ws *ws;
+		struct ms_point p;
+		struct ms_if fi;
+		unsigned lvl = 99;
+		int inputs = spec_tensor_find(&s->workload, "Inputs");
+
+		opt.footprint = rows[i].footprint;
+		ms = mapper_space_new(s, &opt, &dl);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
+		ms_if_init(&fi, ms);
+		memset(&p, 0, sizeof(p));
+		CU_ASSERT_EQUAL_FATAL(ms_point_from_mapping(ms, &fi, s->mapping, &p), 0);
+		CU_ASSERT_EQUAL(fi.need[0][inputs], rows[i].inputs_words);
+		CU_ASSERT_EQUAL(ms_keep_check(ms, &fi, p.keep, &lvl), rows[i].pre);
+		ws = model_ws_new(s, &opt, NULL, 0);
+		CU_ASSERT_EQUAL(model_eval(ws, s->mapping, mr), rows[i].status == EVAL_OK ? 0 : -1);
+		CU_ASSERT_EQUAL(mr->status, rows[i].status);
+		if (rows[i].pre != MAPPER_OK) {
+			CU_ASSERT_EQUAL(lvl, 0);
+			CU_ASSERT_EQUAL(mr->fail_level, 0);
+		} else {
+			CU_ASSERT_EQUAL(mr->tiles[0][inputs].utilized_capacity, rows[i].inputs_words);
+		}
+		model_ws_free(ws);
+		ms_if_release(&fi);
+		mapper_space_free(ms);
+		diag_list_release(&dl);
+	}
+	free(mr);
+	spec_set_free(s);
+}
+
 static CU_TestInfo eval_tests[] = {
 	{ "model evaluator", test_evaluator },
 	{ "capacity pre-check agrees with the model", test_precheck_agrees },
+	{ "exact footprints pass what hulls prune", test_precheck_exact_fits },
 	{ "written best mapping evaluates the same", test_roundtrip },
 	CU_TEST_INFO_NULL,
 };

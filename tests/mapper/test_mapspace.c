@@ -24,7 +24,7 @@ static void test_tiling_levels(void)
 {
 	struct spec_set *s = design();
 	struct diag_list dl = DIAG_LIST_INIT;
-	struct mapper_space *ms = mapper_space_new(s, &dl);
+	struct mapper_space *ms = mapper_space_new(s, NULL, &dl);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
 	CU_ASSERT_EQUAL(ms->n_tl, 4);
@@ -91,7 +91,7 @@ static void test_factorizations(void)
 		struct mapper_space *ms;
 
 		apply_setup(s, rows[i].setup);
-		ms = mapper_space_new(s, &dl);
+		ms = mapper_space_new(s, NULL, &dl);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
 		if (mapper_space_dim_factorizations(ms, FX_M) != rows[i].m ||
 		    mapper_space_dim_factorizations(ms, FX_K) != rows[i].k ||
@@ -120,7 +120,7 @@ static void test_factorization_rows(void)
 	uint32_t r;
 
 	apply_setup(s, S_FIXED);
-	ms = mapper_space_new(s, &dl);
+	ms = mapper_space_new(s, NULL, &dl);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
 	for (d = 0; d < 3; d++) {
 		const struct ms_dim *dm = &ms->dim[d];
@@ -256,7 +256,7 @@ static void test_diagnostics(void)
 			for (k = 0; k < s->constraints.n; k++)
 				((struct spec_constraint *)&s->constraints.items[k])->max_factors[FX_N] = 1;
 		}
-		ms = mapper_space_new(s, &dl);
+		ms = mapper_space_new(s, NULL, &dl);
 		CU_ASSERT_PTR_NULL(ms);
 		CU_ASSERT_TRUE_FATAL(dl.n > 0);
 		if (strcmp(dl.items[0].message, rows[i].message) || dl.items[0].loc.line != rows[i].line)
@@ -272,45 +272,11 @@ static void test_diagnostics(void)
 	}
 }
 
-/* Tile words of strided projections are convex hulls (semantics 1.3). */
-static void test_tile_words(void)
-{
-	static const struct {
-		int64_t coef_p, coef_r;
-		uint64_t p, r, words;
-	} rows[] = {
-		{ 1, 1, 1, 1, 1 },
-		{ 1, 1, 4, 3, 6 },
-		{ 2, 1, 4, 3, 9 },
-		{ 2, 1, 112, 3, 225 },
-		{ 1, 2, 5, 3, 9 },
-		{ -1, 1, 4, 3, 6 },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		struct spec_tensor t;
-		uint64_t ext[3] = { rows[i].p, rows[i].r, 7 };
-		memset(&t, 0, sizeof(t));
-		t.n_ranks = 2;
-		t.ranks[0].n_terms = 2;
-		t.ranks[0].terms[0].dim = 0;
-		t.ranks[0].terms[0].coef = rows[i].coef_p;
-		t.ranks[0].terms[1].dim = 1;
-		t.ranks[0].terms[1].coef = rows[i].coef_r;
-		t.ranks[1].n_terms = 1;
-		t.ranks[1].terms[0].dim = 2;
-		t.ranks[1].terms[0].coef = 1;
-		CU_ASSERT_EQUAL(ms_tile_words(&t, ext), rows[i].words * 7);
-	}
-}
-
 static CU_TestInfo mapspace_tests[] = {
 	{ "tiling levels", test_tiling_levels },
 	{ "factorization counts", test_factorizations },
 	{ "factorization rows", test_factorization_rows },
 	{ "constraints that leave no mapping", test_diagnostics },
-	{ "tile words", test_tile_words },
 	CU_TEST_INFO_NULL,
 };
 

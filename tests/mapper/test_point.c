@@ -62,7 +62,7 @@ static void test_order_counts(void)
 
 		if (*rows[i].prefix_t0)
 			fx_perm(fx_constraint(s, SPEC_CON_TEMPORAL, 0, 2), rows[i].prefix_t0);
-		ms = mapper_space_new(s, &dl);
+		ms = mapper_space_new(s, NULL, &dl);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
 		ms_if_init(&fi, ms);
 		choice[FX_M] = find_choice(ms, FX_M, rows[i].m);
@@ -108,7 +108,7 @@ static void test_spatial_fit(void)
 		fx_fix(c, FX_M, rows[i].m_s1);
 		fx_fix(c, FX_K, rows[i].k_s1);
 		fx_fix(c, FX_N, rows[i].n_s1);
-		ms = mapper_space_new(s, &dl);
+		ms = mapper_space_new(s, NULL, &dl);
 		if (!ms) {
 			CU_ASSERT_EQUAL(rows[i].want, MAPPER_FAIL_FANOUT);
 			spec_set_free(s);
@@ -146,7 +146,7 @@ static void test_fixed_split_layout(void)
 	fx_perm(c, "K");
 	c->has_split = true;
 	c->split = 2;
-	ms = mapper_space_new(s, &dl);
+	ms = mapper_space_new(s, NULL, &dl);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
 	ms_if_init(&fi, ms);
 	memset(&p, 0, sizeof(p));
@@ -183,7 +183,7 @@ static void test_keep_sets(void)
 {
 	struct spec_set *s = fx_matmul(8, 4, 2, levels, 3);
 	struct diag_list dl = DIAG_LIST_INIT;
-	struct mapper_space *ms = mapper_space_new(s, &dl);
+	struct mapper_space *ms = mapper_space_new(s, NULL, &dl);
 	struct ms_if fi;
 	uint32_t choice[SPEC_MAX_DIMS] = { 0 };
 	static const uint64_t m4[] = { 4, 1, 2, 1 }, k2[] = { 2, 1, 2, 1 }, n2[] = { 2, 1, 1, 1 };
@@ -296,7 +296,7 @@ static void test_reference_mappings(void)
 			continue;
 		}
 		CU_ASSERT_TRUE_FATAL(s->has_mapping);
-		ms = mapper_space_new(s, &dl);
+		ms = mapper_space_new(s, NULL, &dl);
 		CU_ASSERT_PTR_NOT_NULL(ms);
 		if (!ms) {
 			diag_print(&dl, stderr);

@@ -66,7 +66,7 @@ static void test_reaches_optimum(void)
 {
 	struct spec_set *s = fx_matmul(8, 16, 16, levels, 3);
 	struct diag_list dl = DIAG_LIST_INIT;
-	struct mapper_space *ms = mapper_space_new(s, &dl);
+	struct mapper_space *ms = mapper_space_new(s, NULL, &dl);
 	struct mapper_evaluator ev;
 	struct mapper_options o;
 	struct mapper_result plain, refined;
@@ -116,7 +116,7 @@ static void test_keeps_constraints(void)
 	fx_fix(c, FX_K, 2);
 	fx_perm(c, "NK");
 	fx_constraint(s, SPEC_CON_BYPASS, 0, 6)->keep_mask = 1u << FX_B;
-	ms = mapper_space_new(s, &dl);
+	ms = mapper_space_new(s, NULL, &dl);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
 	sep_evaluator(&ev);
 	mapper_options_init(&o, NULL);

@@ -1,10 +1,14 @@
 /*
- * Tests of mapper/run.c: results independent of the thread count, and the
+ * Tests of mapper/run.c: results independent of the thread count, the
  * stopping rules (search_size, timeout, victory_condition, stop flag, time
- * limit) applied per stream in search order.
+ * limit) applied per stream in search order, and threads that cannot be
+ * started (this program is linked with pthread_create and pthread_join
+ * wrapped: -Wl,--wrap, see Makefile.am).
  */
 #include "mapper/mapper.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,7 +34,7 @@ static void setup(struct fixture *f, const unsigned *fail_every)
 {
 	memset(f, 0, sizeof(*f));
 	f->s = fx_matmul(16, 12, 8, levels, 3);
-	f->ms = mapper_space_new(f->s, &f->dl);
+	f->ms = mapper_space_new(f->s, NULL, &f->dl);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f->ms);
 	fx_evaluator(&f->ev, fail_every);
 }
@@ -216,9 +220,91 @@ static void test_bad_options(void)
 	options(&o, SPEC_SEARCH_RANDOM, 1);
 	o.n_streams = 0;
 	CU_ASSERT_EQUAL(mapper_run(f.ms, &f.ev, &o, &r), -1);
+	CU_ASSERT_STRING_EQUAL(r.error, "invalid search options");
 	options(&o, SPEC_SEARCH_RANDOM, 1);
 	o.n_metrics = 0;
 	CU_ASSERT_EQUAL(mapper_run(f.ms, &f.ev, &o, &r), -1);
+	teardown(&f);
+}
+
+/* ------------------------------------------- threads that cannot start */
+
+int __real_pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *),
+			  void *arg);
+int __real_pthread_join(pthread_t t, void **ret);
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *),
+			  void *arg);
+int __wrap_pthread_join(pthread_t t, void **ret);
+
+static unsigned create_calls, fail_call;   /* fail_call 0: never fail */
+static unsigned n_created, n_joined;
+
+/* pthread_create, except that call number 'fail_call' fails with EAGAIN. */
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *),
+			  void *arg)
+{
+	int rc;
+
+	if (++create_calls == fail_call)
+		return EAGAIN;
+	rc = __real_pthread_create(t, attr, fn, arg);
+	n_created += rc == 0;
+	return rc;
+}
+
+int __wrap_pthread_join(pthread_t t, void **ret)
+{
+	int rc = __real_pthread_join(t, ret);
+	n_joined += rc == 0;
+	return rc;
+}
+
+/*
+ * A thread that cannot be started is an error returned with its reason,
+ * after the threads that did start are joined: the search's threads are
+ * created first (calls 1..n_threads), then the refinement's.
+ */
+static void test_thread_start_failure(void)
+{
+	static const struct {
+		unsigned n_threads, refine;
+		unsigned fail_call;
+		const char *error;
+		unsigned n_started;
+	} rows[] = {
+		{ 1, 0, 1, "cannot start search thread 1 of 1: Resource temporarily unavailable", 0 },
+		{ 3, 0, 2, "cannot start search thread 2 of 3: Resource temporarily unavailable", 1 },
+		{ 3, 0, 3, "cannot start search thread 3 of 3: Resource temporarily unavailable", 2 },
+		{ 2, 2, 3, "cannot start refinement thread 1 of 2: Resource temporarily unavailable",
+		  2 },
+		{ 2, 2, 4, "cannot start refinement thread 2 of 2: Resource temporarily unavailable",
+		  3 },
+		{ 2, 2, 0, "", 4 },
+	};
+	static const unsigned fail_every = 5;
+	struct fixture f;
+	size_t i;
+
+	setup(&f, &fail_every);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct mapper_options o;
+		struct mapper_result r;
+		int rc;
+
+		options(&o, SPEC_SEARCH_RANDOM_PRUNED, rows[i].n_threads);
+		o.search_size = 100;
+		o.refine = rows[i].refine;
+		create_calls = n_created = n_joined = 0;
+		fail_call = rows[i].fail_call;
+		rc = mapper_run(f.ms, &f.ev, &o, &r);
+		fail_call = 0;
+		CU_ASSERT_EQUAL(rc, rows[i].fail_call ? -1 : 0);
+		CU_ASSERT_STRING_EQUAL(r.error, rows[i].error);
+		CU_ASSERT_EQUAL(n_created, rows[i].n_started);
+		CU_ASSERT_EQUAL(n_joined, rows[i].n_started);
+		if (!rows[i].fail_call)
+			CU_ASSERT_TRUE(r.found && r.refined);
+	}
 	teardown(&f);
 }
 
@@ -229,6 +315,7 @@ static CU_TestInfo run_tests[] = {
 	{ "victory_condition", test_victory },
 	{ "stop flag and time limit", test_stop_and_time_limit },
 	{ "bad options", test_bad_options },
+	{ "threads that cannot start", test_thread_start_failure },
 	CU_TEST_INFO_NULL,
 };
 

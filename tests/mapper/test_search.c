@@ -103,7 +103,7 @@ static void test_linear_matches_brute_force(void)
 	for (k = 0; k < C_COUNT; k++) {
 		struct spec_set *s = config(k);
 		struct diag_list dl = DIAG_LIST_INIT;
-		struct mapper_space *ms = mapper_space_new(s, &dl);
+		struct mapper_space *ms = mapper_space_new(s, NULL, &dl);
 		struct mapper_evaluator ev;
 		uint64_t *brute, best_key = 0;
 		double best_edp = INFINITY, metrics[SPEC_METRIC_COUNT];
@@ -161,7 +161,7 @@ static void test_pruning_counts(void)
 {
 	struct spec_set *s = config(C_CAPACITY);
 	struct diag_list dl = DIAG_LIST_INIT;
-	struct mapper_space *ms = mapper_space_new(s, &dl);
+	struct mapper_space *ms = mapper_space_new(s, NULL, &dl);
 	struct mapper_evaluator ev;
 	struct mapper_options o;
 	struct mapper_result ex, lp;
@@ -195,7 +195,7 @@ static void test_random_reproducible(void)
 						 SPEC_SEARCH_HYBRID };
 	struct spec_set *s = config(C_PLAIN);
 	struct diag_list dl = DIAG_LIST_INIT;
-	struct mapper_space *ms = mapper_space_new(s, &dl);
+	struct mapper_space *ms = mapper_space_new(s, NULL, &dl);
 	struct mapper_evaluator ev;
 	size_t a;
 
@@ -275,7 +275,7 @@ static void test_hybrid_orders_per_visit(void)
 	static const unsigned maxes[] = { 1, 3, 5 };
 	struct spec_set *s = fx_matmul(16, 16, 16, big, 3);
 	struct diag_list dl = DIAG_LIST_INIT;
-	struct mapper_space *ms = mapper_space_new(s, &dl);
+	struct mapper_space *ms = mapper_space_new(s, NULL, &dl);
 	struct mapper_evaluator ev;
 	size_t i;
 

@@ -35,7 +35,8 @@ static int dim_of(const struct tb *b, char c)
 	BUG("no dimension '%c'", c);
 }
 
-static uint64_t tensor_size(const struct tb *b, const struct spec_tensor *t)
+/* Rank extents and size of 't', as the spec loader sets them (non-negative coefficients). */
+static void tensor_extents(const struct tb *b, struct spec_tensor *t)
 {
 	uint64_t n = 1;
 	unsigned r, k;
@@ -44,9 +45,10 @@ static uint64_t tensor_size(const struct tb *b, const struct spec_tensor *t)
 		for (k = 0; k < t->ranks[r].n_terms; k++)
 			hi += t->ranks[r].terms[k].coef *
 			      (int64_t)(b->s.workload.bounds[t->ranks[r].terms[k].dim] - 1);
-		n *= (uint64_t)hi + 1;
+		t->rank_extent[r] = (uint64_t)hi + 1;
+		n *= t->rank_extent[r];
 	}
-	return n;
+	t->size = n;
 }
 
 unsigned tb_tensor(struct tb *b, const char *name, bool read_write, const char *proj)
@@ -79,7 +81,7 @@ unsigned tb_tensor(struct tb *b, const char *name, bool read_write, const char *
 		if (*p == ',')
 			p++;
 	}
-	t->size = tensor_size(b, t);
+	tensor_extents(b, t);
 	return b->s.workload.n_tensors++;
 }
 

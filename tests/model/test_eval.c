@@ -1,7 +1,8 @@
 /*
- * model/eval.c: capacity and fan-out checks with their messages, vector
- * accesses, cluster energy, address generations, bandwidth throttling and
- * cycles (semantics 2.7, 3.2-3.5).
+ * model/check.c and model/eval.c: capacity and fan-out checks with their
+ * messages (and model_check_capacity), vector accesses, cluster energy,
+ * address generations, bandwidth throttling and cycles (semantics 2.7,
+ * 3.2-3.5).
  */
 #include <string.h>
 

@@ -42,7 +42,7 @@ static void test_loop_table(void)
 
 	tb_simple_weight_stationary(&tb_);
 	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
-	loops_prepare(ws, &tb_.m);
+	model_loops_prepare(ws, &tb_.m);
 	CU_ASSERT_EQUAL_FATAL(ws->n_loops, ARRAY_SIZE(rows));
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		const struct mloop *lp = &ws->loops[i];
@@ -64,7 +64,7 @@ static void test_levels(void)
 
 	tb_simple_weight_stationary(&tb_);
 	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
-	loops_prepare(ws, &tb_.m);
+	model_loops_prepare(ws, &tb_.m);
 	/* pe_spad's boundary (R3): Q 4*2, P 28*2, R 3 */
 	CU_ASSERT_EQUAL(ws->loops[6].extent[Q], 8);
 	CU_ASSERT_EQUAL(ws->loops[6].extent[P], 56);
@@ -90,7 +90,7 @@ static void test_levels(void)
 	CU_ASSERT_DOUBLE_EQUAL(ws->loops[6].utilized_spatial_elems, 12.0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(ws->compute_replication, 12.0, 1e-12);
 	CU_ASSERT_EQUAL(ws->max_temporal_iterations, 903168);
-	CU_ASSERT_EQUAL(loops_temporal_product(ws), 903168);
+	CU_ASSERT_EQUAL(model_loops_temporal_product(ws), 903168);
 	model_ws_free(ws);
 }
 
@@ -112,7 +112,7 @@ static void test_residuals(void)
 	CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
 	CU_ASSERT(tb_.m.is_imperfect);
 	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
-	loops_prepare(ws, &tb_.m);
+	model_loops_prepare(ws, &tb_.m);
 	/* loops: reg filler (K1), spatial K4 (residual 2), buf K3 */
 	CU_ASSERT_EQUAL_FATAL(ws->n_loops, 3);
 	CU_ASSERT_EQUAL(ws->loops[1].extent[0], 4);

@@ -84,7 +84,7 @@ static void test_multicast_table(void)
 		struct mloop g[2];
 		struct nest_tile t = { 0 };
 		make_group(g, rows[i].dims, rows[i].ends, rows[i].n);
-		nest_multicast(ws, rows[i].pv, g, rows[i].n, rows[i].ends, NULL, 10, &t);
+		model_nest_multicast(ws, rows[i].pv, g, rows[i].n, rows[i].ends, NULL, 10, &t);
 		CU_ASSERT_EQUAL(t.n_rec, rows[i].n_rec);
 		for (k = 0; k < rows[i].n_rec; k++)
 			CU_ASSERT_EQUAL(rec_acc(&t, rows[i].m[k], rows[i].scatter[k]),
@@ -104,7 +104,7 @@ static void test_multicast_skip(void)
 	struct nest_tile t = { 0 };
 
 	make_group(g, dims, ends, 1);
-	nest_multicast(ws, 0, g, 1, ends, skip, 5, &t);   /* Inputs: 3 unicasts, 2 skipped */
+	model_nest_multicast(ws, 0, g, 1, ends, skip, 5, &t);   /* Inputs: 3 unicasts, 2 skipped */
 	CU_ASSERT_EQUAL(t.n_rec, 1);
 	CU_ASSERT_EQUAL(rec_acc(&t, 1, 1), 5);
 	model_ws_free(ws);
@@ -114,9 +114,9 @@ static void test_rec_add(void)
 {
 	struct nest_tile t = { 0 };
 
-	nest_rec_add(&t, 1, 1, 7);
-	nest_rec_add(&t, 4, 3, 2);
-	nest_rec_add(&t, 1, 1, 5);
+	model_nest_rec_add(&t, 1, 1, 7);
+	model_nest_rec_add(&t, 4, 3, 2);
+	model_nest_rec_add(&t, 1, 1, 5);
 	CU_ASSERT_EQUAL(t.n_rec, 2);
 	CU_ASSERT_EQUAL(rec_acc(&t, 1, 1), 12);
 	CU_ASSERT_EQUAL(rec_acc(&t, 4, 3), 2);

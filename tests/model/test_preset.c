@@ -131,13 +131,13 @@ static void test_level_table(void)
 		struct spec_ert_table t;
 		double got;
 
-		preset_level_table(c->preset, make_level(c->tech, c->class_name, c->size_words,
-							 c->word_bits, c->block_size, c->md_bits),
-				   &t, acts);
+		model_preset_level_table(c->preset, make_level(c->tech, c->class_name, c->size_words,
+					 c->word_bits, c->block_size, c->md_bits),
+					 &t, acts);
 		got = action_pj(&t, c->action);
 		if (fabs(got - c->energy) > 1e-9 * (1 + fabs(c->energy)))
 			fprintf(stderr, "\nlevel case %zu (%s %s %llu x %u/%u %s): %.9g, expected %.9g\n",
-				i, preset_name(c->preset), c->class_name,
+				i, model_preset_name(c->preset), c->class_name,
 				(unsigned long long)c->size_words, c->word_bits, c->block_size,
 				c->action, got, c->energy);
 		CU_ASSERT_DOUBLE_EQUAL(got, c->energy, 1e-9 * (1 + fabs(c->energy)));
@@ -154,10 +154,10 @@ static void test_metadata_consistency(void)
 	struct spec_ert_table t;
 
 	/* 128 KB SRAM with 28-bit metadata: published metadata read 14.0 pJ */
-	preset_level_table(A, make_level(SRAM, "SRAM", 16384, 64, 1, 28), &t, acts);
+	model_preset_level_table(A, make_level(SRAM, "SRAM", 16384, 64, 1, 28), &t, acts);
 	CU_ASSERT_TRUE(fabs(action_pj(&t, "metadata_read") - 14.0) / 14.0 < 0.02);
 	/* 512 x 8b buffer priced as a register file: published SRAM read 0.43 */
-	preset_level_table(A, make_level(SRAM, "SRAM", 512, 8, 1, 0), &t, acts);
+	model_preset_level_table(A, make_level(SRAM, "SRAM", 512, 8, 1, 0), &t, acts);
 	CU_ASSERT_TRUE(fabs(action_pj(&t, "read") - 0.43) / 0.43 < 0.15);
 }
 
@@ -175,7 +175,7 @@ static void test_monotone(void)
 			struct spec_ert_table t;
 			double r, w;
 
-			preset_level_table(p, make_level(SRAM, "SRAM", words, 16, 4, 0), &t, acts);
+			model_preset_level_table(p, make_level(SRAM, "SRAM", words, 16, 4, 0), &t, acts);
 			r = action_pj(&t, "read");
 			w = action_pj(&t, "write");
 			CU_ASSERT_TRUE(r >= last_r && w >= last_w && r > 0 && w > 0);
@@ -187,8 +187,8 @@ static void test_monotone(void)
 			struct spec_ert_action a1[PRESET_MAX_ACTIONS], a2[PRESET_MAX_ACTIONS];
 			struct spec_ert_table t1, t2;
 
-			preset_level_table(p, make_level(SRAM, "SRAM", 2048, 16, 4, 0), &t1, a1);
-			preset_level_table(p, make_level(SRAM, "SRAM", 65536, 16, 4, 0), &t2, a2);
+			model_preset_level_table(p, make_level(SRAM, "SRAM", 2048, 16, 4, 0), &t1, a1);
+			model_preset_level_table(p, make_level(SRAM, "SRAM", 65536, 16, 4, 0), &t2, a2);
 			CU_ASSERT_TRUE(action_pj(&t2, "read") > action_pj(&t1, "read") * 1.5);
 		}
 	}
@@ -203,8 +203,8 @@ static void test_register_vs_dram(void)
 		struct spec_ert_action ar[PRESET_MAX_ACTIONS], ad[PRESET_MAX_ACTIONS];
 		struct spec_ert_table tr, td;
 
-		preset_level_table(p, make_level(SRAM, "regfile", 16, 16, 1, 0), &tr, ar);
-		preset_level_table(p, make_level(DRAM, "DRAM", NOSIZE, 16, 1, 0), &td, ad);
+		model_preset_level_table(p, make_level(SRAM, "regfile", 16, 16, 1, 0), &tr, ar);
+		model_preset_level_table(p, make_level(DRAM, "DRAM", NOSIZE, 16, 1, 0), &td, ad);
 		CU_ASSERT_TRUE(action_pj(&td, "read") > 100 * action_pj(&tr, "read"));
 	}
 }
@@ -221,7 +221,7 @@ static void test_dummy(void)
 		size_t i;
 
 		l.is_dummy = true;
-		preset_level_table(p, &l, &t, acts);
+		model_preset_level_table(p, &l, &t, acts);
 		CU_ASSERT_TRUE(t.n_actions >= 4);
 		CU_ASSERT_DOUBLE_EQUAL(action_pj(&t, "read"), 0, 0);
 		for (i = 0; i < t.n_actions; i++)
@@ -291,11 +291,11 @@ static void test_compute_table(void)
 		if (c->add_width)
 			attrs[comp.n_attrs++] = (struct spec_attr){.key = "adder-width",
 								   .value = c->add_width};
-		preset_compute_table(c->preset, &comp, &t, acts);
+		model_preset_compute_table(c->preset, &comp, &t, acts);
 		got = action_pj(&t, c->action);
 		if (fabs(got - c->energy) > 1e-9 * (1 + fabs(c->energy)))
 			fprintf(stderr, "\ncompute case %zu (%s %s %u): %.9g, expected %.9g\n", i,
-				preset_name(c->preset), c->class_name, c->word_bits, got, c->energy);
+				model_preset_name(c->preset), c->class_name, c->word_bits, got, c->energy);
 		CU_ASSERT_DOUBLE_EQUAL(got, c->energy, 1e-9 * (1 + fabs(c->energy)));
 		CU_ASSERT_STRING_EQUAL(t.component, "mac");
 	}
@@ -303,25 +303,25 @@ static void test_compute_table(void)
 
 static void test_names(void)
 {
-	const char *const *names = preset_names();
+	const char *const *names = model_preset_names();
 	int i;
 
-	CU_ASSERT_EQUAL(preset_find("horowitz45"), PRESET_HOROWITZ45);
-	CU_ASSERT_EQUAL(preset_find("accelergy45"), PRESET_ACCELERGY45);
-	CU_ASSERT_EQUAL(preset_find("eyeriss_norm"), PRESET_EYERISS_NORM);
-	CU_ASSERT_EQUAL(preset_find("Eyeriss-Norm"), PRESET_EYERISS_NORM);
-	CU_ASSERT_EQUAL(preset_find("eyeriss"), -1);
-	CU_ASSERT_EQUAL(preset_find(""), -1);
-	CU_ASSERT_EQUAL(preset_find(NULL), -1);
+	CU_ASSERT_EQUAL(model_preset_find("horowitz45"), PRESET_HOROWITZ45);
+	CU_ASSERT_EQUAL(model_preset_find("accelergy45"), PRESET_ACCELERGY45);
+	CU_ASSERT_EQUAL(model_preset_find("eyeriss_norm"), PRESET_EYERISS_NORM);
+	CU_ASSERT_EQUAL(model_preset_find("Eyeriss-Norm"), PRESET_EYERISS_NORM);
+	CU_ASSERT_EQUAL(model_preset_find("eyeriss"), -1);
+	CU_ASSERT_EQUAL(model_preset_find(""), -1);
+	CU_ASSERT_EQUAL(model_preset_find(NULL), -1);
 	for (i = 0; i < PRESET_COUNT; i++) {
-		CU_ASSERT_STRING_EQUAL(names[i], preset_name(i));
-		CU_ASSERT_EQUAL(preset_find(names[i]), i);
-		CU_ASSERT_TRUE(preset_version(i)[0] != '\0');
+		CU_ASSERT_STRING_EQUAL(names[i], model_preset_name(i));
+		CU_ASSERT_EQUAL(model_preset_find(names[i]), i);
+		CU_ASSERT_TRUE(model_preset_version(i)[0] != '\0');
 	}
 	CU_ASSERT_PTR_NULL(names[PRESET_COUNT]);
 	CU_ASSERT_STRING_EQUAL(diag_suggest("acclergy45", names, PRESET_COUNT), "accelergy45");
-	CU_ASSERT_STRING_EQUAL(preset_unit(PRESET_EYERISS_NORM), "MAC16");
-	CU_ASSERT_STRING_EQUAL(preset_unit(PRESET_DEFAULT), "pJ");
+	CU_ASSERT_STRING_EQUAL(model_preset_unit(PRESET_EYERISS_NORM), "MAC16");
+	CU_ASSERT_STRING_EQUAL(model_preset_unit(PRESET_DEFAULT), "pJ");
 }
 
 static CU_TestInfo preset_tests[] = {

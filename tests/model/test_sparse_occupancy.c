@@ -131,7 +131,7 @@ static void hg_design(struct tb *b, unsigned glb_words, unsigned md_depth, bool 
 /* P(a 64-point tile of A holds at most n non-zeros). */
 static double cdf(const struct tb *b, uint64_t n)
 {
-	struct density_model *m = density_model_new(&b->tensors[0], &b->s.workload);
+	struct density_model *m = density_model_new(&b->tensors[0]);
 	struct density_tile t = density_tile_flat(64);
 	double c = 0;
 	uint64_t k;

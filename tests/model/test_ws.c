@@ -1,6 +1,7 @@
 /*
- * model/ws.c: workspace options, status and action names, and evaluations
- * that reuse one workspace for different mappings.
+ * model/ws.c, model/result.c and model/pipeline.c: workspace options,
+ * status and action names, copying a result, and evaluations that reuse one
+ * workspace for different mappings.
  */
 #include <string.h>
 

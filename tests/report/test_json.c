@@ -312,7 +312,7 @@ static int load_schema(void)
 	const char *srcdir = getenv("srcdir");
 
 	strbuf_addf(&path, "%s/docs/json-schema.json", srcdir ? srcdir : ".");
-	if (read_file(path.buf, &text, &err) == 0)
+	if (fileio_read(path.buf, &text, &err) == 0)
 		schema = jparse(text.buf);
 	strbuf_release(&text);
 	strbuf_release(&err);

@@ -35,7 +35,7 @@ static void test_conformance(void)
 		snprintf(ref, sizeof(ref), "%s/%s/ref.map.txt", unit_conformance_dir(), cases[c]);
 		s = unit_load_case(cases[c], files, 3, true);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-		CU_ASSERT_EQUAL_FATAL(read_file(ref, &want, &err), 0);
+		CU_ASSERT_EQUAL_FATAL(fileio_read(ref, &want, &err), 0);
 		ws = model_ws_new(s, NULL, NULL, 0);
 		CU_ASSERT_EQUAL_FATAL(model_eval(ws, s->mapping, &res_), 0);
 		report_map_txt(s, s->mapping, &res_, &got);

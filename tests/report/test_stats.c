@@ -55,7 +55,7 @@ static void compare_case(const char *name, const char *ref)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	snprintf(path, sizeof(path), "%s/%s/%s", unit_conformance_dir(), name, ref);
-	CU_ASSERT_EQUAL_FATAL(read_file(path, &raw, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(fileio_read(path, &raw, &err), 0);
 	strip_mapping(raw.buf, &want);
 	ws = model_ws_new(s, NULL, NULL, 0);
 	CU_ASSERT_EQUAL_FATAL(model_eval(ws, s->mapping, &res_), 0);

@@ -627,7 +627,7 @@ static void test_text_source(void)
 	struct spec_set *s, *bad, *loaded;
 	char *got;
 
-	CU_ASSERT_EQUAL_FATAL(read_file(design_path(D_NAMED, 0), &text, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(fileio_read(design_path(D_NAMED, 0), &text, &err), 0);
 	CU_ASSERT_EQUAL(spec_source_add_text(src, "mem/named.yaml", text.buf, text.len, &dl), 0);
 	strbuf_release(&text);       /* the source keeps nothing of the caller's text */
 	s = spec_set_build(src, NULL, 0, NULL, &dl);

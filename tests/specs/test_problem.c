@@ -24,27 +24,35 @@ struct size_row {
 	const char *projection;   /* of tensor T over dims [C, R, P] = [3, 3, 8] */
 	const char *instance_extra;
 	unsigned n_ranks;
+	uint64_t rank_extent[3];  /* 1 + sum |coef| (bound - 1) per rank */
 	uint64_t size;
 	uint32_t dim_mask;
 };
 
 static const struct size_row size_rows[] = {
-	{ "[C, P]", "", 2, 24, 0x5 },
-	{ "[[[C]], [[P]]]", "", 2, 24, 0x5 },
-	{ "[[[R], [P]]]", "", 1, 10, 0x6 },
-	{ "[[[R, Wd], [P, Ws]]]", "", 1, 10, 0x6 },
-	{ "[[[R, Wd], [P, Ws]]]", "Ws: 2", 1, 17, 0x6 },
-	{ "[[[R, Wd], [P, Ws]]]", "Ws: 2, Wd: 3", 1, 21, 0x6 },
-	{ "[[[Ws, P], [Wd, R]]]", "Ws: 2", 1, 17, 0x6 },
-	{ "[[[P, 4]]]", "", 1, 29, 0x4 },
-	{ "[[[P, -1], [R]]]", "", 1, 10, 0x6 },
-	{ "[C, [[R], [P]]]", "", 2, 30, 0x7 },
-	{ "[]", "", 0, 1, 0x0 },
+	{ "[C, P]", "", 2, { 3, 8 }, 24, 0x5 },
+	{ "[[[C]], [[P]]]", "", 2, { 3, 8 }, 24, 0x5 },
+	{ "[[[R], [P]]]", "", 1, { 10 }, 10, 0x6 },
+	{ "[[[R, Wd], [P, Ws]]]", "", 1, { 10 }, 10, 0x6 },
+	/* stride 2: 1 + 1*2 + 2*7 */
+	{ "[[[R, Wd], [P, Ws]]]", "Ws: 2", 1, { 17 }, 17, 0x6 },
+	/* stride 2, dilation 3: 1 + 3*2 + 2*7 */
+	{ "[[[R, Wd], [P, Ws]]]", "Ws: 2, Wd: 3", 1, { 21 }, 21, 0x6 },
+	{ "[[[Ws, P], [Wd, R]]]", "Ws: 2", 1, { 17 }, 17, 0x6 },
+	{ "[[[P, 4]]]", "", 1, { 29 }, 29, 0x4 },
+	{ "[[[P, -1], [R]]]", "", 1, { 10 }, 10, 0x6 },
+	/* negative stride and dilation count by their magnitude: 1 + 3*2 + 2*7 */
+	{ "[[[R, Wd], [P, Ws]]]", "Ws: -2, Wd: -3", 1, { 21 }, 21, 0x6 },
+	{ "[C, [[R], [P]]]", "", 2, { 3, 10 }, 30, 0x7 },
+	/* three ranks: C strided by 4, R dilated by 2, P */
+	{ "[[[C, 4]], [[R, Wd]], P]", "Wd: 2", 3, { 9, 5, 8 }, 360, 0x7 },
+	{ "[]", "", 0, { 0 }, 1, 0x0 },
 };
 
 static void test_sizes_and_masks(void)
 {
 	size_t i;
+	unsigned r;
 	for (i = 0; i < sizeof(size_rows) / sizeof(size_rows[0]); i++) {
 		char text[1024];
 		struct diag_list dl = DIAG_LIST_INIT;
@@ -62,6 +70,9 @@ static void test_sizes_and_masks(void)
 			diag_print(&dl, stderr);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 		CU_ASSERT_EQUAL(s->workload.tensors[0].n_ranks, size_rows[i].n_ranks);
+		for (r = 0; r < size_rows[i].n_ranks; r++)
+			CU_ASSERT_EQUAL(s->workload.tensors[0].rank_extent[r],
+					size_rows[i].rank_extent[r]);
 		CU_ASSERT_EQUAL(s->workload.tensors[0].size, size_rows[i].size);
 		CU_ASSERT_EQUAL(s->workload.tensors[0].dim_mask, size_rows[i].dim_mask);
 		spec_set_free(s);
@@ -160,17 +171,73 @@ static void test_errors(void)
 	}
 }
 
+/* Extents and sizes past 2^64 - 1 are located errors, not wrapped values. */
+struct huge_row {
+	const char *problem;
+	const char *expected;     /* the whole diagnostic: line:col: severity: message */
+};
+
+static const struct huge_row huge_rows[] = {
+	/* the product of the rank extents: 2^32 * 2^32 * 16 */
+	{ "problem: {shape: {dimensions: [A, B, C], data_spaces: [{name: T, projection: [A, B, C]}]},"
+	  " instance: {A: 4294967296, B: 4294967296, C: 16}}\n",
+	  "1:63: error: data space 'T' is too large: its ranks span more than 2^64 - 1 points "
+	  "together\n" },
+	/* one rank: 1 + 2^62 * (2^3 - 1) overflows in the product */
+	{ "problem:\n"
+	  "  shape:\n"
+	  "    dimensions: [P, R]\n"
+	  "    coefficients: [{name: Ws, default: 1}]\n"
+	  "    data_spaces:\n"
+	  "    - {name: I, projection: [[[P, Ws], [R]]]}\n"
+	  "  instance: {P: 8, R: 2, Ws: 4611686018427387904}\n",
+	  "6:14: error: data space 'I' is too large: rank 0 spans more than 2^64 - 1 points\n" },
+	/* one rank: each term fits, their sum does not (9e18 * 1 + 5e18 * 2 + 1) */
+	{ "problem:\n"
+	  "  shape:\n"
+	  "    dimensions: [P, R]\n"
+	  "    coefficients: [{name: Ws, default: 1}, {name: Wd, default: 1}]\n"
+	  "    data_spaces:\n"
+	  "    - {name: O, projection: [P]}\n"
+	  "    - {name: I, projection: [P, [[P, Ws], [R, Wd]]]}\n"
+	  "  instance: {P: 2, R: 3, Ws: 9000000000000000000, Wd: -5000000000000000000}\n",
+	  "7:14: error: data space 'I' is too large: rank 1 spans more than 2^64 - 1 points\n" },
+};
+
 static void test_huge_tensor_is_an_error(void)
 {
+	size_t i;
+	for (i = 0; i < sizeof(huge_rows) / sizeof(huge_rows[0]); i++) {
+		struct diag_list dl = DIAG_LIST_INIT;
+		struct spec_set *s = load_problem(huge_rows[i].problem, &dl);
+		char *got = st_diags(&dl);
+		CU_ASSERT_PTR_NULL(s);
+		CU_ASSERT_STRING_EQUAL(got, huge_rows[i].expected);
+		if (strcmp(got, huge_rows[i].expected))
+			fprintf(stderr, "row %zu: got '%s'\n", i, got);
+		spec_set_free(s);
+		free(got);
+		diag_list_release(&dl);
+	}
+}
+
+/* An extent near 2^64 is exact: 1 + 9e18 * 2 (the largest coefficient the loader takes). */
+static void test_largest_extent(void)
+{
 	static const char text[] =
-		"problem: {shape: {dimensions: [A, B, C], data_spaces: [{name: T, projection: [A, B, C]}]},"
-		" instance: {A: 4294967296, B: 4294967296, C: 16}}\n";
+		"problem:\n"
+		"  shape:\n"
+		"    dimensions: [P]\n"
+		"    coefficients: [{name: Ws, default: 1}]\n"
+		"    data_spaces: [{name: I, projection: [[[P, Ws]]]}]\n"
+		"  instance: {P: 3, Ws: -9000000000000000000}\n";
 	struct diag_list dl = DIAG_LIST_INIT;
 	struct spec_set *s = load_problem(text, &dl);
-	char *got = st_diags(&dl);
-	CU_ASSERT_PTR_NULL(s);
-	CU_ASSERT_PTR_NOT_NULL(strstr(got, "data space 'T' is too large"));
-	free(got);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(s->workload.tensors[0].rank_extent[0], 18000000000000000001ull);
+	CU_ASSERT_EQUAL(s->workload.tensors[0].size, 18000000000000000001ull);
+	spec_set_free(s);
 	diag_list_release(&dl);
 }
 
@@ -178,7 +245,8 @@ static CU_TestInfo tests[] = {
 	{ "projection forms, sizes, masks", test_sizes_and_masks },
 	{ "terms and coefficients", test_terms_and_coefficients },
 	{ "shape and instance errors", test_errors },
-	{ "an overflowing tensor size", test_huge_tensor_is_an_error },
+	{ "overflowing extents and sizes", test_huge_tensor_is_an_error },
+	{ "the largest extent", test_largest_extent },
 	CU_TEST_INFO_NULL,
 };
 

@@ -65,7 +65,7 @@ static void test_kpath(void)
 	struct kpath c = KP_IDX(&b, 0), d = KP_KEY(&c, "local"), e = KP_IDX(&d, 12);
 	struct kpath f = KP_KEY(&e, "attributes");
 	struct strbuf sb = STRBUF_INIT;
-	kpath_render(&f, &sb);
+	ld_kpath_render(&f, &sb);
 	CU_ASSERT_STRING_EQUAL(sb.buf, "architecture.subtree[0].local[12].attributes");
 	strbuf_release(&sb);
 }

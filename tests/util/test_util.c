@@ -97,10 +97,10 @@ static void test_atomic_file(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/out/sub", dir);
-	CU_ASSERT_EQUAL(make_dirs(path, &err), 0);
+	CU_ASSERT_EQUAL(fileio_make_dirs(path, &err), 0);
 	snprintf(path, sizeof(path), "%s/out/sub/x.txt", dir);
-	CU_ASSERT_EQUAL(write_file_atomic(path, "hello\n", 6, &err), 0);
-	CU_ASSERT_EQUAL(read_file(path, &content, &err), 0);
+	CU_ASSERT_EQUAL(fileio_write_atomic(path, "hello\n", 6, &err), 0);
+	CU_ASSERT_EQUAL(fileio_read(path, &content, &err), 0);
 	CU_ASSERT_STRING_EQUAL(content.buf, "hello\n");
 
 	/* an aborted write leaves the old content and no temporary */
@@ -108,11 +108,11 @@ static void test_atomic_file(void)
 	fputs("half", af.fp);
 	atomic_file_abort(&af);
 	strbuf_reset(&content);
-	CU_ASSERT_EQUAL(read_file(path, &content, &err), 0);
+	CU_ASSERT_EQUAL(fileio_read(path, &content, &err), 0);
 	CU_ASSERT_STRING_EQUAL(content.buf, "hello\n");
 
 	snprintf(path, sizeof(path), "%s/missing/dir/x.txt", dir);
-	CU_ASSERT_EQUAL(write_file_atomic(path, "x", 1, &err), -1);
+	CU_ASSERT_EQUAL(fileio_write_atomic(path, "x", 1, &err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.buf, "cannot write"));
 	strbuf_release(&err);
 	strbuf_release(&content);
@@ -130,17 +130,17 @@ static void test_write_files_atomic(void)
 	strbuf_addstr(&a, "first\n");
 	strbuf_addstr(&b, "second\n");
 	snprintf(sub, sizeof(sub), "%s/out", dir);
-	CU_ASSERT_EQUAL(write_files_atomic(sub, names, bufs, 2, &err), 0);
+	CU_ASSERT_EQUAL(fileio_write_files_atomic(sub, names, bufs, 2, &err), 0);
 	snprintf(sub, sizeof(sub), "%s/out/b.txt", dir);
-	CU_ASSERT_EQUAL(read_file(sub, &got, &err), 0);
+	CU_ASSERT_EQUAL(fileio_read(sub, &got, &err), 0);
 	CU_ASSERT_STRING_EQUAL(got.buf, "second\n");
 
 	/* a directory that cannot be created: an error and no file */
 	snprintf(blocker, sizeof(blocker), "%s/blocker", dir);
-	CU_ASSERT_EQUAL(write_file_atomic(blocker, "x", 1, &err), 0);
+	CU_ASSERT_EQUAL(fileio_write_atomic(blocker, "x", 1, &err), 0);
 	snprintf(sub, sizeof(sub), "%s/blocker/out", dir);
 	strbuf_reset(&err);
-	CU_ASSERT_EQUAL(write_files_atomic(sub, names, bufs, 2, &err), -1);
+	CU_ASSERT_EQUAL(fileio_write_files_atomic(sub, names, bufs, 2, &err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.buf, "cannot create directory"));
 	strbuf_release(&a);
 	strbuf_release(&b);

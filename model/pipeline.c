@@ -1,0 +1,112 @@
+/*
+ * The evaluation pipeline: the order of the stages of model_eval() (and of
+ * its cheap pre-check, model_check_capacity()). This is the only file that
+ * calls the stages; each stage calls only shared helpers below it
+ * (footprints, fan-out and capacity checks, the result's helpers).
+ */
+#include "model/model_int.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+/* Reset the summary part of 'out' and record the run's settings. */
+static void result_start(struct model_ws *ws, struct model_result *out)
+{
+	memset(out, 0, offsetof(struct model_result, compute));
+	memset(out->levels, 0, ws->n_levels * sizeof(out->levels[0]));
+	memset(out->networks, 0, ws->n_levels * sizeof(out->networks[0]));
+	out->status = EVAL_OK;
+	out->fail_level = out->fail_tensor = -1;
+	out->n_levels = ws->n_levels;
+	out->n_tensors = ws->n_tensors;
+	out->is_sparse_layout = ws->s->sparse.present;
+	out->energy_preset = ws->preset_name;
+	out->footprint = ws->opt.footprint;
+}
+
+static void nest_clear(struct model_ws *ws)
+{
+	unsigned l, pv;
+
+	for (l = 0; l < ws->n_levels; l++) {
+		for (pv = 0; pv < ws->n_tensors; pv++) {
+			struct nest_tile *t = &ws->nest.t[l][pv];
+			t->size = t->spatial_size = t->link_transfers = 0;
+			t->n_rec = 0;
+		}
+	}
+	ws->nest.compute_accesses = 0;
+}
+
+/*
+ * Make room for the largest spatial group of the mapping: under spatial
+ * skipping a mapping may spread more children than the hardware has
+ * instances (the sparse hook checks the thinned fan-out).
+ */
+static void reserve_children(struct model_ws *ws)
+{
+	uint64_t n = 1;
+	unsigned i;
+
+	for (i = 0; i < ws->m->n_loops; i++)
+		if (ws->m->loops[i].spacetime != SPEC_TEMPORAL)
+			n *= ws->m->loops[i].end;
+	if (n <= ws->max_children)
+		return;
+	free(ws->child_key);
+	free(ws->child_flag);
+	model_nest_walk_release(ws);
+	ws->max_children = (size_t)n;
+	ws->child_key = xcalloc(ws->max_children, sizeof(*ws->child_key));
+	ws->child_flag = xcalloc(ws->max_children, sizeof(*ws->child_flag));
+	model_nest_walk_init(ws);
+}
+
+int model_eval(struct model_ws *ws, const struct spec_mapping *m, struct model_result *out)
+{
+	result_start(ws, out);
+	model_loops_prepare(ws, m);
+	if (model_sparse_defers_fanout(ws))
+		reserve_children(ws);
+	else if (model_check_levels_fanout(ws, out) < 0)
+		return -1;
+	nest_clear(ws);
+	if (ws->opt.no_fast_path || model_nest_fast(ws) < 0) {
+		nest_clear(ws);
+		model_nest_walk(ws);
+		out->nest_walked = true;
+	}
+	model_collapse(ws, out);
+	if (model_sparse_hook(ws, out) < 0)
+		return -1;
+	if (model_check_levels(ws, out) < 0)
+		return -1;
+	model_eval_compute(ws, out);
+	model_eval_levels(ws, out);
+	model_eval_totals(ws, out);
+	return 0;
+}
+
+int model_check_capacity(struct model_ws *ws, const struct spec_mapping *m,
+			 struct model_result *out)
+{
+	unsigned l, pv;
+
+	result_start(ws, out);
+	model_loops_prepare(ws, m);
+	if (!model_sparse_defers_fanout(ws) && model_check_levels_fanout(ws, out) < 0)
+		return -1;
+	for (l = 0; l < ws->n_levels; l++) {
+		const uint64_t *ext = ws->loops[ws->lv[l].boundary].extent;
+		for (pv = 0; pv < ws->n_tensors; pv++) {
+			struct model_tile *t = &out->tiles[l][pv];
+			t->is_kept = ws->m->levels[l].keep_mask & (1u << pv);
+			t->utilized_capacity = t->is_kept && !model_sparse_has_format(ws, l, pv) ?
+					       model_tile_words(ws, pv, ext) : 0;
+		}
+	}
+	return model_check_levels(ws, out);
+}
