@@ -147,7 +147,7 @@ void spec_con_source(struct ld *ld, const struct ysrc_node *e, const struct kpat
 		     struct con_extra *x)
 {
 	struct strbuf sb = STRBUF_INIT;
-	kpath_render(p, &sb);
+	ld_kpath_render(p, &sb);
 	memset(x, 0, sizeof(*x));
 	x->n = 1;
 	x->entries[0] = e;

@@ -196,7 +196,7 @@ int tmpl_parse_file(struct tmpl_ctx *t, const char *path, const char *name,
 	int rc;
 
 	*root = NULL;
-	if (read_file(path, &text, &err) < 0) {
+	if (fileio_read(path, &text, &err) < 0) {
 		diag_error(t->dl, (struct diag_loc){ name, 0, 0 }, "%s", err.buf);
 		rc = -1;
 	} else if ((off = template_syntax(text.buf, text.len)) < 0) {

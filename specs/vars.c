@@ -193,7 +193,7 @@ static struct ysrc_node *defer(struct ld *ld, const struct ysrc_node *n, const s
 	} else {
 		struct strbuf sb = STRBUF_INIT;
 		strbuf_addstr(&sb, "in '");
-		kpath_render(p, &sb);
+		ld_kpath_render(p, &sb);
 		strbuf_addf(&sb, "': %s", err->msg);
 		d->err_msg = arena_strdup(ld->a, sb.buf);
 		strbuf_release(&sb);
@@ -547,7 +547,7 @@ int ld_expr_value(struct ld *ld, const struct ysrc_node *n, const struct kpath *
 	diag_error(ld->dl, d->err_loc, "%s", d->err_msg);
 	if (d->elsewhere) {
 		struct strbuf sb = STRBUF_INIT;
-		kpath_render(p, &sb);
+		ld_kpath_render(p, &sb);
 		ld_note(ld, n->loc, "needed by '%s'", sb.buf);
 		strbuf_release(&sb);
 	}
