@@ -317,8 +317,10 @@ static struct spec_set *build(const struct spec_source *src, const struct spec_o
 	s->n_files = src->n_files;
 	s->files = src->files;
 	s->source = src;
-	if (spec_overrides_apply(&ld, ov, n_ov) == 0 && spec_expressions_apply(&ld) == 0)
+	if (spec_overrides_apply(&ld, ov, n_ov) == 0) {
+		spec_expressions_apply(&ld);   /* its errors fail the build; the sections say more */
 		run_sections(&ld);
+	}
 	if (n_ov)
 		spec_overrides_report(&ld, &own, dl);
 	diag_list_release(&own);

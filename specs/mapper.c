@@ -577,9 +577,8 @@ int spec_constraints_load(struct ld *ld)
 		rc = -1;
 	if (spec_nodes_constraints(ld, &cv) < 0)
 		rc = -1;
-	if (rc == 0)
-		cv.n = spec_con_merge(ld, cv.v, cv.x, cv.n, &rc);
-	if (rc == 0 && spec_con_macros(ld, cv.v, cv.x, cv.n) < 0)
+	cv.n = spec_con_merge(ld, cv.v, cv.x, cv.n, &rc);
+	if (spec_con_macros(ld, cv.v, cv.x, cv.n) < 0)
 		rc = -1;
 	ld->s->constraints.n = (unsigned)cv.n;
 	ld->s->constraints.items = cv.n ? arena_memdup(ld->a, cv.v, cv.n * sizeof(*cv.v)) : NULL;

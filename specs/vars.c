@@ -245,9 +245,11 @@ static struct ysrc_node *eval_scalar(struct walker *w, struct ysrc_node *n, cons
 		return n;
 	w->cur = f;
 	if (expr_eval(n->str, &env, &v, &err) < 0) {
-		if (paren) {
+		if (paren) {   /* reported now; the readers of the copy stay silent */
+			struct ysrc_node *copy = defer(w->ld, n, p, NULL, &err);
+			w->ld->deferred[w->ld->n_deferred - 1].reported = true;
 			*rc = report(w->ld, n, p, &err);
-			return n;
+			return copy;
 		}
 		if (syn == EXPR_SYNTAX_NAME && !err.elsewhere)
 			return n;           /* a bare name nothing defines: text */
