@@ -13,7 +13,7 @@ top=$(pwd)
 mode=${1:-demo}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-PKGS="gcc make autoconf automake libtool pkg-config libyaml-dev libisl-dev libcunit1-dev"
+PKGS="gcc make autoconf automake libtool pkg-config libyaml-dev libisl-dev libcunit1-dev python3-jinja2"
 
 install_missing() {
 	missing=""

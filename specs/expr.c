@@ -1724,6 +1724,7 @@ int expr_eval(const char *text, const struct expr_env *env, struct expr_value *o
 	p.err = err;
 	root = parse_all(&p);
 	if (root < 0) {
+		err->syntax = true;
 		parser_release(&p);
 		return -1;
 	}

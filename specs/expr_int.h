@@ -46,6 +46,7 @@ struct expr_value {
  */
 struct expr_error {
 	size_t offset;
+	bool syntax;                   /* the text does not parse: no expression at all */
 	bool elsewhere;
 	struct diag_loc at;
 	char msg[256];

@@ -24,6 +24,7 @@
  */
 #include "specs/specs_int.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -225,6 +226,82 @@ static bool parenthesized(const char *s)
 }
 
 /*
+ * What 'text' can be, cheaply, for the walk: a bare name (not a keyword),
+ * no expression at all (one word of other characters), or either (the
+ * parser must say).
+ */
+static enum expr_syntax quick_syntax(const char *text)
+{
+	static const char *const keywords[] = {
+		"and", "or", "not", "if", "else", "True", "False", "None", "in", "is", "lambda",
+	};
+	const char *s = text;
+	bool name = isalpha((unsigned char)*s) || *s == '_';
+	size_t k;
+
+	for (; *s; s++) {
+		if (strchr("+-*/%<>=!()[].,'\" \t\n", *s))
+			return EXPR_SYNTAX_EXPR;       /* the parser decides */
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			name = false;
+	}
+	if (!name)
+		return EXPR_SYNTAX_INVALID;
+	for (k = 0; k < ARRAY_SIZE(keywords); k++)
+		if (!strcmp(text, keywords[k]))
+			return EXPR_SYNTAX_EXPR;
+	return EXPR_SYNTAX_NAME;
+}
+
+/* What the walk does with the value 'v' that scalar 'n' evaluated to. */
+static struct ysrc_node *evaluated(struct walker *w, struct ysrc_node *n, const struct kpath *p,
+				   const struct expr_value *v, enum mode mode, bool paren)
+{
+	if (v->kind == EXPR_NODE)
+		return paren ? (struct ysrc_node *)v->node : n;
+	if (mode == DEFAULT_PARSE || paren)
+		return value_node(w->ld, n, v);
+	return defer(w->ld, n, p, v, NULL);
+}
+
+/* True for text the walk leaves alone at once: null, a boolean or a number. */
+static bool plain_literal(const char *s)
+{
+	static const char *const words[] = {
+		"", "~", "null", "Null", "NULL", ".inf", "-.inf", ".nan", "true", "false", "yes",
+		"no", "on", "off", "True", "False", "TRUE", "FALSE", "Yes", "No", "YES", "NO", "On",
+		"Off", "ON", "OFF",
+	};
+	bool digits = false;
+	size_t k;
+
+	if (*s == '+' || *s == '-')
+		s++;
+	for (; isdigit((unsigned char)*s) || *s == '_'; s++)
+		if (*s != '_')
+			digits = true;
+	if (*s == '.') {
+		for (s++; isdigit((unsigned char)*s); s++)
+			digits = true;
+	}
+	if (digits && (*s == 'e' || *s == 'E')) {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (!isdigit((unsigned char)*s))
+			return false;
+		while (isdigit((unsigned char)*s))
+			s++;
+	}
+	if (digits && !*s)
+		return true;
+	for (k = 0; k < ARRAY_SIZE(words); k++)
+		if (!strcmp(s, words[k]))
+			return true;
+	return false;
+}
+
+/*
  * Evaluate scalar 'n' in frame 'f' under 'mode'; its replacement (maybe 'n'
  * itself). Sets '*rc' to -1 after an error that had to be reported now.
  */
@@ -237,29 +314,51 @@ static struct ysrc_node *eval_scalar(struct walker *w, struct ysrc_node *n, cons
 	enum expr_syntax syn;
 	bool paren;
 
-	if (n->style != YSRC_PLAIN || expr_literal(n->str, false, &v))
-		return n;
-	paren = parenthesized(n->str);
-	syn = expr_classify(n->str);
-	if (syn == EXPR_SYNTAX_INVALID && !paren)
+	if (n->style != YSRC_PLAIN || plain_literal(n->str))
 		return n;
 	w->cur = f;
+	syn = quick_syntax(n->str);
+	if (syn == EXPR_SYNTAX_INVALID)
+		return n;
+	if (syn == EXPR_SYNTAX_NAME) {     /* the common case: no parser */
+		int r = lookup(w, n->str, strlen(n->str), &v, &err);
+		if (r > 0)
+			return n;                   /* a name nothing defines: text */
+		if (r < 0)
+			return defer(w->ld, n, p, NULL, &err);
+		return evaluated(w, n, p, &v, mode, false);
+	}
+	paren = parenthesized(n->str);
 	if (expr_eval(n->str, &env, &v, &err) < 0) {
+		if (err.syntax && !paren)
+			return n;           /* no expression: text */
 		if (paren) {   /* reported now; the readers of the copy stay silent */
 			struct ysrc_node *copy = defer(w->ld, n, p, NULL, &err);
 			w->ld->deferred[w->ld->n_deferred - 1].reported = true;
 			*rc = report(w->ld, n, p, &err);
 			return copy;
 		}
-		if (syn == EXPR_SYNTAX_NAME && !err.elsewhere)
-			return n;           /* a bare name nothing defines: text */
 		return defer(w->ld, n, p, NULL, &err);
 	}
-	if (v.kind == EXPR_NODE)
-		return paren ? (struct ysrc_node *)v.node : n;
-	if (mode == DEFAULT_PARSE || paren)
-		return value_node(w->ld, n, &v);
-	return defer(w->ld, n, p, &v, NULL);
+	return evaluated(w, n, p, &v, mode, paren);
+}
+
+/*
+ * Keys whose values are names and never numbers: outside parentheses the
+ * front end does not evaluate them, and no reader wants a number there.
+ */
+static bool text_key(const char *key)
+{
+	static const char *const keys[] = {
+		"name", "class", "subclass", "target", "type", "format", "distribution",
+		"permutation", "factors", "keep", "bypass", "dimensions", "data_spaces", "projection",
+		"algorithm", "optimization_metrics", "metric", "action", "actions",
+	};
+	size_t k;
+	for (k = 0; k < ARRAY_SIZE(keys); k++)
+		if (ysrc_key_eq(key, keys[k]))
+			return true;
+	return false;
 }
 
 static struct ysrc_node *walk(struct walker *w, struct ysrc_node *n, const struct kpath *p,
@@ -299,7 +398,10 @@ static struct ysrc_node *walk_map(struct walker *w, struct ysrc_node *n, const s
 		bool attrs = ysrc_key_eq(key, "attributes");
 		struct ysrc_node *v = n->pairs[i].value, *nv;
 
-		if (v->kind == YSRC_SCALAR)
+		if (scalars == TYPE_CHECK && text_key(key) &&
+		    (v->kind != YSRC_SCALAR || !parenthesized(v->str)))
+			nv = v;
+		else if (v->kind == YSRC_SCALAR)
 			nv = eval_scalar(w, v, &kp, &f, scalars, rc);
 		else
 			nv = walk(w, v, &kp, &f, attrs ? DEFAULT_PARSE : TYPE_CHECK, rc);
@@ -500,8 +602,9 @@ int spec_expressions_apply(struct ld *ld)
 	for (i = 0; i < ld->n_top; i++) {
 		struct ld_top *t = &ld->top[i];
 		const struct top_key *tk = ld_top_key_find(t->key);
-		if (!t->n || !strcmp(t->key, "variables") || (tk && tk->merge == TOP_IGNORED))
-			continue;
+		if (!t->n || !strcmp(t->key, "variables") || !strcmp(t->key, "ERT") ||
+		    !strcmp(t->key, "ART") || (tk && tk->merge == TOP_IGNORED))
+			continue;     /* energy tables are Accelergy's output: no expressions */
 		for (f = 0; f < t->n; f++) {
 			struct kpath p = KP_KEY(NULL, t->keys[f]->str);
 			struct frame names = { &tops, NULL, 0, 0 };
