@@ -346,6 +346,12 @@ struct spec_set *spec_set_build(const struct spec_source *src, const struct spec
 	return build(src, ov, n_ov, opt, dl, dl->n_errors);
 }
 
+/* spec_source_free() for diag_list_keep(). */
+static void source_release(void *src)
+{
+	spec_source_free(src);
+}
+
 struct spec_set *spec_set_load(const char *const *paths, size_t n_paths,
 			       const struct spec_load_options *opt, struct diag_list *dl)
 {
@@ -371,8 +377,8 @@ struct spec_set *spec_set_load_overrides(const char *const *paths, size_t n_path
 		diag_error(dl, DIAG_LOC_NONE, "no input files");
 	else if (src->n_unparsed == 0)   /* clashing top-level keys: the sections still run */
 		s = build(src, ov, n_ov, opt, dl, errors_before);
-	if (!s) {
-		spec_source_free(src);
+	if (!s) {   /* the diagnostics may name files only the source knows (included ones) */
+		diag_list_keep(dl, source_release, src);
 		return NULL;
 	}
 	s->owns_source = true;

@@ -272,6 +272,7 @@ static void test_load_options(void)
 {
 	static const char *const vars[] = { "arch=arch.yaml", "dw=16" };
 	static const char *const files[] = { "design.j2" };
+	const char *files2[1];
 	struct spec_load_options opt;
 	struct diag_list dl = DIAG_LIST_INIT;
 	struct spec_set *s;
@@ -310,6 +311,14 @@ static void test_load_options(void)
 		spec_set_free(s);
 		opt.n_template_vars = 1;    /* now 'dw' takes its default, 16 too */
 	}
+	/* a failed load frees its source: the names of included files must stay valid */
+	put("bad_design.j2", "architecture: {{include(arch, 'architecture')}}\n"
+	    "problem: {{include('broken.yaml', 'k')}}\n");
+	files2[0] = "bad_design.j2";
+	s = spec_set_load(files2, 1, &opt, &dl);
+	CU_ASSERT_PTR_NULL(s);
+	CU_ASSERT_TRUE_FATAL(dl.n >= 1);
+	CU_ASSERT_STRING_EQUAL(dl.items[0].loc.file, "broken.yaml");
 	diag_list_release(&dl);
 }
 
