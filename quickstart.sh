@@ -4,6 +4,8 @@
 #   ./quickstart.sh demo    build and evaluate the bundled example design
 #   ./quickstart.sh test    build and run the whole test suite (make check)
 #   ./quickstart.sh sanitize  build with ASan+UBSan in _build-san and run the suite
+#   ./quickstart.sh fuzz      build the libFuzzer harnesses with clang in _build-fuzz and run
+#                             each for FUZZ_SECONDS (default 60); any finding fails
 #
 # Works as root on a fresh Debian 12 machine (apt-get update runs only when a
 # package is missing). Build trees: _build/ (and _build-san/), out of the source.
@@ -65,8 +67,15 @@ sanitize)
 	build _build-san --enable-sanitizers
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 check
 	;;
+fuzz)
+	PKGS="clang libclang-rt-14-dev"
+	install_missing
+	build _build-fuzz CC=clang --enable-fuzz
+	make -j"$jobs" fuzz
+	"$top/fuzz/run.sh" "${FUZZ_SECONDS:-60}"
+	;;
 *)
-	echo "usage: $0 demo|test|sanitize" >&2
+	echo "usage: $0 demo|test|sanitize|fuzz" >&2
 	exit 2
 	;;
 esac

@@ -89,7 +89,7 @@ int cli_run_job(const struct cli_command *cmd, struct cli_args *a, const struct 
 	struct job_outputs out;
 	struct job_summary sum;
 	const char *dir = a->out_dir ? a->out_dir : default_dir;
-	bool print_first = cmd->job == JOB_MAP || cmd->job == JOB_VALIDATE;
+	bool print_first = cmd->job == JOB_MAP || cmd->job == JOB_VALIDATE || cmd->job == JOB_IPU;
 	int rc;
 
 	job_outputs_init(&out);

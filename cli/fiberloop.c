@@ -14,6 +14,8 @@ extern const struct cli_command cmd_model;
 extern const struct cli_command cmd_map;
 extern const struct cli_command cmd_exec;
 extern const struct cli_command cmd_validate;
+extern const struct cli_command cmd_stpu;
+extern const struct cli_command cmd_ipu;
 
 static const struct cli_command cmd_help = {
 	.name = "help",
@@ -28,6 +30,8 @@ const struct cli_command *const cli_commands[] = {
 	&cmd_map,
 	&cmd_exec,
 	&cmd_validate,
+	&cmd_stpu,
+	&cmd_ipu,
 	&cmd_help,
 	NULL,
 };

@@ -107,6 +107,10 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
 		"a stream stops after N invalid mappings in a row" },
 	[CLI_OPT_VICTORY] = { "victory", 0, OPT_UINT, "N", 0, UINT64_MAX, .help =
 		"a stream stops after N valid mappings without improvement" },
+	[CLI_OPT_SAMPLES] = { "samples", 0, OPT_UINT, "N", 1, 1u << 20, .help =
+		"patterns drawn from the density model (default 256)" },
+	[CLI_OPT_PERCENTILE] = { "percentile", 0, OPT_NUMBER, "P", .dmin = 0.01, .dmax = 100, .help =
+		"percentile of the distribution reported (default 99)" },
 };
 
 /* ------------------------------------------------------------- messages */
@@ -262,7 +266,7 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 	case CLI_OPT_FOOTPRINT: j->footprint = (enum job_footprint)c; break;
 	case CLI_OPT_SEED: j->seed = u; j->has_seed = true; break;
 	case CLI_OPT_RETENTION: j->retention = (enum job_retention)c; break;
-	case CLI_OPT_SEEDS: j->seeds = (unsigned)u; break;
+	case CLI_OPT_SEEDS: j->seeds = (unsigned)u; j->has_seeds = true; break;
 	case CLI_OPT_TOLERANCE: j->tolerance = d; break;
 	case CLI_OPT_SIGMAS: j->sigmas = d; break;
 	case CLI_OPT_LOG: a->log_path = v; break;
@@ -274,6 +278,8 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 	case CLI_OPT_SEARCH_SIZE: m->search_size = u; m->has_search_size = true; break;
 	case CLI_OPT_TIMEOUT: m->timeout = u; m->has_timeout = true; break;
 	case CLI_OPT_VICTORY: m->victory = u; m->has_victory = true; break;
+	case CLI_OPT_SAMPLES: j->samples = (unsigned)u; break;
+	case CLI_OPT_PERCENTILE: j->percentile = d / 100.0; break;
 	default: BUG("option %d has no storage", (int)id);
 	}
 	return 0;

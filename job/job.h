@@ -20,7 +20,7 @@
 #include "util/diag.h"
 #include "util/strbuf.h"
 
-enum job_command { JOB_CHECK, JOB_MODEL, JOB_MAP, JOB_EXEC, JOB_VALIDATE, JOB_COMMAND_COUNT };
+enum job_command { JOB_CHECK, JOB_MODEL, JOB_MAP, JOB_EXEC, JOB_VALIDATE, JOB_IPU, JOB_COMMAND_COUNT };
 
 enum job_status {
 	JOB_OK,
@@ -87,9 +87,13 @@ struct job_options {
 	/* exec, validate */
 	enum job_retention retention;
 	unsigned seeds;                /* validate: executions with seeds 1..seeds */
+	bool has_seeds;                /* given on the command line (ipu: run the executor) */
 	double tolerance;              /* validate: relative tolerance */
 	double sigmas;                 /* validate: standard errors allowed */
 	struct job_map_options map;
+	/* ipu (accel/): patterns drawn from the density model, and the percentile reported */
+	unsigned samples;
+	double percentile;
 };
 
 /* Defaults: text, print only, seed 1 for exec, 30 seeds, 1% and 3 standard errors. */

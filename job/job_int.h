@@ -22,6 +22,11 @@ enum job_status job_run_exec(const struct spec_set *s, const struct job_options 
 			     struct job_summary *sum, struct job_outputs *out);
 enum job_status job_run_validate(const struct spec_set *s, const struct job_options *o,
 				 struct job_summary *sum, struct job_outputs *out);
+/* A Sparse-TPU design (s->stpu, no architecture) for model, exec, validate (job/stpu.c). */
+enum job_status job_run_stpu(const struct spec_set *s, const struct job_options *o,
+			     struct job_summary *sum, struct job_outputs *out);
+enum job_status job_run_ipu(const struct spec_set *s, const struct job_options *o,
+			    struct job_summary *sum, struct job_outputs *out);
 
 /* Set the summary's status and error text; returns 'st'. */
 enum job_status job_fail(struct job_summary *sum, enum job_status st, const char *fmt, ...)

@@ -30,6 +30,8 @@ static const struct top_key top_keys[] = {
 	{ "mapspace_constraints", "mapspace_constraints", TOP_TARGETS },
 	{ "mapspace", "mapspace", TOP_SINGLE },
 	{ "model", "model", TOP_SINGLE },
+	{ "stpu", "stpu", TOP_SINGLE },
+	{ "ipu", "ipu", TOP_SINGLE },
 	{ "compound_components", "compound_components", TOP_IGNORED },
 	{ "components", "components", TOP_IGNORED },
 	{ "globals", "globals", TOP_IGNORED },
@@ -42,7 +44,8 @@ static const struct top_key top_keys[] = {
 static const char *const top_key_names[] = {
 	"architecture", "arch", "problem", "mapping", "sparse_optimizations", "ERT", "ART",
 	"mapper", "architecture_constraints", "arch_constraints", "constraints",
-	"mapspace_constraints", "mapspace", "model", "compound_components", "components",
+	"mapspace_constraints", "mapspace", "model", "stpu", "ipu", "compound_components",
+	"components",
 	"globals", "variables", "dumped_by_timeloop_front_end", "ERT_summary", "ART_summary",
 };
 
@@ -253,6 +256,49 @@ void spec_source_free(struct spec_source *src)
 }
 
 /*
+ * The design's kind from its top-level keys: an accelerator model's key
+ * ('ipu', 'stpu') stands alone, without the Timeloop sections. -1 (reported)
+ * when keys of two kinds are mixed.
+ */
+static int accel_design(struct ld *ld)
+{
+	static const struct {
+		const char *key;
+		enum spec_design_kind kind;
+	} accels[] = { { "ipu", SPEC_DESIGN_IPU }, { "stpu", SPEC_DESIGN_STPU } };
+	static const char *const timeloop_keys[] = {
+		"architecture", "problem", "mapping", "sparse_optimizations", "mapper",
+		"architecture_constraints", "mapspace_constraints", "mapspace",
+	};
+	const struct ld_top *given = NULL;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < ARRAY_SIZE(accels); i++) {
+		const struct ld_top *t = ld_top_get(ld, accels[i].key);
+		if (!t)
+			continue;
+		if (given) {
+			ld_error(ld, t->keys[0], NULL, "'%s' and '%s' are designs of two different "
+				 "models; give one", t->keys[0]->str, given->keys[0]->str);
+			ld_note(ld, given->keys[0]->loc, "'%s' is given here", given->keys[0]->str);
+			rc = -1;
+			continue;
+		}
+		given = t;
+		ld->s->kind = accels[i].kind;
+	}
+	for (i = 0; given && i < ARRAY_SIZE(timeloop_keys); i++) {
+		const struct ld_top *t = ld_top_get(ld, timeloop_keys[i]);
+		if (t)
+			rc = ld_error(ld, t->keys[0], NULL, "'%s' does not apply to an '%s' design "
+				      "(it stands alone: everything it needs is under '%s')",
+				      t->keys[0]->str, given->keys[0]->str, given->keys[0]->str);
+	}
+	return rc;
+}
+
+/*
  * Run the section parsers. A section whose input is broken stops only the
  * sections that depend on it (the mapping needs the architecture and the
  * problem), so that one run reports the errors of every section.
@@ -262,6 +308,12 @@ static int run_sections(struct ld *ld)
 	const struct spec_load_options *opt = ld->opt;
 	int rc = 0;
 
+	if (accel_design(ld) < 0)
+		rc = -1;
+	if (ld->s->kind == SPEC_DESIGN_STPU)
+		return spec_stpu_load(ld) < 0 ? -1 : rc;
+	if (ld->s->kind == SPEC_DESIGN_IPU)
+		return spec_ipu_load(ld) < 0 ? -1 : rc;
 	if (spec_problem_load(ld) < 0)
 		rc = -1;
 	if (!ld_top_get(ld, "problem") && !(opt && opt->allow_no_problem))

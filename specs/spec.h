@@ -501,10 +501,122 @@ struct spec_constraints {
 	const struct spec_constraint *items;
 };
 
+/* ------------------------------------------------------------------- STPU */
+
+/*
+ * The Sparse-TPU design (the 'stpu' top-level key; docs/stpu.md): a systolic
+ * array, the packing parameters of the seed's column packers, an energy table
+ * and the sparse matrix of the SpMV. Self-contained: no architecture, problem
+ * or mapping is needed beside it.
+ */
+enum spec_stpu_dtype { SPEC_STPU_INT8, SPEC_STPU_FP32, SPEC_STPU_DTYPE_COUNT };
+
+/* Entries of the STPU energy table (pJ); the preset fills them, YAML overrides. */
+enum spec_stpu_energy_key {
+	SPEC_STPU_E_MAC,              /* one multiply-add in the dtype */
+	SPEC_STPU_E_REGISTER_BIT,     /* one register bit written */
+	SPEC_STPU_E_COMPARE_BIT,      /* one bit of an index comparison */
+	SPEC_STPU_E_SRAM_BIT,         /* one bit read or written in a buffer */
+	SPEC_STPU_E_WEIGHT_BUFFER_BIT,
+	SPEC_STPU_E_VECTOR_BUFFER_BIT,
+	SPEC_STPU_E_OUTPUT_BUFFER_BIT,
+	SPEC_STPU_E_HOLD,             /* STPU PE states */
+	SPEC_STPU_E_LATCH,
+	SPEC_STPU_E_ACCUMULATE,
+	SPEC_STPU_E_BYPASS,
+	SPEC_STPU_E_X_FORWARD,        /* a vector element (value + index) moved one PE down */
+	SPEC_STPU_E_TPU_MAC,          /* TPU and KMZ PEs: multiply-add + partial-sum register */
+	SPEC_STPU_E_TPU_X_FORWARD,    /* a vector value moved one PE down */
+	SPEC_STPU_E_COUNT
+};
+
+#define SPEC_STPU_MAX_ITER 8
+
+struct spec_stpu {
+	struct diag_loc loc;
+	unsigned array_rows;           /* PE rows: the array height, the partition height */
+	unsigned array_cols;           /* PE columns: the array width */
+	enum spec_stpu_dtype dtype;
+	unsigned index_bits;           /* column-index bits; 0 = ceil(log2(matrix_cols)) */
+	unsigned max_collision_row;    /* STPU-C1 MAX_COLLISION_ROW */
+	unsigned n_iter;               /* STPU-C1 N_ITER */
+	unsigned max_collision_group[SPEC_STPU_MAX_ITER];  /* per iteration */
+	unsigned kmz_max_columns;      /* KMZ alpha: columns per group */
+	double kmz_max_conflict_fraction;  /* KMZ gamma: conflicting rows per group / rows */
+	const char *energy_preset;
+	bool has_energy[SPEC_STPU_E_COUNT];   /* given in YAML */
+	double energy_pj[SPEC_STPU_E_COUNT];
+	uint64_t matrix_rows, matrix_cols;
+	struct spec_density matrix;    /* ACTUAL (with data) when read from a file */
+	uint64_t seed;                 /* pattern generation */
+};
+
+/* ------------------------------------------------- IPU sparse layer (accel/) */
+
+/*
+ * An 'ipu:' design: a Graphcore IPU (device) running one PopSparse sparse
+ * fully-connected layer (seed 000). Dimensions follow the seed: the sparse
+ * operand W is [X, Y], the dense input [Y, Z], the output [X, Z]. The layer
+ * is also described as the workload of the set (dims X and Y in blocks of
+ * block_size, Z in elements; one data space 'W'), so that W's density uses
+ * every density kind and --tensor W=FILE.
+ */
+enum spec_ipu_dtype { SPEC_IPU_HALF, SPEC_IPU_FLOAT, SPEC_IPU_N_DTYPES };
+enum spec_ipu_sparsity { SPEC_IPU_DYNAMIC, SPEC_IPU_STATIC };
+enum spec_ipu_pass { SPEC_IPU_FWD, SPEC_IPU_GRAD_A, SPEC_IPU_GRAD_W, SPEC_IPU_N_PASSES };
+
+#define SPEC_IPU_N_BLOCK_KINDS 3   /* block kernels 4x4, 8x8, 16x16 */
+
+struct spec_ipu_device {
+	const char *preset;            /* "gc200" or "bow" */
+	uint64_t tiles;
+	uint64_t bytes_per_tile;
+	unsigned workers;              /* worker contexts per tile */
+	double clock_hz;
+	unsigned exchange_bytes_per_cycle;   /* per tile */
+	bool exchange_bus_sharing;     /* 2 tiles per shared exchange bus */
+	uint64_t sync_cycles;          /* per exchange phase (0: none, as PopLibs) */
+	unsigned amp_macs_per_cycle[SPEC_IPU_N_DTYPES];   /* dense AMP, per tile */
+	unsigned conv_units[SPEC_IPU_N_DTYPES];           /* AMP units per input type */
+	/* sparse AMP block kernels, MACs per tile-cycle, [dtype][4x4, 8x8, 16x16]
+	 * (0: no kernel of that size for that type) */
+	double block_macs_per_cycle[SPEC_IPU_N_DTYPES][SPEC_IPU_N_BLOCK_KINDS];
+	struct diag_loc loc;
+};
+
+struct spec_ipu_layer {
+	uint64_t x, y, z;              /* elements */
+	unsigned block_size;           /* 1 = element-wise */
+	enum spec_ipu_dtype dtype;
+	enum spec_ipu_dtype partials_type;
+	uint32_t passes;               /* bit (1 << enum spec_ipu_pass); fwd always */
+	enum spec_ipu_sparsity sparsity;
+	double available_memory_proportion;
+	double meta_info_bucket_oversize_proportion;
+	unsigned groups;               /* 1 (the seed's known limitation) */
+	unsigned ipus;                 /* 1 */
+	unsigned partition[3];         /* plan constraint on P_X, P_Y, P_Z; 0 = free */
+	unsigned tensor;               /* index of W in the set's workload */
+	struct diag_loc loc;
+};
+
+struct spec_ipu {
+	struct spec_ipu_device device;
+	struct spec_ipu_layer layer;
+	struct diag_loc loc;
+};
+
 /* ------------------------------------------------------------ the spec set */
 
 struct spec_source;
 struct spec_jinja;
+
+/*
+ * What a design describes: a Timeloop-style accelerator (architecture,
+ * problem, mapping), or one of the accelerator models of accel/, whose key
+ * ('ipu', 'stpu') then stands alone.
+ */
+enum spec_design_kind { SPEC_DESIGN_TIMELOOP, SPEC_DESIGN_IPU, SPEC_DESIGN_STPU };
 
 struct spec_set {
 	struct arena arena;            /* owns everything below */
@@ -518,6 +630,9 @@ struct spec_set {
 	struct spec_energy_tables energy;
 	struct spec_mapper_settings mapper;
 	struct spec_constraints constraints;
+	enum spec_design_kind kind;    /* which model the design is for */
+	const struct spec_ipu *ipu;    /* SPEC_DESIGN_IPU: the 'ipu' key, else NULL */
+	const struct spec_stpu *stpu;  /* SPEC_DESIGN_STPU: the 'stpu' key, else NULL */
 	const struct spec_source *source;  /* what it was built from */
 	bool owns_source;              /* spec_set_load(): freed with the set */
 };
@@ -687,6 +802,15 @@ int spec_mapping_derive(struct spec_mapping *m, const struct spec_workload *w);
 const struct spec_matrix *spec_matrix_load(struct arena *a, const char *path,
 					   struct diag_list *dl);
 
+/*
+ * spec_matrix_load() of the in-memory text 'text' ('len' bytes, which may
+ * hold NUL bytes) named 'name' (kept by the caller: diagnostics and the
+ * matrix's 'file' point to it; a name ending in .mtx, or text starting
+ * with %%MatrixMarket, is read as Matrix Market).
+ */
+const struct spec_matrix *spec_matrix_parse(struct arena *a, const char *name, const char *text,
+					    size_t len, struct diag_list *dl);
+
 /* Write 'm' as a Timeloop mapping YAML document (loadable again) to 'out'. */
 void spec_mapping_write_yaml(const struct spec_mapping *m, const struct spec_arch *arch,
 			     const struct spec_workload *w, struct strbuf *out);
@@ -699,5 +823,10 @@ const char *spec_named_format_name(enum spec_named_format k);
 const char *spec_metric_name(enum spec_metric m);
 const char *spec_search_name(enum spec_search s);
 const char *spec_spacetime_name(enum spec_spacetime st);
+const char *spec_stpu_dtype_name(enum spec_stpu_dtype d);
+const char *spec_stpu_energy_key_name(enum spec_stpu_energy_key k);
+const char *spec_ipu_dtype_name(enum spec_ipu_dtype d);
+const char *spec_ipu_pass_name(enum spec_ipu_pass p);
+const char *spec_ipu_sparsity_name(enum spec_ipu_sparsity s);
 
 #endif

@@ -288,6 +288,35 @@ int spec_problem_load(struct ld *ld);
 /* density.c: densities of 'problem.instance' ('inst' may be NULL) and options. */
 int spec_densities_load(struct ld *ld, const struct ysrc_node *inst, const struct kpath *p);
 
+/*
+ * density.c: the density node 'n' of a bare 2-D matrix of 'rows' x 'cols'
+ * named 'name' (no workload needed; structured_nm is refused). 0 or -1.
+ */
+int spec_density_parse_matrix(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			      const char *name, uint64_t rows, uint64_t cols,
+			      struct spec_density *d);
+
+/*
+ * density.c: load the matrix 'file' (Matrix Market or dense text); what the
+ * reader reports is located at 'at' with the key path 'p'. NULL on error.
+ */
+const struct spec_matrix *spec_matrix_load_at(struct ld *ld, const char *file, struct diag_loc at,
+					      const struct kpath *p);
+
+/* stpu.c: the 'stpu' key. */
+int spec_stpu_load(struct ld *ld);
+
+/*
+ * density.c: the density node 'n' of data space 't' of the loaded workload
+ * (a number or a map, any kind), and the "NAME=FILE" load options; for
+ * sections that build their own workload (ipu.c).
+ */
+int spec_density_parse(struct ld *ld, const struct ysrc_node *n, const struct kpath *p, unsigned t);
+int spec_density_apply_files(struct ld *ld);
+
+/* ipu.c: the 'ipu' key (device and sparse layer, and the layer's workload). */
+int spec_ipu_load(struct ld *ld);
+
 /* arch.c: v0.3 tree / v0.4 flattened tree -> ld->comps; dialect in s->arch. */
 int spec_arch_tree_load(struct ld *ld, const struct ysrc_node *arch, const struct kpath *p);
 /* arch_nodes.c: v0.4 node list -> ld->comps (+ per-component sparse/constraints). */
