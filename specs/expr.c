@@ -20,6 +20,7 @@
 #include "util/xalloc.h"
 
 #define EXPR_MAX_DEPTH 100
+#define EXPR_MAX_TOKENS 4096     /* bounds the tree, so evaluation cannot recurse too deep */
 
 /* ------------------------------------------------------------- tokens */
 
@@ -276,6 +277,9 @@ static int tokenize(struct parser *p)
 			i += strlen(ops[k].text);
 		}
 		t.end = i;
+		if (p->n_toks >= EXPR_MAX_TOKENS)
+			return fail(p, t.pos, "the expression is too long (more than %d tokens)",
+				    EXPR_MAX_TOKENS);
 		push_tok(p, &t);
 	}
 }
@@ -473,7 +477,10 @@ static int parse_power(struct parser *p)
 
 	if (n < 0 || !accept(p, T_POW))
 		return n;
+	if (++p->depth > EXPR_MAX_DEPTH)
+		return fail(p, pos, "the expression is nested too deeply");
 	r = parse_unary(p);
+	p->depth--;
 	if (r < 0)
 		return -1;
 	m = new_node(p, A_BIN, pos);

@@ -164,6 +164,11 @@ static void test_errors(void)
 		{ "f'x'", 0, "string prefixes such as 'f' are not supported" },
 		{ "max(1,, 2)", 6, "invalid syntax: expected a value, got ','" },
 		{ "99999999999999999999", 0, "integer 99999999999999999999 is too large (64-bit integers only)" },
+		{ "2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**"
+		  "2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**"
+		  "2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**2**"
+		  "2**2**2**2**2**2**2**2**2**2**2**2**2**2", 297,
+		  "the expression is nested too deeply" },
 		/* names */
 		{ "datawidth * 3", 0, "name 'datawidth' is not defined" },
 		{ "x + undefined_thing", 4, "name 'undefined_thing' is not defined" },
@@ -215,6 +220,27 @@ static void test_errors(void)
 		}
 	}
 	CU_ASSERT_EQUAL(fails, 0);
+}
+
+/* A long expression is refused before it is parsed or evaluated. */
+static void test_too_long(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct expr_value v;
+	struct expr_error err;
+	int i;
+	for (i = 0; i < 3000; i++)
+		strbuf_addstr(&sb, "1 + ");
+	strbuf_addstr(&sb, "1");
+	CU_ASSERT_EQUAL(expr_eval(sb.buf, &ENV, &v, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.msg, "the expression is too long (more than 4096 tokens)");
+	strbuf_reset(&sb);
+	for (i = 0; i < 2000; i++)
+		strbuf_addstr(&sb, "1 + ");
+	strbuf_addstr(&sb, "1");
+	CU_ASSERT_EQUAL(expr_eval(sb.buf, &ENV, &v, &err), 0);
+	CU_ASSERT_EQUAL(v.i, 2001);
+	strbuf_release(&sb);
 }
 
 static void test_elsewhere(void)
@@ -305,6 +331,7 @@ static CU_TestInfo expr_tests[] = {
 	{ "values and types", test_values },
 	{ "errors and offsets", test_errors },
 	{ "errors in used values", test_elsewhere },
+	{ "long expressions", test_too_long },
 	{ "classification", test_classify },
 	{ "literals", test_literals },
 	CU_TEST_INFO_NULL,
