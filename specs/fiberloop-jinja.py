@@ -260,17 +260,22 @@ def write_message(stream, fields):
 
 def handle(jinja2, fields):
     path = name = None
-    data, dirs = {}, []
+    data, dirs, bad = {}, [], None
     for key, value in fields:
         if key == "render":
             path = value
         elif key == "name":
             name = value
         elif key == "var":
-            k, v = parse_var(value)
-            data[k] = v
+            try:
+                k, v = parse_var(value)
+                data[k] = v
+            except HelperError as e:
+                bad = str(e)
         elif key == "dir":
             dirs.append(value)
+    if bad:
+        return [("error", bad), ("kind", "runtime"), ("efile", name or path), ("eline", 0)]
     r = Renderer(jinja2, data)
     try:
         text, where = r.render_file(path, dirs, name if name is not None else path)

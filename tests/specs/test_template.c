@@ -216,6 +216,24 @@ static void test_errors(void)
 	}
 }
 
+/* A variable that is not NAME=VALUE is an error of the template that needs it. */
+static void test_bad_variable(void)
+{
+	static const char *const vars[] = { "novalue" };
+	struct diag_list dl = DIAG_LIST_INIT;
+	char *got;
+	put("needs_var.j2", "a: {{ x }}\n");
+	CU_ASSERT_PTR_NULL(load("needs_var.j2", vars, 1, shared, &dl));
+	got = diags(&dl);
+	CU_ASSERT_STRING_EQUAL(got, "needs_var.j2:0: error: Jinja2 template error: a template "
+			       "variable is NAME=VALUE, got 'novalue'\n");
+	free(got);
+	diag_list_release(&dl);
+	/* the helper is still there for the next file */
+	CU_ASSERT_PTR_NOT_NULL(load("needs_var.j2", (const char *const[]){ "x=1" }, 1, shared, &dl));
+	diag_list_release(&dl);
+}
+
 /* Without Python 3 or Jinja2, a template gets an error that says what to install. */
 static void test_no_jinja(void)
 {
@@ -346,6 +364,7 @@ static int teardown(void)
 static CU_TestInfo template_tests[] = {
 	{ "rendering, includes, locations", test_render },
 	{ "template errors, located", test_errors },
+	{ "a malformed variable", test_bad_variable },
 	{ "no Python or no Jinja2", test_no_jinja },
 	{ "load options", test_load_options },
 	CU_TEST_INFO_NULL,
