@@ -16,6 +16,7 @@ mode=${1:-demo}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 PKGS="gcc make autoconf automake libtool pkg-config libyaml-dev libisl-dev libcunit1-dev libsqlite3-dev"
+PKGS="$PKGS python3-jinja2"
 # Optional: gnuplot draws 'fiberloop plot'; Open MPI spreads sweeps, batches and the mapper
 # over the ranks of mpirun (the test build uses it when present: configure --with-mpi).
 PKGS="$PKGS gnuplot-nox libopenmpi-dev openmpi-bin"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "specs/specs_int.h"
+#include "specs/template_int.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -34,7 +35,7 @@ static const struct top_key top_keys[] = {
 	{ "compound_components", "compound_components", TOP_IGNORED },
 	{ "components", "components", TOP_IGNORED },
 	{ "globals", "globals", TOP_IGNORED },
-	{ "variables", "variables", TOP_IGNORED },
+	{ "variables", "variables", TOP_MERGED },
 	{ "dumped_by_timeloop_front_end", "dumped_by_timeloop_front_end", TOP_IGNORED },
 	{ "ERT_summary", "ERT_summary", TOP_IGNORED },
 	{ "ART_summary", "ART_summary", TOP_IGNORED },
@@ -59,12 +60,46 @@ const struct ld_top *ld_top_get(const struct ld *ld, const char *key)
 	return NULL;
 }
 
+/*
+ * Timeloop's v0.4 front end also takes a top-level key by a part of its
+ * name, trying in this order: one holding "ignore" is ignored (anchor
+ * holders such as 'problem_base_ignore'), then "components", "constraints"
+ * (so 'extra_mapping_constraints' adds constraints), "mapping", "globals".
+ * Here the part must be a whole word between '_' or '-', so that a
+ * misspelt 'mappings' is still an error.
+ */
+static const struct top_key part_keys[] = {
+	{ "ignore", "ignore", TOP_IGNORED },
+	{ "components", "components", TOP_IGNORED },
+	{ "constraints", "architecture_constraints", TOP_TARGETS },
+	{ "mapping", "mapping", TOP_LIST },
+	{ "globals", "globals", TOP_IGNORED },
+};
+
+/* True when 'word' is one of the '_'/'-' separated words of 'name'. */
+static bool has_word(const char *name, const char *word)
+{
+	size_t len = strlen(word);
+	const char *s = name;
+	while ((s = strstr(s, word)) != NULL) {
+		bool starts = s == name || s[-1] == '_' || s[-1] == '-';
+		bool ends = s[len] == '\0' || s[len] == '_' || s[len] == '-';
+		if (starts && ends)
+			return true;
+		s++;
+	}
+	return false;
+}
+
 const struct top_key *ld_top_key_find(const char *name)
 {
 	size_t i;
 	for (i = 0; i < ARRAY_SIZE(top_keys); i++)
 		if (ysrc_key_eq(name, top_keys[i].name))
 			return &top_keys[i];
+	for (i = 0; i < ARRAY_SIZE(part_keys); i++)
+		if (has_word(name, part_keys[i].name))
+			return &part_keys[i];
 	return NULL;
 }
 
@@ -177,13 +212,31 @@ static int source_failed(struct spec_source *src)
 	return -1;
 }
 
+void spec_source_set_templates(struct spec_source *src, const char *const *vars, size_t n_vars,
+			       struct spec_jinja *jinja)
+{
+	src->template_vars = vars;
+	src->n_template_vars = n_vars;
+	src->jinja = jinja;
+}
+
 /* Read and parse 'path' into 'src'; 'replace': its keys replace the earlier files'. */
 static int add_file(struct spec_source *src, const char *path, bool replace, struct diag_list *dl)
 {
 	const char *name = source_name(src, path);
+	struct tmpl_ctx t;
 	struct ysrc_node *root;
+	int rc;
 
-	if (ysrc_parse_file(&src->arena, name, dl, &root) < 0)
+	memset(&t, 0, sizeof(t));
+	t.a = &src->arena;
+	t.dl = dl;
+	t.vars = src->template_vars;
+	t.n_vars = src->n_template_vars;
+	t.jinja = src->jinja;
+	rc = tmpl_parse_file(&t, path, name, NULL, 0, &root);
+	tmpl_ctx_release(&t);
+	if (rc < 0)
 		return source_failed(src);
 	return source_merge(src, name, root, replace, dl);
 }
@@ -332,13 +385,16 @@ static struct spec_set *build(const struct spec_source *src, const struct spec_o
 	s->n_files = src->n_files;
 	s->files = src->files;
 	s->source = src;
-	if (spec_overrides_apply(&ld, ov, n_ov) == 0)
+	if (spec_overrides_apply(&ld, ov, n_ov) == 0) {
+		spec_expressions_apply(&ld);   /* its errors fail the build; the sections say more */
 		run_sections(&ld);
+	}
 	if (n_ov)
 		spec_overrides_report(&ld, &own, dl);
 	diag_list_release(&own);
 	free(ld.comps);
 	free(ld.ov_seen);
+	free(ld.deferred);
 	if (dl->n_errors != errors_before) {
 		spec_set_free(s);
 		return NULL;
@@ -358,6 +414,12 @@ struct spec_set *spec_set_build(const struct spec_source *src, const struct spec
 	return build(src, ov, n_ov, opt, dl, dl->n_errors);
 }
 
+/* spec_source_free() for diag_list_keep(). */
+static void source_release(void *src)
+{
+	spec_source_free(src);
+}
+
 struct spec_set *spec_set_load(const char *const *paths, size_t n_paths,
 			       const struct spec_load_options *opt, struct diag_list *dl)
 {
@@ -375,14 +437,16 @@ struct spec_set *spec_set_load_overrides(const char *const *paths, size_t n_path
 	size_t i;
 
 	src->borrow_names = true;
+	if (opt)
+		spec_source_set_templates(src, opt->template_vars, opt->n_template_vars, opt->jinja);
 	for (i = 0; i < n_paths; i++)
 		spec_source_add_file(src, paths[i], dl);
 	if (n_paths == 0)
 		diag_error(dl, DIAG_LOC_NONE, "no input files");
 	else if (src->n_unparsed == 0)   /* clashing top-level keys: the sections still run */
 		s = build(src, ov, n_ov, opt, dl, errors_before);
-	if (!s) {
-		spec_source_free(src);
+	if (!s) {   /* the diagnostics may name files only the source knows (included ones) */
+		diag_list_keep(dl, source_release, src);
 		return NULL;
 	}
 	s->owns_source = true;

@@ -609,6 +609,7 @@ struct spec_ipu {
 /* ------------------------------------------------------------ the spec set */
 
 struct spec_source;
+struct spec_jinja;
 
 /*
  * What a design describes: a Timeloop-style accelerator (architecture,
@@ -641,6 +642,10 @@ struct spec_load_options {
 	bool allow_no_problem;         /* 'check' of an architecture alone */
 	const char *const *tensor_files; /* "NAME=FILE" overrides: actual data for NAME */
 	size_t n_tensor_files;
+	const char *const *template_vars; /* "NAME=VALUE": Jinja2 variables ('--var') */
+	size_t n_template_vars;
+	struct spec_jinja *jinja;      /* a helper to share between loads; NULL: one per
+					  file, started only for a template */
 };
 
 /*
@@ -683,6 +688,21 @@ struct spec_set *spec_set_load_overrides(const char *const *paths, size_t n_path
 					 struct diag_list *dl);
 
 /*
+ * A Jinja2 helper: a Python 3 process with Jinja2 running the script
+ * fiberloop-jinja.py, which renders the design files that are templates
+ * (docs/yaml-reference.md, "Timeloop v0.4 front end"). It starts on the
+ * first template it is asked to render and stays up for later ones, so a
+ * caller that loads many designs shares one. 'python' is the interpreter
+ * (NULL: $FIBERLOOP_PYTHON, else "python3" from PATH); 'script' the helper
+ * (NULL: $FIBERLOOP_JINJA_HELPER, else the installed copy, else the source
+ * tree's). Not thread-safe: one per thread.
+ */
+struct spec_jinja *spec_jinja_new(const char *python, const char *script);
+
+/* Stop the helper process and free 'j'. spec_jinja_free(NULL) is a no-op. */
+void spec_jinja_free(struct spec_jinja *j);
+
+/*
  * A new, empty source. Add the design's files to it, then build sets from
  * it: after the last spec_source_add_*() the source is immutable, and any
  * number of threads may call spec_set_build() on it at once.
@@ -704,6 +724,16 @@ int spec_source_add_file(struct spec_source *src, const char *path, struct diag_
  * design's), except the lists that files concatenate.
  */
 int spec_source_add_layer(struct spec_source *src, const char *path, struct diag_list *dl);
+
+/*
+ * Render the templates among the files added from now on with the Jinja2
+ * variables vars[0..n_vars) ("NAME=VALUE"; the value typed as a YAML
+ * scalar: true/false, a number, else a string) using the helper 'jinja'
+ * (NULL: one is started for each file that needs it). Both are borrowed
+ * until the last spec_source_add_file().
+ */
+void spec_source_set_templates(struct spec_source *src, const char *const *vars, size_t n_vars,
+			       struct spec_jinja *jinja);
 
 /*
  * spec_source_add_file() of the in-memory YAML 'text' ('len' bytes), located
