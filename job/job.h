@@ -154,6 +154,8 @@ struct job_design {
 	size_t n_tensors;
 	const struct spec_override *overrides;  /* --set, applied in order before validation */
 	size_t n_overrides;
+	const char *const *vars;       /* --var NAME=VALUE: Jinja2 variables of template files */
+	size_t n_vars;
 	enum job_command command;      /* what the design must provide (a mapping, a problem) */
 };
 
