@@ -32,6 +32,7 @@ enum cli_opt {
 	CLI_OPT_FORMAT,
 	CLI_OPT_TENSOR,
 	CLI_OPT_SET,
+	CLI_OPT_VAR,
 	CLI_OPT_ENERGY,
 	CLI_OPT_FOOTPRINT,
 	CLI_OPT_SEED,
@@ -81,6 +82,8 @@ struct cli_args {
 	size_t n_files;
 	const char **tensors;          /* --tensor NAME=FILE, in order */
 	size_t n_tensors;
+	const char **vars;             /* --var NAME=VALUE, in order */
+	size_t n_vars;
 	const char **sets;             /* --set PATH=VALUE, in order */
 	size_t n_sets;
 	struct spec_override *overrides;  /* the parsed --set, owned (cli_load) */

@@ -34,7 +34,7 @@ static int run(const struct cli_command *cmd, struct cli_args *a)
 	if (!batch)
 		return CLI_EXIT_BAD_INPUT;
 	{
-		struct job_batch b = { batch, &a->job };
+		struct job_batch b = { batch, &a->job, a->vars, a->n_vars };
 		cli_runner_init(cmd, a, DEFAULT_DB, &rn, &definition);
 		rc = job_batch_run(&b, &rn, a->metric, &t, &res);
 		rc = cli_run_report(cmd, &rn, &res, rc, "jobs to run (a network's distinct layers each)");
@@ -61,12 +61,12 @@ const struct cli_command cmd_batch = {
 	.summary = "Run the jobs of a batch file and rank them.",
 	.usage = "batch [OPTION]... JOBS.yaml",
 	.help =
-	"Runs every job of JOBS.yaml (docs/sweep.md, \"Batch files\"): a design (its 'files', 'set' overrides, 'command', 'name', 'tags', 'seed') run with its command, or a network ('layers': layer files or directories) whose layers are all mapped on the design, on all cores. Each job (each layer of a network) becomes a row of the results database (--db) as it finishes; a job whose files or overrides make a bad spec is a row with its located error, and the batch goes on. At the end each network gets a row with its totals, and a table of the jobs ranked by --metric is printed (failed jobs last). Run again, the batch skips the jobs the database holds. The options below apply to every job.\n",
+	"Runs every job of JOBS.yaml (docs/sweep.md, \"Batch files\"): a design (its 'files', 'set' overrides, 'vars' for its templates, 'command', 'name', 'tags', 'seed') run with its command, or a network ('layers': layer files or directories) whose layers are all mapped on the design, on all cores. Each job (each layer of a network) becomes a row of the results database (--db) as it finishes; a job whose files or overrides make a bad spec is a row with its located error, and the batch goes on. At the end each network gets a row with its totals, and a table of the jobs ranked by --metric is printed (failed jobs last). Run again, the batch skips the jobs the database holds. The options below apply to every job.\n",
 	.epilogue =
 	"A progress line is shown on stderr when it is a terminal; Ctrl-C stops handing out jobs and keeps those finished. Under 'mpirun -np N' (built with --with-mpi), rank 0 hands out the jobs and writes the database.\nExit status: 0 when every job ran (whatever its result), 1 for a bad batch file or database, 2 for a usage error, 130 when interrupted.\n",
 	.run = run,
 	.job = JOB_MODEL,
-	.options = CLI_OPT_BIT(CLI_OPT_DB) | CLI_OPT_BIT(CLI_OPT_RESUME) |
+	.options = CLI_OPT_BIT(CLI_OPT_DB) | CLI_OPT_BIT(CLI_OPT_RESUME) | CLI_OPT_BIT(CLI_OPT_VAR) |
 		   CLI_OPT_BIT(CLI_OPT_JOBS) | CLI_OPT_BIT(CLI_OPT_METRIC) |
 		   CLI_OPT_BIT(CLI_OPT_FORMAT) | CLI_OPT_BIT(CLI_OPT_ENERGY) |
 		   CLI_OPT_BIT(CLI_OPT_FOOTPRINT) | CLI_OPT_BIT(CLI_OPT_SEED) |

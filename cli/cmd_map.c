@@ -77,6 +77,7 @@ static int run_network(const struct cli_command *cmd, struct cli_args *a)
 		struct job_design d = {
 			.files = a->files, .n_files = a->n_files,
 			.overrides = a->overrides, .n_overrides = a->n_overrides,
+			.vars = a->vars, .n_vars = a->n_vars,
 			.command = JOB_MAP,
 		};
 		struct job_network nw = { &d, a->layers, a->n_layers, &a->job };
@@ -186,7 +187,7 @@ const struct cli_command cmd_map = {
 		   CLI_OPT_BIT(CLI_OPT_SEARCH_SIZE) | CLI_OPT_BIT(CLI_OPT_TIMEOUT) |
 		   CLI_OPT_BIT(CLI_OPT_VICTORY) | CLI_OPT_BIT(CLI_OPT_TENSOR) |
 		   CLI_OPT_BIT(CLI_OPT_ENERGY) | CLI_OPT_BIT(CLI_OPT_FOOTPRINT) |
-		   CLI_OPT_BIT(CLI_OPT_SET) | CLI_OPT_BIT(CLI_OPT_FORMAT) |
+		   CLI_OPT_BIT(CLI_OPT_SET) | CLI_OPT_BIT(CLI_OPT_VAR) | CLI_OPT_BIT(CLI_OPT_FORMAT) |
 		   CLI_OPT_BIT(CLI_OPT_LAYERS) | CLI_OPT_BIT(CLI_OPT_DB) |
 		   CLI_OPT_BIT(CLI_OPT_JOBS) | CLI_OPT_BIT(CLI_OPT_RESUME),
 	.formats = 1u << JOB_FORMAT_TEXT | 1u << JOB_FORMAT_JSON | 1u << JOB_FORMAT_CSV,

@@ -43,7 +43,7 @@ const struct cli_command cmd_stpu = {
 	.run = run_stpu,
 	.job = JOB_MODEL,
 	.options = CLI_OPT_BIT(CLI_OPT_OUTPUT) | CLI_OPT_BIT(CLI_OPT_FORMAT) |
-		   CLI_OPT_BIT(CLI_OPT_SET),
+		   CLI_OPT_BIT(CLI_OPT_SET) | CLI_OPT_BIT(CLI_OPT_VAR),
 	.formats = 1u << JOB_FORMAT_TEXT | 1u << JOB_FORMAT_JSON | 1u << JOB_FORMAT_CSV,
 	.opt_help = opt_help,
 };

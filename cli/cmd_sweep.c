@@ -77,6 +77,7 @@ static int run(const struct cli_command *cmd, struct cli_args *a)
 			.files = a->files, .n_files = a->n_files,
 			.tensors = a->tensors, .n_tensors = a->n_tensors,
 			.overrides = a->overrides, .n_overrides = a->n_overrides,
+			.vars = a->vars, .n_vars = a->n_vars,
 			.command = opts.command,
 		};
 		struct job_sweep sw = { &d, axes, a->n_axes, a->zip, &opts };
@@ -116,7 +117,7 @@ const struct cli_command cmd_sweep = {
 	.options = CLI_OPT_BIT(CLI_OPT_AXIS) | CLI_OPT_BIT(CLI_OPT_ZIP) |
 		   CLI_OPT_BIT(CLI_OPT_COMMAND) | CLI_OPT_BIT(CLI_OPT_DB) |
 		   CLI_OPT_BIT(CLI_OPT_RESUME) | CLI_OPT_BIT(CLI_OPT_JOBS) |
-		   CLI_OPT_BIT(CLI_OPT_FORMAT) | CLI_OPT_BIT(CLI_OPT_SET) |
+		   CLI_OPT_BIT(CLI_OPT_FORMAT) | CLI_OPT_BIT(CLI_OPT_SET) | CLI_OPT_BIT(CLI_OPT_VAR) |
 		   CLI_OPT_BIT(CLI_OPT_TENSOR) | CLI_OPT_BIT(CLI_OPT_ENERGY) |
 		   CLI_OPT_BIT(CLI_OPT_FOOTPRINT) | CLI_OPT_BIT(CLI_OPT_SEED) |
 		   CLI_OPT_BIT(CLI_OPT_ALGORITHM) | CLI_OPT_BIT(CLI_OPT_STREAMS) |

@@ -21,6 +21,7 @@
 enum opt_kind {
 	OPT_STRING,     /* any text */
 	OPT_LIST,       /* any text, repeatable */
+	OPT_PAIR,       /* NAME=VALUE with a non-empty NAME, repeatable */
 	OPT_UINT,       /* an integer in [min, max] */
 	OPT_NUMBER,     /* a finite number in [min, max] */
 	OPT_CHOICE,     /* one of a list of names ('-' and '_' alike) */
@@ -99,10 +100,13 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
 		"directory of the output files (created if missing)" },
 	[CLI_OPT_FORMAT] = { "format", 0, OPT_CHOICE, "FMT", .choices = format_choices, .help =
 		"what to print on stdout" },
-	[CLI_OPT_TENSOR] = { "tensor", 0, OPT_LIST, "NAME=FILE", .help =
+	[CLI_OPT_TENSOR] = { "tensor", 0, OPT_PAIR, "NAME=FILE", .help =
 		"actual data for tensor NAME (Matrix Market or dense text); repeatable" },
-	[CLI_OPT_SET] = { "set", 0, OPT_LIST, "PATH=VALUE", .help =
+	[CLI_OPT_SET] = { "set", 0, OPT_PAIR, "PATH=VALUE", .help =
 		"override a spec value before validation, e.g. problem.instance.M=512; repeatable, applied in order (docs/yaml-reference.md, Overrides)" },
+	[CLI_OPT_VAR] = { "var", 0, OPT_PAIR, "NAME=VALUE", .help =
+		"a Jinja2 variable for template design files (top.yaml.jinja2); the value is "
+		"YAML (a number, a string, a list); repeatable" },
 	[CLI_OPT_ENERGY] = { "energy", 0, OPT_CHOICE, "PRESET", .choices = job_energy_presets,
 		.help = "energy preset for components without an ERT entry (a user ERT always wins; the default is accelergy45)" },
 	[CLI_OPT_FOOTPRINT] = { "footprint", 0, OPT_CHOICE, "MODE", .choices = footprint_choices,
@@ -304,6 +308,13 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 		if ((c = parse_choice(cmd, id, v)) < 0)
 			return -1;
 		break;
+	case OPT_PAIR:
+		if (!strchr(v, '=') || *v == '=') {
+			cli_usage_error(cmd, "'--%s' needs %s, got '%s'", options[id].name,
+					options[id].argh, v);
+			return -1;
+		}
+		break;
 	case OPT_FLAG:
 		c = v != NULL;         /* NULL: the '--no-' form */
 		break;
@@ -320,6 +331,7 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 	case CLI_OPT_FORMAT: j->format = (enum job_format)c; break;
 	case CLI_OPT_TENSOR: a->tensors[a->n_tensors++] = v; break;
 	case CLI_OPT_SET: a->sets[a->n_sets++] = v; break;
+	case CLI_OPT_VAR: a->vars[a->n_vars++] = v; break;
 	case CLI_OPT_ENERGY: j->energy_preset = job_energy_presets()[c]; break;
 	case CLI_OPT_FOOTPRINT: j->footprint = (enum job_footprint)c; break;
 	case CLI_OPT_SEED: j->seed = u; j->has_seed = true; break;
@@ -487,6 +499,7 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_a
 	a->ys = xcalloc((size_t)argc + 1, sizeof(*a->ys));
 	a->series = xcalloc((size_t)argc + 1, sizeof(*a->series));
 	a->layers = xcalloc((size_t)argc + 1, sizeof(*a->layers));
+	a->vars = xcalloc((size_t)argc + 1, sizeof(*a->vars));
 	for (i = 1; i < argc; i++) {
 		const char *s = argv[i];
 		if (opts_done || s[0] != '-' || !s[1]) {
@@ -519,6 +532,7 @@ void cli_args_release(struct cli_args *a)
 	free(a->ys);
 	free(a->series);
 	free(a->layers);
+	free(a->vars);
 	memset(a, 0, sizeof(*a));
 }
 

@@ -9,7 +9,7 @@ set -u
 secs=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
 shift
 src=$(cd "$(dirname "$0")/.." && pwd)
-targets=${*:-fuzz_specs fuzz_mtx fuzz_set}
+targets=${*:-fuzz_specs fuzz_mtx fuzz_set fuzz_expr}
 data=$src/tests/data
 status=0
 mkdir -p fuzz-findings
@@ -33,6 +33,14 @@ seeds() {
 		for f in "$data"/mtx/*.mtx "$data"/mtx/bad/* "$data"/exec/*.mtx; do
 			[ -f "$f" ] || continue
 			{ printf '\001'; cat "$f"; } >"$2/$(echo "$f" | cksum | cut -d' ' -f1)"
+		done ;;
+	fuzz_expr)
+		n=0
+		for e in 'x * 3 + 1' 'min(x, 4) // 2' 'ceil(log2(1024)) if x > 2 else 0' \
+			"len(s) + 1" '2 ** 10 % 7' 'f * 1e3 < 300 and not x == 3' 'round(f, 2)' \
+			'int(\"12\") - y' 'max([1, 2, 3])' '1 < x <= 3'; do
+			n=$((n + 1))
+			printf '%s' "$e" >"$2/e$n"
 		done ;;
 	fuzz_set)
 		printf 'problem.instance.M=512\n' >"$2/m"

@@ -27,6 +27,7 @@ _Static_assert((int)SPEC_BATCH_CHECK == (int)JOB_CHECK && (int)SPEC_BATCH_MODEL 
 struct bjob {
 	const struct spec_batch_job *spec;
 	struct job_design design;
+	const char **vars;             /* the command line's, then the job's */
 	struct spec_override *ovs;
 	char ov_error[512];            /* an override that does not parse: the job's error */
 	struct job_options opts;
@@ -85,7 +86,7 @@ static void parse_sets(struct bjob *j)
 	j->design.command = j->opts.command;
 }
 
-/* The design's hash: its files' bytes (or why one cannot be read). */
+/* The design's hash: its variables, its files' bytes (or why one cannot be read). */
 static void design_hash(struct bjob *j)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -93,6 +94,8 @@ static void design_hash(struct bjob *j)
 	size_t i;
 
 	job_hash_init(&h);
+	for (i = 0; i < j->design.n_vars; i++)
+		job_hash_str(&h, j->design.vars[i]);
 	for (i = 0; i < j->spec->n_files; i++)
 		if (job_hash_file(&h, j->spec->files[i], &err) < 0)
 			job_hash_str(&h, err.buf);
@@ -135,6 +138,12 @@ static void job_init(const struct job_batch *b, const atomic_int *stop,
 		j->opts.has_seed = true;
 	}
 	parse_sets(j);
+	j->vars = xcalloc(b->n_vars + sj->n_vars + 1, sizeof(*j->vars));
+	for (i = 0; i < b->n_vars; i++)
+		j->vars[j->design.n_vars++] = b->vars[i];
+	for (i = 0; i < sj->n_vars; i++)
+		j->vars[j->design.n_vars++] = sj->vars[i];
+	j->design.vars = j->vars;
 	design_hash(j);
 	j->is_network = sj->n_layers > 0;
 	if (j->is_network && job_net_plan_make(sj->layers, sj->n_layers, &j->plan, &dl) < 0) {
@@ -159,6 +168,7 @@ static void job_release(struct bjob *j)
 	for (i = 0; i < j->spec->n_sets; i++)
 		spec_override_release(&j->ovs[i]);
 	free(j->ovs);
+	free(j->vars);
 	free(j->tags);
 	job_net_plan_release(&j->plan);
 }

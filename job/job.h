@@ -157,6 +157,8 @@ struct job_design {
 	size_t n_tensors;
 	const struct spec_override *overrides;  /* --set, applied in order before validation */
 	size_t n_overrides;
+	const char *const *vars;       /* --var NAME=VALUE: Jinja2 variables of template files */
+	size_t n_vars;
 	enum job_command command;      /* what the design must provide (a mapping, a problem) */
 };
 
@@ -338,6 +340,8 @@ enum job_metric { JOB_METRIC_ENERGY, JOB_METRIC_CYCLES, JOB_METRIC_EDP };
 struct job_batch {
 	const struct spec_batch *batch;
 	const struct job_options *options;   /* each job's command and seed on top */
+	const char *const *vars;       /* --var NAME=VALUE, before each job's 'vars' */
+	size_t n_vars;
 };
 
 struct table;

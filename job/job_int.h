@@ -151,8 +151,9 @@ void job_quiet_options(const struct job_options *o, const atomic_int *stop,
 		       struct job_options *q);
 
 /*
- * Parse the files of 'd' into a new source '*src' (freed by the caller in
- * any case) and hash their bytes and those of its tensor files into 'h'.
+ * Parse the files of 'd' (templates rendered with its --var variables)
+ * into a new source '*src' (freed by the caller in any case) and hash the
+ * variables, the files' bytes and those of its tensor files into 'h'.
  * Returns 0, or -1 with diagnostics in 'dl'.
  */
 int job_design_source(const struct job_design *d, struct spec_source **src,

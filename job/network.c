@@ -167,6 +167,7 @@ bool job_net_run_layer(const struct job_design *d, const char *layer,
 	int rc = 0;
 	bool keep;
 
+	spec_source_set_templates(src, d->vars, d->n_vars, NULL);
 	for (i = 0; i < d->n_files; i++)
 		if (spec_source_add_file(src, d->files[i], &dl) < 0)
 			rc = -1;

@@ -253,7 +253,10 @@ int job_design_source(const struct job_design *d, struct spec_source **src,
 	int rc = 0;
 
 	*src = spec_source_new();
+	spec_source_set_templates(*src, d->vars, d->n_vars, NULL);
 	job_hash_init(h);
+	for (i = 0; i < d->n_vars; i++)
+		job_hash_str(h, d->vars[i]);    /* a variable changes what a template gives */
 	for (i = 0; i < d->n_files; i++) {
 		if (spec_source_add_file(*src, d->files[i], dl) < 0)
 			rc = -1;

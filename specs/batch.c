@@ -19,8 +19,8 @@ _Static_assert(sizeof(command_names) / sizeof(command_names[0]) == SPEC_BATCH_CO
 	       "one name per batch command");
 
 static const char *const top_keys[] = { "defaults", "jobs" };
-static const char *const job_keys[] = { "name", "files", "set", "command", "tags", "layers",
-					"seed" };
+static const char *const job_keys[] = { "name", "files", "set", "vars", "command", "tags",
+					"layers", "seed" };
 
 /* What a batch file's reader keeps. */
 struct batch_ld {
@@ -69,22 +69,21 @@ static int str_list(struct batch_ld *b, const struct ysrc_node *n, const struct 
 }
 
 /*
- * The overrides of 'set': a list of "PATH=VALUE" strings, or a mapping of
- * PATH: VALUE with scalar values; after those of 'pre'.
+ * The "KEY=VALUE" pairs of 'set' or 'vars': a list of such strings, or a
+ * mapping of KEY: VALUE with scalar values; after pre[0..n_pre).
  */
-static int overrides(struct batch_ld *b, const struct ysrc_node *n, const struct kpath *p,
-		     const struct spec_batch_job *pre, struct spec_batch_job *j)
+static int pairs(struct batch_ld *b, const struct ysrc_node *n, const struct kpath *p,
+		 const char *const *pre, size_t n_pre, const char ***out, size_t *n_out)
 {
 	size_t i;
 	int rc = 0;
 
 	if (n->kind != YSRC_MAP)
-		return str_list(b, n, p, pre ? pre->sets : NULL, pre ? pre->n_sets : 0, false,
-				&j->sets, &j->n_sets);
-	j->sets = arena_calloc(b->ld.a, (pre ? pre->n_sets : 0) + n->n + 1, sizeof(*j->sets));
-	j->n_sets = 0;
-	for (i = 0; pre && i < pre->n_sets; i++)
-		j->sets[j->n_sets++] = pre->sets[i];
+		return str_list(b, n, p, pre, n_pre, false, out, n_out);
+	*out = arena_calloc(b->ld.a, n_pre + n->n + 1, sizeof(**out));
+	*n_out = 0;
+	for (i = 0; i < n_pre; i++)
+		(*out)[(*n_out)++] = pre[i];
 	for (i = 0; i < n->n; i++) {
 		const struct ysrc_node *v = n->pairs[i].value;
 		struct kpath kp = KP_KEY(p, n->pairs[i].key->str);
@@ -92,9 +91,9 @@ static int overrides(struct batch_ld *b, const struct ysrc_node *n, const struct
 			rc = -1;
 			continue;
 		}
-		j->sets[j->n_sets++] = arena_printf(b->ld.a, "%s=%s", n->pairs[i].key->str,
-						    v->style == YSRC_QUOTED ?
-						    arena_printf(b->ld.a, "'%s'", v->str) : v->str);
+		(*out)[(*n_out)++] = arena_printf(b->ld.a, "%s=%s", n->pairs[i].key->str,
+						  v->style == YSRC_QUOTED ?
+						  arena_printf(b->ld.a, "'%s'", v->str) : v->str);
 	}
 	return rc;
 }
@@ -145,8 +144,19 @@ static int read_job(struct batch_ld *b, const struct ysrc_node *n, const struct 
 	}
 	if ((v = ld_get(n, "set"))) {
 		struct kpath kp = KP_KEY(p, "set");
-		if (overrides(b, v, &kp, pre, j) < 0)
+		if (pairs(b, v, &kp, pre ? pre->sets : NULL, pre ? pre->n_sets : 0, &j->sets,
+			  &j->n_sets) < 0)
 			rc = -1;
+	}
+	if ((v = ld_get(n, "vars"))) {
+		struct kpath kp = KP_KEY(p, "vars");
+		if (pairs(b, v, &kp, pre ? pre->vars : NULL, pre ? pre->n_vars : 0, &j->vars,
+			  &j->n_vars) < 0)
+			rc = -1;
+		for (size_t i = 0; i < j->n_vars; i++)
+			if (!strchr(j->vars[i], '=') || j->vars[i][0] == '=')
+				rc = ld_error(&b->ld, v, &kp, "expected NAME=VALUE, got '%s'",
+					      j->vars[i]);
 	}
 	if ((v = ld_get(n, "tags"))) {
 		struct kpath kp = KP_KEY(p, "tags");

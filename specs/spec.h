@@ -791,6 +791,8 @@ struct spec_batch_job {
 	const char **files;            /* the design (relative to the batch file's directory) */
 	size_t n_sets;
 	const char **sets;             /* "PATH=VALUE" overrides, in order */
+	size_t n_vars;
+	const char **vars;             /* "NAME=VALUE" Jinja2 variables of its templates */
 	size_t n_tags;
 	const char **tags;
 	size_t n_layers;

@@ -125,7 +125,46 @@ static void test_bad(void)
 	}
 }
 
+/* Jinja2 variables: the defaults' first, from a mapping or a list; NAME=VALUE required. */
+static void test_vars(void)
+{
+	static const char text[] =
+		"defaults: {vars: {architecture: eyeriss_like}}\n"
+		"jobs:\n"
+		"  - {name: a, files: [top.yaml.jinja2], vars: ['problem=p.yaml']}\n"
+		"  - {name: b, files: [top.yaml.jinja2], vars: {depth: 64}}\n";
+	struct diag_list dl = DIAG_LIST_INIT;
+	char tmp[] = "/tmp/test_batch.XXXXXX";
+	struct spec_batch *b;
+	FILE *fp;
+	int fd = mkstemp(tmp);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	fp = fopen(tmp, "w");
+	fputs(text, fp);
+	fclose(fp);
+	b = spec_batch_load(tmp, &dl);
+	diag_print(&dl, stderr);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_EQUAL_FATAL(b->jobs[0].n_vars, 2);
+	CU_ASSERT_STRING_EQUAL(b->jobs[0].vars[0], "architecture=eyeriss_like");
+	CU_ASSERT_STRING_EQUAL(b->jobs[0].vars[1], "problem=p.yaml");
+	CU_ASSERT_EQUAL_FATAL(b->jobs[1].n_vars, 2);
+	CU_ASSERT_STRING_EQUAL(b->jobs[1].vars[1], "depth=64");
+	spec_batch_free(b);
+	fp = fopen(tmp, "w");
+	fputs("jobs:\n  - {files: [x.yaml], vars: [novalue]}\n", fp);
+	fclose(fp);
+	CU_ASSERT_PTR_NULL(spec_batch_load(tmp, &dl));
+	CU_ASSERT_TRUE(dl.n >= 1 && !strcmp(dl.items[dl.n - 1].message,
+					    "in 'jobs[0].vars': expected NAME=VALUE, got 'novalue'"));
+	unlink(tmp);
+	diag_list_release(&dl);
+}
+
 static CU_TestInfo batch_tests[] = {
+	{ "Jinja2 variables", test_vars },
 	{ "jobs, defaults, paths, overrides", test_jobs },
 	{ "mistakes located", test_bad },
 	CU_TEST_INFO_NULL,
