@@ -3,24 +3,30 @@
  * half-written file behind (struct atomic_file).
  *
  * An output to a regular file (or to a path that does not exist yet) is
- * written to "<path>.tmp.<pid>" and renamed over 'path' only when everything
- * was written and flushed; on failure the temporary file is removed. An
- * output to something else (a device such as /dev/null, a FIFO, a symlink,
- * or "-" for standard output) is written through it, never replaced.
- * Errors are returned as text for cli/ to print.
+ * written to a temporary file in the same directory, synced to the disk and
+ * renamed over 'path' only when everything was written; on failure the
+ * temporary is removed and 'path' keeps what it held. On Linux the
+ * temporary has no name until it is complete (O_TMPFILE), so even a process
+ * killed while writing (SIGKILL) leaves no file behind; elsewhere it is
+ * "<path>.tmp.<pid>". An output to something else (a device such as
+ * /dev/null, a FIFO, a symlink, or "-" for standard output) is written
+ * through it, never replaced. Errors are returned as text for cli/ to print.
  */
 #ifndef UTIL_FILEIO_H
 #define UTIL_FILEIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 struct strbuf;
 
 struct atomic_file {
-	FILE *fp;    /* write here */
-	char *path;  /* final name */
-	char *tmp;   /* temporary name; NULL when writing through 'path' */
+	FILE *fp;         /* write here */
+	char *path;       /* final name */
+	char *tmp;        /* the named temporary; NULL when unnamed or writing through */
+	bool is_unnamed;  /* an O_TMPFILE temporary, linked in at commit */
+	bool is_through;  /* writing through 'path' itself */
 };
 
 /*
@@ -53,7 +59,7 @@ int fileio_read(const char *path, struct strbuf *out, struct strbuf *err);
 
 /*
  * Create directory 'path' (and parents) if missing. Returns 0 or -1 + 'err'
- * (also for an empty 'path').
+ * (also for an empty 'path', and when 'path' or a parent is not a directory).
  */
 int fileio_make_dirs(const char *path, struct strbuf *err);
 

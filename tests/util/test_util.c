@@ -1,7 +1,6 @@
-/* Tests of the small containers: strbuf, arena, rng, checked math, atomic files. */
+/* Tests of the small containers: strbuf, arena, rng, checked math (atomic files: test_fileio.c). */
 #include "util/arena.h"
 #include "util/ckmath.h"
-#include "util/fileio.h"
 #include "util/rng.h"
 #include "util/strbuf.h"
 
@@ -88,73 +87,11 @@ static void test_ckmath(void)
 	CU_ASSERT_EQUAL(ceil_div_u64(8, 4), 2);
 }
 
-static void test_atomic_file(void)
-{
-	char dir[] = "/tmp/fiberloop-test-XXXXXX";
-	char path[256];
-	struct strbuf err = STRBUF_INIT, content = STRBUF_INIT;
-	struct atomic_file af;
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/out/sub", dir);
-	CU_ASSERT_EQUAL(fileio_make_dirs(path, &err), 0);
-	snprintf(path, sizeof(path), "%s/out/sub/x.txt", dir);
-	CU_ASSERT_EQUAL(fileio_write_atomic(path, "hello\n", 6, &err), 0);
-	CU_ASSERT_EQUAL(fileio_read(path, &content, &err), 0);
-	CU_ASSERT_STRING_EQUAL(content.buf, "hello\n");
-
-	/* an aborted write leaves the old content and no temporary */
-	CU_ASSERT_EQUAL(atomic_file_open(&af, path, &err), 0);
-	fputs("half", af.fp);
-	atomic_file_abort(&af);
-	strbuf_reset(&content);
-	CU_ASSERT_EQUAL(fileio_read(path, &content, &err), 0);
-	CU_ASSERT_STRING_EQUAL(content.buf, "hello\n");
-
-	snprintf(path, sizeof(path), "%s/missing/dir/x.txt", dir);
-	CU_ASSERT_EQUAL(fileio_write_atomic(path, "x", 1, &err), -1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.buf, "cannot write"));
-	strbuf_release(&err);
-	strbuf_release(&content);
-}
-
-static void test_write_files_atomic(void)
-{
-	char dir[] = "/tmp/fiberloop-test-XXXXXX";
-	char sub[256], blocker[256];
-	static const char *const names[2] = { "a.txt", "b.txt" };
-	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, err = STRBUF_INIT, got = STRBUF_INIT;
-	const struct strbuf *bufs[2] = { &a, &b };
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
-	strbuf_addstr(&a, "first\n");
-	strbuf_addstr(&b, "second\n");
-	snprintf(sub, sizeof(sub), "%s/out", dir);
-	CU_ASSERT_EQUAL(fileio_write_files_atomic(sub, names, bufs, 2, &err), 0);
-	snprintf(sub, sizeof(sub), "%s/out/b.txt", dir);
-	CU_ASSERT_EQUAL(fileio_read(sub, &got, &err), 0);
-	CU_ASSERT_STRING_EQUAL(got.buf, "second\n");
-
-	/* a directory that cannot be created: an error and no file */
-	snprintf(blocker, sizeof(blocker), "%s/blocker", dir);
-	CU_ASSERT_EQUAL(fileio_write_atomic(blocker, "x", 1, &err), 0);
-	snprintf(sub, sizeof(sub), "%s/blocker/out", dir);
-	strbuf_reset(&err);
-	CU_ASSERT_EQUAL(fileio_write_files_atomic(sub, names, bufs, 2, &err), -1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.buf, "cannot create directory"));
-	strbuf_release(&a);
-	strbuf_release(&b);
-	strbuf_release(&err);
-	strbuf_release(&got);
-}
-
 static CU_TestInfo util_tests[] = {
 	{ "strbuf", test_strbuf },
 	{ "arena", test_arena },
 	{ "rng determinism and spread", test_rng },
 	{ "checked math", test_ckmath },
-	{ "atomic file", test_atomic_file },
-	{ "several files at once", test_write_files_atomic },
 	CU_TEST_INFO_NULL,
 };
 
