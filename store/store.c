@@ -76,6 +76,9 @@ static int db_error(struct store *st, const char *what, struct strbuf *err)
 		strbuf_addstr(err, " (no space left for the database)");
 	else if ((code & 0xff) == SQLITE_READONLY)
 		strbuf_addstr(err, " (the file or its directory is read-only)");
+	else if (((code & 0xff) == SQLITE_CANTOPEN || (code & 0xff) == SQLITE_IOERR) &&
+		 sqlite3_system_errno(st->db) != 0)
+		strbuf_addf(err, " (%s)", strerror(sqlite3_system_errno(st->db)));
 	return -1;
 }
 
@@ -223,14 +226,58 @@ static int set_pragmas(struct store *st, struct strbuf *err)
 			"cannot set up the database", err);
 }
 
+/*
+ * True, with 'err' filled, when 'path' does not exist and cannot be made:
+ * its directory is missing, not a directory, or not writable. (SQLite only
+ * says "unable to open database file", and its errno is of a read-only retry.)
+ */
+static bool cannot_create(const char *path, struct strbuf *err)
+{
+	const char *slash = strrchr(path, '/');
+	struct strbuf dir = STRBUF_INIT;
+	struct stat sb;
+	bool bad = false;
+
+	if (lstat(path, &sb) == 0)
+		return false;
+	if (!slash)
+		strbuf_addstr(&dir, ".");
+	else
+		strbuf_add(&dir, path, slash == path ? 1 : (size_t)(slash - path));
+	if (errno != ENOENT || access(dir.buf, W_OK | X_OK) != 0) {
+		strbuf_reset(err);
+		strbuf_addf(err, "%s: cannot create the database: %s", path, strerror(errno));
+		bad = true;
+	}
+	strbuf_release(&dir);
+	return bad;
+}
+
+/* Remove the database 'path' and SQLite's files beside it (a database this process made). */
+static void remove_db_files(const char *path)
+{
+	static const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
+	struct strbuf p = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(suffixes); i++) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s%s", path, suffixes[i]);
+		unlink(p.buf);
+	}
+	strbuf_release(&p);
+}
+
 struct store *store_open(const char *path, enum store_mode mode, struct strbuf *err)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
 	int flags = mode == STORE_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
 					: SQLITE_OPEN_READONLY;
 	struct stat sb;
+	bool is_new;
 
 	st->path = xstrdup(path);
+	is_new = mode == STORE_WRITE && lstat(path, &sb) < 0 && errno == ENOENT;
 	if (mode == STORE_READ && stat(path, &sb) < 0) {
 		strbuf_reset(err);
 		strbuf_addf(err, "%s: %s", path, strerror(errno));
@@ -244,6 +291,10 @@ struct store *store_open(const char *path, enum store_mode mode, struct strbuf *
 	else if (mode == STORE_READ && st->db) {
 		sqlite3_close(st->db);
 		st->db = NULL;
+	}
+	if (mode == STORE_WRITE && cannot_create(path, err)) {
+		store_close(st);
+		return NULL;
 	}
 	if (flags && sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
 		db_error(st, "cannot open", err);
@@ -259,6 +310,8 @@ struct store *store_open(const char *path, enum store_mode mode, struct strbuf *
 	}
 	if ((mode == STORE_WRITE && set_pragmas(st, err) < 0) || check_schema(st, mode, err) < 0) {
 		store_close(st);
+		if (is_new)
+			remove_db_files(path);
 		return NULL;
 	}
 	if (mode == STORE_READ)

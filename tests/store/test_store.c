@@ -3,8 +3,9 @@
  * level columns, order by index whatever the order of writing), no
  * duplicate for a key written twice, a run found again by its key, the
  * keys listed for a resume, filters with numbers and text and an unknown
- * column with its hint, rows committed before a crash kept, and the files
- * it refuses (another schema version, another database, a missing file).
+ * column with its hint, rows committed before a crash kept, the files it
+ * refuses (another schema version, another database, a missing file), and
+ * where a new database cannot be made (the error, and no file left).
  */
 #include "store/store.h"
 
@@ -13,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -322,6 +325,71 @@ static void test_refused(void)
 	strbuf_release(&err);
 }
 
+/* A database that cannot be made: where, and the exact error ('@' is the test directory). */
+struct create_case {
+	const char *path;
+	const char *err;
+};
+
+static const struct create_case create_cases[] = {
+	{ "none/x.db", "@/none/x.db: cannot create the database: No such file or directory" },
+	{ "afile/x.db", "@/afile/x.db: cannot create the database: Not a directory" },
+	{ "adir", "@/adir: cannot open: unable to open database file (Is a directory)" },
+};
+
+/*
+ * Open a new database in a child whose files may not grow (RLIMIT_FSIZE 0,
+ * as on a full disk). Returns 0 when store_open() failed there.
+ */
+static int open_without_space(const char *path)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct rlimit lim = { 0, 0 };
+		struct strbuf err = STRBUF_INIT;
+
+		signal(SIGXFSZ, SIG_IGN);
+		setrlimit(RLIMIT_FSIZE, &lim);
+		_exit(store_open(path, STORE_WRITE, &err) ? 1 : 0);
+	}
+	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) ? WEXITSTATUS(st) : 99;
+}
+
+static void test_cannot_create(void)
+{
+	struct strbuf err = STRBUF_INIT, want = STRBUF_INIT;
+	char path[300];
+	size_t i;
+	FILE *fp;
+
+	fp = fopen(db_path("afile", path, sizeof(path)), "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	fclose(fp);
+	snprintf(path, sizeof(path), "%s/adir", dir);
+	CU_ASSERT_EQUAL(mkdir(path, 0777), 0);
+	for (i = 0; i < ARRAY_SIZE(create_cases); i++) {
+		const char *w;
+
+		strbuf_reset(&err);
+		strbuf_reset(&want);
+		for (w = create_cases[i].err; *w; w++)
+			if (*w == '@')
+				strbuf_addstr(&want, dir);
+			else
+				strbuf_addch(&want, *w);
+		snprintf(path, sizeof(path), "%s/%s", dir, create_cases[i].path);
+		CU_ASSERT_PTR_NULL(store_open(path, STORE_WRITE, &err));
+		CU_ASSERT_STRING_EQUAL(err.buf, want.buf);
+	}
+	/* a database that could not be set up is not left behind */
+	CU_ASSERT_EQUAL(open_without_space(db_path("full.db", path, sizeof(path))), 0);
+	CU_ASSERT_EQUAL(access(path, F_OK), -1);
+	strbuf_release(&err);
+	strbuf_release(&want);
+}
+
 static int setup(void)
 {
 	snprintf(dir, sizeof(dir), "/tmp/test_store.XXXXXX");
@@ -340,6 +408,7 @@ static CU_TestInfo store_tests[] = {
 	{ "filters", test_where },
 	{ "kill -9 after two commits, then resume", test_crash_resume },
 	{ "refused files", test_refused },
+	{ "a database that cannot be made", test_cannot_create },
 	CU_TEST_INFO_NULL,
 };
 
