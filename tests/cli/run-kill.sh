@@ -1,9 +1,11 @@
 #!/bin/sh
-# The fault test of sweeps: kill -9 in the middle of a sweep, then rerun it.
-# Every row the killed run committed is still there, unchanged; the rerun
-# runs only the rest; no row is lost or duplicated; and the final table is
-# byte for byte the one of a run that was never interrupted. Then Ctrl-C
-# (SIGINT): the sweep stops cleanly, keeps what finished, exits 130.
+# The fault test of sweeps and batches: kill -9 in the middle of a sweep,
+# then rerun it. Every row the killed run committed is still there,
+# unchanged; the rerun runs only the rest; no row is lost or duplicated; and
+# the final table is byte for byte the one of a run that was never
+# interrupted. The same for a batch of mapper jobs with a bad job among them
+# (its row keeps its located error), whose ranked table is compared too.
+# Then Ctrl-C (SIGINT): the sweep stops cleanly, keeps what finished, exits 130.
 : "${TEST_DATA_DIR:?}" "${FIBERLOOP:?}"
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -30,38 +32,47 @@ sweep "$tmp/whole.db" 2>/dev/null || fail "the uninterrupted sweep exits $?"
 "$FIBERLOOP" results "$tmp/whole.db" --format json >"$tmp/whole.json"
 [ "$(rows "$tmp/whole.db")" = 150 ] || fail "150 rows expected in the uninterrupted run"
 
-killed=0
-for attempt in 1 2 3; do
-	rm -f "$tmp/cut.db" "$tmp/cut.db-wal" "$tmp/cut.db-shm"
-	bg_sweep "$tmp/cut.db" /dev/null
-	pid=$!
-	n=0
-	while kill -0 $pid 2>/dev/null; do
-		n=$(rows "$tmp/cut.db")
-		[ "$n" -ge 20 ] && break
-		sleep 0.02
-	done
-	if kill -9 $pid 2>/dev/null; then
-		wait $pid 2>/dev/null
-		n=$(rows "$tmp/cut.db")
-		if [ "$n" -lt 150 ]; then
-			killed=1
-			break
+# kill_midway DB ERRFILE CMD...: run CMD (writing DB) in the background and
+# kill -9 it once DB holds 20 rows (of $total); $n gets the rows it
+# committed. Exits 77 (skipped) when the run finished first three times.
+kill_midway() {
+	kdb=$1 kerr=$2
+	shift 2
+	for attempt in 1 2 3; do
+		rm -f "$kdb" "$kdb-wal" "$kdb-shm"
+		( exec "$@" >/dev/null 2>"$kerr" ) &
+		pid=$!
+		n=0
+		while kill -0 $pid 2>/dev/null; do
+			n=$(rows "$kdb")
+			[ "$n" -ge 20 ] && break
+			sleep 0.02
+		done
+		if kill -9 $pid 2>/dev/null; then
+			wait $pid 2>/dev/null
+			n=$(rows "$kdb")
+			[ "$n" -lt "$total" ] && return 0
 		fi
-	fi
-	wait $pid 2>/dev/null
-done
-if [ $killed = 0 ]; then
-	echo "SKIP: the sweep finished before it could be killed (3 tries)"
+		wait $pid 2>/dev/null
+	done
+	echo "SKIP: '$2' finished before it could be killed (3 tries)"
 	exit 77
-fi
-echo "killed with $n of 150 rows committed"
-"$FIBERLOOP" results "$tmp/cut.db" --format json >"$tmp/cut.json" || fail "the killed run's database cannot be read"
-# every row committed before the kill is in the uninterrupted run, identical
-sed '1d;$d' "$tmp/cut.json" | sed 's/},$/}/' | sort >"$tmp/cut.rows"
-sed '1d;$d' "$tmp/whole.json" | sed 's/},$/}/' | sort >"$tmp/whole.rows"
-[ "$(comm -23 "$tmp/cut.rows" "$tmp/whole.rows" | wc -l)" = 0 ] ||
-	fail "rows of the killed run differ from the uninterrupted run's"
+}
+# every row of the killed run's DB is one of the uninterrupted run's WHOLE.json, identical
+rows_kept() { # DB WHOLE.json
+	"$FIBERLOOP" results "$1" --format json >"$tmp/cut.json" || fail "the killed run's database cannot be read"
+	sed '1d;$d' "$tmp/cut.json" | sed 's/},$/}/' | sort >"$tmp/cut.rows"
+	sed '1d;$d' "$2" | sed 's/},$/}/' | sort >"$tmp/whole.rows"
+	[ "$(comm -23 "$tmp/cut.rows" "$tmp/whole.rows" | wc -l)" = 0 ] ||
+		fail "rows of the killed run differ from the uninterrupted run's"
+}
+
+total=150
+# shellcheck disable=SC2086
+kill_midway "$tmp/cut.db" /dev/null "$FIBERLOOP" sweep $design --command map --axis "$axis" \
+	--db "$tmp/cut.db" --jobs 2
+echo "sweep killed with $n of 150 rows committed"
+rows_kept "$tmp/cut.db" "$tmp/whole.json"
 sweep "$tmp/cut.db" 2>"$tmp/err" || fail "the rerun exits $?"
 grep -q "^sweep: 150 points, $n finished before; $((150 - n)) run in " "$tmp/err" ||
 	fail "the rerun: $(cat "$tmp/err")"
@@ -71,6 +82,38 @@ cmp -s "$tmp/whole.json" "$tmp/final.json" || {
 	fail "the final table differs from the uninterrupted run's"
 	diff "$tmp/whole.json" "$tmp/final.json" | head -4
 }
+
+# a batch: 101 mapper jobs, one with a bad override, killed midway and run again
+d=$TEST_DATA_DIR
+{
+	echo "defaults:"
+	echo "  files: [$d/mapper/matmul.yaml, $d/network/mapper.yaml]"
+	echo "  command: map"
+	echo "jobs:"
+	i=1
+	while [ $i -le 100 ]; do
+		echo "  - {name: s$i, seed: $i}"
+		[ $i = 40 ] && echo '  - {name: bad, set: ["mapper.search_size=-3"]}'
+		i=$((i + 1))
+	done
+} >"$tmp/jobs.yaml"
+"$FIBERLOOP" batch "$tmp/jobs.yaml" --db "$tmp/bwhole.db" --jobs 2 >"$tmp/bwhole.txt" 2>/dev/null
+[ $? = 0 ] || fail "the uninterrupted batch exits $?"
+"$FIBERLOOP" results "$tmp/bwhole.db" --format json >"$tmp/bwhole.json"
+total=101
+[ "$(rows "$tmp/bwhole.db")" = 101 ] || fail "101 rows expected in the uninterrupted batch"
+kill_midway "$tmp/bcut.db" /dev/null "$FIBERLOOP" batch "$tmp/jobs.yaml" --db "$tmp/bcut.db" --jobs 2
+echo "batch killed with $n of 101 rows committed"
+rows_kept "$tmp/bcut.db" "$tmp/bwhole.json"
+"$FIBERLOOP" batch "$tmp/jobs.yaml" --db "$tmp/bcut.db" --jobs 2 >"$tmp/bfinal.txt" 2>"$tmp/err" ||
+	fail "the batch's rerun exits $?"
+grep -q "^batch: 101 jobs to run .*, $n finished before; $((101 - n)) run in [^;]*\(; 1 did not succeed\)\{0,1\}$" "$tmp/err" ||
+	fail "the batch's rerun: $(cat "$tmp/err")"
+"$FIBERLOOP" results "$tmp/bcut.db" --format json >"$tmp/bfinal.json"
+cmp -s "$tmp/bwhole.json" "$tmp/bfinal.json" || fail "the batch's final rows differ from the uninterrupted run's"
+cmp -s "$tmp/bwhole.txt" "$tmp/bfinal.txt" || fail "the batch's ranked table differs from the uninterrupted run's"
+grep -q '"name": "bad", .*"status": "bad-input", .*"error": "--set '"'"'mapper.search_size=-3'"'"':1:20: error: in '"'"'mapper.search_size'"'"': expected an integer >= 0' \
+	"$tmp/bfinal.json" || fail "the bad job's located error"
 
 # Ctrl-C: a clean stop, what finished kept, exit 130, then the rest
 bg_sweep "$tmp/int.db" "$tmp/err"
