@@ -28,14 +28,18 @@ static bool ends_with(const char *path, const char *ext)
 
 /*
  * Run gnuplot on the script 'script'; its standard output into 'image'.
+ * The script is a temporary file that is removed as soon as it is written
+ * and read by gnuplot through /dev/fd, so that a process killed meanwhile
+ * leaves nothing behind (where there is no /dev/fd, it is removed after).
  * Returns 0, or -1 with 'err' filled.
  */
 static int run_gnuplot(const struct strbuf *script, struct strbuf *image, struct strbuf *err)
 {
 	const char *dir = getenv("TMPDIR");
 	char path[4096], buf[65536];
-	FILE *fp, *p;
+	bool by_fd = access("/dev/fd", X_OK) == 0;
 	size_t n;
+	FILE *p;
 	int fd, st;
 
 	snprintf(path, sizeof(path), "%s/fiberloop-plot.XXXXXX", dir && *dir ? dir : "/tmp");
@@ -45,23 +49,33 @@ static int run_gnuplot(const struct strbuf *script, struct strbuf *image, struct
 			    strerror(errno));
 		return -1;
 	}
-	fp = fdopen(fd, "w");
-	if (!fp || fwrite(script->buf, 1, script->len, fp) != script->len || fclose(fp) != 0) {
+	if (write(fd, script->buf, script->len) != (ssize_t)script->len ||
+	    lseek(fd, 0, SEEK_SET) != 0) {
 		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+		close(fd);
 		unlink(path);
 		return -1;
 	}
-	snprintf(buf, sizeof(buf), "gnuplot '%s'", path);
+	if (by_fd) {
+		unlink(path);
+		snprintf(buf, sizeof(buf), "gnuplot /dev/fd/%d", fd);
+	} else {
+		snprintf(buf, sizeof(buf), "gnuplot '%s'", path);
+	}
 	p = popen(buf, "r");
 	if (!p) {
 		strbuf_addf(err, "cannot run gnuplot: %s", strerror(errno));
-		unlink(path);
+		close(fd);
+		if (!by_fd)
+			unlink(path);
 		return -1;
 	}
 	while ((n = fread(buf, 1, sizeof(buf), p)) > 0)
 		strbuf_add(image, buf, n);
 	st = pclose(p);
-	unlink(path);
+	close(fd);
+	if (!by_fd)
+		unlink(path);
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
 		strbuf_addstr(err, "gnuplot is not installed (Debian: apt-get install gnuplot-nox), "
 			      "or '-o FILE.gp' writes the script for gnuplot elsewhere");

@@ -9,7 +9,8 @@
 #   - a parent that is missing (-o DIR makes it; a single file is an error);
 #   - a full file system (a small tmpfs, as root; skipped otherwise);
 #   - SIGKILL in the middle of map (while its --log is being written) and
-#     of exec; the rerun then writes what an uninterrupted run writes.
+#     of exec; the rerun then writes what an uninterrupted run writes; of
+#     plot while gnuplot draws (no temporary script left behind).
 # A symlink, a FIFO or a device is written through, never replaced.
 # (The results database of sweep and batch: run-db-errors.sh, run-kill.sh.)
 : "${TEST_DATA_DIR:?}" "${FIBERLOOP:?}"
@@ -262,5 +263,29 @@ else
 	done
 	[ "$(snap "$tmp/kill/exec")" = "$(snap "$tmp/kill/exec-ref")" ] ||
 		fail "exec after the kill: not the files of an uninterrupted run"
+
+	# plot, killed while gnuplot draws: no temporary script left in TMPDIR
+	mkdir "$tmp/plottmp"
+	if ! command -v gnuplot >/dev/null 2>&1; then
+		skip "no gnuplot: plot is not killed while it draws"
+	else
+		( TMPDIR=$tmp/plottmp exec "$FIBERLOOP" plot "$tmp/s.db" --x density -o "$tmp/kill/p.svg" \
+			>/dev/null 2>&1 ) &
+		pid=$!
+		kids=
+		while kill -0 $pid 2>/dev/null; do
+			kids=$(cat /proc/$pid/task/$pid/children 2>/dev/null) && [ -n "$kids" ] && break
+			sleep 0.01
+		done
+		kill -9 $pid 2>/dev/null
+		wait $pid
+		rc=$?
+		if [ $rc != 137 ] || [ -z "$kids" ]; then
+			skip "plot was not killed while gnuplot drew (exit $rc)"
+		else
+			[ -z "$(ls "$tmp/plottmp")" ] || fail "plot killed: left $(ls "$tmp/plottmp") in TMPDIR"
+			[ -e "$tmp/kill/p.svg" ] && fail "plot killed: a picture was written"
+		fi
+	fi
 fi
 exit $status
