@@ -4,6 +4,8 @@
 #   ./quickstart.sh demo    build and evaluate the bundled example design
 #   ./quickstart.sh test    build and run the whole test suite (make check)
 #   ./quickstart.sh sanitize  build with ASan+UBSan in _build-san and run the suite
+#   ./quickstart.sh valgrind  install valgrind, build in _build and run a sample of the
+#                             suite under it (make check-valgrind, about 2 minutes)
 #   ./quickstart.sh fuzz      build the libFuzzer harnesses with clang in _build-fuzz and run
 #                             each for FUZZ_SECONDS (default 60); any finding fails
 #
@@ -72,6 +74,12 @@ sanitize)
 	build _build-san --enable-sanitizers
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 check
 	;;
+valgrind)
+	PKGS="valgrind"
+	install_missing
+	if command -v mpicc >/dev/null 2>&1; then build _build --with-mpi; else build _build; fi
+	make check-valgrind
+	;;
 fuzz)
 	PKGS="clang libclang-rt-14-dev"
 	install_missing
@@ -80,7 +88,7 @@ fuzz)
 	"$top/fuzz/run.sh" "${FUZZ_SECONDS:-60}"
 	;;
 *)
-	echo "usage: $0 demo|test|sanitize|fuzz" >&2
+	echo "usage: $0 demo|test|sanitize|valgrind|fuzz" >&2
 	exit 2
 	;;
 esac
