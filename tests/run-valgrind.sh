@@ -5,8 +5,8 @@
 # (poly/ and density/ take half a minute each under valgrind, exec's walk
 # three minutes), and fiberloop itself on small examples of every command,
 # their error paths included (a bad spec, a bad sweep point, an output that
-# cannot be written, an infeasible design). Prints each run's time and the
-# total. Needs valgrind (Debian: apt-get install valgrind; './quickstart.sh
+# cannot be written, an infeasible design), as many at once as there are
+# cores (VG_JOBS). Prints each run's time and the total. Needs valgrind (Debian: apt-get install valgrind; './quickstart.sh
 # valgrind' installs it and runs this).
 : "${TEST_DATA_DIR:?}" "${FIBERLOOP:?}"
 srcdir=${srcdir:-.}
@@ -21,34 +21,54 @@ VG_ERROR=42
 set -- -q --error-exitcode=$VG_ERROR --leak-check=full --show-leak-kinds=definite,indirect \
 	--errors-for-leak-kinds=definite,indirect --child-silent-after-fork=yes
 vg_opts="$*"
+jobs=${VG_JOBS:-$(nproc 2>/dev/null || echo 2)}
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT INT TERM
-status=0
 n_runs=0
+pids=
 start=$(date +%s%N)
 
-# vg WANT NAME CMD...: CMD under valgrind must exit WANT with no memcheck error
-vg() {
-	want=$1 name=$2
-	shift 2
+# run_one N WANT NAME CMD...: CMD under valgrind must exit WANT with no
+# memcheck error; the verdict on stdout
+run_one() {
+	n=$1 want=$2 name=$3
+	shift 3
 	t0=$(date +%s%N)
 	# shellcheck disable=SC2086
-	$VALGRIND $vg_opts "$@" >"$tmp/out" 2>"$tmp/err"
+	$VALGRIND $vg_opts "$@" >"$tmp/$n.out" 2>"$tmp/$n.err"
 	rc=$?
 	t1=$(date +%s%N)
-	n_runs=$((n_runs + 1))
 	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
 	if [ $rc = $VG_ERROR ]; then
 		echo "FAIL: $name: memcheck errors ($secs s):"
-		grep '^==' "$tmp/err" | head -40
-		status=1
+		grep '^==' "$tmp/$n.err" | head -40
 	elif [ $rc != "$want" ]; then
 		echo "FAIL: $name: exit $rc, not $want ($secs s):"
-		tail -20 "$tmp/err"
-		status=1
+		tail -20 "$tmp/$n.err"
 	else
 		echo "ok   $name ($secs s)"
 	fi
+}
+
+# vg WANT NAME CMD...: run_one in the background, at most $jobs at a time
+vg() {
+	n_runs=$((n_runs + 1))
+	run_one $n_runs "$@" >"$tmp/$n_runs.verdict" &
+	pids="$pids $!"
+	# shellcheck disable=SC2086
+	set -- $pids
+	if [ $# -ge "$jobs" ]; then
+		wait "$1"
+		shift
+		pids="$*"
+	fi
+}
+
+# vg_wait: wait for every run started
+vg_wait() {
+	# shellcheck disable=SC2086
+	[ -n "$pids" ] && wait $pids
+	pids=
 }
 
 # CUnit programs: one or more per module
@@ -91,8 +111,6 @@ vg 0 "sweep (a bad point among them)" "$F" sweep "$ex/arch.yaml" "$ex/map.yaml" 
 vg 0 "sweep --command map" "$F" sweep "$D/mapper/matmul.yaml" "$D/network/mapper.yaml" \
 	--command map --axis 'seed:mapper.seed=1:4:+1' --db "$tmp/sm.db" --jobs 2
 vg 0 "batch" "$F" batch "$D/batch/jobs.yaml" --db "$tmp/b.db" --jobs 2
-vg 0 "results" "$F" results "$tmp/b.db" --format csv
-vg 0 "plot -o FILE.gp" "$F" plot "$tmp/s.db" --x density --series bw -o "$tmp/p.gp"
 vg 0 "map --layers" "$F" map "$D/mapper/matmul.yaml" "$D/network/mapper.yaml" \
 	--layers "$D/network/layers" --jobs 2
 vg 0 "ipu -o" "$F" ipu "$srcdir/examples/ipu-popsparse/layer.yaml" -o "$tmp/ipu"
@@ -102,7 +120,18 @@ stpu:
   matrix: {rows: 45, cols: 37, density: 0.08, seed: 2}
 YAML
 vg 0 "stpu -o" "$F" stpu "$tmp/stpu.yaml" -o "$tmp/stpu"
+vg_wait                                 # the databases of the sweep and the batch
+vg 0 "results" "$F" results "$tmp/b.db" --format csv
+vg 0 "plot -o FILE.gp" "$F" plot "$tmp/s.db" --x density --series bw -o "$tmp/p.gp"
+vg_wait
 
 end=$(date +%s%N)
-echo "check-valgrind: $n_runs runs in $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.0f", (b - a) / 1e9 }') s"
+i=1
+status=0
+while [ $i -le $n_runs ]; do
+	cat "$tmp/$i.verdict"
+	grep -q '^FAIL' "$tmp/$i.verdict" && status=1
+	i=$((i + 1))
+done
+echo "check-valgrind: $n_runs runs in $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.0f", (b - a) / 1e9 }') s, $jobs at a time"
 exit $status
