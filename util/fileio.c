@@ -145,15 +145,13 @@ int atomic_file_open(struct atomic_file *af, const char *path, struct strbuf *er
  */
 static int finish(struct atomic_file *af, struct strbuf *err)
 {
-	int e = 0;
-
 	if (fflush(af->fp) != 0)
-		e = errno ? errno : EIO;
-	else if (ferror(af->fp))
-		e = EIO;
-	else if (!af->is_through && fsync(fileno(af->fp)) != 0 && errno != EINVAL)
-		e = errno;                      /* EINVAL: a file system without sync */
-	return e ? write_error(err, af->path, e) : 0;
+		return write_error(err, af->path, errno);
+	if (ferror(af->fp))                     /* an earlier write failed; its errno is gone */
+		return write_error(err, af->path, 0);
+	if (!af->is_through && fsync(fileno(af->fp)) != 0 && errno != EINVAL)
+		return write_error(err, af->path, errno);   /* EINVAL: a file system without sync */
+	return 0;
 }
 
 /*
