@@ -253,8 +253,9 @@ static int parse_space(struct ld *ld, const struct ysrc_node *n, const struct kp
 	return rc;
 }
 
-/* shape.data_spaces into w->tensors; names must be distinct. */
-static int parse_spaces(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
+/* shape.data_spaces ('n', NULL when 'shape' has none) into w->tensors; names must be distinct. */
+static int parse_spaces(struct ld *ld, const struct ysrc_node *shape, const struct ysrc_node *n,
+			const struct kpath *p)
 {
 	struct spec_workload *w = &ld->s->workload;
 	struct spec_tensor *ts;
@@ -262,7 +263,7 @@ static int parse_spaces(struct ld *ld, const struct ysrc_node *n, const struct k
 	int rc = 0;
 
 	if (!n)
-		return ld_error(ld, NULL, p, "missing 'data_spaces'");
+		return ld_error(ld, shape, p->up, "missing 'data_spaces'");
 	if (ld_want_seq(ld, n, p) < 0)
 		return -1;
 	if (n->n == 0 || n->n > SPEC_MAX_TENSORS)
@@ -464,7 +465,7 @@ static int load_problem_node(struct ld *ld, const struct ysrc_node *prob, const 
 		rc = -1;
 	{
 		struct kpath dsp = KP_KEY(&sp, "data_spaces");
-		if (parse_spaces(ld, ld_get(shape, "data_spaces"), &dsp) < 0)
+		if (parse_spaces(ld, shape, ld_get(shape, "data_spaces"), &dsp) < 0)
 			return -1;
 	}
 	for (t = 0; t < w->n_tensors; t++)

@@ -89,6 +89,8 @@ struct spec_source {
 	bool borrow_names;             /* spec_set_load(): locations keep its paths */
 	unsigned n_errors;             /* files with errors (nothing is built) */
 	unsigned n_unparsed;           /* of which could not be parsed */
+	struct diag_loc first_root;    /* the first file's top-level mapping, for errors
+					  about the design as a whole ("no 'problem'") */
 	size_t n_top;
 	struct ld_top top[LD_MAX_TOP];
 	const char *const *template_vars;  /* Jinja2 variables, borrowed while files are added */
