@@ -253,8 +253,9 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 		if ((c = parse_choice(cmd, id, v)) < 0)
 			return -1;
 		break;
-	case OPT_PAIR:
-		if (!strchr(v, '=') || *v == '=') {
+	case OPT_PAIR:   /* a file name cannot be empty; --set and --var values can */
+		if (!strchr(v, '=') || *v == '=' ||
+		    (id == CLI_OPT_TENSOR && !strchr(v, '=')[1])) {
 			cli_usage_error(cmd, "'--%s' needs %s, got '%s'", options[id].name,
 					options[id].argh, v);
 			return -1;

@@ -202,37 +202,51 @@ static char *dir_of(struct arena *a, const char *path)
 }
 
 /*
- * Load the matrix 'file' for tensor 't'. Problems found in the matrix file
- * are reported at 'at' (the YAML key, or the option) with the file's own
- * location in the message, so that no location points into the arena.
+ * Move the diagnostics of 'tmp' (about a tensor file) to the loader's list:
+ * those located in the file stay there, with a note at 'at' (the YAML key
+ * or the option that names the file); one without a line (the file cannot
+ * be read) is reported at 'at' with the key path 'p'. Returns -1 when
+ * 'tmp' has errors.
+ */
+static int relay_file_diags(struct ld *ld, struct diag_list *tmp, struct diag_loc at,
+			    const struct kpath *p)
+{
+	bool errors = diag_has_errors(tmp), in_file = false;
+	size_t i;
+
+	for (i = 0; i <= tmp->n; i++) {
+		const struct diag *dg = i < tmp->n ? &tmp->items[i] : NULL;
+		if (in_file && (!dg || dg->severity != DIAG_NOTE))
+			ld_note(ld, at, "the tensor file is named here");
+		if (!dg)
+			break;
+		if (dg->severity != DIAG_NOTE)
+			in_file = dg->loc.line != 0;
+		if (!dg->loc.line && dg->severity == DIAG_ERROR)
+			ld_error_at(ld, at, p, "%s", dg->message);
+		else if (dg->severity == DIAG_ERROR)
+			diag_error(ld->dl, dg->loc, "%s", dg->message);
+		else if (dg->severity == DIAG_WARNING)
+			diag_warning(ld->dl, dg->loc, "%s", dg->message);
+		else
+			diag_note(ld->dl, dg->loc, "%s", dg->message);
+	}
+	diag_list_release(tmp);
+	return errors ? -1 : 0;
+}
+
+/*
+ * Load the matrix 'file'. Problems found in the matrix file are reported at
+ * the file's own locations (the name interned, so that they outlive the
+ * arena) with a note at 'at' (the YAML key, or the option).
  */
 static const struct spec_matrix *load_matrix(struct ld *ld, const char *file, struct diag_loc at,
 					     const struct kpath *p)
 {
 	struct diag_list tmp = DIAG_LIST_INIT;
-	const struct spec_matrix *m = spec_matrix_load(ld->a, file, &tmp);
-	size_t i;
+	const struct spec_matrix *m = spec_matrix_load(ld->a, ld_intern(ld, file), &tmp);
 
-	for (i = 0; i < tmp.n; i++) {
-		struct strbuf sb = STRBUF_INIT;
-		const struct diag *dg = &tmp.items[i];
-		if (dg->loc.line)
-			strbuf_addf(&sb, "%s:%u: ", file, dg->loc.line);
-		else
-			strbuf_addf(&sb, "%s: ", file);
-		strbuf_addstr(&sb, dg->message);
-		if (dg->severity == DIAG_ERROR)
-			ld_error_at(ld, at, p, "%s", sb.buf);
-		else if (dg->severity == DIAG_WARNING)
-			diag_warning(ld->dl, at, "%s", sb.buf);
-		else
-			diag_note(ld->dl, at, "%s", sb.buf);
-		strbuf_release(&sb);
-	}
-	if (diag_has_errors(&tmp))
-		m = NULL;
-	diag_list_release(&tmp);
-	return m;
+	return relay_file_diags(ld, &tmp, at, p) < 0 ? NULL : m;
 }
 
 /* Check that matrix 'm' has the shape of tensor 't' and set the density. */
@@ -240,17 +254,11 @@ static int attach_matrix(struct ld *ld, struct diag_loc at, const struct kpath *
 			 const struct spec_tensor *t, const struct spec_matrix *m,
 			 struct spec_density *d)
 {
-	unsigned r;
+	struct diag_list tmp = DIAG_LIST_INIT;
 
-	if (m->n_ranks != t->n_ranks)
-		return ld_error_at(ld, at, p, "'%s' has %u ranks but data space '%s' has %u",
-				   m->file, m->n_ranks, t->name, t->n_ranks);
-	for (r = 0; r < t->n_ranks; r++)
-		if (m->shape[r] != t->rank_extent[r])
-			return ld_error_at(ld, at, p, "rank %u of '%s' has extent %llu but rank %u "
-					   "of data space '%s' has %llu", r, m->file,
-					   (unsigned long long)m->shape[r], r, t->name,
-					   (unsigned long long)t->rank_extent[r]);
+	spec_matrix_check_shape(m, ld_intern(ld, m->file), t, &tmp);
+	if (relay_file_diags(ld, &tmp, at, p) < 0)
+		return -1;
 	d->kind = SPEC_DENSITY_ACTUAL;
 	d->data = m;
 	d->density = t->size ? (double)m->nnz / (double)t->size : 0.0;
@@ -429,7 +437,11 @@ static int parse_per_tensor(struct ld *ld, const struct ysrc_node *n, const stru
 	return rc;
 }
 
-/* The "NAME=FILE" options: actual data for tensor NAME. */
+/*
+ * The "NAME=FILE" options: actual data for tensor NAME. An option's errors
+ * are located in the option itself, "--tensor 'NAME=FILE':1:COL" (as
+ * --set's are), and those of its file in the file.
+ */
 static int apply_tensor_files(struct ld *ld)
 {
 	const struct spec_load_options *opt = ld->opt;
@@ -439,23 +451,25 @@ static int apply_tensor_files(struct ld *ld)
 
 	for (i = 0; opt && i < opt->n_tensor_files; i++) {
 		const char *arg = opt->tensor_files[i], *eq = strchr(arg, '=');
-		struct kpath p = KP_KEY(NULL, arg);
+		const char *origin = ld_intern(ld, arena_printf(ld->a, "--tensor '%s'", arg));
+		struct diag_loc name_at = { origin, 1, 1 };
+		struct diag_loc file_at = { origin, 1, eq ? (unsigned)(eq - arg) + 2 : 1 };
 		char *name;
 		int t;
 		const struct spec_matrix *m;
 		if (!eq || eq == arg || !eq[1]) {
-			rc = ld_error_at(ld, DIAG_LOC_NONE, NULL,
-					 "a tensor file is given as NAME=FILE, got '%s'", arg);
+			rc = ld_error_at(ld, eq && eq != arg ? file_at : name_at, NULL,
+					 "a tensor file is given as NAME=FILE");
 			continue;
 		}
 		name = arena_strndup(ld->a, arg, (size_t)(eq - arg));
-		t = ld_tensor_index(ld, NULL, &p, name);
+		t = ld_tensor_index(ld, ysrc_scalar_new(ld->a, name, name_at), NULL, name);
 		if (t < 0) {
 			rc = -1;
 			continue;
 		}
-		m = load_matrix(ld, eq + 1, DIAG_LOC_NONE, &p);
-		if (!m || attach_matrix(ld, DIAG_LOC_NONE, &p, &w->tensors[t], m,
+		m = load_matrix(ld, eq + 1, file_at, NULL);
+		if (!m || attach_matrix(ld, file_at, NULL, &w->tensors[t], m,
 					(struct spec_density *)&w->tensors[t].density) < 0) {
 			rc = -1;
 			continue;

@@ -379,6 +379,7 @@ static struct spec_set *build(const struct spec_source *src, const struct spec_o
 	ld.s = s;
 	ld.a = &s->arena;
 	ld.dl = n_ov ? &own : dl;
+	ld.dl_out = dl;
 	ld.opt = opt;
 	ld.n_top = src->n_top;
 	memcpy(ld.top, src->top, src->n_top * sizeof(src->top[0]));

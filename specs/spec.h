@@ -308,6 +308,7 @@ struct spec_matrix {
 	const uint64_t *coords;        /* nnz * n_ranks, row-major by entry */
 	const double *values;          /* nnz values (1.0 for a pattern file) */
 	unsigned shape_line;           /* line that fixes the shape (size line, first row) */
+	unsigned shape_col[2];         /* column on it of each rank's extent */
 };
 
 struct spec_density {
@@ -801,6 +802,14 @@ int spec_mapping_derive(struct spec_mapping *m, const struct spec_workload *w);
  */
 const struct spec_matrix *spec_matrix_load(struct arena *a, const char *path,
 					   struct diag_list *dl);
+
+/*
+ * Check that matrix 'm' has the shape of data space 't': errors at 'file'
+ * (the name to locate them in, borrowed as long as 'dl'), on the line that
+ * fixes the matrix's shape, at the extent that differs. Returns 0 or -1.
+ */
+int spec_matrix_check_shape(const struct spec_matrix *m, const char *file,
+			    const struct spec_tensor *t, struct diag_list *dl);
 
 /*
  * spec_matrix_load() of the in-memory text 'text' ('len' bytes, which may

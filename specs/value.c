@@ -86,6 +86,11 @@ void ld_note(struct ld *ld, struct diag_loc loc, const char *fmt, ...)
 	strbuf_release(&sb);
 }
 
+const char *ld_intern(struct ld *ld, const char *s)
+{
+	return diag_list_strdup(ld->dl_out ? ld->dl_out : ld->dl, s);
+}
+
 void ld_add_hint(struct strbuf *sb, const char *word, const char *const *cands, size_t n)
 {
 	const char *hint = diag_suggest(word, cands, n);

@@ -134,7 +134,7 @@ static const struct error_row error_rows[] = {
 	{ "problem: {shape: {dimensions: []}}\n", "a problem needs at least one dimension" },
 	{ "problem: {shape: {dimensions: [K], data_spaces: []}}\n",
 	  "a problem needs 1 to 16 data spaces, got 0" },
-	{ "problem: {shape: {dimensions: [K]}}\n", "in 'problem.shape.data_spaces': missing" },
+	{ "problem: {shape: {dimensions: [K]}}\n", "1:18: error: in 'problem.shape': missing 'data_spaces'" },
 	{ "problem: {shape: {dimensions: [K], data_spaces: [{name: A}]}}\n",
 	  "data space 'A' needs a 'projection'" },
 	{ "problem: {shape: {dimensions: [K], data_spaces: [{name: A, projection: [[[K, S]]]}]}}\n",
