@@ -174,7 +174,12 @@ static void level_bandwidth(struct model_ws *ws, unsigned l, struct model_result
 	if (lvl->has_shared_bw && lvl->shared_bw_words_per_cycle < sr + sw)
 		slow = fmin(slow, lvl->shared_bw_words_per_cycle / (sr + sw));
 	ml->slowdown = slow;
-	ml->cycles = slow > 0 ? (uint64_t)ceil((double)cc / slow) : cc;
+	if (slow > 0 && ceil((double)cc / slow) >= 18446744073709551616.0)
+		model_result_fail(out, EVAL_TOO_LARGE, (int)l, -1, "'%s' would take more than "
+				  "2^64 - 1 cycles at its bandwidth (%.3g times the computes' %llu)",
+				  lvl->name, 1 / slow, (unsigned long long)cc);
+	else
+		ml->cycles = slow > 0 ? (uint64_t)ceil((double)cc / slow) : cc;
 	for (pv = 0; pv < ws->n_tensors; pv++) {
 		struct model_tile *t = &out->tiles[l][pv];
 		t->read_bw = slow * rd[pv];

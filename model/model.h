@@ -31,6 +31,7 @@ enum model_status {
 	EVAL_FANOUT,              /* more spatial instances than the mesh provides */
 	EVAL_BAD_MAPPING,         /* the mapping does not fit the architecture */
 	EVAL_SPARSE,              /* the sparse analysis rejected the mapping */
+	EVAL_TOO_LARGE,           /* its counts could exceed 2^64 - 1 */
 	EVAL_STATUS_COUNT
 };
 

@@ -145,6 +145,7 @@ struct model_ws {
 	const char *preset_name;      /* preset used by some component, or NULL */
 	struct poly_bridge *poly;     /* exact footprints, or NULL */
 	struct sparse_ws *sp;         /* the sparse analysis, or NULL (model/sparse_int.h) */
+	double count_factor;          /* model_count_range_factor() */
 
 	/* per mapping */
 	const struct spec_mapping *m;
@@ -288,6 +289,19 @@ int model_check_levels_fanout(struct model_ws *ws, struct model_result *out);
 /* Fan-out (x, y) needed at storage level 'level' (-1: the compute units). */
 int model_check_fanout_at(struct model_ws *ws, int level, uint64_t x, uint64_t y,
 			  struct model_result *out);
+
+/*
+ * Fail the mapping (EVAL_TOO_LARGE) when a bound on its counts exceeds
+ * 2^64 - 1, before anything is counted (after model_loops_prepare).
+ */
+int model_check_count_range(struct model_ws *ws, struct model_result *out);
+
+/*
+ * The design's factor F of that bound: counts <= F x (the product of the
+ * loops' trip counts), or 0 when the design has no such factor (a dimension
+ * twice in a projection). Computed once, by model_ws_new().
+ */
+double model_count_range_factor(const struct model_ws *ws);
 
 /* Capacity and min_utilization of the kept tiles (utilized_capacity). */
 int model_check_levels(struct model_ws *ws, struct model_result *out);

@@ -344,6 +344,30 @@ static int warn_unknown_instance_key(struct ld *ld, const struct ysrc_pair *pr,
 	return 0;
 }
 
+/*
+ * Every count the model prints is exact in 64 bits, and the computes are
+ * the points of the operation space, the product of every dimension's
+ * bound: past 2^64 - 1 the workload cannot be counted. The error is at the
+ * bound (in the order given) that takes the product past it.
+ */
+static int check_operation_space(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
+{
+	const struct spec_workload *w = &ld->s->workload;
+	uint64_t points = 1;
+	size_t i;
+
+	for (i = 0; i < n->n; i++) {
+		const struct ysrc_pair *pr = &n->pairs[i];
+		int d = spec_dim_find(w, pr->key->str);
+		struct kpath kp = KP_KEY(p, pr->key->str);
+		if (d >= 0 && !ck_mul_u64(points, w->bounds[d], &points))
+			return ld_error(ld, pr->value, &kp, "the operation space (the product of "
+					"the dimensions' bounds) exceeds 2^64 - 1 points; counts "
+					"are exact 64-bit integers");
+	}
+	return 0;
+}
+
 /* Apply 'instance' bounds and coefficient values (before projections). */
 static int parse_instance_values(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
 {
@@ -376,6 +400,8 @@ static int parse_instance_values(struct ld *ld, const struct ysrc_node *n, const
 				rc = -1;
 		}
 	}
+	if (rc == 0)
+		rc = check_operation_space(ld, n, p);
 	return rc;
 }
 

@@ -2,7 +2,9 @@
 # The bad-spec corpus: for every tests/data/specs/bad/<name>.expected, run
 # 'fiberloop check' on <name>.yaml (or on the files listed in <name>.args),
 # from inside that directory, and require exit status 1, nothing on stdout
-# and exactly the expected diagnostics on stderr.
+# and exactly the expected diagnostics on stderr. Every expected line must be
+# located, "file:line:col: error|warning|note: ..." (a command-line operand
+# that cannot be opened, "FILE: error: cannot open 'FILE'", has no line).
 srcdir=${srcdir:-.}
 FIBERLOOP=${FIBERLOOP:-./fiberloop}
 case $FIBERLOOP in /*) ;; *) FIBERLOOP=$(pwd)/$FIBERLOOP ;; esac
@@ -35,6 +37,11 @@ for exp in *.expected; do
 	fi
 	if ! diff -u "$exp" "$err"; then
 		echo "FAIL $name: diagnostics differ (above: - expected, + got)"
+		fail=1
+	fi
+	if grep -v -E "^[^:]+:[0-9]+:[0-9]+: (error|warning|note): " "$exp" |
+		grep -v -E "^([^:]+): error: cannot open '\1': "; then
+		echo "FAIL $name: the diagnostics above are not located"
 		fail=1
 	fi
 done
