@@ -196,6 +196,47 @@ int model_check_count_range(struct model_ws *ws, struct model_result *out)
 				 "exact 64-bit integers", bound, trips);
 }
 
+/* Sum of units x word bits over a tile's format ranks; false past 2^64 - 1. */
+static bool format_bits(const struct model_tile *t, const uint64_t (*units)[2], uint64_t *bits)
+{
+	uint64_t md, pl;
+	unsigned r;
+
+	*bits = 0;
+	for (r = 0; r < t->n_fmt_ranks; r++)
+		if (!ck_mul_u64(units[r][0], t->fmt_md_bits[r], &md) ||
+		    !ck_mul_u64(units[r][1], t->fmt_pl_bits[r], &pl) ||
+		    !ck_add_u64(*bits, md, bits) || !ck_add_u64(*bits, pl, bits))
+			return false;
+	return true;
+}
+
+int model_check_format_bits(struct model_ws *ws, struct model_result *out)
+{
+	unsigned l, pv, op, c;
+	uint64_t bits;
+
+	for (l = 0; l < ws->n_levels; l++) {
+		for (pv = 0; pv < ws->n_tensors; pv++) {
+			const struct model_tile *t = &out->tiles[l][pv];
+			bool ok;
+			if (!t->is_kept || !t->n_fmt_ranks)
+				continue;
+			ok = format_bits(t, t->fmt_capacity, &bits);
+			for (op = 0; op < MODEL_FMT_OP_COUNT; op++)
+				for (c = 0; c < MODEL_FMT_CLASS_COUNT; c++)
+					ok = ok && format_bits(t, t->fmt_access[op][c], &bits);
+			if (!ok)
+				return model_result_fail(out, EVAL_TOO_LARGE, (int)l, (int)pv,
+							 "the format of '%s' at '%s' would hold or "
+							 "move more than 2^64 - 1 bits",
+							 ws->s->workload.tensors[pv].name,
+							 ws->s->arch.levels[l].name);
+		}
+	}
+	return 0;
+}
+
 int model_check_levels(struct model_ws *ws, struct model_result *out)
 {
 	unsigned l;

@@ -113,8 +113,8 @@ struct model_tile {
 	const char *density_name;     /* "fixed_structured", "hypergeometric", ... */
 	unsigned n_fmt_ranks;         /* ranks of the representation format, 0 = none */
 	uint8_t fmt_kind[MODEL_MAX_FMT_RANKS];   /* enum fmt_kind, rank 0 = innermost */
-	uint8_t fmt_md_bits[MODEL_MAX_FMT_RANKS];    /* metadata word bits per rank */
-	uint8_t fmt_pl_bits[MODEL_MAX_FMT_RANKS];    /* payload word bits per rank */
+	uint32_t fmt_md_bits[MODEL_MAX_FMT_RANKS];   /* metadata word bits per rank */
+	uint32_t fmt_pl_bits[MODEL_MAX_FMT_RANKS];   /* payload word bits per rank */
 	double vector_ratio;          /* compressed-tile vector access correction (3.2) */
 
 	uint64_t replication;         /* instances holding such a tile (max) */

@@ -303,6 +303,14 @@ int model_check_count_range(struct model_ws *ws, struct model_result *out);
  */
 double model_count_range_factor(const struct model_ws *ws);
 
+/*
+ * Fail the mapping (EVAL_TOO_LARGE) when a tile's format bits, its
+ * capacity or the accesses of one op class, pass 2^64 - 1 (after the
+ * sparse analysis), so that the sums of units x word bits that the
+ * evaluation and the reports make stay exact.
+ */
+int model_check_format_bits(struct model_ws *ws, struct model_result *out);
+
 /* Capacity and min_utilization of the kept tiles (utilized_capacity). */
 int model_check_levels(struct model_ws *ws, struct model_result *out);
 

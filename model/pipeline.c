@@ -84,6 +84,8 @@ int model_eval(struct model_ws *ws, const struct spec_mapping *m, struct model_r
 	model_collapse(ws, out);
 	if (model_sparse_hook(ws, out) < 0)
 		return -1;
+	if (ws->sp && model_check_format_bits(ws, out) < 0)
+		return -1;
 	if (model_check_levels(ws, out) < 0)
 		return -1;
 	model_eval_compute(ws, out);

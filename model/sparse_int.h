@@ -70,8 +70,11 @@ struct sparse_ws {
 /* sparse_format.c: bind every kept tile's format to the loops (semantics 4.3.1). */
 int model_sparse_formats(struct model_ws *ws, struct model_result *out);
 
-/* sparse_occupancy.c: expected occupancies and format accesses (4.3.3, 4.3.4). */
-void model_sparse_occupancy(struct model_ws *ws, struct model_result *out);
+/*
+ * sparse_occupancy.c: expected occupancies and format accesses (4.3.3,
+ * 4.3.4); -1 (EVAL_TOO_LARGE) when a format access count passes 2^64 - 1.
+ */
+int model_sparse_occupancy(struct model_ws *ws, struct model_result *out);
 
 /* Utilized capacities, metadata capacity, overbooking and the vector ratio (4.7, 3.2). */
 int model_sparse_capacity(struct model_ws *ws, struct model_result *out);

@@ -3,7 +3,8 @@
 # every expected value computed by hand in the comment beside it: a 10^15-MAC
 # convolution with a dimension of 10^6, counts near 2^63, a mapping whose
 # counts could pass 2^64 - 1 (too-large), a level's cycles past 2^64 - 1,
-# densities 0 and 1, every dimension 1 and levels of no capacity.
+# densities 0 and 1, every dimension 1, levels of no capacity, format word
+# bits past a byte and format bits past 2^64 - 1.
 srcdir=${srcdir:-.}
 fl=${FIBERLOOP:-./fiberloop}
 data=${TEST_DATA_DIR:-$srcdir/tests/data}
@@ -174,5 +175,28 @@ expect "$j" Buffer B/actions skipped_read 0 "density 1: nothing skipped"
 expect "$j" Buffer Z/actions random_read 15 "density 1: Z read 15 times"
 expect "$j" Buffer Z/actions random_update 16 "density 1: Z updated 16 times"
 expect "$j" Buffer A/sparse metadata_bits 64 "density 1: 16 coordinates of 4 bits"
+
+# --- 2^50 coordinates of A in CP at DRAM, 4096-bit metadata words (more
+# than a byte can hold): 2^62 bits of metadata, exact. At 2^53 coordinates
+# the format would hold 2^65 bits: refused.
+j=$tmp/fmt.json
+model "$j" "$data/model/format-bits.yaml"
+expect "$j" DRAM A/sparse metadata_bits 4611686018427387904 "2^50 coordinates x 4096 bits"
+if grep -q '"metadata_word_bits": 4096,' "$j"; then
+	echo "ok: 4096-bit metadata words"
+else
+	echo "FAIL: the metadata words are not 4096 bits"
+	fail=1
+fi
+$fl model "$data/model/format-bits.yaml" --energy horowitz45 --set problem.instance.K=9007199254740992 \
+	--set 'mapping[target=DRAM].factors=K9007199254740992' >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 3 ] && grep -q "infeasible mapping (too-large): the format of 'A' at 'DRAM' would hold or move more than 2^64 - 1 bits" "$tmp/err"; then
+	echo "ok: 2^65 bits of metadata are too large"
+else
+	echo "FAIL: 2^65 bits of metadata: exit $rc"
+	cat "$tmp/err"
+	fail=1
+fi
 
 exit $fail
