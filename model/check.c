@@ -211,6 +211,26 @@ static bool format_bits(const struct model_tile *t, const uint64_t (*units)[2], 
 	return true;
 }
 
+/*
+ * Does a tile's format certainly stay below 2^64 - 1 bits? Each sum is of
+ * at most 2 x MODEL_MAX_FMT_RANKS = 2^4 products, so units and word bits
+ * below 2^40 and 2^16 keep it below 2^60 (one pass of ORs, no products).
+ */
+static bool format_bits_small(const struct model_tile *t)
+{
+	uint64_t units = 0, bits = 0;
+	unsigned r, op, c;
+
+	for (r = 0; r < t->n_fmt_ranks; r++) {
+		bits |= t->fmt_md_bits[r] | t->fmt_pl_bits[r];
+		units |= t->fmt_capacity[r][0] | t->fmt_capacity[r][1];
+		for (op = 0; op < MODEL_FMT_OP_COUNT; op++)
+			for (c = 0; c < MODEL_FMT_CLASS_COUNT; c++)
+				units |= t->fmt_access[op][c][r][0] | t->fmt_access[op][c][r][1];
+	}
+	return units < (UINT64_C(1) << 40) && bits < (1u << 16);
+}
+
 int model_check_format_bits(struct model_ws *ws, struct model_result *out)
 {
 	unsigned l, pv, op, c;
@@ -220,7 +240,7 @@ int model_check_format_bits(struct model_ws *ws, struct model_result *out)
 		for (pv = 0; pv < ws->n_tensors; pv++) {
 			const struct model_tile *t = &out->tiles[l][pv];
 			bool ok;
-			if (!t->is_kept || !t->n_fmt_ranks)
+			if (!t->is_kept || !t->n_fmt_ranks || format_bits_small(t))
 				continue;
 			ok = format_bits(t, t->fmt_capacity, &bits);
 			for (op = 0; op < MODEL_FMT_OP_COUNT; op++)
