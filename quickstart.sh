@@ -15,7 +15,11 @@ top=$(pwd)
 mode=${1:-demo}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-PKGS="gcc make autoconf automake libtool pkg-config libyaml-dev libisl-dev libcunit1-dev python3-jinja2"
+PKGS="gcc make autoconf automake libtool pkg-config libyaml-dev libisl-dev libcunit1-dev libsqlite3-dev"
+PKGS="$PKGS python3-jinja2"
+# Optional: gnuplot draws 'fiberloop plot'; Open MPI spreads sweeps, batches and the mapper
+# over the ranks of mpirun (the test build uses it when present: configure --with-mpi).
+PKGS="$PKGS gnuplot-nox libopenmpi-dev openmpi-bin"
 
 install_missing() {
 	missing=""
@@ -60,7 +64,8 @@ demo)
 	(cd "$top/examples/eyeriss-like" && "$top/_build/fiberloop" model input.yaml map.yaml ERT.yaml ART.yaml)
 	;;
 test)
-	build _build
+	# with MPI when Open MPI is there, so that the suite runs the MPI test too
+	if command -v mpicc >/dev/null 2>&1; then build _build --with-mpi; else build _build; fi
 	check
 	;;
 sanitize)

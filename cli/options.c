@@ -25,6 +25,7 @@ enum opt_kind {
 	OPT_UINT,       /* an integer in [min, max] */
 	OPT_NUMBER,     /* a finite number in [min, max] */
 	OPT_CHOICE,     /* one of a list of names ('-' and '_' alike) */
+	OPT_FLAG,       /* no value: on; '--no-NAME' turns a negatable one off */
 };
 
 struct cli_option {
@@ -36,11 +37,37 @@ struct cli_option {
 	double dmin, dmax;             /* OPT_NUMBER */
 	const char *const *(*choices)(void);  /* OPT_CHOICE: NULL-terminated names */
 	const char *help;
+	bool negatable;                /* OPT_FLAG: '--no-NAME' exists */
 };
 
+/* Indexed by enum job_format. */
 static const char *const *format_choices(void)
 {
-	static const char *const names[] = { "text", "json", "csv", NULL };
+	static const char *const names[] = { "text", "json", "csv", "table", "jsonl", NULL };
+	return names;
+}
+
+/* Indexed by enum job_command. */
+static const char *const *command_choices(void)
+{
+	static const char *const names[] = { "check", "model", "map", "exec", "validate", "ipu",
+					     NULL };
+	_Static_assert(sizeof(names) / sizeof(names[0]) == JOB_COMMAND_COUNT + 1,
+		       "one name per command");
+	return names;
+}
+
+/* Indexed by enum job_metric. */
+static const char *const *metric_choices(void)
+{
+	static const char *const names[] = { "energy", "cycles", "edp", NULL };
+	return names;
+}
+
+/* Indexed by the CLI_LOG_* bits. */
+static const char *const *logscale_choices(void)
+{
+	static const char *const names[] = { "none", "x", "y", "xy", NULL };
 	return names;
 }
 
@@ -115,6 +142,34 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
 		"patterns drawn from the density model (default 256)" },
 	[CLI_OPT_PERCENTILE] = { "percentile", 0, OPT_NUMBER, "P", .dmin = 0.01, .dmax = 100, .help =
 		"percentile of the distribution reported (default 99)" },
+	[CLI_OPT_AXIS] = { "axis", 0, OPT_LIST, "[NAME:]PATH[,PATH...]=V1,V2,...", .help =
+		"sweep the spec value(s) at PATH over the values; a value may be a range A:B:STEP (STEP +D or D adds D, xF or *F multiplies by F; e.g. 0.01:0.8:x2, 64:1024:*2); every PATH takes each value; NAME names the column (default: the paths); repeatable (docs/sweep.md)" },
+	[CLI_OPT_ZIP] = { "zip", 0, OPT_FLAG, "", .help =
+		"take the axes' values together (the i-th point has the i-th value of every axis) instead of their cartesian product" },
+	[CLI_OPT_COMMAND] = { "command", 0, OPT_CHOICE, "CMD", .choices = command_choices,
+		.help = "what each point runs (default model)" },
+	[CLI_OPT_DB] = { "db", 0, OPT_STRING, "FILE", .help =
+		"the results database (SQLite; default fiberloop.db): one row per point, committed as each finishes" },
+	[CLI_OPT_RESUME] = { "resume", 0, OPT_FLAG, "", .negatable = true, .help =
+		"skip what the database already holds (the default; --no-resume runs everything, keeping the rows that are there)" },
+	[CLI_OPT_JOBS] = { "jobs", 'j', OPT_UINT, "N", 0, SPEC_MAX_THREADS, .help =
+		"worker threads of each process (0: the cores, shared by the MPI ranks of a node; the default)" },
+	[CLI_OPT_METRIC] = { "metric", 0, OPT_CHOICE, "M", .choices = metric_choices, .help =
+		"what the final table ranks by (default edp)" },
+	[CLI_OPT_WHERE] = { "where", 0, OPT_LIST, "COND", .help =
+		"keep the rows where COLUMN OP VALUE holds (OP one of = != < <= > >= and ~ for SQL LIKE; a number compares as a number); repeatable, all must hold" },
+	[CLI_OPT_X] = { "x", 0, OPT_STRING, "COLUMN", .help = "the column on the x axis" },
+	[CLI_OPT_Y] = { "y", 0, OPT_LIST, "COLUMN", .help =
+		"a column on the y axis (default energy_pj), or 'levels' for the energy per level as stacked bars; repeatable: one panel each" },
+	[CLI_OPT_SERIES] = { "series", 0, OPT_LIST, "COLUMN", .help =
+		"one line per value of COLUMN; repeatable: one line per combination" },
+	[CLI_OPT_LOGSCALE] = { "logscale", 0, OPT_CHOICE, "AXES", .choices = logscale_choices,
+		.help = "logarithmic axes" },
+	[CLI_OPT_TITLE] = { "title", 0, OPT_STRING, "TEXT", .help = "the plot's title" },
+	[CLI_OPT_COLUMNS] = { "columns", 0, OPT_STRING, "A,B,...", .help =
+		"only these columns, in this order" },
+	[CLI_OPT_LAYERS] = { "layers", 0, OPT_LIST, "DIR|FILE", .help =
+		"map every layer of a network: each FILE (or each *.yaml of DIR, in name order) gives a 'problem' that replaces the design's; prints one row per layer and the network's totals; repeatable" },
 };
 
 /* ------------------------------------------------------------- messages */
@@ -261,6 +316,9 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 			return -1;
 		}
 		break;
+	case OPT_FLAG:
+		c = v != NULL;         /* NULL: the '--no-' form */
+		break;
 	default:
 		if (!*v) {
 			cli_usage_error(cmd, "'--%s' needs a non-empty value (%s)", options[id].name,
@@ -293,6 +351,21 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 	case CLI_OPT_VICTORY: m->victory = u; m->has_victory = true; break;
 	case CLI_OPT_SAMPLES: j->samples = (unsigned)u; break;
 	case CLI_OPT_PERCENTILE: j->percentile = d / 100.0; break;
+	case CLI_OPT_AXIS: a->axes[a->n_axes++] = v; break;
+	case CLI_OPT_ZIP: a->zip = c; break;
+	case CLI_OPT_COMMAND: a->command = (enum job_command)c; a->has_command = true; break;
+	case CLI_OPT_DB: a->db_path = v; break;
+	case CLI_OPT_RESUME: a->resume = c; break;
+	case CLI_OPT_JOBS: a->jobs = (unsigned)u; break;
+	case CLI_OPT_METRIC: a->metric = (enum job_metric)c; break;
+	case CLI_OPT_WHERE: a->wheres[a->n_wheres++] = v; break;
+	case CLI_OPT_X: a->x = v; break;
+	case CLI_OPT_Y: a->ys[a->n_ys++] = v; break;
+	case CLI_OPT_SERIES: a->series[a->n_series++] = v; break;
+	case CLI_OPT_LOGSCALE: a->logscale = (unsigned)c; break;
+	case CLI_OPT_TITLE: a->title = v; break;
+	case CLI_OPT_LAYERS: a->layers[a->n_layers++] = v; break;
+	case CLI_OPT_COLUMNS: a->columns = v; break;
 	default: BUG("option %d has no storage", (int)id);
 	}
 	return 0;
@@ -351,12 +424,14 @@ static int unknown_option(const struct cli_command *cmd, const char *arg, size_t
 
 /*
  * Option argv[*i] of 'cmd': find it, take its value (after '=', attached to
- * a short option, or the next argument) and store it.
+ * a short option, or the next argument) and store it. A flag takes no
+ * value; '--no-NAME' is the negatable flag NAME turned off.
  */
 static int parse_one(const struct cli_command *cmd, int argc, char **argv, int *i,
 		     struct cli_args *a)
 {
 	const char *arg = argv[*i], *v = NULL, *eq;
+	bool negated = false;
 	char shown[80];
 	size_t len;
 	int id;
@@ -365,11 +440,17 @@ static int parse_one(const struct cli_command *cmd, int argc, char **argv, int *
 		eq = strchr(arg, '=');
 		len = eq ? (size_t)(eq - arg) : strlen(arg);
 		id = find_long(arg + 2, len - 2);
+		if (id < 0 && len > 5 && !strncmp(arg + 2, "no-", 3)) {
+			id = find_long(arg + 5, len - 5);
+			if (id >= 0 && !options[id].negatable)
+				id = -1;
+			negated = id >= 0;
+		}
 		if (id < 0)
 			return unknown_option(cmd, arg, len);
 		if (eq)
 			v = eq + 1;
-		snprintf(shown, sizeof(shown), "--%s", options[id].name);
+		snprintf(shown, sizeof(shown), "--%s%s", negated ? "no-" : "", options[id].name);
 	} else {
 		id = find_short(arg[1]);
 		if (id < 0)
@@ -383,6 +464,11 @@ static int parse_one(const struct cli_command *cmd, int argc, char **argv, int *
 		commands_of((enum cli_opt)id, cmds, sizeof(cmds));
 		return cli_usage_error(cmd, "'%s' is not an option of '%s' (it is one of %s)", shown,
 				       cmd->name, cmds);
+	}
+	if (options[id].kind == OPT_FLAG) {
+		if (v)
+			return cli_usage_error(cmd, "'%s' takes no value", shown);
+		return store(cmd, (enum cli_opt)id, negated ? NULL : "", a) < 0 ? CLI_EXIT_USAGE : 0;
 	}
 	if (!v) {
 		if (*i + 1 >= argc)
@@ -402,9 +488,18 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_a
 	job_options_init(&a->job, cmd->job);
 	if (cmd->job == JOB_MAP)
 		a->job.seed = 0;       /* the mapper's default seed */
+	a->argc = argc;
+	a->argv = argv;
+	a->resume = true;
+	a->metric = JOB_METRIC_EDP;
 	a->files = xcalloc((size_t)argc + 1, sizeof(*a->files));
 	a->tensors = xcalloc((size_t)argc + 1, sizeof(*a->tensors));
 	a->sets = xcalloc((size_t)argc + 1, sizeof(*a->sets));
+	a->axes = xcalloc((size_t)argc + 1, sizeof(*a->axes));
+	a->wheres = xcalloc((size_t)argc + 1, sizeof(*a->wheres));
+	a->ys = xcalloc((size_t)argc + 1, sizeof(*a->ys));
+	a->series = xcalloc((size_t)argc + 1, sizeof(*a->series));
+	a->layers = xcalloc((size_t)argc + 1, sizeof(*a->layers));
 	a->vars = xcalloc((size_t)argc + 1, sizeof(*a->vars));
 	for (i = 1; i < argc; i++) {
 		const char *s = argv[i];
@@ -417,7 +512,7 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_a
 		}
 	}
 	if (!a->n_files)
-		return cli_usage_error(cmd, "no input files");
+		return cli_usage_error(cmd, cmd->no_files ? "no database given" : "no input files");
 	a->job.files = a->files;
 	a->job.n_files = a->n_files;
 	return 0;
@@ -433,6 +528,11 @@ void cli_args_release(struct cli_args *a)
 	free(a->files);
 	free(a->tensors);
 	free(a->sets);
+	free(a->axes);
+	free(a->wheres);
+	free(a->ys);
+	free(a->series);
+	free(a->layers);
 	free(a->vars);
 	memset(a, 0, sizeof(*a));
 }
@@ -487,7 +587,9 @@ static void print_option(const struct cli_command *cmd, enum cli_opt i)
 	const char *help = cmd->opt_help && cmd->opt_help[i] ? cmd->opt_help[i] : o->help;
 	char head[64], list[256];
 
-	if (o->short_name)
+	if (o->kind == OPT_FLAG)
+		snprintf(head, sizeof(head), "--%s%s", o->negatable ? "[no-]" : "", o->name);
+	else if (o->short_name)
 		snprintf(head, sizeof(head), "-%c, --%s %s", o->short_name, o->name, o->argh);
 	else
 		snprintf(head, sizeof(head), "--%s %s", o->name, o->argh);

@@ -20,6 +20,7 @@ struct exec_options;
 struct exec_result;
 
 struct strbuf;
+struct table;
 
 /* Version of the JSON document written by report_json(). */
 #define REPORT_JSON_VERSION 1
@@ -89,6 +90,57 @@ void report_exec_summary(const struct spec_set *s, const struct exec_result *r,
 /* Name of the energy source of the run: "ERT", "preset <name>", "ERT + preset <name>". */
 void report_energy_source(const struct model_result *r, struct strbuf *out);
 
+/* ------------------------------------------------------ plots (plot.c) */
+
+enum report_image { REPORT_IMAGE_SVG, REPORT_IMAGE_PNG };
+
+#define REPORT_LOG_X 1u
+#define REPORT_LOG_Y 2u
+
+/* A plot of a results table. */
+struct report_plot {
+	const char *x;                 /* the column on the x axis */
+	const char *const *ys;         /* a panel per y column; {"levels"}: level energy bars */
+	size_t n_ys;
+	const char *const *series;     /* one line per combination of their values */
+	size_t n_series;
+	unsigned logscale;             /* REPORT_LOG_* */
+	const char *title;             /* may be NULL */
+	enum report_image image;
+};
+
+/*
+ * The gnuplot script that draws 'p' from 't' (its data inline) as an SVG
+ * or PNG on gnuplot's standard output, into 'out'. Returns 0, or -1 with
+ * 'err' filled (a column that the table lacks, with a hint).
+ */
+int report_plot_gnuplot(const struct table *t, const struct report_plot *p, struct strbuf *out,
+			struct strbuf *err);
+
+/* ---------------------------------------------- tables of results (table.c) */
+
+/*
+ * The columns cols[0..n_cols) of 't' (all when 'cols' is NULL) as CSV: a
+ * header of column names, then a line per row (nulls empty; a field with a
+ * comma, a quote or a line break quoted, RFC 4180).
+ */
+void report_table_csv(const struct table *t, const size_t *cols, size_t n_cols,
+		      struct strbuf *out);
+
+/*
+ * The columns cols[0..n_cols) of 't' (all when NULL) as a JSON array of
+ * one object per row, each on a line (numbers as numbers, nulls as null).
+ */
+void report_table_json(const struct table *t, const size_t *cols, size_t n_cols,
+		       struct strbuf *out);
+
+/*
+ * 't' as an aligned text table of the columns cols[0..n_cols) (all when
+ * 'cols' is NULL), leaving out those that hold only nulls; long or
+ * multi-line text is shortened to one line.
+ */
+void report_table_text(const struct table *t, const size_t *cols, size_t n_cols,
+		       struct strbuf *out);
 /* -------------------------------------------------------------- STPU */
 
 struct accel_stpu_result;

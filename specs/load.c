@@ -133,8 +133,11 @@ static void unknown_top_key(struct diag_list *dl, const struct ysrc_node *k)
 	strbuf_release(&sb);
 }
 
-/* Record one top-level pair of a file; a second single-valued key is an error. */
-static int add_top_pair(struct spec_source *src, const struct ysrc_pair *pr,
+/*
+ * Record one top-level pair of a file; a second single-valued key is an
+ * error, unless 'replace' (a layer's keys replace the design's).
+ */
+static int add_top_pair(struct spec_source *src, const struct ysrc_pair *pr, bool replace,
 			struct diag_list *dl)
 {
 	const struct top_key *tk = ld_top_key_find(pr->key->str);
@@ -145,6 +148,8 @@ static int add_top_pair(struct spec_source *src, const struct ysrc_pair *pr,
 		return -1;
 	}
 	slot = ld_top_slot(src->top, &src->n_top, tk->canonical);
+	if (replace && tk->merge != TOP_TARGETS && tk->merge != TOP_LIST)
+		slot->n = 0;
 	if (slot->n && tk->merge == TOP_SINGLE) {
 		diag_error(dl, pr->key->loc, "'%s' is given twice (only one file may give it)",
 			   pr->key->str);
@@ -175,7 +180,7 @@ static const char *source_name(struct spec_source *src, const char *name)
 
 /* Merge the top-level keys of the parsed file 'name' (root 'root'); 0 or -1. */
 static int source_merge(struct spec_source *src, const char *name, const struct ysrc_node *root,
-			struct diag_list *dl)
+			bool replace, struct diag_list *dl)
 {
 	size_t j;
 	int rc = 0;
@@ -194,7 +199,7 @@ static int source_merge(struct spec_source *src, const char *name, const struct 
 				  ysrc_kind_name(root));
 	}
 	for (j = 0; j < root->n; j++)
-		if (add_top_pair(src, &root->pairs[j], dl) < 0)
+		if (add_top_pair(src, &root->pairs[j], replace, dl) < 0)
 			rc = -1;
 	if (rc < 0)
 		src->n_errors++;
@@ -217,7 +222,8 @@ void spec_source_set_templates(struct spec_source *src, const char *const *vars,
 	src->jinja = jinja;
 }
 
-int spec_source_add_file(struct spec_source *src, const char *path, struct diag_list *dl)
+/* Read and parse 'path' into 'src'; 'replace': its keys replace the earlier files'. */
+static int add_file(struct spec_source *src, const char *path, bool replace, struct diag_list *dl)
 {
 	const char *name = source_name(src, path);
 	struct tmpl_ctx t;
@@ -234,7 +240,17 @@ int spec_source_add_file(struct spec_source *src, const char *path, struct diag_
 	tmpl_ctx_release(&t);
 	if (rc < 0)
 		return source_failed(src);
-	return source_merge(src, name, root, dl);
+	return source_merge(src, name, root, replace, dl);
+}
+
+int spec_source_add_file(struct spec_source *src, const char *path, struct diag_list *dl)
+{
+	return add_file(src, path, false, dl);
+}
+
+int spec_source_add_layer(struct spec_source *src, const char *path, struct diag_list *dl)
+{
+	return add_file(src, path, true, dl);
 }
 
 int spec_source_add_text(struct spec_source *src, const char *name, const char *text,
@@ -245,7 +261,7 @@ int spec_source_add_text(struct spec_source *src, const char *name, const char *
 
 	if (ysrc_parse(&src->arena, own, text, len, dl, &root) < 0)
 		return source_failed(src);
-	return source_merge(src, own, root, dl);
+	return source_merge(src, own, root, false, dl);
 }
 
 void spec_source_free(struct spec_source *src)

@@ -720,6 +720,13 @@ struct spec_source *spec_source_new(void);
 int spec_source_add_file(struct spec_source *src, const char *path, struct diag_list *dl);
 
 /*
+ * spec_source_add_file() of a network layer 'path': its top-level keys
+ * replace those the files added before gave (its 'problem' replaces the
+ * design's), except the lists that files concatenate.
+ */
+int spec_source_add_layer(struct spec_source *src, const char *path, struct diag_list *dl);
+
+/*
  * Render the templates among the files added from now on with the Jinja2
  * variables vars[0..n_vars) ("NAME=VALUE"; the value typed as a YAML
  * scalar: true/false, a number, else a string) using the helper 'jinja'
@@ -768,6 +775,56 @@ int spec_override_parse(const char *text, struct spec_override *ov, struct diag_
 
 /* Free what spec_override_parse() allocated; 'ov' becomes SPEC_OVERRIDE_INIT. */
 void spec_override_release(struct spec_override *ov);
+
+/* ------------------------------------------------------------ batch files */
+
+/* The command of a batch job (the names of 'fiberloop' commands). */
+enum spec_batch_command {
+	SPEC_BATCH_CHECK, SPEC_BATCH_MODEL, SPEC_BATCH_MAP, SPEC_BATCH_EXEC, SPEC_BATCH_VALIDATE,
+	SPEC_BATCH_COMMAND_COUNT
+};
+
+/* One job of a batch file: a design run with a command, or a network's layers mapped. */
+struct spec_batch_job {
+	const char *name;              /* unique; "jobN" when not given */
+	struct diag_loc loc, name_loc;
+	size_t n_files;
+	const char **files;            /* the design (relative to the batch file's directory) */
+	size_t n_sets;
+	const char **sets;             /* "PATH=VALUE" overrides, in order */
+	size_t n_vars;
+	const char **vars;             /* "NAME=VALUE" Jinja2 variables of its templates */
+	size_t n_tags;
+	const char **tags;
+	size_t n_layers;
+	const char **layers;           /* a network: layer files or directories of them */
+	bool has_command;
+	enum spec_batch_command command;
+	bool has_seed;
+	uint64_t seed;
+};
+
+/* A batch file: its jobs, defaults applied. Everything lives in 'arena'. */
+struct spec_batch {
+	struct arena arena;
+	const char *path;              /* the caller's */
+	size_t n_jobs;
+	struct spec_batch_job *jobs;
+};
+
+/*
+ * Read the batch file 'path' (docs/sweep.md, "Batch files"). Every problem
+ * goes to 'dl', located in 'path' (borrowed: keep it while the batch and
+ * the diagnostics live); returns the batch, or NULL when any error was
+ * reported.
+ */
+struct spec_batch *spec_batch_load(const char *path, struct diag_list *dl);
+
+/* Free a batch; spec_batch_free(NULL) is a no-op. */
+void spec_batch_free(struct spec_batch *b);
+
+/* "check", "model", "map", "exec", "validate". */
+const char *spec_batch_command_name(enum spec_batch_command c);
 
 /*
  * Free a spec set and everything in it (and its source, for a set from
