@@ -653,7 +653,9 @@ struct spec_load_options {
  * One override "PATH=VALUE" (docs/yaml-reference.md, "Overrides"): PATH
  * names a node of the merged design (a.b[2].c, list[key=value,...]) and
  * VALUE is YAML flow text that replaces it. Diagnostics about an override
- * are located in 'origin', line 1, at the column of 'text' they concern.
+ * are located in 'origin', line 1, at the column of 'text' they concern;
+ * or, when the caller read the override from a file (a batch job's 'set')
+ * and set 'at' before parsing, where its text is written there.
  */
 struct spec_override {
 	const char *text;              /* "PATH=VALUE" */
@@ -663,9 +665,12 @@ struct spec_override {
 	const char *value;             /* VALUE (NUL-terminated) */
 	unsigned value_col;            /* 1-based column of VALUE in 'text' */
 	char *buf_;                    /* owns the strings above */
+	struct diag_loc at;            /* where 'text' starts in a file; line 0: nowhere */
+	struct diag_loc value_at;      /* where VALUE starts, when 'text' was joined from two
+					  places (PATH: VALUE); line 0: right after "PATH=" */
 };
 
-#define SPEC_OVERRIDE_INIT { NULL, NULL, NULL, NULL, 0, NULL }
+#define SPEC_OVERRIDE_INIT { NULL, NULL, NULL, NULL, 0, NULL, { NULL, 0, 0 }, { NULL, 0, 0 } }
 
 /* ------------------------------------------------------------- functions */
 
@@ -768,7 +773,8 @@ void spec_source_free(struct spec_source *src);
  * Parse the command-line form "PATH=VALUE" (split at the first '=' outside
  * brackets) into 'ov', with origin "--set 'PATH=VALUE'", and check the
  * syntax of PATH. Returns 0, or -1 after reporting to 'dl' (a missing '=',
- * an empty path, a malformed step), located in ov->origin. Call
+ * an empty path, a malformed step), located in ov->origin, or at ov->at
+ * and ov->value_at when the caller set them (they are kept). Call
  * spec_override_release() afterwards in either case.
  */
 int spec_override_parse(const char *text, struct spec_override *ov, struct diag_list *dl);
@@ -792,8 +798,11 @@ struct spec_batch_job {
 	const char **files;            /* the design (relative to the batch file's directory) */
 	size_t n_sets;
 	const char **sets;             /* "PATH=VALUE" overrides, in order */
+	const struct diag_loc *set_at; /* where each is written: [2i] its text (or PATH),
+					  [2i + 1] its VALUE when apart (line 0: not) */
 	size_t n_vars;
 	const char **vars;             /* "NAME=VALUE" Jinja2 variables of its templates */
+	const struct diag_loc *var_at; /* where each is written, as 'set_at' */
 	size_t n_tags;
 	const char **tags;
 	size_t n_layers;
