@@ -249,9 +249,12 @@ struct job_axis {
 	const char *name;
 	size_t n_paths;
 	const char **paths;
-	size_t n_values, alloc_values;
+	size_t *path_offs;             /* where each path is written in 'text' */
+	size_t n_values, alloc_values, alloc_value_offs;
 	const char **values;
-	struct spec_override *ovs;     /* ovs[v * n_paths + p]: PATH p = VALUE v */
+	size_t *value_offs;            /* where each value (or its range) is written */
+	struct spec_override *ovs;     /* ovs[v * n_paths + p]: PATH p = VALUE v, located
+					  in the axis */
 };
 
 /*

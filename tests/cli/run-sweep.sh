@@ -77,7 +77,7 @@ grep -q '^sweep: 10 points; 10 run' "$tmp/err" || fail "a changed design was ski
 "$FIBERLOOP" sweep $design --db "$tmp/c.db" --axis 'problem.instance.densities.A.density=0.5,1.5' \
 	2>"$tmp/err" || fail "a bad point stopped the sweep: $(cat "$tmp/err")"
 "$FIBERLOOP" results "$tmp/c.db" --where 'status!=ok' --format json >"$tmp/c.json"
-grep -q "\"error\": \"--set 'problem.instance.densities.A.density=1.5':1:38: error: in 'problem.instance.densities.A.density': expected a number in \[0, 1\], got '1.5'" \
+grep -q "\"error\": \"--axis 'problem.instance.densities.A.density=0.5,1.5':1:42: error: in 'problem.instance.densities.A.density': expected a number in \[0, 1\], got '1.5'" \
 	"$tmp/c.json" || fail "the bad point's error: $(cat "$tmp/c.json")"
 grep -q '"problem.instance.densities.A.density": 1.5' "$tmp/c.json" || fail "the bad point's input"
 
