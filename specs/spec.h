@@ -533,6 +533,17 @@ enum spec_stpu_energy_key {
 
 #define SPEC_STPU_MAX_ITER 8
 
+/*
+ * What the STPU model can generate from a density: a uniform matrix of at
+ * most 2^32 positions (a bitmap of them), or, beyond that, of at most 2^27
+ * non-zeros (sorted positions); a power-law one of at most 2^27; a block
+ * one of at most 2^32 blocks; and at most 2^32 non-zeros in any (banded,
+ * block). A design asking for more is refused when it is read.
+ */
+#define SPEC_STPU_MAX_POSITIONS (UINT64_C(1) << 32)
+#define SPEC_STPU_MAX_SORTED_NONZEROS (UINT64_C(1) << 27)
+#define SPEC_STPU_MAX_NONZEROS (UINT64_C(1) << 32)
+
 struct spec_stpu {
 	struct diag_loc loc;
 	unsigned array_rows;           /* PE rows: the array height, the partition height */
