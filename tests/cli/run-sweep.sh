@@ -115,7 +115,7 @@ grep -q "^--axis 'problem.instance.M=1:8:y':1:24: error: the step of a range mus
 [ $? = 2 ] || fail "no axis: exit not 2"
 # shellcheck disable=SC2086
 "$FIBERLOOP" sweep $design --zip --axis 'a=1,2' --axis 'b=1,2,3' --db "$tmp/f.db" 2>"$tmp/err"
-grep -q "^error: --zip takes axes of one length: 'a' has 2 values, 'b' has 3" "$tmp/err" ||
+grep -q "^--axis 'b=1,2,3':1:1: error: --zip takes axes of one length: 'a' has 2 values, 'b' has 3" "$tmp/err" ||
 	fail "zip: $(cat "$tmp/err")"
 # --zip takes the values together
 # shellcheck disable=SC2086

@@ -209,6 +209,9 @@ static void test_points(void)
 	CU_ASSERT_EQUAL(dl.n_errors, 1);
 	CU_ASSERT_STRING_EQUAL(dl.items[0].message,
 			       "--zip takes axes of one length: 'a' has 2 values, 'b' has 3");
+	CU_ASSERT_PTR_EQUAL(dl.items[0].loc.file, axes[1].origin);   /* at the axis at fault */
+	CU_ASSERT_EQUAL(dl.items[0].loc.col, 1);
+	CU_ASSERT_PTR_EQUAL(dl.items[1].loc.file, axes[0].origin);   /* a note at the first */
 	strbuf_reset(&got);
 	CU_ASSERT_EQUAL(job_sweep_count(axes + 1, 1, true, &n, &dl), 0);
 	CU_ASSERT_EQUAL(n, 3);
@@ -245,7 +248,9 @@ static void test_too_many(void)
 	CU_ASSERT_EQUAL(job_sweep_count(axes, 3, false, &n, &dl), 0);
 	CU_ASSERT_EQUAL(n, 1000000000000ull);
 	CU_ASSERT_EQUAL(job_sweep_count(axes, 4, false, &n, &dl), -1);
-	CU_ASSERT_STRING_EQUAL(dl.items[0].message, "the sweep has more than 1000000000000 points");
+	CU_ASSERT_STRING_EQUAL(dl.items[0].message, "the sweep has more than 1000000000000 points "
+			       "with this axis");
+	CU_ASSERT_PTR_EQUAL(dl.items[0].loc.file, axes[3].origin);
 	for (i = 0; i < 4; i++)
 		job_axis_release(&axes[i]);
 	diag_list_release(&dl);
