@@ -310,7 +310,9 @@ static int read_jobs(struct batch_ld *b, const struct ysrc_node *n,
 	return rc;
 }
 
-struct spec_batch *spec_batch_load(const char *path, struct diag_list *dl)
+/* spec_batch_load(), or its text[0..len) when 'text' is not NULL. */
+static struct spec_batch *load(const char *path, const char *text, size_t len,
+			       struct diag_list *dl)
 {
 	struct spec_batch *batch = xcalloc(1, sizeof(*batch));
 	struct batch_ld b;
@@ -327,7 +329,8 @@ struct spec_batch *spec_batch_load(const char *path, struct diag_list *dl)
 	batch->path = path;            /* borrowed: the diagnostics' locations point to it */
 	b.dir = slash ? arena_strndup(&batch->arena, path, (size_t)(slash - path) + 1) : "";
 	defaults.command = SPEC_BATCH_MODEL;
-	if (ysrc_parse_file(&batch->arena, batch->path, dl, &root) < 0)
+	if ((text ? ysrc_parse(&batch->arena, batch->path, text, len, dl, &root) :
+		    ysrc_parse_file(&batch->arena, batch->path, dl, &root)) < 0)
 		goto fail;
 	if (!root || root->kind != YSRC_MAP) {
 		diag_error(dl, root ? root->loc : (struct diag_loc){ batch->path, 1, 1 },
@@ -349,6 +352,17 @@ struct spec_batch *spec_batch_load(const char *path, struct diag_list *dl)
 fail:
 	spec_batch_free(batch);
 	return NULL;
+}
+
+struct spec_batch *spec_batch_load(const char *path, struct diag_list *dl)
+{
+	return load(path, NULL, 0, dl);
+}
+
+struct spec_batch *spec_batch_load_text(const char *path, const char *text, size_t len,
+					struct diag_list *dl)
+{
+	return load(path, text, len, dl);
 }
 
 void spec_batch_free(struct spec_batch *batch)

@@ -840,6 +840,10 @@ struct spec_batch {
  */
 struct spec_batch *spec_batch_load(const char *path, struct diag_list *dl);
 
+/* spec_batch_load() of the text[0..len) of a file named 'path' (not read). */
+struct spec_batch *spec_batch_load_text(const char *path, const char *text, size_t len,
+					struct diag_list *dl);
+
 /* Free a batch; spec_batch_free(NULL) is a no-op. */
 void spec_batch_free(struct spec_batch *b);
 
