@@ -446,7 +446,7 @@ static const struct bad_row bad_rows[] = {
 	  "'2'\n"
 	  "input.yaml:112:17: note: the override replaces the value given here\n" },
 	{ "a value that is not YAML", D_FLAT, { "problem.instance.M=[1" },
-	  "--set 'problem.instance.M=[1':2:1: error: YAML syntax error: did not find expected ',' "
+	  "--set 'problem.instance.M=[1':1:22: error: YAML syntax error: did not find expected ',' "
 	  "or ']'\n"
 	  "--set 'problem.instance.M=[1':1:20: note: while parsing a flow sequence\n" },
 	{ "a named format beside ranks", D_FLAT,
