@@ -142,7 +142,9 @@ static int int_range(struct job_axis *ax, const struct part *p, int64_t a, int64
 			v *= step;
 		} else {
 			int64_t next;
-			if (__builtin_add_overflow(v, step, &next) || (step > 0 ? next > b : next < b))
+			if (__builtin_add_overflow(v, step, &next))
+				break;
+			if (step > 0 ? next > b : next < b)
 				break;
 			v = next;
 		}

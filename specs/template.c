@@ -74,6 +74,17 @@ static const struct ysrc_node *take_keys(struct tmpl_ctx *t, const struct ysrc_n
 	return n;
 }
 
+/* Is the last diagnostic of 'dl' the note "'name' is included here" at 'loc'? */
+static bool same_note(const struct diag_list *dl, struct diag_loc loc, const char *name)
+{
+	const struct diag *d = dl->n ? &dl->items[dl->n - 1] : NULL;
+	size_t len = strlen(name);
+
+	return d && d->severity == DIAG_NOTE && d->loc.line == loc.line && d->loc.col == loc.col &&
+	       d->loc.file && loc.file && !strcmp(d->loc.file, loc.file) && d->message[0] == '\'' &&
+	       !strncmp(d->message + 1, name, len) && !strcmp(d->message + 1 + len, "' is included here");
+}
+
 /* Load file i of include 'inc' and take its key path; NULL after an error. */
 static const struct ysrc_node *load_one(struct tmpl_ctx *t, const struct jinja_include *inc,
 					size_t i, const struct ysrc_node *at)
@@ -87,7 +98,8 @@ static const struct ysrc_node *load_one(struct tmpl_ctx *t, const struct jinja_i
 			     &root);
 	t->depth--;
 	if (rc < 0) {
-		diag_note(t->dl, at->loc, "'%s' is included here", name);
+		if (!same_note(t->dl, at->loc, name))   /* a file including itself: once */
+			diag_note(t->dl, at->loc, "'%s' is included here", name);
 		return NULL;
 	}
 	if (!root)
