@@ -26,7 +26,7 @@ const struct cli_command cmd_exec = {
 	.options = CLI_OPT_BIT(CLI_OPT_SEED) | CLI_OPT_BIT(CLI_OPT_TENSOR) |
 		   CLI_OPT_BIT(CLI_OPT_OUTPUT) | CLI_OPT_BIT(CLI_OPT_FORMAT) |
 		   CLI_OPT_BIT(CLI_OPT_RETENTION) | CLI_OPT_BIT(CLI_OPT_FOOTPRINT) |
-		   CLI_OPT_BIT(CLI_OPT_SET),
+		   CLI_OPT_BIT(CLI_OPT_SET) | CLI_OPT_BIT(CLI_OPT_PRUNE),
 	.formats = 1u << JOB_FORMAT_TEXT | 1u << JOB_FORMAT_JSON,
 	.opt_help = opt_help,
 };

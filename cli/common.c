@@ -34,6 +34,7 @@ struct spec_set *cli_load(const struct cli_command *cmd, struct cli_args *a)
 		struct job_design d = {
 			.files = a->files, .n_files = a->n_files,
 			.tensors = a->tensors, .n_tensors = a->n_tensors,
+			.prunes = a->prunes, .n_prunes = a->n_prunes,
 			.overrides = a->overrides, .n_overrides = a->n_overrides,
 			.command = cmd->job,
 		};

@@ -24,6 +24,7 @@ enum opt_kind {
 	OPT_UINT,       /* an integer in [min, max] */
 	OPT_NUMBER,     /* a finite number in [min, max] */
 	OPT_CHOICE,     /* one of a list of names ('-' and '_' alike) */
+	OPT_FLAG,       /* no value: present or not */
 };
 
 struct cli_option {
@@ -107,6 +108,10 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
 		"a stream stops after N invalid mappings in a row" },
 	[CLI_OPT_VICTORY] = { "victory", 0, OPT_UINT, "N", 0, UINT64_MAX, .help =
 		"a stream stops after N valid mappings without improvement" },
+	[CLI_OPT_ROOFLINE] = { "roofline", 0, OPT_FLAG, "", .help =
+		"also show the roofline: per level the bytes moved, the cycles at its bandwidth and fill latency, against the compute cycles, and what bounds the run (in the summary and the JSON)" },
+	[CLI_OPT_PRUNE] = { "prune", 0, OPT_LIST, "NAME=N:M[:DIM]", .help =
+		"prune dense tensor NAME to N:M by magnitude along dimension DIM (default: the first dimension of its innermost rank); the model sees its structured_nm density, the executor prunes and compresses the real values; repeatable" },
 };
 
 /* ------------------------------------------------------------- messages */
@@ -245,6 +250,8 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 		if ((c = parse_choice(cmd, id, v)) < 0)
 			return -1;
 		break;
+	case OPT_FLAG:
+		break;
 	default:
 		if (!*v) {
 			cli_usage_error(cmd, "'--%s' needs a non-empty value (%s)", options[id].name,
@@ -274,6 +281,8 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 	case CLI_OPT_SEARCH_SIZE: m->search_size = u; m->has_search_size = true; break;
 	case CLI_OPT_TIMEOUT: m->timeout = u; m->has_timeout = true; break;
 	case CLI_OPT_VICTORY: m->victory = u; m->has_victory = true; break;
+	case CLI_OPT_ROOFLINE: j->roofline = true; break;
+	case CLI_OPT_PRUNE: a->prunes[a->n_prunes++] = v; break;
 	default: BUG("option %d has no storage", (int)id);
 	}
 	return 0;
@@ -365,6 +374,11 @@ static int parse_one(const struct cli_command *cmd, int argc, char **argv, int *
 		return cli_usage_error(cmd, "'%s' is not an option of '%s' (it is one of %s)", shown,
 				       cmd->name, cmds);
 	}
+	if (options[id].kind == OPT_FLAG) {
+		if (v)
+			return cli_usage_error(cmd, "'%s' takes no value, got '%s'", shown, v);
+		return store(cmd, (enum cli_opt)id, "", a) < 0 ? CLI_EXIT_USAGE : 0;
+	}
 	if (!v) {
 		if (*i + 1 >= argc)
 			return cli_usage_error(cmd, "'%s' needs a value (%s)", shown,
@@ -386,6 +400,7 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_a
 	a->files = xcalloc((size_t)argc + 1, sizeof(*a->files));
 	a->tensors = xcalloc((size_t)argc + 1, sizeof(*a->tensors));
 	a->sets = xcalloc((size_t)argc + 1, sizeof(*a->sets));
+	a->prunes = xcalloc((size_t)argc + 1, sizeof(*a->prunes));
 	for (i = 1; i < argc; i++) {
 		const char *s = argv[i];
 		if (opts_done || s[0] != '-' || !s[1]) {
@@ -413,6 +428,7 @@ void cli_args_release(struct cli_args *a)
 	free(a->files);
 	free(a->tensors);
 	free(a->sets);
+	free(a->prunes);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -468,6 +484,8 @@ static void print_option(const struct cli_command *cmd, enum cli_opt i)
 
 	if (o->short_name)
 		snprintf(head, sizeof(head), "-%c, --%s %s", o->short_name, o->name, o->argh);
+	else if (o->kind == OPT_FLAG)
+		snprintf(head, sizeof(head), "--%s", o->name);
 	else
 		snprintf(head, sizeof(head), "--%s %s", o->name, o->argh);
 	printf("  %-22s ", head);

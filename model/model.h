@@ -164,6 +164,11 @@ struct model_level {
 	double non_power_gated_utilization;   /* fraction */
 	uint64_t cycles;
 	double slowdown;                      /* "Bandwidth throttling" */
+	/* the roofline of the level, per instance over the whole run (waves included) */
+	double read_words, write_words;       /* as its bandwidth counts them (with metadata) */
+	double total_words;                   /* read + write words summed over the instances */
+	double bw_cycles;                     /* those words at its bandwidth; 0 = unlimited */
+	uint64_t latency_cycles;              /* its tile fills at fill_latency; 0 = none */
 	double energy_pj;                     /* level total incl. leakage */
 	uint64_t max_x, max_y;                /* spatial expansion above the level */
 	uint64_t total_scalar_accesses;       /* op-intensity block */
@@ -181,6 +186,8 @@ struct model_compute {
 	uint64_t max_x, max_y;          /* utilized instances (max) */
 	double avg_replication;
 	uint64_t max_temporal_iterations;
+	uint64_t waves;                 /* rounds of the concurrent_instances (1 without) */
+	uint64_t cycles_per_wave;       /* cycles = cycles_per_wave x waves */
 	uint64_t cycles;
 	double ideal_cycles;
 	double energy_pj;

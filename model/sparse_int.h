@@ -61,6 +61,8 @@ struct sparse_ws {
 	struct saf_tile chain[SPEC_MAX_LEVELS];
 	bool gs_saf[SPEC_MAX_TENSORS];
 	double empty_cond_prob[SPEC_MAX_TENSORS];
+	uint32_t pos_skipped;                      /* tensors under position skipping: bit pv */
+	double pos_ratio;                          /* their packed steps over the dense ones */
 
 	/* scratch: an occupancy distribution */
 	double *probs;

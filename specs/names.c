@@ -27,6 +27,7 @@ static const char *const saf_names[] = {
 	[SPEC_SAF_GATING] = "gating",
 	[SPEC_SAF_SKIPPING] = "skipping",
 	[SPEC_SAF_SPATIAL_SKIPPING] = "skipping_spatial",
+	[SPEC_SAF_POSITION_SKIPPING] = "position_skipping",
 };
 _Static_assert(ARRAY_SIZE(saf_names) == SPEC_SAF_KIND_COUNT, "one name per SAF");
 

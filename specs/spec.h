@@ -90,6 +90,7 @@ enum spec_saf_kind {
 	SPEC_SAF_GATING,
 	SPEC_SAF_SKIPPING,
 	SPEC_SAF_SPATIAL_SKIPPING,
+	SPEC_SAF_POSITION_SKIPPING,   /* the target's own empty positions, packed (DSTC) */
 	SPEC_SAF_KIND_COUNT
 };
 
@@ -214,6 +215,8 @@ struct spec_level {
 	unsigned num_banks;
 	bool reduction_supported;
 	uint64_t network_fill_latency_cycles;
+	uint64_t concurrent_instances;  /* instances that run at once (the rest in waves); 0 = all */
+	uint64_t fill_latency_cycles;   /* from a tile fill's request to its data; 0 = not modelled */
 	uint64_t network_drain_latency_cycles;
 	bool allow_overbooking;
 	bool concordant_compressed_tile_traversal;
@@ -338,6 +341,9 @@ struct spec_tensor {
 	uint64_t rank_extent[SPEC_MAX_TENSOR_RANKS];
 	uint64_t size;                 /* product of the rank extents */
 	struct spec_density density;
+	/* --prune: the dense tensor that was pruned to the structured_nm 'density'
+	 * (its values come from this model or file), else NULL */
+	const struct spec_density *prune_source;
 };
 
 struct spec_workload {
@@ -526,6 +532,8 @@ struct spec_load_options {
 	bool allow_no_problem;         /* 'check' of an architecture alone */
 	const char *const *tensor_files; /* "NAME=FILE" overrides: actual data for NAME */
 	size_t n_tensor_files;
+	const char *const *prunes;     /* "NAME=N:M[:DIM]": dense NAME pruned to N:M (--prune) */
+	size_t n_prunes;
 };
 
 /*

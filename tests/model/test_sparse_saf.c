@@ -308,8 +308,76 @@ static void test_reentrant(void)
 	model_ws_free(ws);
 }
 
+
+/*
+ * A dual-side sparse outer product (DSTC-like): Z[M,N] += A[M,K] B[N,K],
+ * 8 x 4 x 2, A and B fixed 0.5 in bitmasks at a buffer whose 16 MACs take
+ * M4 x N4 while it walks M2 (K2 above it). Position skipping of A packs the
+ * 4 non-zeros of each 8-position column of A onto the 4 M lanes: 1 step
+ * instead of 2; B's fiber is its 4 lanes (2 non-zeros): 1 step either way.
+ * So the MACs need ceil(64 x 1/2 / 16) = 2 cycles, not the dense 4, nor the
+ * 64 / 4 / 16 = 1 of the effectual computes perfectly packed.
+ */
+static void dstc_like(struct tb *b, bool formats)
+{
+	tb_init(b);
+	tb_dim(b, "M", 8);
+	tb_dim(b, "N", 4);
+	tb_dim(b, "K", 2);
+	tb_tensor(b, "A", false, "M,K");
+	tb_tensor(b, "B", false, "N,K");
+	tb_tensor(b, "Z", true, "M,N");
+	tb_density(b, "A", 0.5);
+	tb_density(b, "B", 0.5);
+	tb_compute(b, "mac", 4, 4);
+	tb_ert(b, -1, "compute=1");
+	tb_level(b, "Buffer", 0, 16, 16, 1, 1)->metadata_storage_width = 16;
+	tb_level(b, "DRAM", 0, 64, 16, 1, 1)->metadata_storage_width = 64;
+	tb_ert(b, 0, "read=1 write=1 update=1 metadata_read=1 metadata_write=1");
+	tb_ert(b, 1, "read=100 write=100 update=100 metadata_read=100 metadata_write=100");
+	tb_keep(b, 0, "A B Z");
+	tb_spatial(b, 0, "M4 N4", "MN", 1);
+	tb_temporal(b, 0, "M2", "M");
+	tb_temporal(b, 1, "K2", "K");
+	if (formats) {
+		tb_format(b, 0, "A", "bitmask");
+		tb_format(b, 0, "B", "bitmask");
+		tb_format(b, 1, "A", "bitmask");
+		tb_format(b, 1, "B", "bitmask");
+	}
+	tb_saf(b, 0, SPEC_SAF_POSITION_SKIPPING, "A", "");
+	tb_saf(b, 0, SPEC_SAF_POSITION_SKIPPING, "B", "");
+	if (tb_finish(b) < 0)
+		BUG("dstc_like");
+}
+
+static void test_position_skipping(void)
+{
+	struct model_ws *ws;
+
+	dstc_like(&tb_, true);
+	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
+	model_ws_free(ws);
+	CU_ASSERT_EQUAL(res_.algorithmic_computes, 64);
+	CU_ASSERT_EQUAL(res_.actual_computes, 16);      /* both operands non-zero */
+	CU_ASSERT_EQUAL(res_.compute.skipped + res_.compute.gated, 0);
+	CU_ASSERT_EQUAL(res_.compute.cycles, 2);
+	/* A's zeros are not stored (bitmask): half its reads, none of them skipped */
+	CU_ASSERT_EQUAL(res_.tiles[0][0].actions[MODEL_OP_RANDOM_READ] * 2, res_.tiles[0][0].reads);
+	CU_ASSERT_EQUAL(res_.tiles[0][0].actions[MODEL_OP_SKIPPED_READ], 0);
+
+	dstc_like(&tb_, false);                             /* no metadata: no positions */
+	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	CU_ASSERT_EQUAL(model_eval(ws, &tb_.m, &res_), -1);
+	model_ws_free(ws);
+	CU_ASSERT_EQUAL(res_.status, EVAL_SPARSE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(res_.reason, "'position_skipping' of 'A' at 'Buffer'"));
+}
+
 static CU_TestInfo tests[] = {
 	{ "2:4 tensor core: 9/16 of dense, half the cycles", test_tensor_core_2to4 },
+	{ "position skipping packs a DSTC column", test_position_skipping },
 	{ "thinning by the metadata of a level above", test_thinning_below_the_keeping_level },
 	{ "nested thinning by one leader", test_nested_thinning },
 	{ "spatial and temporal skipping on one level", test_spatial_and_temporal },
