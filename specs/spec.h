@@ -499,6 +499,8 @@ struct spec_constraint {
 	bool has_split;
 	unsigned split;
 	uint32_t keep_mask, bypass_mask;
+	uint32_t no_link_transfer_mask;  /* spatial: tensors the level's mappings send no link transfers */
+	uint32_t no_multicast_mask;    /* spatial 'no_reuse': tensors neither multicast nor reduced */
 	double min_utilization;        /* utilization constraints */
 };
 
