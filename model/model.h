@@ -76,7 +76,7 @@ enum model_compute_op {
 enum model_fmt_op { MODEL_FMT_READ, MODEL_FMT_FILL, MODEL_FMT_UPDATE, MODEL_FMT_OP_COUNT };
 enum model_fmt_class { MODEL_FMT_ACTUAL, MODEL_FMT_GATED, MODEL_FMT_SKIPPED, MODEL_FMT_CLASS_COUNT };
 
-#define MODEL_MAX_FMT_RANKS 8     /* representation-format ranks kept per tile */
+#define MODEL_MAX_FMT_RANKS 16    /* representation-format ranks kept per tile */
 #define MODEL_REASON_MAX 256
 
 /* -------------------------------------------------------------- options */

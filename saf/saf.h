@@ -23,7 +23,7 @@ struct density_model;
 
 /* ------------------------------------------------------------------ enums */
 
-#define SAF_MAX_RANKS 8           /* format ranks tracked per tile */
+#define SAF_MAX_RANKS 16          /* format ranks tracked per tile */
 
 /* The data operations of a storage tile. */
 enum saf_op { SAF_READ, SAF_FILL, SAF_UPDATE, SAF_OP_COUNT };
