@@ -227,8 +227,10 @@ static double bw_cycles(const struct spec_level *lvl, double read, double write)
  * its tensors) waits fill_latency cycles for its data; the tiles stream
  * through as many buffers as its capacity holds, stages = floor(effective
  * size / the tiles' words), so stages - 1 fills are in flight while one
- * tile is used (Little's law): n x latency / max(stages - 1, 1). 0 without
- * a fill_latency or a size.
+ * tile is used (Little's law), and the first fill is waited for before any
+ * work starts (the pipeline's prologue):
+ *     latency x (1 + n / max(stages - 1, 1))
+ * 0 without a fill_latency or a size.
  */
 static uint64_t latency_bound(const struct model_ws *ws, unsigned l,
 			      const struct model_result *out)
@@ -250,7 +252,8 @@ static uint64_t latency_bound(const struct model_ws *ws, unsigned l,
 	if (!need || !n)
 		return 0;
 	stages = lvl->effective_size_words / need;
-	return (uint64_t)ceil((double)n * (double)lvl->fill_latency_cycles /
+	return lvl->fill_latency_cycles +
+	       (uint64_t)ceil((double)n * (double)lvl->fill_latency_cycles /
 			      (double)(stages > 2 ? stages - 1 : 1));
 }
 

@@ -272,23 +272,30 @@ static void test_waves(void)
 
 /*
  * Fill latency: with K4 above the register files each streams 4 tiles (A 4,
- * B 4, Z 1 word: 9 of its words). A register file of 18 words holds 2
- * such tiles: one fill in flight while one tile is used, 4 x 10 cycles of
- * latency against 16 of compute; 45 words hold 5 tiles: 4 in flight,
- * 4 x 10 / 4 = 10 cycles, hidden. Three rounds of blocks multiply both.
+ * B 4, Z 1 word: 9 of its words), and waits 10 cycles for the first before
+ * it computes. A register file of 18 words holds 2 such tiles: one fill in
+ * flight while one tile is used, 10 + 4 x 10 = 50 cycles against 16 of
+ * compute; 45 words hold 5 tiles: 4 in flight, 10 + 4 x 10 / 4 = 20; 90
+ * words hold 10: 10 + ceil(40 / 9) = 15, under the 16 of compute. Three
+ * rounds of blocks multiply them.
  */
 static void test_fill_latency(void)
 {
 	gpu_like(3, 100, 0, 18, 10, true);
 	CU_ASSERT_EQUAL_FATAL(evaluate(), 0);
 	CU_ASSERT_EQUAL(res_.tiles[0][A].fills, 16);
-	CU_ASSERT_EQUAL(res_.levels[0].latency_cycles, 3 * 40);
-	CU_ASSERT_EQUAL(res_.levels[0].cycles, 3 * 40);
-	CU_ASSERT_EQUAL(res_.cycles, 120);
+	CU_ASSERT_EQUAL(res_.levels[0].latency_cycles, 3 * 50);
+	CU_ASSERT_EQUAL(res_.levels[0].cycles, 3 * 50);
+	CU_ASSERT_EQUAL(res_.cycles, 150);
 
 	gpu_like(3, 100, 0, 45, 10, true);
 	CU_ASSERT_EQUAL_FATAL(evaluate(), 0);
-	CU_ASSERT_EQUAL(res_.levels[0].latency_cycles, 3 * 10);
+	CU_ASSERT_EQUAL(res_.levels[0].latency_cycles, 3 * 20);
+	CU_ASSERT_EQUAL(res_.cycles, 60);
+
+	gpu_like(3, 100, 0, 90, 10, true);
+	CU_ASSERT_EQUAL_FATAL(evaluate(), 0);
+	CU_ASSERT_EQUAL(res_.levels[0].latency_cycles, 3 * 15);
 	CU_ASSERT_EQUAL(res_.cycles, 48);
 
 	gpu_like(3, 100, 0, 45, 0, true);          /* no latency given: none modelled */
