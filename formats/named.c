@@ -53,6 +53,9 @@ unsigned fmt_named_expand(enum spec_named_format named, unsigned n_ranks, uint32
 		case SPEC_NAMED_CSF:
 			out[i] = rank_of(FMT_CP, metadata_word_bits);
 			break;
+		case SPEC_NAMED_RLE:
+			out[i] = rank_of(i == last ? FMT_RLE : FMT_U, metadata_word_bits);
+			break;
 		case SPEC_NAMED_NM:
 			if (i == last)
 				out[i] = rank_of(FMT_CP, metadata_word_bits >= 0 ? metadata_word_bits

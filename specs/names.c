@@ -34,7 +34,7 @@ _Static_assert(ARRAY_SIZE(saf_names) == SPEC_SAF_KIND_COUNT, "one name per SAF")
 static const char *const named_format_names[] = {
 	[SPEC_NAMED_NONE] = "none", [SPEC_NAMED_CSR] = "CSR", [SPEC_NAMED_CSC] = "CSC",
 	[SPEC_NAMED_COO] = "COO", [SPEC_NAMED_BITMASK] = "bitmask", [SPEC_NAMED_CSF] = "CSF",
-	[SPEC_NAMED_NM] = "N:M",
+	[SPEC_NAMED_NM] = "N:M", [SPEC_NAMED_RLE] = "RLE",
 };
 _Static_assert(ARRAY_SIZE(named_format_names) == SPEC_NAMED_COUNT, "one name per named format");
 

@@ -40,7 +40,7 @@ static const char *const fmt_spellings[] = {
 static const char *const named_spellings[] = {
 	[SPEC_NAMED_NONE] = NULL, [SPEC_NAMED_CSR] = "CSR", [SPEC_NAMED_CSC] = "CSC",
 	[SPEC_NAMED_COO] = "COO", [SPEC_NAMED_BITMASK] = "bitmask", [SPEC_NAMED_CSF] = "CSF",
-	[SPEC_NAMED_NM] = "N:M",
+	[SPEC_NAMED_NM] = "N:M", [SPEC_NAMED_RLE] = "RLE",
 };
 static const char *const saf_spellings[] = {
 	"gating", "skipping", "skipping_spatial", "spatial_skipping", "position_skipping",

@@ -82,6 +82,7 @@ enum spec_named_format {
 	SPEC_NAMED_BITMASK,
 	SPEC_NAMED_CSF,
 	SPEC_NAMED_NM,
+	SPEC_NAMED_RLE,           /* uncompressed ranks over run-length indices */
 	SPEC_NAMED_COUNT
 };
 

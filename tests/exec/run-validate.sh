@@ -65,4 +65,20 @@ check "tensor-core-2to4 2:4" "$tmp/tc.outside" --seeds 10 "$T/arch.yaml" "$T/pro
 printf '%s\n' "RF B reads actual" "RF B reads skipped" >"$tmp/tc-rf.outside"
 check "tensor-core-2to4 2:4, RF bypassing A" "$tmp/tc-rf.outside" --seeds 10 \
 	"$TEST_DATA_DIR/model/tensor-core-2to4-rf.yaml" "$T/problem.yaml"
+
+# The GPU designs (examples/h100, examples/a100) on a small fp16 GEMM, dense
+# and with A pruned 2:4 by --prune (the executor prunes real values by
+# magnitude, packs and unpacks them): exact on every count (no relative
+# tolerance, no standard errors).
+for g in h100 a100; do
+	for v in dense sparse; do
+		k=64 extra=
+		[ $v = sparse ] && k=128 extra="$EX/$g/sparse-2to4.yaml --prune A=2:4:K"
+		# shellcheck disable=SC2086
+		check "$g $v GEMM 128 x 32 x $k" "" --seeds 3 --tolerance 0 --sigmas 0 \
+			"$EX/$g/arch.yaml" "$EX/$g/ERT.yaml" "$EX/$g/problem.yaml" \
+			"$TEST_DATA_DIR/model/$g-gemm-small-$v.yaml" $extra --set problem.instance.M=128 \
+			--set problem.instance.N=32 --set problem.instance.K=$k
+	done
+done
 exit $status
