@@ -405,7 +405,7 @@ static struct spec_set *load_pruned(const char *const *files, size_t n, bool pru
 
 /*
  * The A100 design (examples/a100) on a 4096^3 fp16 GEMM, a CUTLASS-style
- * kernel (tests/data/model/a100-gemm-*.yaml): 128 blocks of 128 x 256 per
+ * kernel (examples/a100/map-gemm-*.yaml): 128 blocks of 128 x 256 per
  * quarter of Z, 2 waves on 108 SMs. Dense it is compute-bound at
  * 2 x 524288 cycles. With A pruned 2:4 (mma.sp m16n8k32: the same blocks,
  * K4 a clock of which 2:4 leaves 2 on A100's 2 MAC columns) every block
@@ -417,11 +417,11 @@ static void test_a100_2to4_halves_compute(void)
 {
 	static const char *const dense[] = { "examples/a100/arch.yaml", "examples/a100/ERT.yaml",
 					     "examples/a100/problem.yaml",
-					     "tests/data/model/a100-gemm-dense.yaml" };
+					     "examples/a100/map-gemm-dense.yaml" };
 	static const char *const sparse[] = { "examples/a100/arch.yaml", "examples/a100/ERT.yaml",
 					      "examples/a100/problem.yaml",
 					      "examples/a100/sparse-2to4.yaml",
-					      "tests/data/model/a100-gemm-sparse.yaml" };
+					      "examples/a100/map-gemm-2to4.yaml" };
 	struct spec_set *s;
 	unsigned l;
 

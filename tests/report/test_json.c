@@ -434,14 +434,14 @@ static void test_conformance(void)
 
 /*
  * The roofline object (--roofline) on the A100 design and its CUTLASS-style
- * mapping (tests/data/model/a100-gemm-dense.yaml): valid under the schema,
+ * mapping (examples/a100/map-gemm-dense.yaml): valid under the schema,
  * compute-bound, 2 waves, the levels outermost first with what holds them.
  */
 static void test_roofline(void)
 {
 	static const char *const files[] = { "examples/a100/arch.yaml", "examples/a100/ERT.yaml",
 					     "examples/a100/problem.yaml",
-					     "tests/data/model/a100-gemm-dense.yaml" };
+					     "examples/a100/map-gemm-dense.yaml" };
 	const char *src = getenv("srcdir");
 	struct spec_set *s = unit_load_files(src ? src : ".", files, 4, true);
 	struct strbuf sb = STRBUF_INIT, text = STRBUF_INIT;
