@@ -118,6 +118,9 @@ struct model_tile {
 
 	uint64_t replication;         /* instances holding such a tile (max) */
 	double avg_replication;       /* the same, averaged (sparse: expected) */
+	double keep_ratio;            /* share of those whose tile is non-empty, when empty
+					 compressed tiles are dropped (else 1): the counts
+					 are per instance that keeps a tile */
 	uint64_t max_x, max_y;        /* spatial expansion above the level */
 	uint64_t utilized_clusters;
 	int parent_level, child_level;  /* nearest kept levels, -1 when none */

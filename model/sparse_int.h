@@ -31,6 +31,7 @@ struct sp_tile {
 	struct density_tile dtile;                 /* the data tile */
 	uint64_t points;                           /* its points */
 	struct fmt_tile_occupancy exp_md;          /* expected metadata units */
+	double keep_ratio;                         /* share of instances keeping a non-empty tile */
 	/* action optimizations acting on this tile */
 	enum saf_action action;
 	double p;

@@ -122,10 +122,26 @@ static int define_group(struct model_ws *ws, unsigned s, const struct spec_saf_g
 	return 0;
 }
 
+/* Does a non-trivial spatial loop of level s distribute tensor c? */
+static bool distributes(const struct model_ws *ws, unsigned s, unsigned c)
+{
+	const struct spec_tensor *t = &ws->s->workload.tensors[c];
+	unsigned i;
+
+	for (i = ws->m->complete_begin[s]; i < ws->m->complete_begin[s + 1]; i++) {
+		const struct spec_loop *lp = &ws->m->complete[i];
+		if (lp->spacetime != SPEC_TEMPORAL && lp->end > 1 && ((t->dim_mask >> lp->dim) & 1))
+			return true;
+	}
+	return false;
+}
+
 /*
  * The busy ratio and expansion scales of spatial skipping at level s for
  * 'target' on the conditions of 'o' (each kept at or above s with
- * metadata; the others do not thin the instances). The busy fraction each
+ * metadata and spread by a spatial loop of s; the others do not thin the
+ * instances, and a level without such a loop records no busy fraction,
+ * which would replace the one of a level above it). The busy fraction each
  * leader c gives on its own goes to st->below_lead[c] (bit c of
  * st->below_leads).
  */
@@ -149,8 +165,8 @@ static struct saf_spatial_effect spatial_effect(struct model_ws *ws, unsigned s,
 		if (!((cond_mask >> c) & 1))
 			continue;
 		kl = model_sparse_keeping_level(out, s, c);
-		if (kl < 0 || !out->tiles[kl][c].has_metadata)
-			continue;
+		if (kl < 0 || !out->tiles[kl][c].has_metadata || !distributes(ws, s, c))
+			continue;   /* a level that does not spread c says nothing of its busy share */
 		q.cond = &w->tensors[c];
 		q.density = ws->sp->density[c];
 		one = saf_spatial_skip(&q);
@@ -349,6 +365,22 @@ static void fold_thinning(const struct sp_tile *st, double *lead, uint32_t *lead
 	}
 }
 
+/*
+ * The busy share to apply to tile (l, pv) from the thinning above it. A
+ * tile that dropped its empty instances (keep_ratio < 1, set by the
+ * occupancy) already counts the instances whose tile of pv is empty; pv's
+ * own thinning above is the same event seen on a larger sub-tile that
+ * contains this one (a non-empty tile implies a non-empty sub-tile), so
+ * only the other leaders multiply.
+ */
+static double own_share(double keep_ratio, const struct saf_spatial_effect *acc,
+			const double *lead, uint32_t leads, unsigned pv)
+{
+	if (keep_ratio < 1.0 && ((leads >> pv) & 1) && lead[pv] > 0)
+		return acc->ratio / lead[pv];
+	return acc->ratio;
+}
+
 int model_sparse_spatial_instances(struct model_ws *ws, struct model_result *out)
 {
 	struct model_compute *mc = &out->compute;
@@ -363,7 +395,8 @@ int model_sparse_spatial_instances(struct model_ws *ws, struct model_result *out
 		uint32_t leads = 0;
 		for (lv = (int)ws->n_levels - 1; lv >= 0; lv--) {
 			struct model_tile *t = &out->tiles[lv][pv];
-			t->avg_replication *= acc.ratio;
+			t->avg_replication *= own_share(ws->sp->t[lv][pv].keep_ratio, &acc, lead,
+							leads, pv);
 			t->max_x = scaled(t->max_x, acc.x_scale);
 			t->max_y = scaled(t->max_y, acc.y_scale);
 			if (ws->sp->t[lv][pv].thins)

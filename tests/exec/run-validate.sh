@@ -81,4 +81,13 @@ for g in h100 a100; do
 			--set problem.instance.N=32 --set problem.instance.K=$k
 	done
 done
+
+# The flexible sparse tensor core (examples/stc-flexible) with A pruned 2:8:
+# exact but for SMEM's B reads (the spatial-skipping departure, section 5).
+S=$EX/stc-flexible
+printf '%s\n' "SMEM B reads actual" >"$tmp/stc.outside"
+check "stc-flexible 2:8 GEMM 64 x 8 x 128" "$tmp/stc.outside" --seeds 3 --tolerance 0 --sigmas 0 \
+	"$S/arch.yaml" "$S/problem.yaml" "$TEST_DATA_DIR/model/stc-flexible-2to8.yaml" \
+	--prune A=2:8:K --set problem.instance.M=64 --set problem.instance.N=8 \
+	--set problem.instance.K=128 --set problem.instance.densities.B.density=1.0
 exit $status
