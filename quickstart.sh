@@ -4,6 +4,8 @@
 #   ./quickstart.sh demo    build and evaluate the bundled example design
 #   ./quickstart.sh test    build and run the whole test suite (make check)
 #   ./quickstart.sh sanitize  build with ASan+UBSan in _build-san and run the suite
+#   ./quickstart.sh fuzz      build the libFuzzer harnesses with clang in _build-fuzz and run
+#                             each for FUZZ_SECONDS (default 60); any finding fails
 #
 # Works as root on a fresh Debian 12 machine (apt-get update runs only when a
 # package is missing). Build trees: _build/ (and _build-san/), out of the source.
@@ -13,7 +15,11 @@ top=$(pwd)
 mode=${1:-demo}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-PKGS="gcc make autoconf automake libtool pkg-config libyaml-dev libisl-dev libcunit1-dev"
+PKGS="gcc make autoconf automake libtool pkg-config libyaml-dev libisl-dev libcunit1-dev libsqlite3-dev"
+PKGS="$PKGS python3-jinja2"
+# Optional: gnuplot draws 'fiberloop plot'; Open MPI spreads sweeps, batches and the mapper
+# over the ranks of mpirun (the test build uses it when present: configure --with-mpi).
+PKGS="$PKGS gnuplot-nox libopenmpi-dev openmpi-bin"
 
 install_missing() {
 	missing=""
@@ -58,15 +64,23 @@ demo)
 	(cd "$top/examples/eyeriss-like" && "$top/_build/fiberloop" model input.yaml map.yaml ERT.yaml ART.yaml)
 	;;
 test)
-	build _build
+	# with MPI when Open MPI is there, so that the suite runs the MPI test too
+	if command -v mpicc >/dev/null 2>&1; then build _build --with-mpi; else build _build; fi
 	check
 	;;
 sanitize)
 	build _build-san --enable-sanitizers
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 check
 	;;
+fuzz)
+	PKGS="clang libclang-rt-14-dev"
+	install_missing
+	build _build-fuzz CC=clang --enable-fuzz
+	make -j"$jobs" fuzz
+	"$top/fuzz/run.sh" "${FUZZ_SECONDS:-60}"
+	;;
 *)
-	echo "usage: $0 demo|test|sanitize" >&2
+	echo "usage: $0 demo|test|sanitize|fuzz" >&2
 	exit 2
 	;;
 esac

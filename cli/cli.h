@@ -11,6 +11,7 @@
 #ifndef CLI_CLI_H
 #define CLI_CLI_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -22,6 +23,7 @@ enum cli_exit {
 	CLI_EXIT_BAD_INPUT = 1,
 	CLI_EXIT_USAGE = 2,
 	CLI_EXIT_INFEASIBLE = 3,
+	CLI_EXIT_INTERRUPTED = 130,    /* sweep, batch: Ctrl-C; what finished is kept */
 };
 
 /* Every option of every command (cli/options.c holds their one table). */
@@ -30,6 +32,7 @@ enum cli_opt {
 	CLI_OPT_FORMAT,
 	CLI_OPT_TENSOR,
 	CLI_OPT_SET,
+	CLI_OPT_VAR,
 	CLI_OPT_ENERGY,
 	CLI_OPT_FOOTPRINT,
 	CLI_OPT_SEED,
@@ -46,12 +49,33 @@ enum cli_opt {
 	CLI_OPT_SEARCH_SIZE,
 	CLI_OPT_TIMEOUT,
 	CLI_OPT_VICTORY,
+	CLI_OPT_SAMPLES,
+	CLI_OPT_PERCENTILE,
+	CLI_OPT_AXIS,
+	CLI_OPT_ZIP,
+	CLI_OPT_COMMAND,
+	CLI_OPT_DB,
+	CLI_OPT_RESUME,
+	CLI_OPT_JOBS,
+	CLI_OPT_METRIC,
+	CLI_OPT_WHERE,
+	CLI_OPT_X,
+	CLI_OPT_Y,
+	CLI_OPT_SERIES,
+	CLI_OPT_LOGSCALE,
+	CLI_OPT_TITLE,
+	CLI_OPT_LAYERS,
+	CLI_OPT_COLUMNS,
 	CLI_OPT_ROOFLINE,
 	CLI_OPT_PRUNE,
 	CLI_OPT_COUNT
 };
 
-#define CLI_OPT_BIT(o) (1u << (o))
+#define CLI_OPT_BIT(o) (UINT64_C(1) << (o))
+
+/* The axes '--logscale' makes logarithmic (bits). */
+#define CLI_LOG_X 1u
+#define CLI_LOG_Y 2u
 
 /* A command's parsed command line. */
 struct cli_args {
@@ -60,6 +84,8 @@ struct cli_args {
 	size_t n_files;
 	const char **tensors;          /* --tensor NAME=FILE, in order */
 	size_t n_tensors;
+	const char **vars;             /* --var NAME=VALUE, in order */
+	size_t n_vars;
 	const char **sets;             /* --set PATH=VALUE, in order */
 	size_t n_sets;
 	const char **prunes;           /* --prune NAME=N:M[:DIM], in order */
@@ -68,6 +94,30 @@ struct cli_args {
 	size_t n_overrides;
 	const char *out_dir;           /* -o DIR, or NULL */
 	const char *log_path;          /* --log FILE, or NULL */
+	/* sweep, batch, results, plot, map --layers */
+	const char **axes;             /* --axis, in order */
+	size_t n_axes;
+	const char **wheres;           /* --where COND, in order */
+	size_t n_wheres;
+	const char **ys;               /* --y COLUMN, in order */
+	size_t n_ys;
+	const char **series;           /* --series COLUMN, in order */
+	size_t n_series;
+	const char **layers;           /* --layers DIR|FILE, in order */
+	size_t n_layers;
+	bool zip;
+	bool resume;                   /* default true */
+	bool has_command;
+	enum job_command command;      /* --command */
+	const char *db_path;           /* --db FILE, or NULL */
+	unsigned jobs;                 /* --jobs N (0: the cores) */
+	enum job_metric metric;
+	const char *x;                 /* --x COLUMN */
+	unsigned logscale;             /* CLI_LOG_* */
+	const char *title;
+	const char *columns;           /* --columns A,B,... */
+	int argc;                      /* the whole command line, for the record */
+	char **argv;
 };
 
 /* A subcommand: its name, one-line summary, usage line and full help. */
@@ -79,8 +129,9 @@ struct cli_command {
 	const char *epilogue;          /* after the options (exit status ...), may be NULL */
 	int (*run)(const struct cli_command *cmd, struct cli_args *a);
 	enum job_command job;
-	uint32_t options;              /* CLI_OPT_BIT()s of the options it takes */
+	uint64_t options;              /* CLI_OPT_BIT()s of the options it takes */
 	unsigned formats;              /* 1 << enum job_format, for --format */
+	bool no_files;                 /* takes no FILE... (a database instead, say) */
 	const char *const *opt_help;   /* per option, overriding the table's help; may be NULL */
 };
 
@@ -122,6 +173,27 @@ int cli_run_job(const struct cli_command *cmd, struct cli_args *a, const struct 
 
 /* The whole of a plain command: load the design, run the job, deliver. The exit code. */
 int cli_run_design(const struct cli_command *cmd, struct cli_args *a);
+
+/* Parse every --set of 'a' into a->overrides. Returns 0, or -1 with diagnostics in 'dl'. */
+int cli_parse_overrides(struct cli_args *a, struct diag_list *dl);
+
+/*
+ * What sweep, batch and map --layers share: a stop flag raised by the
+ * first Ctrl-C (a second one ends the program), a progress line on stderr
+ * when it is a terminal, and the runner's options from 'a' (database,
+ * resume, threads, the command line).
+ */
+const atomic_int *cli_stop_begin(void);
+void cli_stop_end(void);
+void cli_runner_init(const struct cli_command *cmd, const struct cli_args *a,
+		     const char *default_db, struct job_runner *rn, struct strbuf *definition);
+
+/*
+ * The end of a run (sweep, batch): the failure 'res->error' when rc < 0,
+ * else what ran, on stderr (rank 0 only). Returns the exit code.
+ */
+int cli_run_report(const struct cli_command *cmd, const struct job_runner *rn,
+		   const struct job_run_result *res, int rc, const char *what);
 
 /* Write the files of 'out' into 'dir' atomically. Returns 0, or -1 after printing. */
 int cli_write_outputs(const struct cli_command *cmd, const char *dir,

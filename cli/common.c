@@ -6,14 +6,15 @@
  */
 #include "cli/cli.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/fileio.h"
 #include "util/xalloc.h"
 
-/* Parse every --set of 'a' into a->overrides. Returns 0, or -1 with diagnostics in 'dl'. */
-static int parse_overrides(struct cli_args *a, struct diag_list *dl)
+int cli_parse_overrides(struct cli_args *a, struct diag_list *dl)
 {
 	size_t i;
 	int rc = 0;
@@ -30,17 +31,19 @@ struct spec_set *cli_load(const struct cli_command *cmd, struct cli_args *a)
 	struct diag_list dl = DIAG_LIST_INIT;
 	struct spec_set *s = NULL;
 
-	if (parse_overrides(a, &dl) == 0) {
+	if (cli_parse_overrides(a, &dl) == 0) {
 		struct job_design d = {
 			.files = a->files, .n_files = a->n_files,
 			.tensors = a->tensors, .n_tensors = a->n_tensors,
 			.prunes = a->prunes, .n_prunes = a->n_prunes,
 			.overrides = a->overrides, .n_overrides = a->n_overrides,
+			.vars = a->vars, .n_vars = a->n_vars,
 			.command = cmd->job,
 		};
 		s = job_load(&d, &dl);
 	}
-	diag_print(&dl, stderr);
+	if (job_rank() == 0)
+		diag_print(&dl, stderr);
 	diag_list_release(&dl);
 	return s;
 }
@@ -90,13 +93,17 @@ int cli_run_job(const struct cli_command *cmd, struct cli_args *a, const struct 
 	struct job_outputs out;
 	struct job_summary sum;
 	const char *dir = a->out_dir ? a->out_dir : default_dir;
-	bool print_first = cmd->job == JOB_MAP || cmd->job == JOB_VALIDATE;
+	bool print_first = cmd->job == JOB_MAP || cmd->job == JOB_VALIDATE || cmd->job == JOB_IPU;
 	int rc;
 
 	job_outputs_init(&out);
 	if (dir)
 		a->job.want |= JOB_WANT_FILES;
 	job_run(s, &a->job, &sum, &out);
+	if (job_rank() != 0) {         /* rank 0 prints and writes what the ranks found */
+		job_outputs_release(&out);
+		return exit_code(sum.status);
+	}
 	diag_print(&out.diags, stderr);
 	if (print_first)
 		fwrite(out.print.buf, 1, out.print.len, stdout);
@@ -106,8 +113,9 @@ int cli_run_job(const struct cli_command *cmd, struct cli_args *a, const struct 
 		if (cli_write_outputs(cmd, dir, &out) < 0)
 			rc = CLI_EXIT_BAD_INPUT;
 		else if (cmd->job == JOB_MAP)
-			printf("wrote %s/%s (and .stats.txt, .map.txt, .stats.json)\n", dir,
-			       out.file_names[0]);
+			fprintf(a->job.format == JOB_FORMAT_TEXT ? stdout : stderr,
+				"wrote %s/%s (and .stats.txt, .map.txt, .stats.json)\n", dir,
+				out.file_names[0]);
 	}
 	if (!print_first && rc == CLI_EXIT_OK)
 		fwrite(out.print.buf, 1, out.print.len, stdout);
@@ -125,4 +133,109 @@ int cli_run_design(const struct cli_command *cmd, struct cli_args *a)
 	rc = cli_run_job(cmd, a, s, NULL);
 	spec_set_free(s);
 	return rc;
+}
+
+/* ------------------------------------------------------- many jobs at once */
+
+static atomic_int stop_flag;
+static struct sigaction old_sigint;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	atomic_store(&stop_flag, 1);
+}
+
+const atomic_int *cli_stop_begin(void)
+{
+	struct sigaction sa;
+
+	atomic_store(&stop_flag, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_sigint);
+	return &stop_flag;
+}
+
+void cli_stop_end(void)
+{
+	sigaction(SIGINT, &old_sigint, NULL);
+}
+
+/* "1234/100000 done (12 failed, 56 before), 3456/s, 12.3 s, ETA 25 s" on stderr. */
+static void on_progress(void *arg, const struct job_run_progress *p)
+{
+	const char *what = arg;
+
+	fprintf(stderr, "\r%s: %llu/%llu done", what,
+		(unsigned long long)(p->n_done + p->n_skipped), (unsigned long long)p->n_total);
+	if (p->n_failed || p->n_skipped) {
+		fprintf(stderr, " (");
+		if (p->n_failed)
+			fprintf(stderr, "%llu failed%s", (unsigned long long)p->n_failed,
+				p->n_skipped ? ", " : "");
+		if (p->n_skipped)
+			fprintf(stderr, "%llu before", (unsigned long long)p->n_skipped);
+		fprintf(stderr, ")");
+	}
+	fprintf(stderr, ", %.0f/s, %.1f s", p->per_s, p->elapsed_s);
+	if (p->eta_s >= 0)
+		fprintf(stderr, ", ETA %.0f s", p->eta_s);
+	fprintf(stderr, "   ");
+}
+
+void cli_runner_init(const struct cli_command *cmd, const struct cli_args *a,
+		     const char *default_db, struct job_runner *rn, struct strbuf *definition)
+{
+	int i;
+
+	memset(rn, 0, sizeof(*rn));
+	strbuf_addstr(definition, "fiberloop");
+	for (i = 0; i < a->argc; i++)
+		strbuf_addf(definition, " %s", a->argv[i]);
+	rn->db_path = a->db_path ? a->db_path : default_db;
+	rn->resume = a->resume;
+	rn->n_workers = a->jobs;
+	rn->definition = definition->buf;
+	rn->stop = cli_stop_begin();
+	if (isatty(STDERR_FILENO) && job_rank() == 0) {
+		rn->on_progress = on_progress;
+		rn->progress_arg = (void *)cmd->name;
+		rn->progress_interval_s = 0.25;
+	}
+}
+
+int cli_run_report(const struct cli_command *cmd, const struct job_runner *rn,
+		   const struct job_run_result *res, int rc, const char *what)
+{
+	if (rn->on_progress)
+		fputc('\n', stderr);
+	if (job_rank() != 0)
+		return rc < 0 ? CLI_EXIT_BAD_INPUT : res->interrupted ? CLI_EXIT_INTERRUPTED : 0;
+	if (rc < 0) {
+		fprintf(stderr, "fiberloop %s: %s\n", cmd->name, res->error);
+		return CLI_EXIT_BAD_INPUT;
+	}
+	fprintf(stderr, "%s: %llu %s", cmd->name, (unsigned long long)res->n_total, what);
+	if (res->n_skipped)
+		fprintf(stderr, ", %llu finished before", (unsigned long long)res->n_skipped);
+	fprintf(stderr, "; %llu run in %.2f s (%.0f/s) on %u thread%s x %u rank%s",
+		(unsigned long long)res->n_done, res->elapsed_s,
+		res->elapsed_s > 0 ? (double)res->n_done / res->elapsed_s : 0.0, res->n_workers,
+		res->n_workers == 1 ? "" : "s", res->n_ranks, res->n_ranks == 1 ? "" : "s");
+	if (res->n_failed)
+		fprintf(stderr, "; %llu did not succeed", (unsigned long long)res->n_failed);
+	fprintf(stderr, "\n");
+	if (rn->db_path)
+		fprintf(stderr, "results in %s ('fiberloop results %s')\n", rn->db_path, rn->db_path);
+	if (res->interrupted) {
+		fprintf(stderr, "fiberloop %s: interrupted: %llu of %llu left; run the same command "
+			"again to finish\n", cmd->name,
+			(unsigned long long)(res->n_total - res->n_skipped - res->n_done),
+			(unsigned long long)res->n_total);
+		return CLI_EXIT_INTERRUPTED;
+	}
+	return CLI_EXIT_OK;
 }

@@ -8,12 +8,19 @@
 #include "config.h"
 #include "cli/cli.h"
 #include "util/diag.h"
+#include "util/strbuf.h"
 
 extern const struct cli_command cmd_check;
 extern const struct cli_command cmd_model;
 extern const struct cli_command cmd_map;
 extern const struct cli_command cmd_exec;
 extern const struct cli_command cmd_validate;
+extern const struct cli_command cmd_stpu;
+extern const struct cli_command cmd_ipu;
+extern const struct cli_command cmd_sweep;
+extern const struct cli_command cmd_results;
+extern const struct cli_command cmd_batch;
+extern const struct cli_command cmd_plot;
 
 static const struct cli_command cmd_help = {
 	.name = "help",
@@ -28,6 +35,12 @@ const struct cli_command *const cli_commands[] = {
 	&cmd_map,
 	&cmd_exec,
 	&cmd_validate,
+	&cmd_stpu,
+	&cmd_ipu,
+	&cmd_sweep,
+	&cmd_batch,
+	&cmd_results,
+	&cmd_plot,
 	&cmd_help,
 	NULL,
 };
@@ -52,7 +65,8 @@ static void print_main_help(FILE *fp)
 		fprintf(fp, "   %-10s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
 	fprintf(fp,
 		"\nFILE... arguments are YAML files merged at the top level, as Timeloop does.\n"
-		"Exit status: 0 success, 1 bad input, 2 usage error, 3 infeasible design.\n"
+		"Exit status: 0 success, 1 bad input, 2 usage error, 3 infeasible design,\n"
+		"130 a sweep or batch interrupted (what finished is kept).\n"
 		"See 'fiberloop help COMMAND' and fiberloop(1).\n");
 }
 
@@ -87,7 +101,26 @@ static int run_command(const struct cli_command *cmd, int argc, char **argv)
 	return rc;
 }
 
+static int dispatch(int argc, char **argv);
+
+/* MPI (when built with it and run under mpirun) around the command. */
 int main(int argc, char **argv)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc;
+
+	if (job_mpi_init(&argc, &argv, &err) < 0) {
+		fprintf(stderr, "fiberloop: %s\n", err.buf);
+		strbuf_release(&err);
+		job_mpi_finalize();
+		return CLI_EXIT_USAGE;
+	}
+	rc = dispatch(argc, argv);
+	job_mpi_finalize();
+	return rc;
+}
+
+static int dispatch(int argc, char **argv)
 {
 	const struct cli_command *cmd;
 

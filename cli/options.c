@@ -21,10 +21,11 @@
 enum opt_kind {
 	OPT_STRING,     /* any text */
 	OPT_LIST,       /* any text, repeatable */
+	OPT_PAIR,       /* NAME=VALUE with a non-empty NAME, repeatable */
 	OPT_UINT,       /* an integer in [min, max] */
 	OPT_NUMBER,     /* a finite number in [min, max] */
 	OPT_CHOICE,     /* one of a list of names ('-' and '_' alike) */
-	OPT_FLAG,       /* no value: present or not */
+	OPT_FLAG,       /* no value: on; '--no-NAME' turns a negatable one off */
 };
 
 struct cli_option {
@@ -36,11 +37,37 @@ struct cli_option {
 	double dmin, dmax;             /* OPT_NUMBER */
 	const char *const *(*choices)(void);  /* OPT_CHOICE: NULL-terminated names */
 	const char *help;
+	bool negatable;                /* OPT_FLAG: '--no-NAME' exists */
 };
 
+/* Indexed by enum job_format. */
 static const char *const *format_choices(void)
 {
-	static const char *const names[] = { "text", "json", "csv", NULL };
+	static const char *const names[] = { "text", "json", "csv", "table", "jsonl", NULL };
+	return names;
+}
+
+/* Indexed by enum job_command. */
+static const char *const *command_choices(void)
+{
+	static const char *const names[] = { "check", "model", "map", "exec", "validate", "ipu",
+					     NULL };
+	_Static_assert(sizeof(names) / sizeof(names[0]) == JOB_COMMAND_COUNT + 1,
+		       "one name per command");
+	return names;
+}
+
+/* Indexed by enum job_metric. */
+static const char *const *metric_choices(void)
+{
+	static const char *const names[] = { "energy", "cycles", "edp", NULL };
+	return names;
+}
+
+/* Indexed by the CLI_LOG_* bits. */
+static const char *const *logscale_choices(void)
+{
+	static const char *const names[] = { "none", "x", "y", "xy", NULL };
 	return names;
 }
 
@@ -73,10 +100,13 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
 		"directory of the output files (created if missing)" },
 	[CLI_OPT_FORMAT] = { "format", 0, OPT_CHOICE, "FMT", .choices = format_choices, .help =
 		"what to print on stdout" },
-	[CLI_OPT_TENSOR] = { "tensor", 0, OPT_LIST, "NAME=FILE", .help =
+	[CLI_OPT_TENSOR] = { "tensor", 0, OPT_PAIR, "NAME=FILE", .help =
 		"actual data for tensor NAME (Matrix Market or dense text); repeatable" },
-	[CLI_OPT_SET] = { "set", 0, OPT_LIST, "PATH=VALUE", .help =
+	[CLI_OPT_SET] = { "set", 0, OPT_PAIR, "PATH=VALUE", .help =
 		"override a spec value before validation, e.g. problem.instance.M=512; repeatable, applied in order (docs/yaml-reference.md, Overrides)" },
+	[CLI_OPT_VAR] = { "var", 0, OPT_PAIR, "NAME=VALUE", .help =
+		"a Jinja2 variable for template design files (top.yaml.jinja2); the value is "
+		"YAML (a number, a string, a list); repeatable" },
 	[CLI_OPT_ENERGY] = { "energy", 0, OPT_CHOICE, "PRESET", .choices = job_energy_presets,
 		.help = "energy preset for components without an ERT entry (a user ERT always wins; the default is accelergy45)" },
 	[CLI_OPT_FOOTPRINT] = { "footprint", 0, OPT_CHOICE, "MODE", .choices = footprint_choices,
@@ -108,6 +138,38 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
 		"a stream stops after N invalid mappings in a row" },
 	[CLI_OPT_VICTORY] = { "victory", 0, OPT_UINT, "N", 0, UINT64_MAX, .help =
 		"a stream stops after N valid mappings without improvement" },
+	[CLI_OPT_SAMPLES] = { "samples", 0, OPT_UINT, "N", 1, 1u << 20, .help =
+		"patterns drawn from the density model (default 256)" },
+	[CLI_OPT_PERCENTILE] = { "percentile", 0, OPT_NUMBER, "P", .dmin = 0.01, .dmax = 100, .help =
+		"percentile of the distribution reported (default 99)" },
+	[CLI_OPT_AXIS] = { "axis", 0, OPT_LIST, "[NAME:]PATH[,PATH...]=V1,V2,...", .help =
+		"sweep the spec value(s) at PATH over the values; a value may be a range A:B:STEP (STEP +D or D adds D, xF or *F multiplies by F; e.g. 0.01:0.8:x2, 64:1024:*2); every PATH takes each value; NAME names the column (default: the paths); repeatable (docs/sweep.md)" },
+	[CLI_OPT_ZIP] = { "zip", 0, OPT_FLAG, "", .help =
+		"take the axes' values together (the i-th point has the i-th value of every axis) instead of their cartesian product" },
+	[CLI_OPT_COMMAND] = { "command", 0, OPT_CHOICE, "CMD", .choices = command_choices,
+		.help = "what each point runs (default model)" },
+	[CLI_OPT_DB] = { "db", 0, OPT_STRING, "FILE", .help =
+		"the results database (SQLite; default fiberloop.db): one row per point, committed as each finishes" },
+	[CLI_OPT_RESUME] = { "resume", 0, OPT_FLAG, "", .negatable = true, .help =
+		"skip what the database already holds (the default; --no-resume runs everything, keeping the rows that are there)" },
+	[CLI_OPT_JOBS] = { "jobs", 'j', OPT_UINT, "N", 0, SPEC_MAX_THREADS, .help =
+		"worker threads of each process (0: the cores, shared by the MPI ranks of a node; the default)" },
+	[CLI_OPT_METRIC] = { "metric", 0, OPT_CHOICE, "M", .choices = metric_choices, .help =
+		"what the final table ranks by (default edp)" },
+	[CLI_OPT_WHERE] = { "where", 0, OPT_LIST, "COND", .help =
+		"keep the rows where COLUMN OP VALUE holds (OP one of = != < <= > >= and ~ for SQL LIKE; a number compares as a number); repeatable, all must hold" },
+	[CLI_OPT_X] = { "x", 0, OPT_STRING, "COLUMN", .help = "the column on the x axis" },
+	[CLI_OPT_Y] = { "y", 0, OPT_LIST, "COLUMN", .help =
+		"a column on the y axis (default energy_pj), or 'levels' for the energy per level as stacked bars; repeatable: one panel each" },
+	[CLI_OPT_SERIES] = { "series", 0, OPT_LIST, "COLUMN", .help =
+		"one line per value of COLUMN; repeatable: one line per combination" },
+	[CLI_OPT_LOGSCALE] = { "logscale", 0, OPT_CHOICE, "AXES", .choices = logscale_choices,
+		.help = "logarithmic axes" },
+	[CLI_OPT_TITLE] = { "title", 0, OPT_STRING, "TEXT", .help = "the plot's title" },
+	[CLI_OPT_COLUMNS] = { "columns", 0, OPT_STRING, "A,B,...", .help =
+		"only these columns, in this order" },
+	[CLI_OPT_LAYERS] = { "layers", 0, OPT_LIST, "DIR|FILE", .help =
+		"map every layer of a network: each FILE (or each *.yaml of DIR, in name order) gives a 'problem' that replaces the design's; prints one row per layer and the network's totals; repeatable" },
 	[CLI_OPT_ROOFLINE] = { "roofline", 0, OPT_FLAG, "", .help =
 		"also show the roofline: per level the bytes moved, the cycles at its bandwidth and fill latency, against the compute cycles, and what bounds the run (in the summary and the JSON)" },
 	[CLI_OPT_PRUNE] = { "prune", 0, OPT_LIST, "NAME=N:M[:DIM]", .help =
@@ -250,7 +312,15 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 		if ((c = parse_choice(cmd, id, v)) < 0)
 			return -1;
 		break;
+	case OPT_PAIR:
+		if (!strchr(v, '=') || *v == '=') {
+			cli_usage_error(cmd, "'--%s' needs %s, got '%s'", options[id].name,
+					options[id].argh, v);
+			return -1;
+		}
+		break;
 	case OPT_FLAG:
+		c = v != NULL;         /* NULL: the '--no-' form */
 		break;
 	default:
 		if (!*v) {
@@ -265,11 +335,12 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 	case CLI_OPT_FORMAT: j->format = (enum job_format)c; break;
 	case CLI_OPT_TENSOR: a->tensors[a->n_tensors++] = v; break;
 	case CLI_OPT_SET: a->sets[a->n_sets++] = v; break;
+	case CLI_OPT_VAR: a->vars[a->n_vars++] = v; break;
 	case CLI_OPT_ENERGY: j->energy_preset = job_energy_presets()[c]; break;
 	case CLI_OPT_FOOTPRINT: j->footprint = (enum job_footprint)c; break;
 	case CLI_OPT_SEED: j->seed = u; j->has_seed = true; break;
 	case CLI_OPT_RETENTION: j->retention = (enum job_retention)c; break;
-	case CLI_OPT_SEEDS: j->seeds = (unsigned)u; break;
+	case CLI_OPT_SEEDS: j->seeds = (unsigned)u; j->has_seeds = true; break;
 	case CLI_OPT_TOLERANCE: j->tolerance = d; break;
 	case CLI_OPT_SIGMAS: j->sigmas = d; break;
 	case CLI_OPT_LOG: a->log_path = v; break;
@@ -281,7 +352,24 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 	case CLI_OPT_SEARCH_SIZE: m->search_size = u; m->has_search_size = true; break;
 	case CLI_OPT_TIMEOUT: m->timeout = u; m->has_timeout = true; break;
 	case CLI_OPT_VICTORY: m->victory = u; m->has_victory = true; break;
-	case CLI_OPT_ROOFLINE: j->roofline = true; break;
+	case CLI_OPT_SAMPLES: j->samples = (unsigned)u; break;
+	case CLI_OPT_PERCENTILE: j->percentile = d / 100.0; break;
+	case CLI_OPT_AXIS: a->axes[a->n_axes++] = v; break;
+	case CLI_OPT_ZIP: a->zip = c; break;
+	case CLI_OPT_COMMAND: a->command = (enum job_command)c; a->has_command = true; break;
+	case CLI_OPT_DB: a->db_path = v; break;
+	case CLI_OPT_RESUME: a->resume = c; break;
+	case CLI_OPT_JOBS: a->jobs = (unsigned)u; break;
+	case CLI_OPT_METRIC: a->metric = (enum job_metric)c; break;
+	case CLI_OPT_WHERE: a->wheres[a->n_wheres++] = v; break;
+	case CLI_OPT_X: a->x = v; break;
+	case CLI_OPT_Y: a->ys[a->n_ys++] = v; break;
+	case CLI_OPT_SERIES: a->series[a->n_series++] = v; break;
+	case CLI_OPT_LOGSCALE: a->logscale = (unsigned)c; break;
+	case CLI_OPT_TITLE: a->title = v; break;
+	case CLI_OPT_LAYERS: a->layers[a->n_layers++] = v; break;
+	case CLI_OPT_COLUMNS: a->columns = v; break;
+	case CLI_OPT_ROOFLINE: j->roofline = c; break;
 	case CLI_OPT_PRUNE: a->prunes[a->n_prunes++] = v; break;
 	default: BUG("option %d has no storage", (int)id);
 	}
@@ -341,12 +429,14 @@ static int unknown_option(const struct cli_command *cmd, const char *arg, size_t
 
 /*
  * Option argv[*i] of 'cmd': find it, take its value (after '=', attached to
- * a short option, or the next argument) and store it.
+ * a short option, or the next argument) and store it. A flag takes no
+ * value; '--no-NAME' is the negatable flag NAME turned off.
  */
 static int parse_one(const struct cli_command *cmd, int argc, char **argv, int *i,
 		     struct cli_args *a)
 {
 	const char *arg = argv[*i], *v = NULL, *eq;
+	bool negated = false;
 	char shown[80];
 	size_t len;
 	int id;
@@ -355,11 +445,17 @@ static int parse_one(const struct cli_command *cmd, int argc, char **argv, int *
 		eq = strchr(arg, '=');
 		len = eq ? (size_t)(eq - arg) : strlen(arg);
 		id = find_long(arg + 2, len - 2);
+		if (id < 0 && len > 5 && !strncmp(arg + 2, "no-", 3)) {
+			id = find_long(arg + 5, len - 5);
+			if (id >= 0 && !options[id].negatable)
+				id = -1;
+			negated = id >= 0;
+		}
 		if (id < 0)
 			return unknown_option(cmd, arg, len);
 		if (eq)
 			v = eq + 1;
-		snprintf(shown, sizeof(shown), "--%s", options[id].name);
+		snprintf(shown, sizeof(shown), "--%s%s", negated ? "no-" : "", options[id].name);
 	} else {
 		id = find_short(arg[1]);
 		if (id < 0)
@@ -376,8 +472,8 @@ static int parse_one(const struct cli_command *cmd, int argc, char **argv, int *
 	}
 	if (options[id].kind == OPT_FLAG) {
 		if (v)
-			return cli_usage_error(cmd, "'%s' takes no value, got '%s'", shown, v);
-		return store(cmd, (enum cli_opt)id, "", a) < 0 ? CLI_EXIT_USAGE : 0;
+			return cli_usage_error(cmd, "'%s' takes no value", shown);
+		return store(cmd, (enum cli_opt)id, negated ? NULL : "", a) < 0 ? CLI_EXIT_USAGE : 0;
 	}
 	if (!v) {
 		if (*i + 1 >= argc)
@@ -397,9 +493,19 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_a
 	job_options_init(&a->job, cmd->job);
 	if (cmd->job == JOB_MAP)
 		a->job.seed = 0;       /* the mapper's default seed */
+	a->argc = argc;
+	a->argv = argv;
+	a->resume = true;
+	a->metric = JOB_METRIC_EDP;
 	a->files = xcalloc((size_t)argc + 1, sizeof(*a->files));
 	a->tensors = xcalloc((size_t)argc + 1, sizeof(*a->tensors));
 	a->sets = xcalloc((size_t)argc + 1, sizeof(*a->sets));
+	a->axes = xcalloc((size_t)argc + 1, sizeof(*a->axes));
+	a->wheres = xcalloc((size_t)argc + 1, sizeof(*a->wheres));
+	a->ys = xcalloc((size_t)argc + 1, sizeof(*a->ys));
+	a->series = xcalloc((size_t)argc + 1, sizeof(*a->series));
+	a->layers = xcalloc((size_t)argc + 1, sizeof(*a->layers));
+	a->vars = xcalloc((size_t)argc + 1, sizeof(*a->vars));
 	a->prunes = xcalloc((size_t)argc + 1, sizeof(*a->prunes));
 	for (i = 1; i < argc; i++) {
 		const char *s = argv[i];
@@ -412,7 +518,7 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_a
 		}
 	}
 	if (!a->n_files)
-		return cli_usage_error(cmd, "no input files");
+		return cli_usage_error(cmd, cmd->no_files ? "no database given" : "no input files");
 	a->job.files = a->files;
 	a->job.n_files = a->n_files;
 	return 0;
@@ -428,6 +534,12 @@ void cli_args_release(struct cli_args *a)
 	free(a->files);
 	free(a->tensors);
 	free(a->sets);
+	free(a->axes);
+	free(a->wheres);
+	free(a->ys);
+	free(a->series);
+	free(a->layers);
+	free(a->vars);
 	free(a->prunes);
 	memset(a, 0, sizeof(*a));
 }
@@ -482,10 +594,10 @@ static void print_option(const struct cli_command *cmd, enum cli_opt i)
 	const char *help = cmd->opt_help && cmd->opt_help[i] ? cmd->opt_help[i] : o->help;
 	char head[64], list[256];
 
-	if (o->short_name)
+	if (o->kind == OPT_FLAG)
+		snprintf(head, sizeof(head), "--%s%s", o->negatable ? "[no-]" : "", o->name);
+	else if (o->short_name)
 		snprintf(head, sizeof(head), "-%c, --%s %s", o->short_name, o->name, o->argh);
-	else if (o->kind == OPT_FLAG)
-		snprintf(head, sizeof(head), "--%s", o->name);
 	else
 		snprintf(head, sizeof(head), "--%s %s", o->name, o->argh);
 	printf("  %-22s ", head);

@@ -252,4 +252,102 @@ uint64_t exec_fibertree_nnz(const struct exec_fibertree *ft);
 /* exec_fibertree_free(NULL) is a no-op. */
 void exec_fibertree_free(struct exec_fibertree *ft);
 
+/* ------------------------------------------------------------------ STPU */
+
+/*
+ * A cycle-level simulation of SpMV on the Sparse-TPU systolic array (and
+ * on the TPU and KMZ baselines), with its own packers, for checking the
+ * analytical STPU model (accel/, docs/stpu.md): PEs hold (value, column
+ * index) in two weight buffers loaded row by row from the left edge, the
+ * vector streams down each PE column in input groups, an end signal makes a
+ * PE multiply its latched element and add the partial sum from its left,
+ * partial sums move right into the output accumulators. Every PE state,
+ * register move and buffer access is counted as it happens; scheduling
+ * conflicts (a partial sum overwritten before use, a weight missing) are
+ * reported, never hidden. Values are small integers drawn from the seed so
+ * that the result is exact and compared with a dense product.
+ */
+
+/* Same order as the analytical model's schemes. */
+enum exec_stpu_scheme {
+	EXEC_STPU_TPU, EXEC_STPU_C0, EXEC_STPU_C1, EXEC_STPU_KMZ, EXEC_STPU_N_SCHEMES
+};
+
+struct exec_stpu_result {
+	uint64_t blocks, cycles;
+	uint64_t hold, latch, accumulate, bypass, mac;
+	uint64_t x_forward, vector_reads, weight_words, weight_hops, output_accesses;
+	uint64_t packed_width;         /* groups over all partitions */
+	uint64_t n_dropped;            /* KMZ: entries pruned */
+	uint64_t n_outputs;            /* rows of y */
+	uint64_t n_wrong;              /* outputs that differ from the dense product of the
+					  entries kept (all of them but KMZ's pruned ones) */
+	double max_abs_error_full;     /* largest |y - A x| with the full matrix */
+	char hazard[192];              /* empty, or the first scheduling conflict seen */
+};
+
+/*
+ * Simulate y = A x for the pattern 'm' (2 ranks) on the array of 'st'
+ * packed with scheme 'k'; values of A and x are drawn from 'seed'. Returns
+ * 0 (a conflict is reported in out->hazard, not as a failure), or -1 with
+ * 'err' when the matrix is not 2-D or too large to simulate.
+ */
+int exec_stpu_run(const struct spec_stpu *st, const struct spec_matrix *m, enum exec_stpu_scheme k,
+		  uint64_t seed, struct exec_stpu_result *out, char *err, size_t err_size);
+/* -------------------------------------------------------------------- IPU */
+
+/*
+ * The plan under test for exec_ipu_run(): what the planner decided (the
+ * executor does not plan; it checks what the model does with a plan).
+ */
+struct exec_ipu_config {
+	unsigned px, py, pz;           /* partitions of X, Y, Z */
+	unsigned kernel_block;         /* side of the blocks the buckets hold */
+	unsigned z_grain;              /* Z grouping, elements */
+	uint64_t bucket_groups;        /* a bucket's capacity in blocks */
+	uint64_t bucket_meta_words;    /* a bucket's metaInfo capacity (16-bit words) */
+	unsigned workers;              /* sizes the metaInfo of a sub-group */
+	uint64_t seed;                 /* W's pattern (density models) and every value */
+};
+
+/* One pass of the emulated device program. */
+struct exec_ipu_pass {
+	bool run;
+	uint64_t steps;                /* propagation compute steps */
+	uint64_t exchanges;            /* bucket shifts */
+	uint64_t skipped_outer;        /* outer iterations run as a bare shift */
+	uint64_t macs;                 /* multiply-accumulates of non-zero elements */
+	uint64_t dist_max_groups;      /* blocks of the busiest tile in the distribution */
+	uint64_t step_max_groups_sum;  /* sum over steps of the busiest tile's blocks */
+	bool numeric_ok;               /* equal to the dense product (exact integers) */
+	double max_abs_err;
+};
+
+struct exec_ipu_result {
+	enum exec_status status;
+	char reason[256];
+	uint64_t nz_blocks;            /* W's non-zero kernel blocks */
+	uint64_t n_buckets;
+	uint64_t *bucket_groups;       /* [n_buckets] blocks held, owned */
+	uint64_t *bucket_meta;         /* [n_buckets] metaInfo words, owned */
+	uint64_t *bucket_subgroups;    /* [n_buckets] sub-groups, owned */
+	bool overflow;                 /* some piece found no bucket */
+	uint64_t n_subgroups, n_spilled, spilled_groups;
+	struct exec_ipu_pass passes[SPEC_IPU_N_PASSES];
+};
+
+/*
+ * Emulate the PopSparse sparse layer of 's' (s->ipu) on the plan 'c':
+ * real values, this executor's own partitioner, the device program with
+ * double-buffered bucket shifts, the reduction, and a comparison with a
+ * dense product for every pass the layer lists. Fills 'out' (release with
+ * exec_ipu_result_release()). Returns 0, or -1 with out->status and
+ * out->reason when the layer cannot be emulated (too large, no pattern).
+ */
+int exec_ipu_run(const struct spec_set *s, const struct exec_ipu_config *c,
+		 struct exec_ipu_result *out);
+
+/* Free what 'r' owns. */
+void exec_ipu_result_release(struct exec_ipu_result *r);
+
 #endif

@@ -29,6 +29,8 @@ void job_options_init(struct job_options *o, enum job_command command)
 	o->seeds = 30;
 	o->tolerance = 0.01;
 	o->sigmas = 3;
+	o->samples = 256;
+	o->percentile = 0.99;
 }
 
 void job_outputs_init(struct job_outputs *out)

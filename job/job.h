@@ -20,7 +20,7 @@
 #include "util/diag.h"
 #include "util/strbuf.h"
 
-enum job_command { JOB_CHECK, JOB_MODEL, JOB_MAP, JOB_EXEC, JOB_VALIDATE, JOB_COMMAND_COUNT };
+enum job_command { JOB_CHECK, JOB_MODEL, JOB_MAP, JOB_EXEC, JOB_VALIDATE, JOB_IPU, JOB_COMMAND_COUNT };
 
 enum job_status {
 	JOB_OK,
@@ -31,8 +31,9 @@ enum job_status {
 	JOB_STATUS_COUNT
 };
 
-/* What 'print' holds. */
-enum job_format { JOB_FORMAT_TEXT, JOB_FORMAT_JSON, JOB_FORMAT_CSV };
+/* What 'print' holds (table and jsonl: for sweeps, batches and results). */
+enum job_format { JOB_FORMAT_TEXT, JOB_FORMAT_JSON, JOB_FORMAT_CSV, JOB_FORMAT_TABLE,
+		  JOB_FORMAT_JSONL };
 
 enum job_footprint { JOB_FOOTPRINT_TIMELOOP, JOB_FOOTPRINT_EXACT };
 enum job_retention { JOB_RETAIN_TRANSLATION, JOB_RETAIN_OVERLAP };
@@ -67,6 +68,8 @@ struct job_map_options {
 	void (*on_progress)(void *arg, const struct job_progress *p);
 	void *progress_arg;
 	double progress_interval_s;
+	/* share the streams out over the MPI ranks (the 'map' command itself) */
+	bool split_ranks;
 	/* every candidate visited, as CSV lines (header first); NULL: no log */
 	void (*on_log_line)(void *arg, const char *line, size_t len);
 	void *log_arg;
@@ -88,9 +91,13 @@ struct job_options {
 	/* exec, validate */
 	enum job_retention retention;
 	unsigned seeds;                /* validate: executions with seeds 1..seeds */
+	bool has_seeds;                /* given on the command line (ipu: run the executor) */
 	double tolerance;              /* validate: relative tolerance */
 	double sigmas;                 /* validate: standard errors allowed */
 	struct job_map_options map;
+	/* ipu (accel/): patterns drawn from the density model, and the percentile reported */
+	unsigned samples;
+	double percentile;
 };
 
 /* Defaults: text, print only, seed 1 for exec, 30 seeds, 1% and 3 standard errors. */
@@ -153,6 +160,8 @@ struct job_design {
 	size_t n_prunes;
 	const struct spec_override *overrides;  /* --set, applied in order before validation */
 	size_t n_overrides;
+	const char *const *vars;       /* --var NAME=VALUE: Jinja2 variables of template files */
+	size_t n_vars;
 	enum job_command command;      /* what the design must provide (a mapping, a problem) */
 };
 
@@ -170,5 +179,214 @@ const char *const *job_energy_presets(void);
 
 /* "ok", "bad-input", "infeasible", "mismatch", "system". */
 const char *job_status_name(enum job_status st);
+
+/* "check", "model", "map", "exec", "validate", "ipu". */
+const char *job_command_name(enum job_command c);
+
+/* ------------------------------------------------------- many jobs at once */
+
+/*
+ * Sweeps, batches and networks run many jobs on every core (and, built
+ * with MPI, on every rank of mpirun), write one row per job to the results
+ * database (store/, docs/sweep.md) as each finishes, skip the jobs a
+ * previous run finished (by their key: the design's hash, the overrides,
+ * the command and its options), and give rows in the order of their
+ * index whatever the number of threads or ranks.
+ */
+
+/* How far a run is, for a progress line. */
+struct job_run_progress {
+	uint64_t n_total;              /* jobs of the run */
+	uint64_t n_skipped;            /* finished by an earlier run */
+	uint64_t n_done;               /* finished by this one */
+	uint64_t n_failed;             /* of which did not succeed */
+	double per_s, elapsed_s, eta_s;   /* eta_s < 0: unknown */
+	unsigned n_ranks, n_workers;
+};
+
+/* A finished row, as it is streamed (in the order jobs finish). */
+struct job_row {
+	uint64_t idx;
+	const char *key;
+	const char *kind;              /* "point", "job", "layer", "network" */
+	const char *name;              /* job or layer name, or NULL */
+	size_t n_inputs;
+	const char *const *input_names, *const *input_values;
+	const char *overrides;         /* "PATH=VALUE" lines */
+	const struct job_summary *sum;
+};
+
+/* How to run many jobs. */
+struct job_runner {
+	const char *db_path;           /* the results database; NULL: none */
+	bool resume;                   /* skip the jobs the database has */
+	unsigned n_workers;            /* threads per process; 0: the cores (shared by the ranks of a node) */
+	const char *definition;        /* the command line, recorded with the run */
+	const atomic_int *stop;        /* raised: start no new job; may be NULL */
+	void (*on_progress)(void *arg, const struct job_run_progress *p);
+	void *progress_arg;
+	double progress_interval_s;
+	void (*on_row)(void *arg, const struct job_row *row);   /* may be NULL */
+	void *row_arg;
+};
+
+/* What a run did. */
+struct job_run_result {
+	uint64_t n_total, n_skipped, n_done, n_failed;
+	bool interrupted;              /* stopped before every job ran */
+	double elapsed_s;
+	unsigned n_ranks, n_workers;
+	char error[1024];              /* when the run failed: the database's error */
+};
+
+/*
+ * One axis of a sweep, "[NAME:]PATH[,PATH...]=V1,V2,..." (docs/sweep.md):
+ * each value Vi (YAML flow text, or a range A:B:STEP with STEP +D, D, xF
+ * or *F) set at every PATH, as '--set PATH=Vi' would. NAME (default: the
+ * paths as written) names the axis's column in the database.
+ */
+struct job_axis {
+	struct arena arena;            /* owns the strings */
+	const char *text;              /* as given */
+	const char *origin;            /* "--axis 'TEXT'": the file of its diagnostics */
+	const char *name;
+	size_t n_paths;
+	const char **paths;
+	size_t n_values, alloc_values;
+	const char **values;
+	struct spec_override *ovs;     /* ovs[v * n_paths + p]: PATH p = VALUE v */
+};
+
+/*
+ * Parse the axis 'text' into 'ax' (release it with job_axis_release() in
+ * any case). Returns 0, or -1 with located diagnostics in 'dl'.
+ */
+int job_axis_parse(const char *text, struct job_axis *ax, struct diag_list *dl);
+void job_axis_release(struct job_axis *ax);
+
+/*
+ * The number of points of the sweep over axes[0..n): their cartesian
+ * product (the first axis slowest), or with 'zip' their values taken
+ * together (every axis as long as the first). Returns 0, or -1 with an
+ * error in 'dl' (zipped axes of different lengths, too many points).
+ */
+int job_sweep_count(const struct job_axis *axes, size_t n, bool zip, uint64_t *n_points,
+		    struct diag_list *dl);
+
+/* The value index vi[a] of every axis a at point 'idx' of the sweep. */
+void job_sweep_point(const struct job_axis *axes, size_t n, bool zip, uint64_t idx,
+		     size_t *vi);
+
+/* A sweep: the axes over one design, run with one command. */
+struct job_sweep {
+	const struct job_design *design;  /* files, tensors, --set (applied before the axes) */
+	const struct job_axis *axes;
+	size_t n_axes;
+	bool zip;
+	const struct job_options *options;   /* the command and its options */
+};
+
+/*
+ * Run the sweep 'sw': the design parsed once, each point built with its
+ * overrides, validated and run in memory; a point whose overrides make a
+ * bad spec is a row with the located error. Returns 0 (see res for what
+ * ran), or -1: the design's files do not parse (diagnostics in 'dl') or
+ * the database failed (res->error).
+ */
+int job_sweep_run(const struct job_sweep *sw, const struct job_runner *rn,
+		  struct job_run_result *res, struct diag_list *dl);
+
+/* The CSV header of rows like 'r' (its input names), a row, and a row as one JSON line. */
+void job_row_csv_header(const struct job_row *r, struct strbuf *sb);
+void job_row_csv(const struct job_row *r, struct strbuf *sb);
+void job_row_jsonl(const struct job_row *r, struct strbuf *sb);
+
+/* 'v' in the shortest of %.15g, %.16g and %.17g that reads back as 'v'. */
+void job_format_double(double v, char *buf, size_t size);
+
+/* A network: every layer mapped on one design. */
+struct job_network {
+	const struct job_design *design;  /* architecture, constraints, ERT; --set */
+	const char *const *layers;     /* layer files, or directories of *.yaml */
+	size_t n_layers;
+	const struct job_options *options;   /* the mapper's */
+};
+
+/* What a network gave: each layer's summary (NULL: not run) and the totals. */
+struct job_network_result {
+	size_t n_layers, n_distinct;
+	char **names;                  /* "resnet18/00" */
+	struct job_summary **sums;
+	struct job_summary total;      /* energies and cycles added; EDP of the sums */
+};
+
+/*
+ * Map every layer of 'nw' (each layer's 'problem' replacing the design's;
+ * layers with the same bytes mapped once) on the runner's threads and
+ * ranks; with a database, one row per layer. Returns 0, or -1: the files
+ * cannot be read (dl) or the database failed (res->error). Release 'out'
+ * in any case.
+ */
+int job_network_run(const struct job_network *nw, const struct job_runner *rn,
+		    struct job_network_result *out, struct job_run_result *res,
+		    struct diag_list *dl);
+void job_network_result_release(struct job_network_result *r);
+
+/* The per-layer table and the totals as text, CSV or JSON. */
+void job_network_print(const struct job_network_result *r, enum job_format f,
+		       struct strbuf *sb);
+
+/* What a batch's final table ranks by. */
+enum job_metric { JOB_METRIC_ENERGY, JOB_METRIC_CYCLES, JOB_METRIC_EDP };
+
+/* A batch: the jobs of a batch file, with the command line's options. */
+struct job_batch {
+	const struct spec_batch *batch;
+	const struct job_options *options;   /* each job's command and seed on top */
+	const char *const *vars;       /* --var NAME=VALUE, before each job's 'vars' */
+	size_t n_vars;
+};
+
+struct table;
+
+/*
+ * Run the batch 'b' (rank 0 writes every row to rn->db_path, which must be
+ * set). A job with a bad spec is a row with its located error; the batch
+ * goes on. Then rank 0 adds the row of each network whose layers are all
+ * done and puts the jobs' rows (all of them: those of earlier runs too)
+ * ranked by 'metric', failed ones last, into 'out' (columns rank, name,
+ * kind, command, status, energy_pj, cycles, edp_j_cycles, utilization,
+ * tags, error). Returns 0, or -1 with res->error.
+ */
+int job_batch_run(const struct job_batch *b, const struct job_runner *rn,
+		  enum job_metric metric, struct table *out, struct job_run_result *res);
+
+/*
+ * The rows of the results database 'db' that satisfy every "COLUMN OP
+ * VALUE" of wheres[0..n) (OP: = != < <= > >= ~), in run and index order,
+ * into 'out' (store_query's columns, docs/sweep.md). Returns 0, or -1 with
+ * 'err' filled (a bad filter, an unknown column, not a results database).
+ */
+int job_results_query(const char *db, const char *const *wheres, size_t n_wheres,
+		      struct table *out, struct strbuf *err);
+
+/*
+ * The columns of a results table 't' worth a look (index, name, inputs,
+ * status, energy, cycles, EDP, error) into cols[] (room for t->n_cols);
+ * their number.
+ */
+size_t job_results_brief(const struct table *t, size_t *cols);
+
+/* This process's rank and the number of ranks (0 and 1 without MPI). */
+unsigned job_rank(void);
+unsigned job_ranks(void);
+
+/*
+ * Start MPI when the program runs under mpirun (built with MPI); otherwise
+ * nothing. Call first thing in main(); job_mpi_finalize() before exiting.
+ * Returns 0, or -1 with 'err' filled.
+ */
+int job_mpi_init(int *argc, char ***argv, struct strbuf *err);
+void job_mpi_finalize(void);
 
 #endif

@@ -9,6 +9,7 @@
 #include "job/job.h"
 
 struct exec_options;
+struct table;
 struct model_options;
 struct model_result;
 
@@ -22,6 +23,11 @@ enum job_status job_run_exec(const struct spec_set *s, const struct job_options 
 			     struct job_summary *sum, struct job_outputs *out);
 enum job_status job_run_validate(const struct spec_set *s, const struct job_options *o,
 				 struct job_summary *sum, struct job_outputs *out);
+/* A Sparse-TPU design (s->stpu, no architecture) for model, exec, validate (job/stpu.c). */
+enum job_status job_run_stpu(const struct spec_set *s, const struct job_options *o,
+			     struct job_summary *sum, struct job_outputs *out);
+enum job_status job_run_ipu(const struct spec_set *s, const struct job_options *o,
+			    struct job_summary *sum, struct job_outputs *out);
 
 /* Set the summary's status and error text; returns 'st'. */
 enum job_status job_fail(struct job_summary *sum, enum job_status st, const char *fmt, ...)
@@ -43,5 +49,190 @@ void job_describe_mapping(const struct spec_set *s, const struct spec_mapping *m
 /* Metrics, per-level energies and the mapping of an EVAL_OK result into 'sum'. */
 void job_summarize_model(const struct spec_set *s, const struct spec_mapping *m,
 			 const struct model_result *r, struct job_summary *sum);
+
+/* ------------------------------------------------------ keys (hash.c) */
+
+#define JOB_KEY_CHARS 32
+
+/* A 128-bit hash being computed (not cryptographic: names designs and points). */
+struct job_hash {
+	uint64_t a, b;
+};
+
+void job_hash_init(struct job_hash *h);
+void job_hash_add(struct job_hash *h, const void *data, size_t n);
+/* Add a string with its length (NULL is distinct from ""). */
+void job_hash_str(struct job_hash *h, const char *s);
+/* Add the bytes of file 'path'. Returns 0, or -1 with 'err' filled. */
+int job_hash_file(struct job_hash *h, const char *path, struct strbuf *err);
+/* The hash as 32 hex digits. */
+void job_hash_hex(const struct job_hash *h, char out[JOB_KEY_CHARS + 1]);
+
+/* A set of keys (32 hex digits each). */
+struct job_key_set {
+	size_t n, cap;
+	char (*slots)[JOB_KEY_CHARS + 1];
+};
+
+#define JOB_KEY_SET_INIT { 0, 0, NULL }
+
+void job_key_set_add(struct job_key_set *ks, const char *key);
+bool job_key_set_has(const struct job_key_set *ks, const char *key);
+void job_key_set_release(struct job_key_set *ks);
+
+/*
+ * Add what changes a job's result among 'o' (the command and its options,
+ * not the threads nor the outputs) to 'h'.
+ */
+void job_hash_options(struct job_hash *h, const struct job_options *o);
+
+/* ------------------------------------------------- the runner (runner.c) */
+
+#define JOB_MAX_INPUTS 64
+
+/* What the database and the stream get about job i, besides its summary. */
+struct job_runner_row {
+	uint64_t idx;                  /* the row's index in its run (default: the job's) */
+	char key[JOB_KEY_CHARS + 1];
+	const char *kind, *name, *parent, *tags, *command, *design_hash;
+	struct strbuf overrides;       /* "PATH=VALUE" lines (reset before each describe) */
+	const char *inputs[JOB_MAX_INPUTS];   /* values of the run's input columns */
+};
+
+/* The jobs of a run, as the runner sees them. */
+struct job_runner_jobs {
+	uint64_t n;
+	void *ctx;
+	const char *kind;              /* the run's: "sweep", "batch", "network" */
+	const char *run_key;           /* the run's identity in the database */
+	size_t n_inputs;
+	const char *const *input_names;
+	/* the key of job i (of its first row; every rank can compute it) */
+	void (*key)(void *ctx, uint64_t i, char key[JOB_KEY_CHARS + 1]);
+	/* the rows of job i (NULL: one): identical layers of a network run once */
+	unsigned (*n_rows)(void *ctx, uint64_t i);
+	/* row k of job i (rank 0), with its index in the run */
+	void (*describe)(void *ctx, uint64_t i, unsigned k, struct job_runner_row *row);
+	/* per worker thread */
+	void *(*ws_new)(void *ctx);
+	void (*ws_free)(void *ctx, void *ws);
+	/* run job i into 'sum'; false: it was interrupted, and its result is dropped */
+	bool (*run)(void *ctx, void *ws, uint64_t i, struct job_summary *sum);
+	/* rank 0: each finished job, after it was written; may be NULL */
+	void (*take)(void *arg, uint64_t i, const struct job_summary *sum);
+	void *take_arg;
+};
+
+/*
+ * Run 'jobs' as 'o' says (every rank calls it): rank 0 opens the database,
+ * skips the finished jobs, hands out the others to its threads and to the
+ * other ranks, and writes every result as it comes. Returns 0, or -1 with
+ * res->error (on every rank).
+ */
+int job_runner_go(const struct job_runner_jobs *jobs, const struct job_runner *o,
+		  struct job_run_result *res);
+
+/* ------------------------------------------ shared by sweep, batch, network */
+
+/* The diagnostics of 'dl' as "file:line:col: error: ..." lines into 'buf' (truncated). */
+void job_diag_text(const struct diag_list *dl, char *buf, size_t size);
+
+/*
+ * Run 'opts' on the set built from 'src' with ov[0..n_ov) into 'sum'; a set
+ * that does not build gives a bad-input summary whose error is its
+ * diagnostics. Returns false when 'stop' cut a search short (drop it).
+ */
+bool job_run_built(const struct spec_source *src, const struct spec_load_options *lo,
+		   const struct spec_override *ov, size_t n_ov, const struct job_options *opts,
+		   const atomic_int *stop, struct job_summary *sum);
+
+/* 'o' for a job among many: nothing printed, one mapper thread unless given, 'stop'. */
+void job_quiet_options(const struct job_options *o, const atomic_int *stop,
+		       struct job_options *q);
+
+/*
+ * Parse the files of 'd' (templates rendered with its --var variables)
+ * into a new source '*src' (freed by the caller in any case) and hash the
+ * variables, the files' bytes and those of its tensor files into 'h'.
+ * Returns 0, or -1 with diagnostics in 'dl'.
+ */
+int job_design_source(const struct job_design *d, struct spec_source **src,
+		      struct job_hash *h, struct diag_list *dl);
+
+/* ------------------------------------------------- networks (network.c) */
+
+/* The layer files of a network and the distinct ones among them (its tasks). */
+struct job_net_plan {
+	struct arena arena;
+	size_t n_files, alloc_files;
+	const char **files;            /* in order */
+	const char **names;            /* "resnet18/00" */
+	char (*hash)[JOB_KEY_CHARS + 1];   /* of each file's bytes */
+	size_t n_tasks;
+	size_t *task_of;               /* per file: its task */
+	size_t *task_file;             /* per task: its first file */
+	unsigned *task_rows;           /* per task: its files */
+};
+
+/*
+ * The layer files of items[0..n) (files, or directories of *.yaml files in
+ * name order) into 'p' (released in any case). Returns 0, or -1 (dl).
+ */
+int job_net_plan_make(const char *const *items, size_t n, struct job_net_plan *p, struct diag_list *dl);
+/* The k-th file of task 'task'. */
+size_t job_net_plan_file(const struct job_net_plan *p, size_t task, unsigned k);
+void job_net_plan_release(struct job_net_plan *p);
+
+/* The key of the row of layer file 'file' of the network 'net_key'. */
+void job_net_row_key(const char *net_key, const struct job_net_plan *p, size_t file,
+		 char key[JOB_KEY_CHARS + 1]);
+
+/*
+ * Run 'opts' on the design 'd' (its files parsed afresh, its overrides)
+ * with the layer file 'layer' replacing its problem (NULL: none) into
+ * 'sum'. False when a stop cut it short.
+ */
+bool job_net_run_layer(const struct job_design *d, const char *layer,
+		   const struct spec_load_options *lo, const struct job_options *opts,
+		   const atomic_int *stop, struct job_summary *sum);
+
+/* The network's totals of the layers sums[0..n) (NULL: not run) named names[]. */
+void job_net_total(const struct job_summary *const *sums, const char *const *names, size_t n,
+	       struct job_summary *t);
+
+/* The summary of row 'r' of a results table (the metrics and level energies). */
+void job_net_summary_of_row(const struct table *t, size_t r, struct job_summary *s);
+
+/* ---------------------------------------------------- MPI (mpi.c) */
+
+/* A message to rank 0 from another rank. */
+enum job_mpi_kind { JOB_MPI_NONE, JOB_MPI_REQUEST, JOB_MPI_RESULT, JOB_MPI_DONE };
+
+struct job_mpi_msg {
+	enum job_mpi_kind kind;
+	unsigned from;
+	unsigned count;                /* JOB_MPI_REQUEST: jobs wanted */
+	uint64_t idx;                  /* JOB_MPI_RESULT */
+	bool keep;
+	struct job_summary *sum;       /* JOB_MPI_RESULT: the receiver's buffer */
+};
+
+/* Ranks on this node (1 without MPI). */
+unsigned job_mpi_local_ranks(void);
+/* Broadcast 'n' bytes of 'data' from rank 0. */
+void job_mpi_bcast(void *data, size_t n);
+/* Rank 0: the next message from another rank, if any (non-blocking). */
+bool job_mpi_poll(struct job_mpi_msg *m);
+/* Rank 0: jobs idx[0..n) for rank 'to' (n = 0: no more). */
+void job_mpi_send_work(unsigned to, const uint64_t *idx, size_t n);
+/* Other ranks: ask rank 0 for 'count' jobs. */
+void job_mpi_request(unsigned count);
+/* Other ranks: jobs from rank 0 into idx[0..cap), if a message came (non-blocking). */
+bool job_mpi_poll_work(uint64_t *idx, size_t cap, size_t *n);
+/* Other ranks: a finished job, and the end. */
+void job_mpi_send_result(uint64_t idx, bool keep, const struct job_summary *sum);
+void job_mpi_send_done(void);
+/* Rank 0 receives 'n' bytes from every other rank into bufs[r] (r >= 1); others send. */
+void job_mpi_gather(const void *mine, size_t n, void *const *bufs);
 
 #endif

@@ -57,6 +57,9 @@ struct spec_set *job_load(const struct job_design *d, struct diag_list *dl)
 		.allow_no_problem = d->command == JOB_CHECK,
 	};
 	unsigned errors_before = dl->n_errors;
+
+	lo.template_vars = d->vars;
+	lo.n_template_vars = d->n_vars;
 	size_t i;
 
 	if (d->n_tensors && (d->command == JOB_EXEC || d->command == JOB_VALIDATE)) {

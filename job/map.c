@@ -113,9 +113,11 @@ static void search_summary(const struct mapper_options *o, const struct mapper_r
 {
 	unsigned i;
 
-	strbuf_addf(sb, "search: %s, %u streams on %u threads, seed %llu\n",
-		    spec_search_name(o->algorithm), o->n_streams, r->n_threads,
-		    (unsigned long long)o->seed);
+	strbuf_addf(sb, "search: %s, %u streams on %u threads", spec_search_name(o->algorithm),
+		    o->n_streams, r->n_threads);
+	if (job_ranks() > 1)
+		strbuf_addf(sb, " of %u MPI ranks", job_ranks());
+	strbuf_addf(sb, ", seed %llu\n", (unsigned long long)o->seed);
 	strbuf_addf(sb, "  %llu candidates (%llu valid, %llu model evaluations) in %.2f s "
 		    "(%.0f/s)\n", (unsigned long long)r->n_evaluated, (unsigned long long)r->n_valid,
 		    (unsigned long long)r->n_model_calls, r->elapsed_s,
@@ -166,7 +168,13 @@ static void best_outputs(const struct spec_set *s, const struct job_options *o,
 	if (memcmp(metrics, r->best_eval.metrics, sizeof(metrics)))
 		BUG("the model gives the best mapping other metrics on a second evaluation");
 	job_summarize_model(s, &r->best, mr, sum);
-	if (o->want & JOB_WANT_PRINT) {
+	if ((o->want & JOB_WANT_PRINT) && o->format == JOB_FORMAT_JSON) {
+		(o->roofline ? report_json_roofline : report_json)(s, &r->best, mr, o->files,
+			o->n_files, &out->print);
+	} else if ((o->want & JOB_WANT_PRINT) && o->format == JOB_FORMAT_CSV) {
+		report_csv_header(s, &out->print);
+		report_csv_row(s, mr, &out->print);
+	} else if (o->want & JOB_WANT_PRINT) {
 		report_summary(s, mr, &out->print);
 		if (o->roofline)
 			report_roofline(s, mr, &out->print);
@@ -183,6 +191,35 @@ static void best_outputs(const struct spec_set *s, const struct job_options *o,
 	free(mr);
 }
 
+/*
+ * The search of 'o' shared out over the MPI ranks: each runs the streams
+ * s with s % ranks == rank, rank 0 gathers the parts and merges them into
+ * 'r' (mapper_run()'s result for any number of ranks); '*lead' says
+ * whether this is rank 0. Returns 0, or -1 (rank 0: with r->error).
+ */
+static int run_on_ranks(const struct mapper_space *ms, const struct mapper_evaluator *ev,
+			const struct mapper_options *o, struct mapper_result *r, bool *lead_out)
+{
+	unsigned i, n = job_ranks();
+	size_t size = mapper_part_size(o->n_streams);
+	struct mapper_part **parts = xcalloc(n, sizeof(*parts));
+	bool lead = job_rank() == 0;
+	int rc;
+
+	for (i = 0; i < n; i++)
+		if (lead || i == job_rank())
+			parts[i] = xcalloc(1, size);
+	rc = mapper_run_part(ms, ev, o, job_rank(), n, parts[job_rank()]);
+	job_mpi_gather(parts[job_rank()], size, (void *const *)parts);   /* a failed part says why */
+	if (lead)
+		rc = mapper_run_merge(ms, ev, o, (const struct mapper_part *const *)parts, n, r);
+	for (i = 0; i < n; i++)
+		free(parts[i]);
+	free(parts);
+	*lead_out = lead;
+	return rc;
+}
+
 enum job_status job_run_map(const struct spec_set *s, const struct job_options *jo,
 			    struct job_summary *sum, struct job_outputs *out)
 {
@@ -194,7 +231,9 @@ enum job_status job_run_map(const struct spec_set *s, const struct job_options *
 	struct mapper_space *ms;
 	struct mapper_result *r;
 	struct model_ws *ws;
+	bool lead = true;
 	char err[256];
+	int rc = 0;
 
 	job_model_options(jo, &mo);
 	mapper_options_init(&o, &s->mapper);
@@ -213,12 +252,23 @@ enum job_status job_run_map(const struct spec_set *s, const struct job_options *
 	hook_up(&hooks, &o);
 	mapper_evaluator_model(&ev, &mc);
 	r = xmalloc(sizeof(*r));
-	if (mapper_run(ms, &ev, &o, r) < 0) {
+	if (jo->map.split_ranks && job_ranks() > 1 && o.on_candidate) {
+		job_fail(sum, JOB_BAD_INPUT, "--log needs the whole search on one process: run it "
+			 "without mpirun");
+		lead = false;
+	} else if (jo->map.split_ranks && job_ranks() > 1) {
+		rc = run_on_ranks(ms, &ev, &o, r, &lead);
+	} else {
+		rc = mapper_run(ms, &ev, &o, r);
+	}
+	if (!lead) {
+		/* another rank: rank 0 has the result */
+	} else if (rc < 0) {
 		job_fail(sum, JOB_SYSTEM, "%s", r->error);
 	} else {
 		sum->n_evaluated = r->n_evaluated;
 		sum->n_valid = r->n_valid;
-		if (jo->want & JOB_WANT_PRINT)
+		if ((jo->want & JOB_WANT_PRINT) && jo->format == JOB_FORMAT_TEXT)
 			search_summary(&o, r, &out->print);
 		if (!r->found) {
 			job_fail(sum, JOB_INFEASIBLE, "no valid mapping among %llu candidates:",

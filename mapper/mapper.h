@@ -154,6 +154,34 @@ struct mapper_result {
 	unsigned n_threads;                  /* threads actually used */
 };
 
+/*
+ * A search shared out over several processes (MPI ranks): each runs part
+ * p of n (the streams s with s % n == p) with mapper_run_part(); one
+ * merges the parts with mapper_run_merge(), which refines and picks the
+ * best as mapper_run() does, so that the result is mapper_run()'s for any
+ * n. The parts are plain bytes (no pointers) of mapper_part_size(), to be
+ * copied between processes of one binary.
+ */
+#define MAPPER_POINT_BYTES 512
+
+/* How one stream ended, in the part that ran it. */
+struct mapper_stream_end {
+	uint8_t ran, has_best, stop;   /* stop: enum mapper_stop */
+	uint8_t point[MAPPER_POINT_BYTES];   /* its best point */
+	struct mapper_eval best_eval;
+};
+
+/* One part of a search: its counts and its streams' ends (the others have ran = 0). */
+struct mapper_part {
+	uint64_t n_evaluated, n_valid, n_model_calls;
+	uint64_t fail_counts[MAPPER_FAIL_COUNT][SPEC_MAX_LEVELS];
+	uint32_t user_stop;            /* a stop or the time limit cut it short */
+	uint32_t n_threads;
+	double elapsed_s;
+	char error[MAPPER_ERROR_MAX];  /* why it could not run, else "" */
+	struct mapper_stream_end ends[];   /* o->n_streams */
+};
+
 /* ------------------------------------------------------------- functions */
 
 /*
@@ -189,6 +217,29 @@ uint64_t mapper_space_dim_factorizations(const struct mapper_space *ms, unsigned
  */
 int mapper_run(const struct mapper_space *ms, const struct mapper_evaluator *ev,
 	       const struct mapper_options *o, struct mapper_result *out);
+
+/* Bytes of a part of a search of 'n_streams' streams. */
+size_t mapper_part_size(unsigned n_streams);
+
+/*
+ * Run part 'part' of 'n_parts' of the search (no refinement) into 'out'
+ * (mapper_part_size(o->n_streams) bytes). Returns 0, or -1 on invalid
+ * options (a candidate log is one of them: its order needs every stream)
+ * or with out->error filled when its threads could not start.
+ */
+int mapper_run_part(const struct mapper_space *ms, const struct mapper_evaluator *ev,
+		    const struct mapper_options *o, unsigned part, unsigned n_parts,
+		    struct mapper_part *out);
+
+/*
+ * Merge parts[0..n_parts) of a search of 'o' (every stream run by one of
+ * them), refine and pick the best as mapper_run() would, into 'out'. Its
+ * counts are the parts' sums; n_threads their threads. Returns 0, or -1
+ * with out->error filled (a part that failed, threads that did not start).
+ */
+int mapper_run_merge(const struct mapper_space *ms, const struct mapper_evaluator *ev,
+		     const struct mapper_options *o, const struct mapper_part *const *parts,
+		     unsigned n_parts, struct mapper_result *out);
 
 /* Fill 'ev' with the model evaluator of 'ctx' (mapper/eval_model.c). The
  * caller checks beforehand that model_ws_new() accepts ctx->options. */

@@ -20,6 +20,7 @@
 
 struct stream {
 	bool done;
+	bool skipped;                    /* another part of the search runs it */
 	enum mapper_stop stop;
 	uint64_t next_issue, next_reduce, n_batches;
 	struct ms_batch **ring;          /* 'window' slots, by batch index */
@@ -29,6 +30,7 @@ struct stream {
 };
 
 struct run {
+	unsigned part, n_parts;          /* streams s with s % n_parts == part */
 	const struct mapper_space *ms;
 	const struct mapper_evaluator *ev;
 	const struct mapper_options *o;
@@ -358,7 +360,10 @@ static void init_streams(struct run *R)
 		st->n_batches = mapper_stream_batches(R->ms, o->algorithm, s, R->n_streams);
 		if (o->search_size)
 			st->budget = (o->search_size + R->n_streams - 1) / R->n_streams;
-		if (st->n_batches == 0) {
+		if (R->n_parts > 1 && s % R->n_parts != R->part) {
+			st->done = st->skipped = true;
+			R->n_done++;
+		} else if (st->n_batches == 0) {
 			st->done = true;
 			st->stop = MAPPER_STOP_DONE;
 			R->n_done++;
@@ -376,7 +381,8 @@ static void finish(struct run *R, struct mapper_result *out)
 		struct stream *st = &R->streams[s];
 		if (!st->done)
 			stream_stop(R, st, R->abort_reason);
-		out->stream_stops[st->stop]++;
+		if (!st->skipped)
+			out->stream_stops[st->stop]++;
 		if (st->has_best && (!best || mapper_better(R->o, &st->best.ev, &st->best.pt,
 							    &best->best.ev, &best->best.pt))) {
 			best = st;
@@ -501,13 +507,59 @@ static void run_release(struct run *R)
 	pthread_mutex_destroy(&R->mu);
 }
 
+/* Set up 'R' for a search of 'o' over 'ms' (part 'part' of 'n_parts'). */
+static void run_init(struct run *R, const struct mapper_space *ms, const struct mapper_evaluator *ev,
+		     const struct mapper_options *o, unsigned part, unsigned n_parts,
+		     unsigned n_threads, struct mapper_result *out)
+{
+	pthread_condattr_t ca;
+
+	memset(R, 0, sizeof(*R));
+	R->part = part;
+	R->n_parts = n_parts;
+	R->ms = ms;
+	R->ev = ev;
+	R->o = o;
+	R->out = out;
+	R->n_streams = o->n_streams;
+	R->record = o->on_candidate != NULL;
+	R->abort_reason = MAPPER_STOP_INTERRUPTED;
+	atomic_init(&R->abort, 0);
+	R->window = 2 + (2 * n_threads + R->n_streams - 1) / R->n_streams;
+	out->n_threads = n_threads;
+	pthread_mutex_init(&R->mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&R->done_cv, &ca);
+	pthread_cond_init(&R->work_cv, NULL);
+	pthread_condattr_destroy(&ca);
+	ms_if_init(&R->fi, ms);
+	init_streams(R);
+}
+
+/*
+ * Run the streams of 'R' on 'n_threads' worker threads until they stop.
+ * Returns 0, or -1 with out->error filled when the threads could not start.
+ */
+static int run_search(struct run *R, unsigned n_threads, double t0)
+{
+	pthread_t *threads = xcalloc(n_threads, sizeof(*threads));
+	unsigned i, n_started;
+
+	n_started = start_workers(R, threads, n_threads, R->out->error, sizeof(R->out->error));
+	if (n_started == n_threads)
+		coordinate(R, t0);
+	for (i = 0; i < n_started; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
+	return n_started == n_threads ? 0 : -1;
+}
+
 int mapper_run(const struct mapper_space *ms, const struct mapper_evaluator *ev,
 	       const struct mapper_options *o, struct mapper_result *out)
 {
 	struct run R;
-	pthread_t *threads;
-	pthread_condattr_t ca;
-	unsigned i, n_threads, n_started;
+	unsigned n_threads;
 	double t0 = now_s();
 
 	memset(out, 0, sizeof(*out));
@@ -515,41 +567,129 @@ int mapper_run(const struct mapper_space *ms, const struct mapper_evaluator *ev,
 		snprintf(out->error, sizeof(out->error), "invalid search options");
 		return -1;
 	}
-	memset(&R, 0, sizeof(R));
-	R.ms = ms;
-	R.ev = ev;
-	R.o = o;
-	R.out = out;
-	R.n_streams = o->n_streams;
-	R.record = o->on_candidate != NULL;
-	R.abort_reason = MAPPER_STOP_INTERRUPTED;
-	atomic_init(&R.abort, 0);
 	n_threads = o->n_threads ? o->n_threads : cores();
-	R.window = 2 + (2 * n_threads + R.n_streams - 1) / R.n_streams;
-	out->n_threads = n_threads;
-	pthread_mutex_init(&R.mu, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&R.done_cv, &ca);
-	pthread_cond_init(&R.work_cv, NULL);
-	pthread_condattr_destroy(&ca);
-	ms_if_init(&R.fi, ms);
-	init_streams(&R);
-
-	threads = xcalloc(n_threads, sizeof(*threads));
-	n_started = start_workers(&R, threads, n_threads, out->error, sizeof(out->error));
-	if (n_started == n_threads)
-		coordinate(&R, t0);
-	for (i = 0; i < n_started; i++)
-		pthread_join(threads[i], NULL);
-	free(threads);
-	if (n_started < n_threads ||
+	run_init(&R, ms, ev, o, 0, 1, n_threads, out);
+	if (run_search(&R, n_threads, t0) < 0 ||
 	    (o->refine && !R.user_stop && refine_streams(&R, n_threads, t0, out) < 0)) {
 		run_release(&R);
 		return -1;
 	}
 	finish(&R, out);
 	out->elapsed_s = now_s() - t0;
+	run_release(&R);
+	return 0;
+}
+
+_Static_assert(sizeof(struct ms_point) <= MAPPER_POINT_BYTES, "a point fits a stream end");
+
+size_t mapper_part_size(unsigned n_streams)
+{
+	return sizeof(struct mapper_part) + (size_t)n_streams * sizeof(struct mapper_stream_end);
+}
+
+int mapper_run_part(const struct mapper_space *ms, const struct mapper_evaluator *ev,
+		    const struct mapper_options *o, unsigned part, unsigned n_parts,
+		    struct mapper_part *out)
+{
+	struct mapper_result *r;
+	struct run R;
+	unsigned n_threads, s;
+	double t0 = now_s();
+	int rc;
+
+	if (check_options(o) < 0 || n_parts == 0 || part >= n_parts || o->on_candidate)
+		return -1;
+	memset(out, 0, mapper_part_size(o->n_streams));
+	r = xcalloc(1, sizeof(*r));
+	n_threads = o->n_threads ? o->n_threads : cores();
+	run_init(&R, ms, ev, o, part, n_parts, n_threads, r);
+	rc = run_search(&R, n_threads, t0);
+	snprintf(out->error, sizeof(out->error), "%s", r->error);
+	out->n_evaluated = r->n_evaluated;
+	out->n_valid = r->n_valid;
+	out->n_model_calls = r->n_model_calls;
+	memcpy(out->fail_counts, r->fail_counts, sizeof(out->fail_counts));
+	out->user_stop = R.user_stop;
+	out->n_threads = n_threads;
+	for (s = 0; rc == 0 && s < R.n_streams; s++) {
+		struct stream *st = &R.streams[s];
+		struct mapper_stream_end *e = &out->ends[s];
+		if (st->skipped)
+			continue;
+		if (!st->done)
+			stream_stop(&R, st, R.abort_reason);
+		e->ran = 1;
+		e->stop = (uint8_t)st->stop;
+		e->has_best = st->has_best;
+		if (st->has_best) {
+			memcpy(e->point, &st->best.pt, sizeof(st->best.pt));
+			e->best_eval = st->best.ev;
+		}
+	}
+	out->elapsed_s = now_s() - t0;
+	run_release(&R);
+	free(r);
+	return rc;
+}
+
+int mapper_run_merge(const struct mapper_space *ms, const struct mapper_evaluator *ev,
+		     const struct mapper_options *o, const struct mapper_part *const *parts,
+		     unsigned n_parts, struct mapper_result *out)
+{
+	struct run R;
+	unsigned n_threads, s, p, f, l;
+	double t0 = now_s(), elapsed = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (check_options(o) < 0 || n_parts == 0) {
+		snprintf(out->error, sizeof(out->error), "invalid search options");
+		return -1;
+	}
+	for (p = 0; p < n_parts; p++)
+		if (parts[p]->error[0]) {
+			snprintf(out->error, sizeof(out->error), "%s", parts[p]->error);
+			return -1;
+		}
+	n_threads = o->n_threads ? o->n_threads : cores();
+	run_init(&R, ms, ev, o, 0, 1, n_threads, out);
+	out->n_threads = 0;
+	for (p = 0; p < n_parts; p++) {
+		const struct mapper_part *pp = parts[p];
+		out->n_evaluated += pp->n_evaluated;
+		out->n_valid += pp->n_valid;
+		out->n_model_calls += pp->n_model_calls;
+		for (f = 0; f < MAPPER_FAIL_COUNT; f++)
+			for (l = 0; l < SPEC_MAX_LEVELS; l++)
+				out->fail_counts[f][l] += pp->fail_counts[f][l];
+		R.user_stop |= pp->user_stop != 0;
+		out->n_threads += pp->n_threads;
+		if (pp->elapsed_s > elapsed)
+			elapsed = pp->elapsed_s;
+	}
+	for (s = 0; s < R.n_streams; s++) {
+		struct stream *st = &R.streams[s];
+		const struct mapper_stream_end *e = NULL;
+		for (p = 0; p < n_parts && !e; p++)
+			if (parts[p]->ends[s].ran)
+				e = &parts[p]->ends[s];
+		if (!e)
+			BUG("stream %u ran in no part of the search", s);
+		if (!st->done)
+			R.n_done++;
+		st->done = true;
+		st->stop = (enum mapper_stop)e->stop;
+		st->has_best = e->has_best;
+		if (e->has_best) {
+			memcpy(&st->best.pt, e->point, sizeof(st->best.pt));
+			st->best.ev = e->best_eval;
+		}
+	}
+	if (o->refine && !R.user_stop && refine_streams(&R, n_threads, t0, out) < 0) {
+		run_release(&R);
+		return -1;
+	}
+	finish(&R, out);
+	out->elapsed_s = elapsed + now_s() - t0;
 	run_release(&R);
 	return 0;
 }

@@ -7,34 +7,34 @@
 
 #include "specs/spec.h"
 
-void rp_label(struct strbuf *sb, unsigned indent, unsigned width, const char *label)
+void report_label(struct strbuf *sb, unsigned indent, unsigned width, const char *label)
 {
 	strbuf_addchars(sb, ' ', indent);
 	strbuf_addf(sb, "%-*s: ", (int)width, label);
 }
 
-void rp_int(struct strbuf *sb, unsigned indent, unsigned width, const char *label,
+void report_int(struct strbuf *sb, unsigned indent, unsigned width, const char *label,
 	    uint64_t v)
 {
-	rp_label(sb, indent, width, label);
+	report_label(sb, indent, width, label);
 	strbuf_addf(sb, "%llu\n", (unsigned long long)v);
 }
 
-void rp_dbl(struct strbuf *sb, unsigned indent, unsigned width, const char *label,
+void report_dbl(struct strbuf *sb, unsigned indent, unsigned width, const char *label,
 	    double v, const char *unit)
 {
-	rp_label(sb, indent, width, label);
+	report_label(sb, indent, width, label);
 	strbuf_addf(sb, "%.2f%s\n", v, unit ? unit : "");
 }
 
-void rp_str(struct strbuf *sb, unsigned indent, unsigned width, const char *label,
+void report_str(struct strbuf *sb, unsigned indent, unsigned width, const char *label,
 	    const char *v)
 {
-	rp_label(sb, indent, width, label);
+	report_label(sb, indent, width, label);
 	strbuf_addf(sb, "%s\n", v);
 }
 
-const char *rp_level_source(const struct model_result *r, unsigned l, char *buf,
+const char *report_level_source(const struct model_result *r, unsigned l, char *buf,
 			    unsigned size)
 {
 	enum model_energy_source src = r->levels[l].energy_source;
@@ -46,7 +46,7 @@ const char *rp_level_source(const struct model_result *r, unsigned l, char *buf,
 	return model_energy_source_name(src);
 }
 
-double rp_tile_energy(const struct model_tile *t)
+double report_tile_energy(const struct model_tile *t)
 {
 	if (!t->is_kept)
 		return 0;
@@ -54,7 +54,7 @@ double rp_tile_energy(const struct model_tile *t)
 	       t->addr_gen_energy_pj * (double)t->utilized_clusters;
 }
 
-const char *rp_fmt_name(unsigned kind)
+const char *report_fmt_name(unsigned kind)
 {
 	static const char *const names[FMT_COUNT] = {
 		[FMT_U] = "u", [FMT_UOP] = "uop", [FMT_CP] = "cp",
@@ -63,7 +63,7 @@ const char *rp_fmt_name(unsigned kind)
 	return kind < FMT_COUNT ? names[kind] : "?";
 }
 
-uint64_t rp_tile_metadata_bits(const struct model_tile *t)
+uint64_t report_tile_metadata_bits(const struct model_tile *t)
 {
 	uint64_t bits = 0;
 	unsigned r;
@@ -74,12 +74,12 @@ uint64_t rp_tile_metadata_bits(const struct model_tile *t)
 	return bits;
 }
 
-double rp_tile_stored_fraction(const struct model_tile *t, unsigned word_bits)
+double report_tile_stored_fraction(const struct model_tile *t, unsigned word_bits)
 {
 	double dense = (double)t->shape * (double)word_bits;
 
 	if (dense <= 0)
 		return 0;
 	return ((double)t->utilized_capacity * (double)word_bits +
-		(double)rp_tile_metadata_bits(t)) / dense;
+		(double)report_tile_metadata_bits(t)) / dense;
 }

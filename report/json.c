@@ -78,7 +78,7 @@ static void format_rank(struct json_writer *w, const struct model_tile *t, unsig
 
 	json_open(w, NULL, '{');
 	json_u64(w, "rank", r);
-	json_str(w, "format", rp_fmt_name(t->fmt_kind[r]));
+	json_str(w, "format", report_fmt_name(t->fmt_kind[r]));
 	json_u64(w, "metadata_word_bits", t->fmt_md_bits[r]);
 	json_u64(w, "payload_word_bits", t->fmt_pl_bits[r]);
 	json_pair(w, "capacity", t->fmt_capacity[r]);
@@ -102,11 +102,11 @@ static void sparse_part(struct json_writer *w, const struct model_tile *t, unsig
 	json_bool(w, "compressed", t->is_compressed);
 	json_double(w, "confidence", t->confidence);
 	json_double(w, "vector_ratio", t->vector_ratio);
-	json_u64(w, "metadata_bits", rp_tile_metadata_bits(t));
-	json_double(w, "stored_fraction", rp_tile_stored_fraction(t, word_bits));
+	json_u64(w, "metadata_bits", report_tile_metadata_bits(t));
+	json_double(w, "stored_fraction", report_tile_stored_fraction(t, word_bits));
 	json_open(w, "representation_format", '[');
 	for (r = t->n_fmt_ranks; r-- > 0;)
-		json_str(w, NULL, rp_fmt_name(t->fmt_kind[r]));
+		json_str(w, NULL, report_fmt_name(t->fmt_kind[r]));
 	json_close(w, ']');
 	json_open(w, "ranks", '[');
 	for (r = t->n_fmt_ranks; r-- > 0;)
@@ -134,7 +134,7 @@ static void tensor(struct json_writer *w, const struct spec_set *s, const struct
 	json_u64(w, "temporal_reductions", t->temporal_reductions);
 	json_u64(w, "address_generations", t->address_generations);
 	json_double(w, "energy_per_instance_pj", t->energy_pj);
-	json_double(w, "energy_pj", rp_tile_energy(t));
+	json_double(w, "energy_pj", report_tile_energy(t));
 	json_double(w, "read_bw", t->read_bw);
 	json_double(w, "write_bw", t->write_bw);
 	json_double(w, "shared_bw", t->shared_bw);
@@ -158,7 +158,7 @@ static void level(struct json_writer *w, const struct spec_set *s, const struct 
 		json_u64(w, "size_words", lvl->size_words);
 	else
 		json_str(w, "size_words", NULL);
-	json_str(w, "energy_source", rp_level_source(r, l, buf, sizeof(buf)));
+	json_str(w, "energy_source", report_level_source(r, l, buf, sizeof(buf)));
 	json_double(w, "vector_access_energy_pj", ml->vector_access_energy_pj);
 	json_u64(w, "cycles", ml->cycles);
 	json_double(w, "bandwidth_throttling", ml->slowdown);
@@ -183,7 +183,7 @@ static void energy_by_tensor(struct json_writer *w, const struct spec_set *s,
 	for (pv = 0; pv < r->n_tensors; pv++) {
 		double e = 0;
 		for (l = 0; l < r->n_levels; l++)
-			e += rp_tile_energy(&r->tiles[l][pv]);
+			e += report_tile_energy(&r->tiles[l][pv]);
 		json_double(w, s->workload.tensors[pv].name, e);
 	}
 	json_close(w, '}');

@@ -12,12 +12,15 @@
 #ifndef REPORT_REPORT_H
 #define REPORT_REPORT_H
 
+#include "accel/accel.h"
+#include "exec/exec.h"
 #include "model/model.h"
 
 struct exec_options;
 struct exec_result;
 
 struct strbuf;
+struct table;
 
 /* Version of the JSON document written by report_json(). */
 #define REPORT_JSON_VERSION 1
@@ -105,5 +108,135 @@ void report_exec_summary(const struct spec_set *s, const struct exec_result *r,
 
 /* Name of the energy source of the run: "ERT", "preset <name>", "ERT + preset <name>". */
 void report_energy_source(const struct model_result *r, struct strbuf *out);
+
+/* ------------------------------------------------------ plots (plot.c) */
+
+enum report_image { REPORT_IMAGE_SVG, REPORT_IMAGE_PNG };
+
+#define REPORT_LOG_X 1u
+#define REPORT_LOG_Y 2u
+
+/* A plot of a results table. */
+struct report_plot {
+	const char *x;                 /* the column on the x axis */
+	const char *const *ys;         /* a panel per y column; {"levels"}: level energy bars */
+	size_t n_ys;
+	const char *const *series;     /* one line per combination of their values */
+	size_t n_series;
+	unsigned logscale;             /* REPORT_LOG_* */
+	const char *title;             /* may be NULL */
+	enum report_image image;
+};
+
+/*
+ * The gnuplot script that draws 'p' from 't' (its data inline) as an SVG
+ * or PNG on gnuplot's standard output, into 'out'. Returns 0, or -1 with
+ * 'err' filled (a column that the table lacks, with a hint).
+ */
+int report_plot_gnuplot(const struct table *t, const struct report_plot *p, struct strbuf *out,
+			struct strbuf *err);
+
+/* ---------------------------------------------- tables of results (table.c) */
+
+/*
+ * The columns cols[0..n_cols) of 't' (all when 'cols' is NULL) as CSV: a
+ * header of column names, then a line per row (nulls empty; a field with a
+ * comma, a quote or a line break quoted, RFC 4180).
+ */
+void report_table_csv(const struct table *t, const size_t *cols, size_t n_cols,
+		      struct strbuf *out);
+
+/*
+ * The columns cols[0..n_cols) of 't' (all when NULL) as a JSON array of
+ * one object per row, each on a line (numbers as numbers, nulls as null).
+ */
+void report_table_json(const struct table *t, const size_t *cols, size_t n_cols,
+		       struct strbuf *out);
+
+/*
+ * 't' as an aligned text table of the columns cols[0..n_cols) (all when
+ * 'cols' is NULL), leaving out those that hold only nulls; long or
+ * multi-line text is shortened to one line.
+ */
+void report_table_text(const struct table *t, const size_t *cols, size_t n_cols,
+		       struct strbuf *out);
+/* -------------------------------------------------------------- STPU */
+
+struct accel_stpu_result;
+struct exec_stpu_result;
+struct spec_stpu;
+
+/* Version of the JSON document written by report_stpu_json(). */
+#define REPORT_STPU_JSON_VERSION 1
+
+/* The STPU design as parsed (for 'fiberloop check'). */
+void report_stpu_spec(const struct spec_stpu *st, struct strbuf *out);
+
+/*
+ * The human summary of an STPU run: the matrix, the array, the energy
+ * table, then one column per scheme (TPU, STPU-C0, STPU-C1, KMZ): packing,
+ * the density-aware estimate, cycles, events and energy, and the ratios to
+ * the TPU.
+ */
+void report_stpu_text(const struct accel_stpu_result *r, struct strbuf *out);
+
+/*
+ * The model-versus-simulation table of an STPU run: for every scheme run by
+ * both ('sim[k]' for scheme k; 'ran[k]' says whether it was simulated), each
+ * count of the model beside the simulation's, and the numeric check.
+ * Returns the number of differences (counts that differ, wrong outputs,
+ * scheduling conflicts).
+ */
+unsigned report_stpu_validation(const struct accel_stpu_result *r,
+				const struct exec_stpu_result *sim, const bool *ran,
+				struct strbuf *out);
+
+/*
+ * The cycle-level simulation of every scheme 'ran' (sim[k] for scheme k):
+ * cycles, events and the numeric check against the dense product.
+ */
+void report_stpu_sim_text(const struct exec_stpu_result *sim, const bool *ran,
+			  struct strbuf *out);
+
+/*
+ * The JSON document of an STPU run (version REPORT_STPU_JSON_VERSION); 'sim'
+ * and 'ran' may be NULL (no simulation). 'files' names the inputs.
+ */
+void report_stpu_json(const struct accel_stpu_result *r, const struct exec_stpu_result *sim,
+		      const bool *ran, const char *const *files, size_t n_files,
+		      struct strbuf *out);
+
+/* The CSV header of report_stpu_csv_row(). */
+void report_stpu_csv_header(struct strbuf *out);
+
+/* One CSV row: the design, then per scheme efficiency, cycles, energy and ratios. */
+void report_stpu_csv_row(const struct accel_stpu_result *r, struct strbuf *out);
+/* ------------------------------------------------------------ IPU (accel/) */
+
+/*
+ * The human summary of an IPU evaluation: device and layer, plan, buckets,
+ * memory per tile, the partitioner, each pass's planner estimate, realized
+ * phases, steps and dense speedup. 'r' must be a result of 's'.
+ */
+void report_ipu_text(const struct spec_set *s, const struct accel_ipu_result *r,
+		     struct strbuf *out);
+
+/* The JSON document of an IPU evaluation ('files' names the inputs). */
+void report_ipu_json(const struct spec_set *s, const struct accel_ipu_result *r,
+		     const char *const *files, size_t n_files, struct strbuf *out);
+
+/* The CSV header and one data row of an IPU evaluation (fixed columns). */
+void report_ipu_csv_header(struct strbuf *out);
+void report_ipu_csv_row(const struct spec_set *s, const struct accel_ipu_result *r,
+			struct strbuf *out);
+
+/*
+ * The model against 'n' executor runs on the model's plan: exact steps and
+ * partitioner figures on actual data, else the model's expected steps
+ * against the runs' mean (within 3 standard errors); numbers checked.
+ * Returns 0 when they agree, -1 otherwise (the text says where).
+ */
+int report_ipu_exec_text(const struct spec_set *s, const struct accel_ipu_result *r,
+			 const struct exec_ipu_result *er, unsigned n, struct strbuf *out);
 
 #endif

@@ -11,38 +11,38 @@
 #include "util/strbuf.h"
 
 /* "<indent spaces><label left-justified in width>: " */
-void rp_label(struct strbuf *sb, unsigned indent, unsigned width, const char *label);
+void report_label(struct strbuf *sb, unsigned indent, unsigned width, const char *label);
 
 /* A label line with an integer value. */
-void rp_int(struct strbuf *sb, unsigned indent, unsigned width, const char *label,
+void report_int(struct strbuf *sb, unsigned indent, unsigned width, const char *label,
 	    uint64_t v);
 
 /* A label line with a two-decimal value and an optional unit (" pJ"...). */
-void rp_dbl(struct strbuf *sb, unsigned indent, unsigned width, const char *label,
+void report_dbl(struct strbuf *sb, unsigned indent, unsigned width, const char *label,
 	    double v, const char *unit);
 
 /* A label line with a text value. */
-void rp_str(struct strbuf *sb, unsigned indent, unsigned width, const char *label,
+void report_str(struct strbuf *sb, unsigned indent, unsigned width, const char *label,
 	    const char *v);
 
 /* Energy source of level l ("ERT", "user", "PAT", "preset:<name>"). */
-const char *rp_level_source(const struct model_result *r, unsigned l, char *buf,
+const char *report_level_source(const struct model_result *r, unsigned l, char *buf,
 			    unsigned size);
 
 /* Sum of a kept tile's energy over its instances (pJ), 0 when bypassed. */
-double rp_tile_energy(const struct model_tile *t);
+double report_tile_energy(const struct model_tile *t);
 
 /* Timeloop's lower-case name of rank format 'kind' ("uop", "cp", ...; ours: "u"). */
-const char *rp_fmt_name(unsigned kind);
+const char *report_fmt_name(unsigned kind);
 
 /* Bits of a tile's metadata at its utilized capacity (ceiled units x word bits). */
-uint64_t rp_tile_metadata_bits(const struct model_tile *t);
+uint64_t report_tile_metadata_bits(const struct model_tile *t);
 
 /*
  * What a tile stores against its dense size: (utilized capacity x word
  * bits + metadata bits) / (shape x word bits); 0 for an empty tile.
  */
-double rp_tile_stored_fraction(const struct model_tile *t, unsigned word_bits);
+double report_tile_stored_fraction(const struct model_tile *t, unsigned word_bits);
 
 struct json_writer;
 

@@ -16,24 +16,24 @@
 static void instances_line(struct strbuf *sb, unsigned indent, unsigned width,
 			   uint64_t n, unsigned x, unsigned y)
 {
-	rp_label(sb, indent, width, "Instances");
+	report_label(sb, indent, width, "Instances");
 	strbuf_addf(sb, "%llu (%u*%u)\n", (unsigned long long)n, x, y);
 }
 
 static void opt_dbl(struct strbuf *sb, const char *label, bool has, double v)
 {
 	if (has)
-		rp_dbl(sb, 8, SPEC_W, label, v, NULL);
+		report_dbl(sb, 8, SPEC_W, label, v, NULL);
 	else
-		rp_str(sb, 8, SPEC_W, label, "-");
+		report_str(sb, 8, SPEC_W, label, "-");
 }
 
 static void opt_int(struct strbuf *sb, const char *label, bool has, uint64_t v)
 {
 	if (has)
-		rp_int(sb, 8, SPEC_W, label, v);
+		report_int(sb, 8, SPEC_W, label, v);
 	else
-		rp_str(sb, 8, SPEC_W, label, "-");
+		report_str(sb, 8, SPEC_W, label, "-");
 }
 
 static void arith_block(const struct spec_set *s, const struct model_result *r,
@@ -44,42 +44,42 @@ static void arith_block(const struct spec_set *s, const struct model_result *r,
 	bool sp = r->is_sparse_layout;
 
 	strbuf_addf(sb, "Level 0\n-------\n=== %s ===\n\n    SPECS\n    -----\n", c->name);
-	rp_int(sb, 4, 22, "Word bits", c->word_bits);
+	report_int(sb, 4, 22, "Word bits", c->word_bits);
 	instances_line(sb, 4, 22, c->instances, c->mesh_x, c->mesh_y);
-	rp_dbl(sb, 4, 22, "Compute energy", mc->op_energy_pj[MODEL_COMPUTE_RANDOM], " pJ");
+	report_dbl(sb, 4, 22, "Compute energy", mc->op_energy_pj[MODEL_COMPUTE_RANDOM], " pJ");
 	if (mc->energy_source == MODEL_ENERGY_PRESET && r->energy_preset)
 		strbuf_addf(sb, "    %-22s: preset:%s\n", "Compute energy source", r->energy_preset);
 	strbuf_addstr(sb, "\n    STATS\n    -----\n");
 	if (!sp) {
-		rp_int(sb, 4, 24, "Utilized instances", mc->max_x * mc->max_y);
-		rp_int(sb, 4, 24, "Computes (total)", mc->random);
-		rp_int(sb, 4, 24, "Cycles", mc->cycles);
-		rp_dbl(sb, 4, 24, "Energy (total)", mc->energy_pj, " pJ");
-		rp_dbl(sb, 4, 24, "Area (total)", mc->area_um2 * (double)c->instances, " um^2");
+		report_int(sb, 4, 24, "Utilized instances", mc->max_x * mc->max_y);
+		report_int(sb, 4, 24, "Computes (total)", mc->random);
+		report_int(sb, 4, 24, "Cycles", mc->cycles);
+		report_dbl(sb, 4, 24, "Energy (total)", mc->energy_pj, " pJ");
+		report_dbl(sb, 4, 24, "Area (total)", mc->area_um2 * (double)c->instances, " um^2");
 		strbuf_addch(sb, '\n');
 		return;
 	}
-	rp_int(sb, 4, 29, "Utilized instances (max)", mc->max_x * mc->max_y);
-	rp_int(sb, 4, 29, "Utilized instances (average)", (uint64_t)mc->avg_replication);
-	rp_int(sb, 4, 29, "Cycles", mc->cycles);
-	rp_int(sb, 4, 29, "Algorithmic Computes (total)", mc->algorithmic);
-	rp_int(sb, 4, 29, "Actual Computes (total)", mc->random);
-	rp_int(sb, 4, 29, "Gated Computes (total)", mc->gated);
-	rp_int(sb, 4, 29, "Skipped Computes (total)", mc->skipped);
-	rp_dbl(sb, 4, 29, "Energy (total)", mc->energy_pj, " pJ");
-	rp_dbl(sb, 4, 29, "Area (total)", mc->area_um2 * (double)c->instances, " um^2");
+	report_int(sb, 4, 29, "Utilized instances (max)", mc->max_x * mc->max_y);
+	report_int(sb, 4, 29, "Utilized instances (average)", (uint64_t)mc->avg_replication);
+	report_int(sb, 4, 29, "Cycles", mc->cycles);
+	report_int(sb, 4, 29, "Algorithmic Computes (total)", mc->algorithmic);
+	report_int(sb, 4, 29, "Actual Computes (total)", mc->random);
+	report_int(sb, 4, 29, "Gated Computes (total)", mc->gated);
+	report_int(sb, 4, 29, "Skipped Computes (total)", mc->skipped);
+	report_dbl(sb, 4, 29, "Energy (total)", mc->energy_pj, " pJ");
+	report_dbl(sb, 4, 29, "Area (total)", mc->area_um2 * (double)c->instances, " um^2");
 	strbuf_addstr(sb, "\n\n");
 }
 
 /* The leakage and area lines shared by both SPECS layouts. */
 static void specs_tail(const struct model_level *ml, struct strbuf *sb)
 {
-	rp_dbl(sb, 8, SPEC_W, "Per-instance-cycle leakage", ml->op_energy_pj[MODEL_OP_LEAK], " pJ");
-	rp_dbl(sb, 8, SPEC_W, "Instances sharing power gating", ml->power_gating_instances, NULL);
-	rp_dbl(sb, 8, SPEC_W, "Non-power-gated utilization",
+	report_dbl(sb, 8, SPEC_W, "Per-instance-cycle leakage", ml->op_energy_pj[MODEL_OP_LEAK], " pJ");
+	report_dbl(sb, 8, SPEC_W, "Instances sharing power gating", ml->power_gating_instances, NULL);
+	report_dbl(sb, 8, SPEC_W, "Non-power-gated utilization",
 	       ml->non_power_gated_utilization * 100.0, "%");
-	rp_dbl(sb, 8, SPEC_W, "Leakage energy (total)", ml->leakage_energy_pj, " pJ");
-	rp_dbl(sb, 8, SPEC_W, "Area", ml->area_um2, " um^2");
+	report_dbl(sb, 8, SPEC_W, "Leakage energy (total)", ml->leakage_energy_pj, " pJ");
+	report_dbl(sb, 8, SPEC_W, "Area", ml->area_um2, " um^2");
 }
 
 static void bandwidth_specs(const struct spec_level *lvl, struct strbuf *sb)
@@ -95,19 +95,19 @@ static void dense_specs(const struct spec_level *lvl, const struct model_result 
 	const struct model_level *ml = &r->levels[l];
 	char buf[64];
 
-	rp_str(sb, 8, SPEC_W, "Technology", lvl->technology == SPEC_TECH_DRAM ? "DRAM" : "SRAM");
+	report_str(sb, 8, SPEC_W, "Technology", lvl->technology == SPEC_TECH_DRAM ? "DRAM" : "SRAM");
 	opt_int(sb, "Size", lvl->has_size, lvl->size_words);
-	rp_int(sb, 8, SPEC_W, "Word bits", lvl->word_bits);
-	rp_int(sb, 8, SPEC_W, "Block size", lvl->block_size);
-	rp_int(sb, 8, SPEC_W, "Cluster size", lvl->cluster_size);
+	report_int(sb, 8, SPEC_W, "Word bits", lvl->word_bits);
+	report_int(sb, 8, SPEC_W, "Block size", lvl->block_size);
+	report_int(sb, 8, SPEC_W, "Cluster size", lvl->cluster_size);
 	instances_line(sb, 8, SPEC_W, lvl->instances, lvl->mesh_x, lvl->mesh_y);
 	bandwidth_specs(lvl, sb);
-	rp_dbl(sb, 8, SPEC_W, "Multiple buffering", lvl->multiple_buffering, NULL);
+	report_dbl(sb, 8, SPEC_W, "Multiple buffering", lvl->multiple_buffering, NULL);
 	opt_int(sb, "Effective size", lvl->has_size, lvl->effective_size_words);
-	rp_dbl(sb, 8, SPEC_W, "Min utilization", lvl->min_utilization, NULL);
-	rp_dbl(sb, 8, SPEC_W, "Vector access energy", ml->vector_access_energy_pj, " pJ");
-	rp_str(sb, 8, SPEC_W, "Vector access energy source",
-	       rp_level_source(r, l, buf, sizeof(buf)));
+	report_dbl(sb, 8, SPEC_W, "Min utilization", lvl->min_utilization, NULL);
+	report_dbl(sb, 8, SPEC_W, "Vector access energy", ml->vector_access_energy_pj, " pJ");
+	report_str(sb, 8, SPEC_W, "Vector access energy source",
+	       report_level_source(r, l, buf, sizeof(buf)));
 	specs_tail(ml, sb);
 }
 
@@ -118,26 +118,26 @@ static void sparse_specs(const struct spec_level *lvl, const struct model_result
 	const double *e = ml->op_energy_pj;
 	char buf[64];
 
-	rp_str(sb, 8, SPEC_W, "Technology", lvl->technology == SPEC_TECH_DRAM ? "DRAM" : "SRAM");
+	report_str(sb, 8, SPEC_W, "Technology", lvl->technology == SPEC_TECH_DRAM ? "DRAM" : "SRAM");
 	opt_int(sb, "Data storage size", lvl->has_size, lvl->size_words);
-	rp_int(sb, 8, SPEC_W, "Data word bits", lvl->word_bits);
-	rp_int(sb, 8, SPEC_W, "Data block size", lvl->block_size);
-	rp_int(sb, 8, SPEC_W, "Metadata storage width(bits)", lvl->metadata_storage_width);
+	report_int(sb, 8, SPEC_W, "Data word bits", lvl->word_bits);
+	report_int(sb, 8, SPEC_W, "Data block size", lvl->block_size);
+	report_int(sb, 8, SPEC_W, "Metadata storage width(bits)", lvl->metadata_storage_width);
 	opt_int(sb, "Metadata storage depth", lvl->has_metadata_storage_depth,
 		lvl->metadata_storage_depth);
-	rp_int(sb, 8, SPEC_W, "Cluster size", lvl->cluster_size);
+	report_int(sb, 8, SPEC_W, "Cluster size", lvl->cluster_size);
 	instances_line(sb, 8, SPEC_W, lvl->instances, lvl->mesh_x, lvl->mesh_y);
 	bandwidth_specs(lvl, sb);
-	rp_dbl(sb, 8, SPEC_W, "Multiple buffering", lvl->multiple_buffering, NULL);
+	report_dbl(sb, 8, SPEC_W, "Multiple buffering", lvl->multiple_buffering, NULL);
 	opt_int(sb, "Effective data storage size", lvl->has_size, lvl->effective_size_words);
-	rp_dbl(sb, 8, SPEC_W, "Min utilization", lvl->min_utilization, NULL);
-	rp_dbl(sb, 8, SPEC_W, "Vector read energy", e[MODEL_OP_RANDOM_READ], " pJ");
-	rp_dbl(sb, 8, SPEC_W, "Vector write energy", e[MODEL_OP_RANDOM_FILL], " pJ");
-	rp_dbl(sb, 8, SPEC_W, "Vector metadata read energy", e[MODEL_OP_RANDOM_MD_READ], " pJ");
-	rp_dbl(sb, 8, SPEC_W, "Vector metadata write energy", e[MODEL_OP_RANDOM_MD_FILL], " pJ");
-	rp_dbl(sb, 8, SPEC_W, "(De)compression energy", e[MODEL_OP_DECOMPRESSION], " pJ");
+	report_dbl(sb, 8, SPEC_W, "Min utilization", lvl->min_utilization, NULL);
+	report_dbl(sb, 8, SPEC_W, "Vector read energy", e[MODEL_OP_RANDOM_READ], " pJ");
+	report_dbl(sb, 8, SPEC_W, "Vector write energy", e[MODEL_OP_RANDOM_FILL], " pJ");
+	report_dbl(sb, 8, SPEC_W, "Vector metadata read energy", e[MODEL_OP_RANDOM_MD_READ], " pJ");
+	report_dbl(sb, 8, SPEC_W, "Vector metadata write energy", e[MODEL_OP_RANDOM_MD_FILL], " pJ");
+	report_dbl(sb, 8, SPEC_W, "(De)compression energy", e[MODEL_OP_DECOMPRESSION], " pJ");
 	if (ml->energy_source != MODEL_ENERGY_ERT)
-		rp_str(sb, 8, SPEC_W, "Vector energy source", rp_level_source(r, l, buf, sizeof(buf)));
+		report_str(sb, 8, SPEC_W, "Vector energy source", report_level_source(r, l, buf, sizeof(buf)));
 	specs_tail(ml, sb);
 }
 
@@ -147,40 +147,40 @@ static void energy_lines(const struct model_tile *t, unsigned width, struct strb
 {
 	double rep = t->avg_replication, clusters = (double)t->utilized_clusters;
 
-	rp_int(sb, 8, width, "Temporal reductions (per-instance)", t->temporal_reductions);
-	rp_int(sb, 8, width, "Address generations (per-cluster)", t->address_generations);
-	rp_dbl(sb, 8, width, "Energy (per-scalar-access)", t->energy_per_access_pj, " pJ");
-	rp_dbl(sb, 8, width, "Energy (per-instance)", t->energy_pj, " pJ");
-	rp_dbl(sb, 8, width, "Energy (total)", t->energy_total_pj, " pJ");
-	rp_dbl(sb, 8, width, "Temporal Reduction Energy (per-instance)",
+	report_int(sb, 8, width, "Temporal reductions (per-instance)", t->temporal_reductions);
+	report_int(sb, 8, width, "Address generations (per-cluster)", t->address_generations);
+	report_dbl(sb, 8, width, "Energy (per-scalar-access)", t->energy_per_access_pj, " pJ");
+	report_dbl(sb, 8, width, "Energy (per-instance)", t->energy_pj, " pJ");
+	report_dbl(sb, 8, width, "Energy (total)", t->energy_total_pj, " pJ");
+	report_dbl(sb, 8, width, "Temporal Reduction Energy (per-instance)",
 	       t->temporal_reduction_energy_pj, " pJ");
-	rp_dbl(sb, 8, width, "Temporal Reduction Energy (total)",
+	report_dbl(sb, 8, width, "Temporal Reduction Energy (total)",
 	       t->temporal_reduction_energy_pj * rep, " pJ");
-	rp_dbl(sb, 8, width, "Address Generation Energy (per-cluster)",
+	report_dbl(sb, 8, width, "Address Generation Energy (per-cluster)",
 	       t->addr_gen_energy_pj, " pJ");
-	rp_dbl(sb, 8, width, "Address Generation Energy (total)",
+	report_dbl(sb, 8, width, "Address Generation Energy (total)",
 	       t->addr_gen_energy_pj * clusters, " pJ");
-	rp_dbl(sb, 8, width, "Bandwidth Consumption Scale", t->bw_consumption_scale, NULL);
+	report_dbl(sb, 8, width, "Bandwidth Consumption Scale", t->bw_consumption_scale, NULL);
 }
 
 static void dense_tensor(const struct model_tile *t, struct strbuf *sb)
 {
 	double rep = t->avg_replication;
 
-	rp_int(sb, 8, DENSE_W, "Partition size", t->partition_size);
-	rp_int(sb, 8, DENSE_W, "Utilized capacity", t->utilized_capacity);
-	rp_int(sb, 8, DENSE_W, "Utilized instances (max)", (uint64_t)rep);
-	rp_int(sb, 8, DENSE_W, "Utilized clusters (max)", t->utilized_clusters);
-	rp_int(sb, 8, DENSE_W, "Scalar reads (per-instance)", t->actions[MODEL_OP_RANDOM_READ]);
-	rp_int(sb, 8, DENSE_W, "Scalar fills (per-instance)", t->actions[MODEL_OP_RANDOM_FILL]);
-	rp_int(sb, 8, DENSE_W, "Scalar updates (per-instance)", t->actions[MODEL_OP_RANDOM_UPDATE]);
+	report_int(sb, 8, DENSE_W, "Partition size", t->partition_size);
+	report_int(sb, 8, DENSE_W, "Utilized capacity", t->utilized_capacity);
+	report_int(sb, 8, DENSE_W, "Utilized instances (max)", (uint64_t)rep);
+	report_int(sb, 8, DENSE_W, "Utilized clusters (max)", t->utilized_clusters);
+	report_int(sb, 8, DENSE_W, "Scalar reads (per-instance)", t->actions[MODEL_OP_RANDOM_READ]);
+	report_int(sb, 8, DENSE_W, "Scalar fills (per-instance)", t->actions[MODEL_OP_RANDOM_FILL]);
+	report_int(sb, 8, DENSE_W, "Scalar updates (per-instance)", t->actions[MODEL_OP_RANDOM_UPDATE]);
 	energy_lines(t, DENSE_W, sb);
-	rp_dbl(sb, 8, DENSE_W, "Shared Bandwidth (per-instance)", t->shared_bw, " words/cycle");
-	rp_dbl(sb, 8, DENSE_W, "Shared Bandwidth (total)", t->shared_bw * rep, " words/cycle");
-	rp_dbl(sb, 8, DENSE_W, "Read Bandwidth (per-instance)", t->read_bw, " words/cycle");
-	rp_dbl(sb, 8, DENSE_W, "Read Bandwidth (total)", t->read_bw * rep, " words/cycle");
-	rp_dbl(sb, 8, DENSE_W, "Write Bandwidth (per-instance)", t->write_bw, " words/cycle");
-	rp_dbl(sb, 8, DENSE_W, "Write Bandwidth (total)", t->write_bw * rep, " words/cycle");
+	report_dbl(sb, 8, DENSE_W, "Shared Bandwidth (per-instance)", t->shared_bw, " words/cycle");
+	report_dbl(sb, 8, DENSE_W, "Shared Bandwidth (total)", t->shared_bw * rep, " words/cycle");
+	report_dbl(sb, 8, DENSE_W, "Read Bandwidth (per-instance)", t->read_bw, " words/cycle");
+	report_dbl(sb, 8, DENSE_W, "Read Bandwidth (total)", t->read_bw * rep, " words/cycle");
+	report_dbl(sb, 8, DENSE_W, "Write Bandwidth (per-instance)", t->write_bw, " words/cycle");
+	report_dbl(sb, 8, DENSE_W, "Write Bandwidth (total)", t->write_bw * rep, " words/cycle");
 }
 
 /* "Rank r (metadata, payload): (md,<sep>pl)" lines from the highest rank. */
@@ -197,14 +197,14 @@ static void sparse_format(const struct model_tile *t, struct strbuf *sb)
 {
 	unsigned r;
 
-	rp_label(sb, 8, SPARSE_W, "Representation format");
+	report_label(sb, 8, SPARSE_W, "Representation format");
 	if (!t->has_metadata || !t->n_fmt_ranks) {
 		strbuf_addstr(sb, "none\n");
-		rp_str(sb, 8, SPARSE_W, "Max utilized Repr format storage capacity", "0");
+		report_str(sb, 8, SPARSE_W, "Max utilized Repr format storage capacity", "0");
 		return;
 	}
 	for (r = t->n_fmt_ranks; r-- > 0;)
-		strbuf_addf(sb, "%s ", rp_fmt_name(t->fmt_kind[r]));
+		strbuf_addf(sb, "%s ", report_fmt_name(t->fmt_kind[r]));
 	strbuf_addch(sb, '\n');
 	strbuf_addf(sb, "        %-*s\n", SPARSE_W, "Max utilized Repr format storage capacity");
 	rank_lines(sb, t->n_fmt_ranks, t->fmt_capacity, " ");
@@ -220,10 +220,10 @@ static void sparse_counts(const struct model_tile *t, struct strbuf *sb)
 	for (op = 0; op < 3; op++) {
 		uint64_t algo = op == 0 ? t->reads : op == 1 ? t->fills : t->updates;
 		snprintf(label, sizeof(label), "Algorithmic scalar %s (per-instance)", what[op]);
-		rp_int(sb, 8, SPARSE_W, label, algo);
+		report_int(sb, 8, SPARSE_W, label, algo);
 		for (c = 0; c < 3; c++) {
 			snprintf(label, sizeof(label), "%s scalar %s (per-instance)", cls[c], what[op]);
-			rp_int(sb, 8, SPARSE_W, label, t->actions[3 * op + c]);
+			report_int(sb, 8, SPARSE_W, label, t->actions[3 * op + c]);
 		}
 	}
 }
@@ -254,7 +254,7 @@ static void sparse_format_counts(const struct model_tile *t, struct strbuf *sb)
 			snprintf(label, sizeof(label), "%s scalar format %s (per-instance)", cls[c],
 				 what[op]);
 			if (!fmt_nonzero(t, op, c)) {
-				rp_str(sb, 8, SPARSE_W, label, "0");
+				report_str(sb, 8, SPARSE_W, label, "0");
 				continue;
 			}
 			strbuf_addf(sb, "        %-*s\n", SPARSE_W, label);
@@ -277,11 +277,11 @@ static void sparse_bandwidth(const struct model_tile *t, struct strbuf *sb)
 
 	for (i = 0; i < 3; i++) {
 		snprintf(label, sizeof(label), "Average %s Bandwidth (per-instance)", b[i].name);
-		rp_dbl(sb, 8, SPARSE_W, label, b[i].bw, " words/cycle");
+		report_dbl(sb, 8, SPARSE_W, label, b[i].bw, " words/cycle");
 		strbuf_addf(sb, "            Breakdown (Data, Format): (%.2f%%, %.2f%%%s\n",
 			    1 - 100 * b[i].ratio, 100 * b[i].ratio, b[i].close);
 		snprintf(label, sizeof(label), "%s Bandwidth (total)", b[i].name);
-		rp_dbl(sb, 8, SPARSE_W, label, b[i].bw * xy, " words/cycle");
+		report_dbl(sb, 8, SPARSE_W, label, b[i].bw * xy, " words/cycle");
 	}
 }
 
@@ -289,14 +289,14 @@ static void sparse_tensor(const struct model_tile *t, struct strbuf *sb)
 {
 	double rep = t->avg_replication;
 
-	rp_int(sb, 8, SPARSE_W, "Partition size", t->partition_size);
-	rp_str(sb, 8, SPARSE_W, "Tile density distribution", t->density_name ? t->density_name : "");
-	rp_int(sb, 8, SPARSE_W, "Data tile shape", t->shape);
-	rp_int(sb, 8, SPARSE_W, "Max utilized data storage capacity", t->utilized_capacity);
+	report_int(sb, 8, SPARSE_W, "Partition size", t->partition_size);
+	report_str(sb, 8, SPARSE_W, "Tile density distribution", t->density_name ? t->density_name : "");
+	report_int(sb, 8, SPARSE_W, "Data tile shape", t->shape);
+	report_int(sb, 8, SPARSE_W, "Max utilized data storage capacity", t->utilized_capacity);
 	sparse_format(t, sb);
-	rp_int(sb, 8, SPARSE_W, "Utilized instances (max)", t->max_x * t->max_y);
-	rp_dbl(sb, 8, SPARSE_W, "Utilized instances (average)", rep, NULL);
-	rp_int(sb, 8, SPARSE_W, "Utilized clusters (max)", t->utilized_clusters);
+	report_int(sb, 8, SPARSE_W, "Utilized instances (max)", t->max_x * t->max_y);
+	report_dbl(sb, 8, SPARSE_W, "Utilized instances (average)", rep, NULL);
+	report_int(sb, 8, SPARSE_W, "Utilized clusters (max)", t->utilized_clusters);
 	sparse_counts(t, sb);
 	sparse_format_counts(t, sb);
 	energy_lines(t, SPARSE_W, sb);
@@ -316,8 +316,8 @@ static void storage_block(const struct spec_set *s, const struct model_result *r
 	else
 		dense_specs(lvl, r, l, sb);
 	strbuf_addstr(sb, "\n    STATS\n    -----\n");
-	rp_int(sb, 4, 21, "Cycles", ml->cycles);
-	rp_dbl(sb, 4, 21, "Bandwidth throttling", ml->slowdown, NULL);
+	report_int(sb, 4, 21, "Cycles", ml->cycles);
+	report_dbl(sb, 4, 21, "Bandwidth throttling", ml->slowdown, NULL);
 	for (pv = 0; pv < r->n_tensors; pv++) {
 		const struct model_tile *t = &r->tiles[l][pv];
 		if (!t->is_kept)
@@ -349,8 +349,8 @@ static void networks(const struct spec_set *s, const struct model_result *r, str
 			continue;
 		network_name(s, l, name, sizeof(name));
 		strbuf_addf(sb, "=== %s ===\n", name);
-		rp_dbl(sb, 4, 21, "Ingresses (total)", r->networks[l].ingresses, NULL);
-		rp_dbl(sb, 4, 21, "Energy (total)", r->networks[l].energy_pj, " pJ");
+		report_dbl(sb, 4, 21, "Ingresses (total)", r->networks[l].ingresses, NULL);
+		report_dbl(sb, 4, 21, "Energy (total)", r->networks[l].energy_pj, " pJ");
 	}
 	strbuf_addch(sb, '\n');
 }
@@ -361,11 +361,11 @@ static void op_intensity(const struct spec_set *s, const struct model_result *r,
 	unsigned l;
 
 	strbuf_addstr(sb, "Operational Intensity Stats\n---------------------------\n");
-	rp_int(sb, 4, 40, "Total elementwise ops", r->total_elementwise_ops);
-	rp_int(sb, 4, 40, "Total reduction ops", r->total_reduction_ops);
-	rp_int(sb, 4, 40, "Total ops", r->total_ops);
-	rp_int(sb, 4, 40, "Total memory accesses required", r->total_memory_accesses);
-	rp_dbl(sb, 4, 40, "Optimal Op per Byte", r->optimal_op_per_byte, NULL);
+	report_int(sb, 4, 40, "Total elementwise ops", r->total_elementwise_ops);
+	report_int(sb, 4, 40, "Total reduction ops", r->total_reduction_ops);
+	report_int(sb, 4, 40, "Total ops", r->total_ops);
+	report_int(sb, 4, 40, "Total memory accesses required", r->total_memory_accesses);
+	report_dbl(sb, 4, 40, "Optimal Op per Byte", r->optimal_op_per_byte, NULL);
 	strbuf_addch(sb, '\n');
 	for (l = 0; l < r->n_levels; l++) {
 		const struct spec_level *lvl = &s->arch.levels[l];
@@ -373,8 +373,8 @@ static void op_intensity(const struct spec_set *s, const struct model_result *r,
 		strbuf_addf(sb, "=== %s ===\n", lvl->name);
 		if (!n)
 			continue;
-		rp_int(sb, 4, 40, "Total scalar accesses", n);
-		rp_dbl(sb, 4, 40, "Op per Byte",
+		report_int(sb, 4, 40, "Total scalar accesses", n);
+		report_dbl(sb, 4, 40, "Op per Byte",
 		       (double)r->total_ops / ((double)lvl->word_bits * (double)n / 8.0), NULL);
 	}
 	strbuf_addstr(sb, "\n\n");

@@ -37,7 +37,7 @@ static double tensor_energy(const struct model_result *r, unsigned pv)
 	unsigned l;
 
 	for (l = 0; l < r->n_levels; l++)
-		e += rp_tile_energy(&r->tiles[l][pv]);
+		e += report_tile_energy(&r->tiles[l][pv]);
 	return e;
 }
 
@@ -107,11 +107,11 @@ static void sparse_tiles(const struct spec_set *s, const struct model_result *r,
 				    s->workload.tensors[pv].name);
 			strbuf_addf(out, "    %-24s ", name.buf);
 			for (k = t->n_fmt_ranks; k-- > 0;)
-				strbuf_addf(out, "%s%s", rp_fmt_name(t->fmt_kind[k]), k ? " " : "");
+				strbuf_addf(out, "%s%s", report_fmt_name(t->fmt_kind[k]), k ? " " : "");
 			if (!t->n_fmt_ranks)
 				strbuf_addstr(out, "none");
 			strbuf_addf(out, ", density %.3f, stored %.2f%%;", t->expected_density,
-				    100 * rp_tile_stored_fraction(t, s->arch.levels[l].word_bits));
+				    100 * report_tile_stored_fraction(t, s->arch.levels[l].word_bits));
 			classes(out, "reads", t, MODEL_OP_RANDOM_READ);
 			classes(out, "fills", t, MODEL_OP_RANDOM_FILL);
 			classes(out, "updates", t, MODEL_OP_RANDOM_UPDATE);

@@ -1,6 +1,8 @@
 /*
- * The v0.4 node list ('nodes:' with !Container, !Component, !Parallel and
- * !Hierarchical), flattened as Timeloop's front end does: container
+ * The v0.4 node list ('nodes:' with !Container, !Component, !Parallel,
+ * !Hierarchical, !Pipelined and !Nothing), flattened as Timeloop's front
+ * end does: a !Nothing node and a component with 'enabled: false' add
+ * nothing, !Pipelined nests like !Hierarchical; container
  * attributes apply to every later node; a container with a spatial fanout
  * becomes a 'dummy_storage' level named inter_<container>_spatial that
  * carries the outer mesh, and the nodes after it get the larger mesh;
@@ -15,8 +17,12 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-static const char *const tags[] = { "!Container", "!Component", "!Parallel", "!Hierarchical" };
-enum node_tag { TAG_CONTAINER, TAG_COMPONENT, TAG_PARALLEL, TAG_HIERARCHICAL };
+static const char *const tags[] = {
+	"!Container", "!Component", "!Parallel", "!Hierarchical", "!Pipelined", "!Nothing",
+};
+enum node_tag {
+	TAG_CONTAINER, TAG_COMPONENT, TAG_PARALLEL, TAG_HIERARCHICAL, TAG_PIPELINED, TAG_NOTHING,
+};
 
 static const char *const container_keys[] = { "name", "attributes", "spatial", "constraints" };
 static const char *const component_keys[] = {
@@ -124,11 +130,17 @@ static int component(struct ld *ld, const struct ysrc_node *n, const struct kpat
 	const struct ysrc_node *attrs = ld_get(n, "attributes");
 	struct kpath cp = KP_KEY(p, "class"), ap = KP_KEY(p, "attributes");
 	struct kpath sop = KP_KEY(p, "sparse_optimizations"), cop = KP_KEY(p, "constraints");
+	struct kpath ep = KP_KEY(p, "enabled");
 	struct raw_comp *rc;
 	const char *name;
+	bool enabled = true;
 	size_t i;
 
 	ld_check_keys(ld, n, p, component_keys, ARRAY_SIZE(component_keys));   /* harmless */
+	if (ld_get(n, "enabled") && ld_bool(ld, ld_get(n, "enabled"), &ep, &enabled) < 0)
+		return -1;
+	if (!enabled)
+		return 0;
 
 	if (want_name(ld, n, p, &name) < 0)
 		return -1;
@@ -245,11 +257,15 @@ static int one_node(struct ld *ld, const struct ysrc_node *n, const struct kpath
 	struct kpath np = KP_KEY(p, "nodes");
 	int k;
 
+	if (n->tag && !strcmp(n->tag, "!Nothing"))
+		return 0;             /* may be written bare: '- !Nothing' */
 	if (ld_want_map(ld, n, p) < 0)
 		return -1;
 	if (!n->tag)
 		return ld_error(ld, n, p, "a node needs a tag: !Container, !Component or !Parallel");
 	k = ld_lookup(ld, n, p, "node tag", n->tag, tags, ARRAY_SIZE(tags));
+	if (k == TAG_NOTHING)
+		return 0;
 	if (k == TAG_CONTAINER)
 		return container(ld, n, p, w);
 	if (k == TAG_COMPONENT)

@@ -595,3 +595,41 @@ int spec_densities_load(struct ld *ld, const struct ysrc_node *inst, const struc
 		rc = -1;
 	return rc;
 }
+
+int spec_density_parse_matrix(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			      const char *name, uint64_t rows, uint64_t cols,
+			      struct spec_density *d)
+{
+	struct spec_tensor t;
+	int rc;
+
+	memset(&t, 0, sizeof(t));
+	t.name = name;
+	t.loc = n->loc;
+	t.n_ranks = 2;
+	t.rank_extent[0] = rows;
+	t.rank_extent[1] = cols;
+	t.size = rows * cols;
+	rc = parse_density(ld, n, p, &t, d);
+	if (rc == 0 && d->kind == SPEC_DENSITY_NM)
+		rc = ld_error(ld, n, p, "distribution 'structured_nm' needs a problem dimension; "
+			      "it is not available for '%s'", name);
+	return rc;
+}
+
+const struct spec_matrix *spec_matrix_load_at(struct ld *ld, const char *file, struct diag_loc at,
+					      const struct kpath *p)
+{
+	return load_matrix(ld, file, at, p);
+}
+
+int spec_density_parse(struct ld *ld, const struct ysrc_node *n, const struct kpath *p, unsigned t)
+{
+	struct spec_tensor *ts = (struct spec_tensor *)ld->s->workload.tensors;
+	return parse_density(ld, n, p, &ts[t], &ts[t].density);
+}
+
+int spec_density_apply_files(struct ld *ld)
+{
+	return apply_tensor_files(ld);
+}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "specs/specs_int.h"
+#include "specs/template_int.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -29,10 +30,12 @@ static const struct top_key top_keys[] = {
 	{ "mapspace_constraints", "mapspace_constraints", TOP_TARGETS },
 	{ "mapspace", "mapspace", TOP_SINGLE },
 	{ "model", "model", TOP_SINGLE },
+	{ "stpu", "stpu", TOP_SINGLE },
+	{ "ipu", "ipu", TOP_SINGLE },
 	{ "compound_components", "compound_components", TOP_IGNORED },
 	{ "components", "components", TOP_IGNORED },
 	{ "globals", "globals", TOP_IGNORED },
-	{ "variables", "variables", TOP_IGNORED },
+	{ "variables", "variables", TOP_MERGED },
 	{ "dumped_by_timeloop_front_end", "dumped_by_timeloop_front_end", TOP_IGNORED },
 	{ "ERT_summary", "ERT_summary", TOP_IGNORED },
 	{ "ART_summary", "ART_summary", TOP_IGNORED },
@@ -41,7 +44,8 @@ static const struct top_key top_keys[] = {
 static const char *const top_key_names[] = {
 	"architecture", "arch", "problem", "mapping", "sparse_optimizations", "ERT", "ART",
 	"mapper", "architecture_constraints", "arch_constraints", "constraints",
-	"mapspace_constraints", "mapspace", "model", "compound_components", "components",
+	"mapspace_constraints", "mapspace", "model", "stpu", "ipu", "compound_components",
+	"components",
 	"globals", "variables", "dumped_by_timeloop_front_end", "ERT_summary", "ART_summary",
 };
 
@@ -56,12 +60,46 @@ const struct ld_top *ld_top_get(const struct ld *ld, const char *key)
 	return NULL;
 }
 
+/*
+ * Timeloop's v0.4 front end also takes a top-level key by a part of its
+ * name, trying in this order: one holding "ignore" is ignored (anchor
+ * holders such as 'problem_base_ignore'), then "components", "constraints"
+ * (so 'extra_mapping_constraints' adds constraints), "mapping", "globals".
+ * Here the part must be a whole word between '_' or '-', so that a
+ * misspelt 'mappings' is still an error.
+ */
+static const struct top_key part_keys[] = {
+	{ "ignore", "ignore", TOP_IGNORED },
+	{ "components", "components", TOP_IGNORED },
+	{ "constraints", "architecture_constraints", TOP_TARGETS },
+	{ "mapping", "mapping", TOP_LIST },
+	{ "globals", "globals", TOP_IGNORED },
+};
+
+/* True when 'word' is one of the '_'/'-' separated words of 'name'. */
+static bool has_word(const char *name, const char *word)
+{
+	size_t len = strlen(word);
+	const char *s = name;
+	while ((s = strstr(s, word)) != NULL) {
+		bool starts = s == name || s[-1] == '_' || s[-1] == '-';
+		bool ends = s[len] == '\0' || s[len] == '_' || s[len] == '-';
+		if (starts && ends)
+			return true;
+		s++;
+	}
+	return false;
+}
+
 const struct top_key *ld_top_key_find(const char *name)
 {
 	size_t i;
 	for (i = 0; i < ARRAY_SIZE(top_keys); i++)
 		if (ysrc_key_eq(name, top_keys[i].name))
 			return &top_keys[i];
+	for (i = 0; i < ARRAY_SIZE(part_keys); i++)
+		if (has_word(name, part_keys[i].name))
+			return &part_keys[i];
 	return NULL;
 }
 
@@ -95,8 +133,11 @@ static void unknown_top_key(struct diag_list *dl, const struct ysrc_node *k)
 	strbuf_release(&sb);
 }
 
-/* Record one top-level pair of a file; a second single-valued key is an error. */
-static int add_top_pair(struct spec_source *src, const struct ysrc_pair *pr,
+/*
+ * Record one top-level pair of a file; a second single-valued key is an
+ * error, unless 'replace' (a layer's keys replace the design's).
+ */
+static int add_top_pair(struct spec_source *src, const struct ysrc_pair *pr, bool replace,
 			struct diag_list *dl)
 {
 	const struct top_key *tk = ld_top_key_find(pr->key->str);
@@ -107,6 +148,8 @@ static int add_top_pair(struct spec_source *src, const struct ysrc_pair *pr,
 		return -1;
 	}
 	slot = ld_top_slot(src->top, &src->n_top, tk->canonical);
+	if (replace && tk->merge != TOP_TARGETS && tk->merge != TOP_LIST)
+		slot->n = 0;
 	if (slot->n && tk->merge == TOP_SINGLE) {
 		diag_error(dl, pr->key->loc, "'%s' is given twice (only one file may give it)",
 			   pr->key->str);
@@ -137,7 +180,7 @@ static const char *source_name(struct spec_source *src, const char *name)
 
 /* Merge the top-level keys of the parsed file 'name' (root 'root'); 0 or -1. */
 static int source_merge(struct spec_source *src, const char *name, const struct ysrc_node *root,
-			struct diag_list *dl)
+			bool replace, struct diag_list *dl)
 {
 	size_t j;
 	int rc = 0;
@@ -154,7 +197,7 @@ static int source_merge(struct spec_source *src, const char *name, const struct 
 				  ysrc_kind_name(root));
 	}
 	for (j = 0; j < root->n; j++)
-		if (add_top_pair(src, &root->pairs[j], dl) < 0)
+		if (add_top_pair(src, &root->pairs[j], replace, dl) < 0)
 			rc = -1;
 	if (rc < 0)
 		src->n_errors++;
@@ -169,14 +212,43 @@ static int source_failed(struct spec_source *src)
 	return -1;
 }
 
-int spec_source_add_file(struct spec_source *src, const char *path, struct diag_list *dl)
+void spec_source_set_templates(struct spec_source *src, const char *const *vars, size_t n_vars,
+			       struct spec_jinja *jinja)
+{
+	src->template_vars = vars;
+	src->n_template_vars = n_vars;
+	src->jinja = jinja;
+}
+
+/* Read and parse 'path' into 'src'; 'replace': its keys replace the earlier files'. */
+static int add_file(struct spec_source *src, const char *path, bool replace, struct diag_list *dl)
 {
 	const char *name = source_name(src, path);
+	struct tmpl_ctx t;
 	struct ysrc_node *root;
+	int rc;
 
-	if (ysrc_parse_file(&src->arena, name, dl, &root) < 0)
+	memset(&t, 0, sizeof(t));
+	t.a = &src->arena;
+	t.dl = dl;
+	t.vars = src->template_vars;
+	t.n_vars = src->n_template_vars;
+	t.jinja = src->jinja;
+	rc = tmpl_parse_file(&t, path, name, NULL, 0, &root);
+	tmpl_ctx_release(&t);
+	if (rc < 0)
 		return source_failed(src);
-	return source_merge(src, name, root, dl);
+	return source_merge(src, name, root, replace, dl);
+}
+
+int spec_source_add_file(struct spec_source *src, const char *path, struct diag_list *dl)
+{
+	return add_file(src, path, false, dl);
+}
+
+int spec_source_add_layer(struct spec_source *src, const char *path, struct diag_list *dl)
+{
+	return add_file(src, path, true, dl);
 }
 
 int spec_source_add_text(struct spec_source *src, const char *name, const char *text,
@@ -187,7 +259,7 @@ int spec_source_add_text(struct spec_source *src, const char *name, const char *
 
 	if (ysrc_parse(&src->arena, own, text, len, dl, &root) < 0)
 		return source_failed(src);
-	return source_merge(src, own, root, dl);
+	return source_merge(src, own, root, false, dl);
 }
 
 void spec_source_free(struct spec_source *src)
@@ -200,6 +272,49 @@ void spec_source_free(struct spec_source *src)
 }
 
 /*
+ * The design's kind from its top-level keys: an accelerator model's key
+ * ('ipu', 'stpu') stands alone, without the Timeloop sections. -1 (reported)
+ * when keys of two kinds are mixed.
+ */
+static int accel_design(struct ld *ld)
+{
+	static const struct {
+		const char *key;
+		enum spec_design_kind kind;
+	} accels[] = { { "ipu", SPEC_DESIGN_IPU }, { "stpu", SPEC_DESIGN_STPU } };
+	static const char *const timeloop_keys[] = {
+		"architecture", "problem", "mapping", "sparse_optimizations", "mapper",
+		"architecture_constraints", "mapspace_constraints", "mapspace",
+	};
+	const struct ld_top *given = NULL;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < ARRAY_SIZE(accels); i++) {
+		const struct ld_top *t = ld_top_get(ld, accels[i].key);
+		if (!t)
+			continue;
+		if (given) {
+			ld_error(ld, t->keys[0], NULL, "'%s' and '%s' are designs of two different "
+				 "models; give one", t->keys[0]->str, given->keys[0]->str);
+			ld_note(ld, given->keys[0]->loc, "'%s' is given here", given->keys[0]->str);
+			rc = -1;
+			continue;
+		}
+		given = t;
+		ld->s->kind = accels[i].kind;
+	}
+	for (i = 0; given && i < ARRAY_SIZE(timeloop_keys); i++) {
+		const struct ld_top *t = ld_top_get(ld, timeloop_keys[i]);
+		if (t)
+			rc = ld_error(ld, t->keys[0], NULL, "'%s' does not apply to an '%s' design "
+				      "(it stands alone: everything it needs is under '%s')",
+				      t->keys[0]->str, given->keys[0]->str, given->keys[0]->str);
+	}
+	return rc;
+}
+
+/*
  * Run the section parsers. A section whose input is broken stops only the
  * sections that depend on it (the mapping needs the architecture and the
  * problem), so that one run reports the errors of every section.
@@ -209,6 +324,12 @@ static int run_sections(struct ld *ld)
 	const struct spec_load_options *opt = ld->opt;
 	int rc = 0;
 
+	if (accel_design(ld) < 0)
+		rc = -1;
+	if (ld->s->kind == SPEC_DESIGN_STPU)
+		return spec_stpu_load(ld) < 0 ? -1 : rc;
+	if (ld->s->kind == SPEC_DESIGN_IPU)
+		return spec_ipu_load(ld) < 0 ? -1 : rc;
 	if (spec_problem_load(ld) < 0)
 		rc = -1;
 	if (!ld_top_get(ld, "problem") && !(opt && opt->allow_no_problem))
@@ -264,13 +385,16 @@ static struct spec_set *build(const struct spec_source *src, const struct spec_o
 	s->n_files = src->n_files;
 	s->files = src->files;
 	s->source = src;
-	if (spec_overrides_apply(&ld, ov, n_ov) == 0)
+	if (spec_overrides_apply(&ld, ov, n_ov) == 0) {
+		spec_expressions_apply(&ld);   /* its errors fail the build; the sections say more */
 		run_sections(&ld);
+	}
 	if (n_ov)
 		spec_overrides_report(&ld, &own, dl);
 	diag_list_release(&own);
 	free(ld.comps);
 	free(ld.ov_seen);
+	free(ld.deferred);
 	if (dl->n_errors != errors_before) {
 		spec_set_free(s);
 		return NULL;
@@ -290,6 +414,12 @@ struct spec_set *spec_set_build(const struct spec_source *src, const struct spec
 	return build(src, ov, n_ov, opt, dl, dl->n_errors);
 }
 
+/* spec_source_free() for diag_list_keep(). */
+static void source_release(void *src)
+{
+	spec_source_free(src);
+}
+
 struct spec_set *spec_set_load(const char *const *paths, size_t n_paths,
 			       const struct spec_load_options *opt, struct diag_list *dl)
 {
@@ -307,14 +437,16 @@ struct spec_set *spec_set_load_overrides(const char *const *paths, size_t n_path
 	size_t i;
 
 	src->borrow_names = true;
+	if (opt)
+		spec_source_set_templates(src, opt->template_vars, opt->n_template_vars, opt->jinja);
 	for (i = 0; i < n_paths; i++)
 		spec_source_add_file(src, paths[i], dl);
 	if (n_paths == 0)
 		diag_error(dl, DIAG_LOC_NONE, "no input files");
 	else if (src->n_unparsed == 0)   /* clashing top-level keys: the sections still run */
 		s = build(src, ov, n_ov, opt, dl, errors_before);
-	if (!s) {
-		spec_source_free(src);
+	if (!s) {   /* the diagnostics may name files only the source knows (included ones) */
+		diag_list_keep(dl, source_release, src);
 		return NULL;
 	}
 	s->owns_source = true;

@@ -181,14 +181,19 @@ static const char *const con_keys[] = {
 	"target", "type", "factors", "permutation", "split", "keep", "bypass", "min", "max",
 	"no_reuse", "no_temporal_reuse", "no_link_transfer", "rmw_first_update", "no_coalesce",
 	"default_max_factor", "default_min_factor",
+	/* the v0.4 front end's macros (macros.c) */
+	"factors_only", "no_iteration_over_dataspaces", "must_iterate_over_dataspaces",
+	"maximize_dims", "maximize_dims_capacity", "keep_only", "bypass_only", "proportion",
 };
 static const char *const con_types[] = {
 	"temporal", "spatial", "bypass", "datatype", "dataspace", "utilization",
+	"max_overbooked_proportion",
 };
 static const enum spec_constraint_kind con_kinds[] = {
 	SPEC_CON_TEMPORAL, SPEC_CON_SPATIAL, SPEC_CON_BYPASS, SPEC_CON_BYPASS, SPEC_CON_BYPASS,
-	SPEC_CON_UTILIZATION,
+	SPEC_CON_UTILIZATION, SPEC_CON_UTILIZATION,
 };
+#define CON_TYPE_OVERBOOKED 6
 static const char *const unsupported_keys[] = {
 	"no_temporal_reuse", "rmw_first_update", "no_coalesce",
 	"default_max_factor", "default_min_factor", "max",
@@ -196,7 +201,8 @@ static const char *const unsupported_keys[] = {
 
 struct convec {
 	struct spec_constraint *v;
-	size_t n, alloc;
+	struct con_extra *x;           /* the entries each was made from */
+	size_t n, alloc, alloc_x;
 };
 
 /* Constraint factors: 'M=4' fixes, 'M<=8' bounds, 0 is the whole bound. */
@@ -288,8 +294,11 @@ static int con_body(struct ld *ld, const struct ysrc_node *e, const struct kpath
 static int con_kind_keys(struct ld *ld, const struct ysrc_node *e, const struct kpath *p,
 			 enum spec_constraint_kind kind, const char *type)
 {
-	static const char *const tiling[] = { "factors", "permutation", "split" };
-	static const char *const bypass[] = { "keep", "bypass" };
+	static const char *const tiling[] = {
+		"factors", "permutation", "split", "factors_only", "no_iteration_over_dataspaces",
+		"must_iterate_over_dataspaces", "maximize_dims", "maximize_dims_capacity",
+	};
+	static const char *const bypass[] = { "keep", "bypass", "keep_only", "bypass_only" };
 	size_t i;
 	int rc = 0;
 	for (i = 0; i < ARRAY_SIZE(tiling); i++)
@@ -323,6 +332,11 @@ static int con_entry(struct ld *ld, const struct ysrc_node *e, const struct kpat
 	    (k = ld_lookup_keyword(ld, ty, &yp, "constraint type", ty->str, con_types,
 			   ARRAY_SIZE(con_types))) < 0)
 		return -1;
+	if (k == CON_TYPE_OVERBOOKED) {
+		ld_warning(ld, ty, &yp, "'max_overbooked_proportion' constraints are not supported; "
+			   "ignored");
+		return 1;
+	}
 	c->kind = con_kinds[k];
 	c->loc = e->loc;
 	if (level < 0 && (ld_want_scalar(ld, t, &tp) < 0 ||
@@ -340,11 +354,25 @@ static int con_entry(struct ld *ld, const struct ysrc_node *e, const struct kpat
 	return con_body(ld, e, p, c) < 0 ? -1 : bad;
 }
 
-/* Append a constraint. */
-static void con_push(struct convec *cv, const struct spec_constraint *c)
+/* Append a constraint the front end adds itself (no entry of a file). */
+static void con_push_own(struct convec *cv, const struct spec_constraint *c)
 {
 	XGROW(cv->v, cv->n + 1, cv->alloc);
-	cv->v[cv->n++] = *c;
+	XGROW(cv->x, cv->n + 1, cv->alloc_x);
+	cv->v[cv->n] = *c;
+	memset(&cv->x[cv->n], 0, sizeof(cv->x[cv->n]));
+	cv->n++;
+}
+
+/* Append a constraint made from entry 'e' at 'p'. */
+static void con_push(struct ld *ld, struct convec *cv, const struct spec_constraint *c,
+		     const struct ysrc_node *e, const struct kpath *p)
+{
+	XGROW(cv->v, cv->n + 1, cv->alloc);
+	XGROW(cv->x, cv->n + 1, cv->alloc_x);
+	cv->v[cv->n] = *c;
+	spec_con_source(ld, e, p, &cv->x[cv->n]);
+	cv->n++;
 }
 
 /* A {targets: [...]} document (or a bare list). */
@@ -371,11 +399,13 @@ static int con_document(struct ld *ld, const struct ysrc_node *doc, const struct
 	for (i = 0; i < list->n; i++) {
 		struct kpath ip = KP_IDX(lp, i);
 		struct spec_constraint c;
+		int r;
 		memset(&c, 0, sizeof(c));
-		if (con_entry(ld, list->items[i], &ip, -1, &c) < 0)
+		r = con_entry(ld, list->items[i], &ip, -1, &c);
+		if (r < 0)
 			rc = -1;
-		else
-			con_push(cv, &c);
+		else if (r == 0)
+			con_push(ld, cv, &c, list->items[i], &ip);
 	}
 	return rc;
 }
@@ -440,9 +470,11 @@ static void prepend_unit_dims(const struct spec_workload *w, struct spec_constra
 static int node_section(struct ld *ld, const struct ysrc_pair *pr, const struct kpath *p,
 			unsigned level, struct convec *cv)
 {
-	static const char *const names[] = { "temporal", "spatial", "dataspace" };
+	static const char *const names[] = {
+		"temporal", "spatial", "dataspace", "max_overbooked_proportion",
+	};
 	static const enum spec_constraint_kind kinds[] = {
-		SPEC_CON_TEMPORAL, SPEC_CON_SPATIAL, SPEC_CON_BYPASS,
+		SPEC_CON_TEMPORAL, SPEC_CON_SPATIAL, SPEC_CON_BYPASS, SPEC_CON_UTILIZATION,
 	};
 	const struct spec_workload *w = &ld->s->workload;
 	struct kpath sp = KP_KEY(p, pr->key->str);
@@ -450,8 +482,16 @@ static int node_section(struct ld *ld, const struct ysrc_pair *pr, const struct 
 	int k;
 
 	memset(&c, 0, sizeof(c));
-	if ((k = ld_lookup_keyword(ld, pr->key, p, "constraint", pr->key->str, names, 3)) < 0 ||
-	    ld_want_map(ld, pr->value, &sp) < 0 ||
+	if ((k = ld_lookup_keyword(ld, pr->key, p, "constraint", pr->key->str, names, 4)) < 0)
+		return -1;
+	if (ysrc_is_null(pr->value) || (pr->value->kind == YSRC_MAP && pr->value->n == 0))
+		return 0;             /* an empty section: nothing */
+	if (k == 3) {
+		ld_warning(ld, pr->key, p, "'max_overbooked_proportion' constraints are not "
+			   "supported; ignored");
+		return 0;
+	}
+	if (ld_want_map(ld, pr->value, &sp) < 0 ||
 	    ld_check_keys(ld, pr->value, &sp, con_keys + 2, ARRAY_SIZE(con_keys) - 2))
 		return -1;
 	c.kind = kinds[k];
@@ -468,7 +508,7 @@ static int node_section(struct ld *ld, const struct ysrc_pair *pr, const struct 
 	prepend_unit_dims(w, &c);
 	if (c.kind == SPEC_CON_BYPASS && c.keep_mask && !ysrc_map_get(pr->value, "bypass"))
 		c.bypass_mask = ((1u << w->n_tensors) - 1) & ~c.keep_mask;
-	con_push(cv, &c);
+	con_push(ld, cv, &c, pr->value, &sp);
 	return 0;
 }
 
@@ -491,7 +531,7 @@ static void dummy_defaults(struct ld *ld, unsigned level, struct diag_loc loc,
 			c.perm[d] = (uint8_t)d;
 		}
 		c.n_perm = w->n_dims;
-		con_push(cv, &c);
+		con_push_own(cv, &c);
 	}
 	if (!has_bypass) {
 		memset(&c, 0, sizeof(c));
@@ -499,7 +539,7 @@ static void dummy_defaults(struct ld *ld, unsigned level, struct diag_loc loc,
 		c.level = level;
 		c.loc = loc;
 		c.bypass_mask = (1u << w->n_tensors) - 1;
-		con_push(cv, &c);
+		con_push_own(cv, &c);
 	}
 }
 
@@ -539,7 +579,7 @@ static int spec_nodes_constraints(struct ld *ld, struct convec *cv)
 
 int spec_constraints_load(struct ld *ld)
 {
-	struct convec cv = { NULL, 0, 0 };
+	struct convec cv = { NULL, NULL, 0, 0, 0 };
 	int rc = 0;
 
 	if (!ld->arch_ok)
@@ -552,8 +592,12 @@ int spec_constraints_load(struct ld *ld)
 		rc = -1;
 	if (spec_nodes_constraints(ld, &cv) < 0)
 		rc = -1;
+	cv.n = spec_con_merge(ld, cv.v, cv.x, cv.n, &rc);
+	if (spec_con_macros(ld, cv.v, cv.x, cv.n) < 0)
+		rc = -1;
 	ld->s->constraints.n = (unsigned)cv.n;
 	ld->s->constraints.items = cv.n ? arena_memdup(ld->a, cv.v, cv.n * sizeof(*cv.v)) : NULL;
 	free(cv.v);
+	free(cv.x);
 	return rc;
 }

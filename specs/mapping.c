@@ -25,7 +25,7 @@ static const enum dir_type type_of[] = {
 static const char *const directive_keys[] = {
 	"target", "type", "factors", "permutation", "split", "keep", "bypass", "no_reuse",
 	"no_temporal_reuse", "no_link_transfer", "rmw_first_update", "no_coalesce", "modulo",
-	"terms",
+	"terms", "stream",
 };
 
 /* Keys each directive type accepts besides 'target' and 'type'. */
@@ -34,7 +34,7 @@ static const char *const *const type_keys[] = {
 						"no_temporal_reuse", "rmw_first_update", NULL },
 	[DIR_SPATIAL] = (const char *const[]){ "factors", "permutation", "split", "no_reuse",
 					       "no_link_transfer", NULL },
-	[DIR_DATATYPE] = (const char *const[]){ "keep", "bypass", "no_coalesce", NULL },
+	[DIR_DATATYPE] = (const char *const[]){ "keep", "bypass", "no_coalesce", "stream", NULL },
 	[DIR_SKEW] = (const char *const[]){ "modulo", "terms", NULL },
 };
 
@@ -418,6 +418,11 @@ static int parse_datatype(struct ld *ld, const struct ysrc_node *d, const struct
 		rc = -1;
 	if (tensor_key(ld, d, p, "no_coalesce", &ml->no_coalesce_mask) < 0)
 		rc = -1;
+	if (ld_get(d, "stream")) {   /* Timeloop's mapper writes it; its model reads only keep/bypass */
+		uint32_t stream;
+		if (tensor_key(ld, d, p, "stream", &stream) < 0)
+			rc = -1;
+	}
 	for (t = 0; t < w->n_tensors; t++)
 		if (keep & bypass & (1u << t))
 			rc = ld_error(ld, ld_get(d, "bypass"), p, "data space '%s' is both kept and "
@@ -498,6 +503,21 @@ static void mapping_init(struct ld *ld, struct spec_mapping *m)
 		ml->split = w->n_dims;
 		ml->has_spatial = sa->levels[l].fanout_x * sa->levels[l].fanout_y > 1;
 		ml->keep_mask = w->n_tensors >= 32 ? ~0u : (1u << w->n_tensors) - 1;
+	}
+}
+
+/*
+ * A spatial container of a v0.4 node list becomes a level of its own; the
+ * front end gives it the directives a mapping does not: all its temporal
+ * factors 1 (the default) and every data space bypassed.
+ */
+static void complete_containers(struct ld *ld, struct map_state *st)
+{
+	size_t i;
+	for (i = 0; i < ld->n_comps; i++) {
+		const struct raw_comp *c = &ld->comps[i];
+		if (c->is_dummy && c->level >= 0 && !st->seen[c->level][DIR_DATATYPE])
+			st->m->levels[c->level].keep_mask = 0;
 	}
 }
 
@@ -609,6 +629,7 @@ int spec_mapping_load(struct ld *ld)
 				rc = -1;
 		}
 	}
+	complete_containers(ld, st);
 	force_outer_keep(ld, st);
 	if (rc == 0 && n_dirs > 0 && check_products(ld, st->m, top->keys[0]) < 0)
 		rc = -1;

@@ -412,24 +412,19 @@ static const struct spec_matrix *build(struct arena *a, struct mreader *r, uint6
 	return m;
 }
 
-const struct spec_matrix *spec_matrix_load(struct arena *a, const char *path,
-					   struct diag_list *dl)
+const struct spec_matrix *spec_matrix_parse(struct arena *a, const char *name, const char *text,
+					    size_t len, struct diag_list *dl)
 {
-	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
-	struct mreader r = { .path = path, .dl = dl };
+	struct strbuf copy = STRBUF_INIT;
+	struct mreader r = { .path = name, .dl = dl };
 	const struct spec_matrix *m = NULL;
 	uint64_t rows = 0, cols = 0;
 	int rc;
 
-	if (fileio_read(path, &text, &err) < 0) {
-		diag_error(dl, (struct diag_loc){ path, 0, 0 }, "%s", err.buf);
-		strbuf_release(&text);
-		strbuf_release(&err);
-		return NULL;
-	}
-	r.text = text.buf;
-	r.cur = text.buf;
-	rc = is_mtx(path, text.buf) ? read_mtx(&r, &rows, &cols) : read_dense(&r, &rows, &cols);
+	strbuf_add(&copy, text, len);   /* NUL-terminated, whatever the input holds */
+	r.text = copy.buf;
+	r.cur = copy.buf;
+	rc = is_mtx(name, copy.buf) ? read_mtx(&r, &rows, &cols) : read_dense(&r, &rows, &cols);
 	if (rc == 0) {
 		if (r.n > 1)    /* r.ents is NULL without entries */
 			qsort(r.ents, r.n, sizeof(*r.ents), cmp_entry);
@@ -438,6 +433,20 @@ const struct spec_matrix *spec_matrix_load(struct arena *a, const char *path,
 	if (rc == 0 && !r.failed)
 		m = build(a, &r, rows, cols);
 	free(r.ents);
+	strbuf_release(&copy);
+	return m;
+}
+
+const struct spec_matrix *spec_matrix_load(struct arena *a, const char *path,
+					   struct diag_list *dl)
+{
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	const struct spec_matrix *m = NULL;
+
+	if (fileio_read(path, &text, &err) < 0)
+		diag_error(dl, (struct diag_loc){ path, 0, 0 }, "%s", err.buf);
+	else
+		m = spec_matrix_parse(a, path, text.buf, text.len, dl);
 	strbuf_release(&text);
 	strbuf_release(&err);
 	return m;

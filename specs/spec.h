@@ -510,9 +510,122 @@ struct spec_constraints {
 	const struct spec_constraint *items;
 };
 
+/* ------------------------------------------------------------------- STPU */
+
+/*
+ * The Sparse-TPU design (the 'stpu' top-level key; docs/stpu.md): a systolic
+ * array, the packing parameters of the seed's column packers, an energy table
+ * and the sparse matrix of the SpMV. Self-contained: no architecture, problem
+ * or mapping is needed beside it.
+ */
+enum spec_stpu_dtype { SPEC_STPU_INT8, SPEC_STPU_FP32, SPEC_STPU_DTYPE_COUNT };
+
+/* Entries of the STPU energy table (pJ); the preset fills them, YAML overrides. */
+enum spec_stpu_energy_key {
+	SPEC_STPU_E_MAC,              /* one multiply-add in the dtype */
+	SPEC_STPU_E_REGISTER_BIT,     /* one register bit written */
+	SPEC_STPU_E_COMPARE_BIT,      /* one bit of an index comparison */
+	SPEC_STPU_E_SRAM_BIT,         /* one bit read or written in a buffer */
+	SPEC_STPU_E_WEIGHT_BUFFER_BIT,
+	SPEC_STPU_E_VECTOR_BUFFER_BIT,
+	SPEC_STPU_E_OUTPUT_BUFFER_BIT,
+	SPEC_STPU_E_HOLD,             /* STPU PE states */
+	SPEC_STPU_E_LATCH,
+	SPEC_STPU_E_ACCUMULATE,
+	SPEC_STPU_E_BYPASS,
+	SPEC_STPU_E_X_FORWARD,        /* a vector element (value + index) moved one PE down */
+	SPEC_STPU_E_TPU_MAC,          /* TPU and KMZ PEs: multiply-add + partial-sum register */
+	SPEC_STPU_E_TPU_X_FORWARD,    /* a vector value moved one PE down */
+	SPEC_STPU_E_COUNT
+};
+
+#define SPEC_STPU_MAX_ITER 8
+
+struct spec_stpu {
+	struct diag_loc loc;
+	unsigned array_rows;           /* PE rows: the array height, the partition height */
+	unsigned array_cols;           /* PE columns: the array width */
+	enum spec_stpu_dtype dtype;
+	unsigned index_bits;           /* column-index bits; 0 = ceil(log2(matrix_cols)) */
+	unsigned max_collision_row;    /* STPU-C1 MAX_COLLISION_ROW */
+	unsigned n_iter;               /* STPU-C1 N_ITER */
+	unsigned max_collision_group[SPEC_STPU_MAX_ITER];  /* per iteration */
+	unsigned kmz_max_columns;      /* KMZ alpha: columns per group */
+	double kmz_max_conflict_fraction;  /* KMZ gamma: conflicting rows per group / rows */
+	const char *energy_preset;
+	bool has_energy[SPEC_STPU_E_COUNT];   /* given in YAML */
+	double energy_pj[SPEC_STPU_E_COUNT];
+	uint64_t matrix_rows, matrix_cols;
+	struct spec_density matrix;    /* ACTUAL (with data) when read from a file */
+	uint64_t seed;                 /* pattern generation */
+};
+
+/* ------------------------------------------------- IPU sparse layer (accel/) */
+
+/*
+ * An 'ipu:' design: a Graphcore IPU (device) running one PopSparse sparse
+ * fully-connected layer (seed 000). Dimensions follow the seed: the sparse
+ * operand W is [X, Y], the dense input [Y, Z], the output [X, Z]. The layer
+ * is also described as the workload of the set (dims X and Y in blocks of
+ * block_size, Z in elements; one data space 'W'), so that W's density uses
+ * every density kind and --tensor W=FILE.
+ */
+enum spec_ipu_dtype { SPEC_IPU_HALF, SPEC_IPU_FLOAT, SPEC_IPU_N_DTYPES };
+enum spec_ipu_sparsity { SPEC_IPU_DYNAMIC, SPEC_IPU_STATIC };
+enum spec_ipu_pass { SPEC_IPU_FWD, SPEC_IPU_GRAD_A, SPEC_IPU_GRAD_W, SPEC_IPU_N_PASSES };
+
+#define SPEC_IPU_N_BLOCK_KINDS 3   /* block kernels 4x4, 8x8, 16x16 */
+
+struct spec_ipu_device {
+	const char *preset;            /* "gc200" or "bow" */
+	uint64_t tiles;
+	uint64_t bytes_per_tile;
+	unsigned workers;              /* worker contexts per tile */
+	double clock_hz;
+	unsigned exchange_bytes_per_cycle;   /* per tile */
+	bool exchange_bus_sharing;     /* 2 tiles per shared exchange bus */
+	uint64_t sync_cycles;          /* per exchange phase (0: none, as PopLibs) */
+	unsigned amp_macs_per_cycle[SPEC_IPU_N_DTYPES];   /* dense AMP, per tile */
+	unsigned conv_units[SPEC_IPU_N_DTYPES];           /* AMP units per input type */
+	/* sparse AMP block kernels, MACs per tile-cycle, [dtype][4x4, 8x8, 16x16]
+	 * (0: no kernel of that size for that type) */
+	double block_macs_per_cycle[SPEC_IPU_N_DTYPES][SPEC_IPU_N_BLOCK_KINDS];
+	struct diag_loc loc;
+};
+
+struct spec_ipu_layer {
+	uint64_t x, y, z;              /* elements */
+	unsigned block_size;           /* 1 = element-wise */
+	enum spec_ipu_dtype dtype;
+	enum spec_ipu_dtype partials_type;
+	uint32_t passes;               /* bit (1 << enum spec_ipu_pass); fwd always */
+	enum spec_ipu_sparsity sparsity;
+	double available_memory_proportion;
+	double meta_info_bucket_oversize_proportion;
+	unsigned groups;               /* 1 (the seed's known limitation) */
+	unsigned ipus;                 /* 1 */
+	unsigned partition[3];         /* plan constraint on P_X, P_Y, P_Z; 0 = free */
+	unsigned tensor;               /* index of W in the set's workload */
+	struct diag_loc loc;
+};
+
+struct spec_ipu {
+	struct spec_ipu_device device;
+	struct spec_ipu_layer layer;
+	struct diag_loc loc;
+};
+
 /* ------------------------------------------------------------ the spec set */
 
 struct spec_source;
+struct spec_jinja;
+
+/*
+ * What a design describes: a Timeloop-style accelerator (architecture,
+ * problem, mapping), or one of the accelerator models of accel/, whose key
+ * ('ipu', 'stpu') then stands alone.
+ */
+enum spec_design_kind { SPEC_DESIGN_TIMELOOP, SPEC_DESIGN_IPU, SPEC_DESIGN_STPU };
 
 struct spec_set {
 	struct arena arena;            /* owns everything below */
@@ -526,6 +639,9 @@ struct spec_set {
 	struct spec_energy_tables energy;
 	struct spec_mapper_settings mapper;
 	struct spec_constraints constraints;
+	enum spec_design_kind kind;    /* which model the design is for */
+	const struct spec_ipu *ipu;    /* SPEC_DESIGN_IPU: the 'ipu' key, else NULL */
+	const struct spec_stpu *stpu;  /* SPEC_DESIGN_STPU: the 'stpu' key, else NULL */
 	const struct spec_source *source;  /* what it was built from */
 	bool owns_source;              /* spec_set_load(): freed with the set */
 };
@@ -537,6 +653,10 @@ struct spec_load_options {
 	size_t n_tensor_files;
 	const char *const *prunes;     /* "NAME=N:M[:DIM]": dense NAME pruned to N:M (--prune) */
 	size_t n_prunes;
+	const char *const *template_vars; /* "NAME=VALUE": Jinja2 variables ('--var') */
+	size_t n_template_vars;
+	struct spec_jinja *jinja;      /* a helper to share between loads; NULL: one per
+					  file, started only for a template */
 };
 
 /*
@@ -579,6 +699,21 @@ struct spec_set *spec_set_load_overrides(const char *const *paths, size_t n_path
 					 struct diag_list *dl);
 
 /*
+ * A Jinja2 helper: a Python 3 process with Jinja2 running the script
+ * fiberloop-jinja.py, which renders the design files that are templates
+ * (docs/yaml-reference.md, "Timeloop v0.4 front end"). It starts on the
+ * first template it is asked to render and stays up for later ones, so a
+ * caller that loads many designs shares one. 'python' is the interpreter
+ * (NULL: $FIBERLOOP_PYTHON, else "python3" from PATH); 'script' the helper
+ * (NULL: $FIBERLOOP_JINJA_HELPER, else the installed copy, else the source
+ * tree's). Not thread-safe: one per thread.
+ */
+struct spec_jinja *spec_jinja_new(const char *python, const char *script);
+
+/* Stop the helper process and free 'j'. spec_jinja_free(NULL) is a no-op. */
+void spec_jinja_free(struct spec_jinja *j);
+
+/*
  * A new, empty source. Add the design's files to it, then build sets from
  * it: after the last spec_source_add_*() the source is immutable, and any
  * number of threads may call spec_set_build() on it at once.
@@ -593,6 +728,23 @@ struct spec_source *spec_source_new(void);
  * nothing). The source keeps a copy of 'path' for its locations.
  */
 int spec_source_add_file(struct spec_source *src, const char *path, struct diag_list *dl);
+
+/*
+ * spec_source_add_file() of a network layer 'path': its top-level keys
+ * replace those the files added before gave (its 'problem' replaces the
+ * design's), except the lists that files concatenate.
+ */
+int spec_source_add_layer(struct spec_source *src, const char *path, struct diag_list *dl);
+
+/*
+ * Render the templates among the files added from now on with the Jinja2
+ * variables vars[0..n_vars) ("NAME=VALUE"; the value typed as a YAML
+ * scalar: true/false, a number, else a string) using the helper 'jinja'
+ * (NULL: one is started for each file that needs it). Both are borrowed
+ * until the last spec_source_add_file().
+ */
+void spec_source_set_templates(struct spec_source *src, const char *const *vars, size_t n_vars,
+			       struct spec_jinja *jinja);
 
 /*
  * spec_source_add_file() of the in-memory YAML 'text' ('len' bytes), located
@@ -634,6 +786,56 @@ int spec_override_parse(const char *text, struct spec_override *ov, struct diag_
 /* Free what spec_override_parse() allocated; 'ov' becomes SPEC_OVERRIDE_INIT. */
 void spec_override_release(struct spec_override *ov);
 
+/* ------------------------------------------------------------ batch files */
+
+/* The command of a batch job (the names of 'fiberloop' commands). */
+enum spec_batch_command {
+	SPEC_BATCH_CHECK, SPEC_BATCH_MODEL, SPEC_BATCH_MAP, SPEC_BATCH_EXEC, SPEC_BATCH_VALIDATE,
+	SPEC_BATCH_COMMAND_COUNT
+};
+
+/* One job of a batch file: a design run with a command, or a network's layers mapped. */
+struct spec_batch_job {
+	const char *name;              /* unique; "jobN" when not given */
+	struct diag_loc loc, name_loc;
+	size_t n_files;
+	const char **files;            /* the design (relative to the batch file's directory) */
+	size_t n_sets;
+	const char **sets;             /* "PATH=VALUE" overrides, in order */
+	size_t n_vars;
+	const char **vars;             /* "NAME=VALUE" Jinja2 variables of its templates */
+	size_t n_tags;
+	const char **tags;
+	size_t n_layers;
+	const char **layers;           /* a network: layer files or directories of them */
+	bool has_command;
+	enum spec_batch_command command;
+	bool has_seed;
+	uint64_t seed;
+};
+
+/* A batch file: its jobs, defaults applied. Everything lives in 'arena'. */
+struct spec_batch {
+	struct arena arena;
+	const char *path;              /* the caller's */
+	size_t n_jobs;
+	struct spec_batch_job *jobs;
+};
+
+/*
+ * Read the batch file 'path' (docs/sweep.md, "Batch files"). Every problem
+ * goes to 'dl', located in 'path' (borrowed: keep it while the batch and
+ * the diagnostics live); returns the batch, or NULL when any error was
+ * reported.
+ */
+struct spec_batch *spec_batch_load(const char *path, struct diag_list *dl);
+
+/* Free a batch; spec_batch_free(NULL) is a no-op. */
+void spec_batch_free(struct spec_batch *b);
+
+/* "check", "model", "map", "exec", "validate". */
+const char *spec_batch_command_name(enum spec_batch_command c);
+
 /*
  * Free a spec set and everything in it (and its source, for a set from
  * spec_set_load()). spec_set_free(NULL) is a no-op.
@@ -668,6 +870,15 @@ int spec_mapping_derive(struct spec_mapping *m, const struct spec_workload *w);
 const struct spec_matrix *spec_matrix_load(struct arena *a, const char *path,
 					   struct diag_list *dl);
 
+/*
+ * spec_matrix_load() of the in-memory text 'text' ('len' bytes, which may
+ * hold NUL bytes) named 'name' (kept by the caller: diagnostics and the
+ * matrix's 'file' point to it; a name ending in .mtx, or text starting
+ * with %%MatrixMarket, is read as Matrix Market).
+ */
+const struct spec_matrix *spec_matrix_parse(struct arena *a, const char *name, const char *text,
+					    size_t len, struct diag_list *dl);
+
 /* Write 'm' as a Timeloop mapping YAML document (loadable again) to 'out'. */
 void spec_mapping_write_yaml(const struct spec_mapping *m, const struct spec_arch *arch,
 			     const struct spec_workload *w, struct strbuf *out);
@@ -680,5 +891,10 @@ const char *spec_named_format_name(enum spec_named_format k);
 const char *spec_metric_name(enum spec_metric m);
 const char *spec_search_name(enum spec_search s);
 const char *spec_spacetime_name(enum spec_spacetime st);
+const char *spec_stpu_dtype_name(enum spec_stpu_dtype d);
+const char *spec_stpu_energy_key_name(enum spec_stpu_energy_key k);
+const char *spec_ipu_dtype_name(enum spec_ipu_dtype d);
+const char *spec_ipu_pass_name(enum spec_ipu_pass p);
+const char *spec_ipu_sparsity_name(enum spec_ipu_sparsity s);
 
 #endif

@@ -91,6 +91,9 @@ struct spec_source {
 	unsigned n_unparsed;           /* of which could not be parsed */
 	size_t n_top;
 	struct ld_top top[LD_MAX_TOP];
+	const char *const *template_vars;  /* Jinja2 variables, borrowed while files are added */
+	size_t n_template_vars;
+	struct spec_jinja *jinja;      /* the caller's helper process, or NULL */
 };
 
 struct ld_override;
@@ -114,6 +117,9 @@ struct ld {
 	bool arch_ok;                  /* the architecture parsed without errors */
 	/* gathered from a node list */
 	bool nodes_sparse_present;
+	/* expressions evaluated for readers (vars.c) */
+	size_t n_deferred, alloc_deferred;
+	struct ld_deferred *deferred;
 };
 
 /* The entry of top-level key 'key' (canonical spelling), or NULL. */
@@ -125,6 +131,7 @@ enum top_merge {
 	TOP_LIST,      /* lists from several files are concatenated */
 	TOP_TARGETS,   /* maps whose 'targets' / 'tables' lists are concatenated */
 	TOP_IGNORED,   /* accepted and not used */
+	TOP_MERGED,    /* maps from several files, merged key by key ('variables') */
 };
 
 struct top_key {
@@ -169,6 +176,29 @@ bool ld_from_override(const struct ld *ld, struct diag_loc loc);
  */
 bool ld_override_key_first(struct ld *ld, struct diag_loc key_loc);
 
+/* ---------------------------------------- variables and expressions (vars.c) */
+
+struct ld_deferred;
+
+/*
+ * Evaluate the v0.4 front end's variables and expressions in the merged
+ * view of 'ld' (after overrides, before the section parsers): replaced
+ * values go into ld->a, outcomes for readers into ld->deferred. Errors that
+ * must be reported now go to ld->dl; returns 0 or -1.
+ */
+int spec_expressions_apply(struct ld *ld);
+
+/*
+ * For a reader that wants a number and got text 'n': 1 with '*text' set to
+ * the value of the expression 'n' is; 0 when 'n' is no expression; -1 after
+ * reporting the expression's error (at 'p').
+ */
+int ld_expr_value(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		  const char **text);
+
+/* The expression whose value node 'n' holds (for messages), or NULL. */
+const char *ld_expr_text(const struct ld *ld, const struct ysrc_node *n);
+
 /* Report an error at 'n' (or 'loc' when n is NULL) prefixed by the key path. */
 int ld_error(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -187,7 +217,16 @@ void ld_add_hint(struct strbuf *sb, const char *word, const char *const *cands, 
 /* The value of 'key' in 'map', or NULL when absent or written as null. */
 const struct ysrc_node *ld_get(const struct ysrc_node *map, const char *key);
 
-/* Report every key of 'map' not in 'known[0..n)' (did-you-mean). Returns the count. */
+/*
+ * True for a key that holds the word "ignore" (between '_' or '-'): the v0.4
+ * front end ignores it wherever it is (anchor holders).
+ */
+bool ld_ignored_key(const char *key);
+
+/*
+ * Report every key of 'map' not in 'known[0..n)' (did-you-mean), except the
+ * ignored ones (ld_ignored_key). Returns the count.
+ */
 int ld_check_keys(struct ld *ld, const struct ysrc_node *map, const struct kpath *p,
 		  const char *const *known, size_t n_known);
 
@@ -249,6 +288,35 @@ int spec_problem_load(struct ld *ld);
 /* density.c: densities of 'problem.instance' ('inst' may be NULL) and options. */
 int spec_densities_load(struct ld *ld, const struct ysrc_node *inst, const struct kpath *p);
 
+/*
+ * density.c: the density node 'n' of a bare 2-D matrix of 'rows' x 'cols'
+ * named 'name' (no workload needed; structured_nm is refused). 0 or -1.
+ */
+int spec_density_parse_matrix(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			      const char *name, uint64_t rows, uint64_t cols,
+			      struct spec_density *d);
+
+/*
+ * density.c: load the matrix 'file' (Matrix Market or dense text); what the
+ * reader reports is located at 'at' with the key path 'p'. NULL on error.
+ */
+const struct spec_matrix *spec_matrix_load_at(struct ld *ld, const char *file, struct diag_loc at,
+					      const struct kpath *p);
+
+/* stpu.c: the 'stpu' key. */
+int spec_stpu_load(struct ld *ld);
+
+/*
+ * density.c: the density node 'n' of data space 't' of the loaded workload
+ * (a number or a map, any kind), and the "NAME=FILE" load options; for
+ * sections that build their own workload (ipu.c).
+ */
+int spec_density_parse(struct ld *ld, const struct ysrc_node *n, const struct kpath *p, unsigned t);
+int spec_density_apply_files(struct ld *ld);
+
+/* ipu.c: the 'ipu' key (device and sparse layer, and the layer's workload). */
+int spec_ipu_load(struct ld *ld);
+
 /* arch.c: v0.3 tree / v0.4 flattened tree -> ld->comps; dialect in s->arch. */
 int spec_arch_tree_load(struct ld *ld, const struct ysrc_node *arch, const struct kpath *p);
 /* arch_nodes.c: v0.4 node list -> ld->comps (+ per-component sparse/constraints). */
@@ -297,6 +365,37 @@ int spec_parse_factors(struct ld *ld, const struct ysrc_node *n, const struct kp
 /* Parse a permutation string or list, innermost first; returns count or -1. */
 int spec_parse_perm(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		    uint8_t *perm);
+
+/*
+ * macros.c: the v0.4 front end's constraint macros and merging. A
+ * constraint keeps the entries it was made from (several once merged).
+ */
+#define CON_MAX_SOURCES 8
+struct con_extra {
+	size_t n;
+	const struct ysrc_node *entries[CON_MAX_SOURCES];
+	const char *paths[CON_MAX_SOURCES];     /* their key paths */
+};
+
+/* Record entry 'e' (at 'p') as the only source of a new constraint. */
+void spec_con_source(struct ld *ld, const struct ysrc_node *e, const struct kpath *p,
+		     struct con_extra *x);
+
+/*
+ * Merge v[0..n) (with their sources x[]) so that each level has at most one
+ * constraint of each kind, as the front end combines them; the new count.
+ * Sets '*rc' to -1 after reporting a disagreement.
+ */
+size_t spec_con_merge(struct ld *ld, struct spec_constraint *v, struct con_extra *x, size_t n,
+		      int *rc);
+
+/*
+ * Apply the macros of the merged constraints v[0..n): factors_only,
+ * no_iteration_over_dataspaces, must_iterate_over_dataspaces, keep_only,
+ * bypass_only, then maximize_dims (spatial, then temporal, innermost level
+ * first). Returns 0 or -1.
+ */
+int spec_con_macros(struct ld *ld, struct spec_constraint *v, struct con_extra *x, size_t n);
 
 /* mapper.c: 'mapper' settings and every constraint source. */
 int spec_mapper_load(struct ld *ld);

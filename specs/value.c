@@ -109,6 +109,19 @@ static bool key_known(const char *key, const char *const *known, size_t n)
 	return false;
 }
 
+bool ld_ignored_key(const char *key)
+{
+	const char *s = key;
+	while ((s = strstr(s, "ignore")) != NULL) {
+		bool starts = s == key || s[-1] == '_' || s[-1] == '-';
+		bool ends = s[6] == '\0' || s[6] == '_' || s[6] == '-';
+		if (starts && ends)
+			return true;
+		s++;
+	}
+	return false;
+}
+
 int ld_check_keys(struct ld *ld, const struct ysrc_node *map, const struct kpath *p,
 		  const char *const *known, size_t n_known)
 {
@@ -120,7 +133,7 @@ int ld_check_keys(struct ld *ld, const struct ysrc_node *map, const struct kpath
 	for (i = 0; i < map->n; i++) {
 		const struct ysrc_node *k = map->pairs[i].key;
 		struct strbuf sb = STRBUF_INIT;
-		if (key_known(k->str, known, n_known))
+		if (key_known(k->str, known, n_known) || ld_ignored_key(k->str))
 			continue;
 		strbuf_addf(&sb, "unknown key '%s'", k->str);
 		ld_add_hint(&sb, k->str, known, n_known);
@@ -217,58 +230,135 @@ int spec_parse_bool(const char *s, bool *out)
 	return -1;
 }
 
+/*
+ * The text a reader parses for scalar 'n': its own, or the value of the
+ * expression it is (vars.c), then '*shown' is "'EXPR' = VALUE" for messages
+ * (caller frees with the strbuf). Returns -1 after the expression's error.
+ */
+static int reader_text(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+		       int (*parses)(const char *), const char **text, struct strbuf *shown)
+{
+	const char *expr = ld_expr_text(ld, n);
+	int r;
+	*text = n->str;
+	if (expr) {
+		strbuf_addf(shown, "'%s' = %s", expr, n->str);
+		return 0;
+	}
+	strbuf_addf(shown, "'%s'", n->str);
+	if (parses(n->str))
+		return 0;
+	r = ld_expr_value(ld, n, p, text);
+	if (r > 0)
+		strbuf_addf(shown, " = %s", *text);
+	return r < 0 ? -1 : 0;
+}
+
+static int parses_u64(const char *s)
+{
+	uint64_t v;
+	return spec_parse_u64(s, &v) == 0;
+}
+
+static int parses_double(const char *s)
+{
+	double v;
+	return spec_parse_double(s, &v) == 0;
+}
+
+static int parses_bool(const char *s)
+{
+	bool v;
+	return spec_parse_bool(s, &v) == 0;
+}
+
 int ld_uint(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 	    uint64_t lo, uint64_t hi, uint64_t *out)
 {
+	struct strbuf shown = STRBUF_INIT;
+	const char *text;
 	uint64_t v;
-	if (ld_want_scalar(ld, n, p) < 0)
+	int rc = 0;
+
+	if (ld_want_scalar(ld, n, p) < 0 ||
+	    reader_text(ld, n, p, parses_u64, &text, &shown) < 0) {
+		strbuf_release(&shown);
 		return -1;
-	if (spec_parse_u64(n->str, &v) < 0 || v < lo || v > hi) {
-		if (hi == UINT64_MAX)
-			return ld_error(ld, n, p, "expected an integer >= %llu, got '%s'",
-					(unsigned long long)lo, n->str);
-		return ld_error(ld, n, p, "expected an integer in [%llu, %llu], got '%s'",
-				(unsigned long long)lo, (unsigned long long)hi, n->str);
 	}
-	*out = v;
-	return 0;
+	if (spec_parse_u64(text, &v) < 0 || v < lo || v > hi) {
+		if (hi == UINT64_MAX)
+			rc = ld_error(ld, n, p, "expected an integer >= %llu, got %s",
+				      (unsigned long long)lo, shown.buf);
+		else
+			rc = ld_error(ld, n, p, "expected an integer in [%llu, %llu], got %s",
+				      (unsigned long long)lo, (unsigned long long)hi, shown.buf);
+	} else {
+		*out = v;
+	}
+	strbuf_release(&shown);
+	return rc;
 }
 
 int ld_int(struct ld *ld, const struct ysrc_node *n, const struct kpath *p, int64_t *out)
 {
+	struct strbuf shown = STRBUF_INIT;
+	const char *text;
 	double d;
-	if (ld_want_scalar(ld, n, p) < 0)
+	int rc = 0;
+
+	if (ld_want_scalar(ld, n, p) < 0 ||
+	    reader_text(ld, n, p, parses_double, &text, &shown) < 0) {
+		strbuf_release(&shown);
 		return -1;
-	if (spec_parse_double(n->str, &d) < 0 || d != floor(d) || fabs(d) > 9.0e18)
-		return ld_error(ld, n, p, "expected an integer, got '%s'", n->str);
-	*out = (int64_t)d;
-	return 0;
+	}
+	if (spec_parse_double(text, &d) < 0 || d != floor(d) || fabs(d) > 9.0e18)
+		rc = ld_error(ld, n, p, "expected an integer, got %s", shown.buf);
+	else
+		*out = (int64_t)d;
+	strbuf_release(&shown);
+	return rc;
 }
 
 int ld_double(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 	      double lo, double hi, double *out)
 {
+	struct strbuf shown = STRBUF_INIT;
+	const char *text;
 	double v;
-	if (ld_want_scalar(ld, n, p) < 0)
+	int rc = 0;
+
+	if (ld_want_scalar(ld, n, p) < 0 ||
+	    reader_text(ld, n, p, parses_double, &text, &shown) < 0) {
+		strbuf_release(&shown);
 		return -1;
-	if (spec_parse_double(n->str, &v) < 0)
-		return ld_error(ld, n, p, "expected a number, got '%s'", n->str);
-	if (v < lo || v > hi) {
-		if (hi == HUGE_VAL)
-			return ld_error(ld, n, p, "expected a number >= %g, got '%s'", lo, n->str);
-		return ld_error(ld, n, p, "expected a number in [%g, %g], got '%s'", lo, hi, n->str);
 	}
-	*out = v;
-	return 0;
+	if (spec_parse_double(text, &v) < 0)
+		rc = ld_error(ld, n, p, "expected a number, got %s", shown.buf);
+	else if ((v < lo || v > hi) && hi == HUGE_VAL)
+		rc = ld_error(ld, n, p, "expected a number >= %g, got %s", lo, shown.buf);
+	else if (v < lo || v > hi)
+		rc = ld_error(ld, n, p, "expected a number in [%g, %g], got %s", lo, hi, shown.buf);
+	else
+		*out = v;
+	strbuf_release(&shown);
+	return rc;
 }
 
 int ld_bool(struct ld *ld, const struct ysrc_node *n, const struct kpath *p, bool *out)
 {
-	if (ld_want_scalar(ld, n, p) < 0)
+	struct strbuf shown = STRBUF_INIT;
+	const char *text;
+	int rc = 0;
+
+	if (ld_want_scalar(ld, n, p) < 0 ||
+	    reader_text(ld, n, p, parses_bool, &text, &shown) < 0) {
+		strbuf_release(&shown);
 		return -1;
-	if (spec_parse_bool(n->str, out) < 0)
-		return ld_error(ld, n, p, "expected true or false, got '%s'", n->str);
-	return 0;
+	}
+	if (spec_parse_bool(text, out) < 0)
+		rc = ld_error(ld, n, p, "expected true or false, got %s", shown.buf);
+	strbuf_release(&shown);
+	return rc;
 }
 
 const char *ld_str(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
@@ -358,6 +448,16 @@ static int tensor_item(struct ld *ld, const struct ysrc_node *item, const struct
 	int t;
 	if (ld_want_scalar(ld, item, p) < 0)
 		return -1;
+	if (!strcmp(item->str, "*")) {   /* the front end's "all" (quoted: '*' starts an alias) */
+		unsigned k;
+		for (k = 0; k < ld->s->workload.n_tensors; k++)
+			if (!(*mask & (1u << k))) {
+				*mask |= 1u << k;
+				if (order)
+					order[(*n_order)++] = (uint8_t)k;
+			}
+		return 0;
+	}
 	t = ld_tensor_index(ld, item, p, item->str);
 	if (t < 0)
 		return -1;

@@ -1,6 +1,7 @@
 /*
- * libyaml events -> located node tree, with anchors, aliases, merge keys and
- * duplicate-key errors (see ysrc_int.h).
+ * libyaml events -> located node tree, with anchors, aliases, merge keys
+ * ('<<' and the front end's recursive '<<<') and duplicate-key errors (see
+ * ysrc_int.h).
  */
 #include "specs/ysrc_int.h"
 
@@ -30,12 +31,23 @@ struct yparse {
 	bool had_errors;   /* any error */
 	unsigned depth;
 	unsigned col_offset;   /* added to the columns of the first line */
+	const struct ysrc_opts *opts;
 };
 
-/* A libyaml mark (0-based) as a 1-based location. */
+/* A libyaml mark (0-based) as a 1-based location (through the line map). */
 static struct diag_loc mark_loc(const struct yparse *p, yaml_mark_t m)
 {
+	const struct ysrc_linemap *map = p->opts ? p->opts->map : NULL;
 	unsigned col = (unsigned)m.column + 1 + (m.line == 0 ? p->col_offset : 0);
+
+	if (map && m.line < map->n_lines)
+		return (struct diag_loc){ map->files[m.line], map->lines[m.line],
+					  (unsigned)m.column + 1 };
+	if (map && map->n_lines)   /* past the last line: the lines after it */
+		return (struct diag_loc){ map->files[map->n_lines - 1],
+					  map->lines[map->n_lines - 1] + (unsigned)(m.line + 1 -
+										      map->n_lines),
+					  (unsigned)m.column + 1 };
 	return (struct diag_loc){ p->file, (unsigned)m.line + 1, col };
 }
 
@@ -114,6 +126,13 @@ static struct ysrc_node *parse_scalar(struct yparse *p, yaml_event_t *ev)
 	default:
 		n->style = YSRC_PLAIN;
 	}
+	if (p->opts && p->opts->hook_tag && n->tag && !strcmp(n->tag, p->opts->hook_tag)) {
+		struct ysrc_node *r = p->opts->hook(p->opts->hook_ctx, n);
+		if (r)
+			n = r;
+		else
+			p->had_errors = true;
+	}
 	anchor_add(p, ev->data.scalar.anchor, n);
 	return n;
 }
@@ -184,6 +203,12 @@ static bool is_merge_key(const struct ysrc_node *k)
 	return k->style == YSRC_PLAIN && !strcmp(k->str, "<<");
 }
 
+/* A plain '<<<' key: the front end's recursive merge. */
+static bool is_rmerge_key(const struct ysrc_node *k)
+{
+	return k->style == YSRC_PLAIN && !strcmp(k->str, "<<<");
+}
+
 struct pairvec {
 	struct ysrc_pair *v;
 	size_t n, alloc;
@@ -214,7 +239,78 @@ static void merge_from(struct yparse *p, struct pairvec *out, const struct ysrc_
 			pairvec_push(out, src->pairs[i].key, src->pairs[i].value);
 }
 
-/* Build the final pairs of a mapping from its raw pairs: duplicates, '<<'. */
+static void rmerge_pairs(struct yparse *p, struct pairvec *out, const struct ysrc_node *src);
+
+/*
+ * A new mapping: 'target' with the keys of 'src' that it lacks, recursively
+ * for keys that are mappings in both. Neither input is changed.
+ */
+static struct ysrc_node *rmerged(struct yparse *p, const struct ysrc_node *target,
+				 const struct ysrc_node *src)
+{
+	struct ysrc_node *n = arena_memdup(p->a, target, sizeof(*n));
+	struct pairvec pv = { NULL, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < target->n; i++)
+		pairvec_push(&pv, target->pairs[i].key, target->pairs[i].value);
+	rmerge_pairs(p, &pv, src);
+	n->n = pv.n;
+	n->pairs = pv.n ? arena_memdup(p->a, pv.v, pv.n * sizeof(*pv.v)) : NULL;
+	free(pv.v);
+	return n;
+}
+
+/*
+ * The recursive merge of '<<<': a key of mapping 'src' that 'out' lacks is
+ * added (after the others); one that both hold as mappings is merged the
+ * same way; otherwise 'out' keeps its own value.
+ */
+static void rmerge_pairs(struct yparse *p, struct pairvec *out, const struct ysrc_node *src)
+{
+	size_t i;
+	for (i = 0; i < src->n; i++) {
+		long j = pair_index(out->v, out->n, src->pairs[i].key->str);
+		struct ysrc_node *sv = src->pairs[i].value;
+		if (j < 0)
+			pairvec_push(out, src->pairs[i].key, sv);
+		else if (out->v[j].value->kind == YSRC_MAP && sv->kind == YSRC_MAP)
+			out->v[j].value = rmerged(p, out->v[j].value, sv);
+	}
+}
+
+/* Apply the one '<<<' key of raw pairs 'raw' (if any) to 'out'. */
+static void apply_rmerge(struct yparse *p, struct pairvec *out, const struct pairvec *raw)
+{
+	const struct ysrc_pair *first = NULL;
+	size_t i;
+
+	for (i = 0; i < raw->n; i++) {
+		const struct ysrc_pair *pr = &raw->v[i];
+		if (!is_rmerge_key(pr->key))
+			continue;
+		if (first) {
+			p->had_errors = true;
+			diag_error(p->dl, pr->key->loc, "a second '<<<' key in one mapping");
+			diag_note(p->dl, first->key->loc, "the first one is here");
+			continue;
+		}
+		first = pr;
+		if (pr->value->kind == YSRC_MAP) {
+			rmerge_pairs(p, out, pr->value);
+			continue;
+		}
+		p->had_errors = true;
+		if (pr->value->kind == YSRC_SEQ)
+			diag_error(p->dl, pr->value->loc, "a recursive merge key '<<<' takes one "
+				   "mapping, got a list (merge a list of mappings with '<<')");
+		else
+			diag_error(p->dl, pr->value->loc, "a recursive merge key '<<<' needs a "
+				   "mapping, got %s", ysrc_kind_name(pr->value));
+	}
+}
+
+/* Build the final pairs of a mapping from its raw pairs: duplicates, '<<', '<<<'. */
 static void finish_map(struct yparse *p, struct ysrc_node *n, struct pairvec *raw)
 {
 	struct pairvec out = { NULL, 0, 0 };
@@ -223,7 +319,7 @@ static void finish_map(struct yparse *p, struct ysrc_node *n, struct pairvec *ra
 	for (i = 0; i < raw->n; i++) {
 		struct ysrc_node *k = raw->v[i].key;
 		long first;
-		if (is_merge_key(k))
+		if (is_merge_key(k) || is_rmerge_key(k))
 			continue;
 		first = pair_index(out.v, out.n, k->str);
 		if (first >= 0) {
@@ -245,6 +341,7 @@ static void finish_map(struct yparse *p, struct ysrc_node *n, struct pairvec *ra
 		else
 			merge_from(p, &out, v);
 	}
+	apply_rmerge(p, &out, raw);
 	n->n = out.n;
 	n->pairs = out.n ? arena_memdup(p->a, out.v, out.n * sizeof(*out.v)) : NULL;
 	free(out.v);
@@ -383,11 +480,20 @@ static struct ysrc_node *parse_stream(struct yparse *p)
 int ysrc_parse(struct arena *a, const char *file, const char *text, size_t len,
 	       struct diag_list *dl, struct ysrc_node **root)
 {
-	return ysrc_parse_at(a, file, 1, text, len, dl, root);
+	return ysrc_parse_opts(a, file, text, len, NULL, dl, root);
 }
 
 int ysrc_parse_at(struct arena *a, const char *file, unsigned first_col, const char *text,
 		  size_t len, struct diag_list *dl, struct ysrc_node **root)
+{
+	struct ysrc_opts opts;
+	memset(&opts, 0, sizeof(opts));
+	opts.first_col = first_col;
+	return ysrc_parse_opts(a, file, text, len, &opts, dl, root);
+}
+
+int ysrc_parse_opts(struct arena *a, const char *file, const char *text, size_t len,
+		    const struct ysrc_opts *opts, struct diag_list *dl, struct ysrc_node **root)
 {
 	struct yparse p;
 	size_t i;
@@ -396,7 +502,8 @@ int ysrc_parse_at(struct arena *a, const char *file, unsigned first_col, const c
 	p.a = a;
 	p.file = file;
 	p.dl = dl;
-	p.col_offset = first_col ? first_col - 1 : 0;
+	p.opts = opts;
+	p.col_offset = opts && opts->first_col ? opts->first_col - 1 : 0;
 	if (!yaml_parser_initialize(&p.parser))
 		BUG("yaml_parser_initialize failed");
 	yaml_parser_set_input_string(&p.parser, (const unsigned char *)text, len);

@@ -3,8 +3,10 @@
  *
  * Every node carries its 1-based line and column and the caller's file name
  * string. Anchors and aliases are resolved (an alias node is a copy of the
- * anchored node located at the alias), merge keys ('<<') are applied, and a
- * key given twice in one mapping is an error with a note at the first one.
+ * anchored node located at the alias), merge keys ('<<') and the v0.4 front
+ * end's recursive merge keys ('<<<') are applied, and a key given twice in
+ * one mapping is an error with a note at the first one. Text rendered from
+ * a template is located in the template's files through a line map.
  * Keys compare with '-' and '_' taken as equal, as Timeloop's rewrite does.
  * Nodes live in the caller's arena and are never freed one by one. Only this
  * module includes <yaml.h>.
@@ -41,6 +43,26 @@ struct ysrc_node {
 	struct ysrc_pair *pairs;
 };
 
+/* Where each line of a rendered template came from (line i is lines[i], 0-based). */
+struct ysrc_linemap {
+	size_t n_lines;
+	const char *const *files;      /* per line: the file's name, kept alive by the caller */
+	const unsigned *lines;         /* per line: its 1-based line in that file */
+};
+
+/* Options of ysrc_parse_opts(); every field may be 0/NULL. */
+struct ysrc_opts {
+	const struct ysrc_linemap *map;        /* locate text lines through it */
+	const char *hook_tag;                  /* scalars with this tag go to 'hook' */
+	/*
+	 * The node that replaces 'scalar' (in the parser's arena), or NULL after
+	 * reporting an error to the diagnostics list.
+	 */
+	struct ysrc_node *(*hook)(void *ctx, const struct ysrc_node *scalar);
+	void *hook_ctx;
+	unsigned first_col;                    /* see ysrc_parse_at(); 0 = 1 */
+};
+
 /*
  * Parse the YAML text 'text' ('len' bytes) of file 'file' (a string that the
  * caller keeps alive: every location points to it). On success '*root' is
@@ -49,6 +71,10 @@ struct ysrc_node {
  */
 int ysrc_parse(struct arena *a, const char *file, const char *text, size_t len,
 	       struct diag_list *dl, struct ysrc_node **root);
+
+/* ysrc_parse() with options ('opts' may be NULL). */
+int ysrc_parse_opts(struct arena *a, const char *file, const char *text, size_t len,
+		    const struct ysrc_opts *opts, struct diag_list *dl, struct ysrc_node **root);
 
 /*
  * ysrc_parse() of text that starts at column 'first_col' (1-based) of line 1

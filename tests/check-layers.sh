@@ -1,7 +1,8 @@
 #!/bin/sh
 # Layering check (ARCHITECTURE.md): a module may include only the modules
 # below it. exec/ is the independent reference and never sees formats/, saf/,
-# model/ or poly/. Only specs/ includes <yaml.h>; only poly/ includes <isl/...>.
+# model/ or poly/. Only specs/ includes <yaml.h>; only poly/ includes <isl/...>;
+# only store/ includes <sqlite3.h>; only job/ includes <mpi.h>.
 srcdir=${srcdir:-.}
 cd "$srcdir" || exit 99
 
@@ -18,7 +19,8 @@ allowed() {
 	accel)   echo "util specs formats density model accel" ;;
 	report)  echo "util specs model exec accel report" ;;
 	exec)    echo "util specs exec" ;;
-	job)     echo "util specs poly formats density saf model mapper exec accel report job" ;;
+	store)   echo "util store" ;;
+	job)     echo "util specs poly formats density saf model mapper exec accel report store job" ;;
 	cli)     echo "util specs report job cli" ;;
 	bench)   echo "*" ;;
 	esac
@@ -26,7 +28,7 @@ allowed() {
 
 status=0
 errs=$(mktemp) || exit 99
-for mod in util specs poly formats density saf model mapper accel report exec job cli; do
+for mod in util specs poly formats density saf model mapper accel report exec store job cli; do
 	[ -d "$mod" ] || continue
 	ok=$(allowed "$mod")
 	for f in $(find "$mod" -name '*.[ch]' | sort); do
@@ -36,6 +38,8 @@ for mod in util specs poly formats density saf model mapper accel report exec jo
 			inc=$(printf '%s\n' "$line" | sed -n 's/.*#[[:space:]]*include[[:space:]]*\([<"][^>"]*[>"]\).*/\1/p')
 			case $inc in
 			\<yaml.h\>) [ "$mod" = specs ] || { echo "$f:$lineno: '$mod' may not include <yaml.h> (only specs/ may)"; echo x >&3; } ;;
+			\<sqlite3.h\>) [ "$mod" = store ] || { echo "$f:$lineno: '$mod' may not include <sqlite3.h> (only store/ may)"; echo x >&3; } ;;
+			\<mpi.h\>) [ "$mod" = job ] || { echo "$f:$lineno: '$mod' may not include <mpi.h> (only job/ may)"; echo x >&3; } ;;
 			\<isl/*) [ "$mod" = poly ] || { echo "$f:$lineno: '$mod' may not include $inc (only poly/ may)"; echo x >&3; } ;;
 			\"*/*\")
 				path=${inc#\"}; path=${path%\"}

@@ -103,12 +103,23 @@ void diag_print(const struct diag_list *dl, FILE *fp)
 			dl->n_errors, max_errors(dl));
 }
 
+void diag_list_keep(struct diag_list *dl, void (*release)(void *obj), void *obj)
+{
+	XGROW(dl->kept, dl->n_kept + 1, dl->alloc_kept);
+	dl->kept[dl->n_kept].release = release;
+	dl->kept[dl->n_kept].obj = obj;
+	dl->n_kept++;
+}
+
 void diag_list_release(struct diag_list *dl)
 {
 	size_t i;
 	for (i = 0; i < dl->n; i++)
 		free(dl->items[i].message);
 	free(dl->items);
+	for (i = dl->n_kept; i-- > 0;)
+		dl->kept[i].release(dl->kept[i].obj);
+	free(dl->kept);
 	*dl = (struct diag_list)DIAG_LIST_INIT;
 }
 

@@ -34,6 +34,12 @@ struct diag {
 	char *message; /* owned */
 };
 
+/* An object the list keeps alive for its diagnostics (see diag_list_keep). */
+struct diag_kept {
+	void (*release)(void *obj);
+	void *obj;
+};
+
 struct diag_list {
 	struct diag *items;
 	size_t n, alloc;
@@ -41,9 +47,11 @@ struct diag_list {
 	unsigned n_warnings;
 	unsigned max_errors;   /* 0 = DIAG_DEFAULT_MAX_ERRORS */
 	bool dropping;         /* the last error was over the cap: drop its notes */
+	struct diag_kept *kept;        /* released by diag_list_release() */
+	size_t n_kept, alloc_kept;
 };
 
-#define DIAG_LIST_INIT { NULL, 0, 0, 0, 0, 0, false }
+#define DIAG_LIST_INIT { NULL, 0, 0, 0, 0, 0, false, NULL, 0, 0 }
 
 /* Record an error at 'loc'. Always returns -1. */
 int diag_error(struct diag_list *dl, struct diag_loc loc, const char *fmt, ...)
@@ -70,7 +78,14 @@ bool diag_has_errors(const struct diag_list *dl);
  */
 void diag_print(const struct diag_list *dl, FILE *fp);
 
-/* Free every message; 'dl' becomes empty and reusable. */
+/*
+ * Keep 'obj' alive as long as the list: diag_list_release() calls
+ * release(obj). For the owner of strings that diagnostics borrow (file
+ * names) when the owner would otherwise go before they are printed.
+ */
+void diag_list_keep(struct diag_list *dl, void (*release)(void *obj), void *obj);
+
+/* Free every message (and what diag_list_keep() kept); 'dl' becomes empty and reusable. */
 void diag_list_release(struct diag_list *dl);
 
 /*

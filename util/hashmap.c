@@ -33,12 +33,12 @@ static inline uint64_t bytes_hash(const void *data, size_t n)
 	return hash_u64(h);
 }
 
-uint64_t hash_bytes(const void *data, size_t n)
+uint64_t hashmap_hash_bytes(const void *data, size_t n)
 {
 	return bytes_hash(data, n);
 }
 
-/* hash_bytes() of a key of 'h' (the common 8-byte key unrolled). */
+/* hashmap_hash_bytes() of a key of 'h' (the common 8-byte key unrolled). */
 static inline uint64_t key_hash(const struct hashmap *h, const void *key)
 {
 	return h->key_size == 8 ? bytes_hash(key, 8) : bytes_hash(key, h->key_size);

@@ -71,7 +71,7 @@ void hashmap_release(struct hashmap *h);
  * one zero-padded) into a seed made from 'n', then hash_u64(), so that every
  * input bit reaches the low bits the table uses.
  */
-uint64_t hash_bytes(const void *data, size_t n);
+uint64_t hashmap_hash_bytes(const void *data, size_t n);
 
 /*
  * An avalanche of 'x': every bit of x affects every bit of the result.

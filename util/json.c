@@ -127,6 +127,12 @@ void json_str(struct json_writer *w, const char *key, const char *v)
 		strbuf_addstr(w->sb, "null");
 }
 
+void json_raw(struct json_writer *w, const char *key, const char *text)
+{
+	member(w, key);
+	strbuf_addstr(w->sb, text);
+}
+
 void json_null(struct json_writer *w, const char *key)
 {
 	member(w, key);

@@ -51,6 +51,8 @@ void json_bool(struct json_writer *w, const char *key, bool v);
 /* A string, or null when 'v' is NULL. */
 void json_str(struct json_writer *w, const char *key, const char *v);
 void json_null(struct json_writer *w, const char *key);
+/* A member whose value is 'text' as it is (a number its caller formatted). */
+void json_raw(struct json_writer *w, const char *key, const char *text);
 
 /* A double, or null when 'has' is false. */
 void json_opt_double(struct json_writer *w, const char *key, bool has, double v);

@@ -51,7 +51,7 @@ done
 grep -qx "unknown value 'hull' for '--footprint' (timeloop, exact)" "$tmp/msg.model" ||
 	fail "--footprint hull: $(cat "$tmp/msg.model")"
 run 2 "$FIBERLOOP" exec --seeds 3 $dot
-grep -q "'--seeds' is not an option of 'exec' (it is one of 'validate')" "$tmp/err" ||
+grep -q "'--seeds' is not an option of 'exec' (it is one of 'validate', 'ipu', 'sweep')" "$tmp/err" ||
 	fail "exec --seeds: $(head -1 "$tmp/err")"
 run 2 "$FIBERLOOP" model --fotprint exact $dot
 grep -q "unknown option '--fotprint'; did you mean '--footprint'?" "$tmp/err" ||

@@ -3,7 +3,7 @@
 # gives the model exactly the output of the structured_nm design; the
 # executor prunes, packs and unpacks real values and checks the product;
 # --roofline adds the roofline to the summary and the JSON, takes no value,
-# and belongs to model and map only.
+# and belongs to model and map only; neither goes with map --layers.
 : "${FIBERLOOP:?}"
 srcdir=${srcdir:-.}
 T=$srcdir/examples/tensor-core-2to4
@@ -52,9 +52,15 @@ grep -q '"roofline"' "$tmp/plain.json" && fail "model without --roofline writes 
 
 # usage errors: exit 2
 "$FIBERLOOP" model --roofline=yes "$T/arch.yaml" >"$tmp/out" 2>"$tmp/err"
-[ $? = 2 ] && grep -q "^fiberloop model: '--roofline' takes no value, got 'yes'$" "$tmp/err" ||
+[ $? = 2 ] && grep -q "^fiberloop model: '--roofline' takes no value$" "$tmp/err" ||
 	{ fail "--roofline=yes"; cat "$tmp/err"; }
 "$FIBERLOOP" exec --roofline "$T/arch.yaml" >"$tmp/out" 2>"$tmp/err"
 [ $? = 2 ] && grep -q "^fiberloop exec: '--roofline' is not an option of 'exec' (it is one of 'model', 'map')$" \
 	"$tmp/err" || { fail "exec --roofline"; cat "$tmp/err"; }
+# a network's layers replace the problem: neither goes with --layers
+for opt in "--prune A=2:4:K" --roofline; do
+	"$FIBERLOOP" map $opt --layers "$T/problem.yaml" "$T/arch.yaml" >"$tmp/out" 2>"$tmp/err"
+	[ $? = 2 ] && grep -q "^fiberloop map: '${opt%% *}' does not go with --layers$" "$tmp/err" ||
+		{ fail "map $opt --layers"; cat "$tmp/err"; }
+done
 exit $status

@@ -12,8 +12,8 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 
-sed 's/@DENSITY@/0.1/' "$ex/problem.yaml.in" >"$tmp/p01.yaml"
-sed 's/@DENSITY@/0.3/' "$ex/problem.yaml.in" >"$tmp/p03.yaml"
+cp "$ex/problem.yaml" "$tmp/p01.yaml"
+sed 's/density: 0.1}/density: 0.3}/' "$ex/problem.yaml" >"$tmp/p03.yaml"
 base="$ex/arch.yaml $ex/map.yaml"
 
 # same OUTPUT-NAME "EDITED FILES" "FILES" --set ...: the two runs print the same

@@ -50,7 +50,7 @@ for y in "$D"/*.yaml; do
 done
 
 for d in 0.1 0.6; do
-	sed "s/@DENSITY@/$d/" "$EX/format-sweep/problem.yaml.in" >"$tmp/problem.yaml"
+	sed "s/density: 0.1}/density: $d}/" "$EX/format-sweep/problem.yaml" >"$tmp/problem.yaml"
 	for v in bitmask-gating coord-skipping; do
 		check "format-sweep $v $d" "" --seeds 10 "$EX/format-sweep/arch.yaml" "$tmp/problem.yaml" \
 			"$EX/format-sweep/map.yaml" "$EX/format-sweep/$v.yaml"

@@ -98,6 +98,71 @@ static void test_thread_independence(void)
 	teardown(&f);
 }
 
+/*
+ * A search shared out in 1, 2, 3 and 7 parts (MPI ranks) and merged gives
+ * mapper_run()'s result: counts, tallies, stops, best mapping, refinement.
+ */
+static void test_parts(void)
+{
+	static const enum spec_search algs[] = {
+		SPEC_SEARCH_RANDOM_PRUNED, SPEC_SEARCH_HYBRID, SPEC_SEARCH_LINEAR_PRUNED,
+	};
+	static const unsigned n_parts[] = { 1, 2, 3, 7 };
+	static const unsigned fail_every = 5;
+	struct fixture f;
+	size_t a, k;
+
+	setup(&f, &fail_every);
+	for (a = 0; a < sizeof(algs) / sizeof(algs[0]); a++) {
+		struct mapper_result r1, r;
+		struct mapper_options o;
+
+		options(&o, algs[a], 2);
+		o.victory_condition = 40;
+		o.timeout = 200;
+		o.refine = 3;
+		if (algs[a] == SPEC_SEARCH_LINEAR_PRUNED)
+			o.search_size = 2000;
+		CU_ASSERT_EQUAL_FATAL(mapper_run(f.ms, &f.ev, &o, &r1), 0);
+		CU_ASSERT_TRUE(r1.found);
+		for (k = 0; k < sizeof(n_parts) / sizeof(n_parts[0]); k++) {
+			struct mapper_part *parts[7];
+			unsigned p, n = n_parts[k];
+			for (p = 0; p < n; p++) {
+				parts[p] = xmalloc(mapper_part_size(o.n_streams));
+				o.n_threads = 1 + p % 2;
+				CU_ASSERT_EQUAL_FATAL(mapper_run_part(f.ms, &f.ev, &o, p, n, parts[p]), 0);
+			}
+			CU_ASSERT_EQUAL_FATAL(mapper_run_merge(f.ms, &f.ev, &o,
+							       (const struct mapper_part *const *)parts,
+							       n, &r), 0);
+			CU_ASSERT_EQUAL(r.n_evaluated, r1.n_evaluated);
+			CU_ASSERT_EQUAL(r.n_valid, r1.n_valid);
+			CU_ASSERT_EQUAL(r.n_model_calls, r1.n_model_calls);
+			CU_ASSERT_EQUAL(memcmp(r.fail_counts, r1.fail_counts, sizeof(r.fail_counts)), 0);
+			CU_ASSERT_EQUAL(memcmp(r.stream_stops, r1.stream_stops, sizeof(r.stream_stops)), 0);
+			CU_ASSERT_EQUAL(r.refined, r1.refined);
+			CU_ASSERT_EQUAL(r.n_refine_evals, r1.n_refine_evals);
+			CU_ASSERT_EQUAL(r.n_refine_steps, r1.n_refine_steps);
+			CU_ASSERT_EQUAL(r.best_stream, r1.best_stream);
+			CU_ASSERT_EQUAL(fx_mapping_key(&r.best), fx_mapping_key(&r1.best));
+			CU_ASSERT_EQUAL(memcmp(r.best_eval.metrics, r1.best_eval.metrics,
+					       sizeof(r.best_eval.metrics)), 0);
+			for (p = 0; p < n; p++)
+				free(parts[p]);
+		}
+	}
+	/* a part number out of range, or a candidate log, is refused */
+	{
+		struct mapper_options o;
+		struct mapper_part *part = xmalloc(mapper_part_size(5));
+		options(&o, SPEC_SEARCH_RANDOM, 1);
+		CU_ASSERT_EQUAL(mapper_run_part(f.ms, &f.ev, &o, 2, 2, part), -1);
+		free(part);
+	}
+	teardown(&f);
+}
+
 /* When every evaluation fails, each stream stops after 'timeout' in a row. */
 static void test_timeout(void)
 {
@@ -310,6 +375,7 @@ static void test_thread_start_failure(void)
 
 static CU_TestInfo run_tests[] = {
 	{ "independent of the thread count", test_thread_independence },
+	{ "parts of a search merged", test_parts },
 	{ "timeout", test_timeout },
 	{ "search_size", test_search_size },
 	{ "victory_condition", test_victory },

@@ -22,7 +22,7 @@ static void test_lines(void)
 
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		struct strbuf sb = STRBUF_INIT;
-		rp_dbl(&sb, rows[i].indent, rows[i].width, rows[i].label, rows[i].v, rows[i].unit);
+		report_dbl(&sb, rows[i].indent, rows[i].width, rows[i].label, rows[i].v, rows[i].unit);
 		CU_ASSERT_STRING_EQUAL(sb.buf, rows[i].want);
 		strbuf_release(&sb);
 	}
@@ -32,8 +32,8 @@ static void test_int_and_text(void)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	rp_int(&sb, 8, 32, "Size", 65536);
-	rp_str(&sb, 8, 32, "Size", "-");
+	report_int(&sb, 8, 32, "Size", 65536);
+	report_str(&sb, 8, 32, "Size", "-");
 	CU_ASSERT_STRING_EQUAL(sb.buf,
 			       "        Size                            : 65536\n"
 			       "        Size                            : -\n");
@@ -49,8 +49,8 @@ static void test_sources(void)
 	r.levels[0].energy_source = MODEL_ENERGY_PRESET;
 	r.energy_preset = "accelergy45";
 	r.levels[1].energy_source = MODEL_ENERGY_ERT;
-	CU_ASSERT_STRING_EQUAL(rp_level_source(&r, 0, buf, sizeof(buf)), "preset:accelergy45");
-	CU_ASSERT_STRING_EQUAL(rp_level_source(&r, 1, buf, sizeof(buf)), "ERT");
+	CU_ASSERT_STRING_EQUAL(report_level_source(&r, 0, buf, sizeof(buf)), "preset:accelergy45");
+	CU_ASSERT_STRING_EQUAL(report_level_source(&r, 1, buf, sizeof(buf)), "ERT");
 }
 
 static void test_tile_energy(void)
@@ -63,9 +63,9 @@ static void test_tile_energy(void)
 	t.avg_replication = 4;
 	t.addr_gen_energy_pj = 0.5;
 	t.utilized_clusters = 2;
-	CU_ASSERT_DOUBLE_EQUAL(rp_tile_energy(&t), 0, 0);      /* bypassed */
+	CU_ASSERT_DOUBLE_EQUAL(report_tile_energy(&t), 0, 0);      /* bypassed */
 	t.is_kept = true;
-	CU_ASSERT_DOUBLE_EQUAL(rp_tile_energy(&t), 10 + 4 + 1, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(report_tile_energy(&t), 10 + 4 + 1, 1e-12);
 }
 
 static CU_TestInfo tests[] = {

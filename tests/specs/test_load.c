@@ -431,7 +431,60 @@ static void test_locations_use_caller_paths(void)
 	diag_list_release(&dl);
 }
 
+/*
+ * A network's layer (spec_source_add_layer): its 'problem' replaces the
+ * design's, and the set has the layer's bounds; the same file added as a
+ * plain file clashes with the design's problem.
+ */
+static void test_layer_replaces_problem(void)
+{
+	static const struct {
+		const char *layer;
+		unsigned m, k, n;
+	} layers[] = {
+		{ "network/layers/00.yaml", 8, 16, 8 },
+		{ "network/layers/01.yaml", 16, 16, 4 },
+		{ "network/layers/03.yaml", 4, 32, 8 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(layers) / sizeof(layers[0]); i++) {
+		struct diag_list dl = DIAG_LIST_INIT;
+		struct spec_source *src = spec_source_new();
+		struct spec_set *s;
+		char design[4096];
+
+		snprintf(design, sizeof(design), "%s", unit_data_path("mapper/matmul.yaml"));
+		CU_ASSERT_EQUAL(spec_source_add_file(src, design, &dl), 0);
+		CU_ASSERT_EQUAL(spec_source_add_layer(src, unit_data_path(layers[i].layer), &dl), 0);
+		s = spec_set_build(src, NULL, 0, NULL, &dl);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		CU_ASSERT_EQUAL(s->workload.bounds[spec_dim_find(&s->workload, "M")], layers[i].m);
+		CU_ASSERT_EQUAL(s->workload.bounds[spec_dim_find(&s->workload, "K")], layers[i].k);
+		CU_ASSERT_EQUAL(s->workload.bounds[spec_dim_find(&s->workload, "N")], layers[i].n);
+		CU_ASSERT_EQUAL(s->arch.n_levels, 3);      /* the design's architecture stays */
+		spec_set_free(s);
+		spec_source_free(src);
+		CU_ASSERT_FALSE(diag_has_errors(&dl));
+		diag_list_release(&dl);
+	}
+	{
+		struct diag_list dl = DIAG_LIST_INIT;
+		struct spec_source *src = spec_source_new();
+		char design[4096];
+		snprintf(design, sizeof(design), "%s", unit_data_path("mapper/matmul.yaml"));
+		CU_ASSERT_EQUAL(spec_source_add_file(src, design, &dl), 0);
+		CU_ASSERT_EQUAL(spec_source_add_file(src, unit_data_path("network/layers/00.yaml"), &dl),
+				-1);
+		CU_ASSERT_TRUE(dl.n_errors == 1 &&
+			       strstr(dl.items[0].message, "'problem' is given twice"));
+		spec_source_free(src);
+		diag_list_release(&dl);
+	}
+}
+
 static CU_TestInfo load_tests[] = {
+	{ "a layer's problem replaces the design's", test_layer_replaces_problem },
 	{ "diagnostics use the caller's paths", test_locations_use_caller_paths },
 	{ "every case matches ref.map.txt", test_every_case_matches_ref_map },
 	{ "input + map + ERT alone", test_minimal_file_set },

@@ -116,7 +116,8 @@ static void test_keep_bypass_and_masks(void)
 {
 	static const char map[] =
 		"mapping:\n"
-		"  - {target: PE, type: datatype, keep: [A], bypass: [B], no_coalesce: [Z]}\n"
+		"  - {target: PE, type: datatype, keep: [A], bypass: [B], no_coalesce: [Z],\n"
+		"     stream: [A]}\n"
 		"  - {target: GLB, type: bypass, bypass: [A, Z]}\n"
 		"  - {target: GLB, type: temporal, factors: M8 N8 K16, no_reuse: [A],\n"
 		"     no_temporal_reuse: [B], rmw_first_update: [Z]}\n"
@@ -163,6 +164,56 @@ static void test_two_files(void)
 	diag_list_release(&dl);
 }
 
+/*
+ * A mapping of a v0.4 node list: a spatial container is a level of its own,
+ * which the front end completes (all factors 1, every data space bypassed)
+ * unless the mapping says otherwise.
+ */
+static void test_container_levels(void)
+{
+	static const char arch[] =
+		"architecture:\n"
+		"  version: 0.4\n"
+		"  nodes:\n"
+		"  - !Container {name: sys}\n"
+		"  - !Component {name: DRAM, class: DRAM, attributes: {datawidth: 8, width: 64}}\n"
+		"  - !Container {name: row, spatial: {meshX: 2}}\n"
+		"  - !Container {name: col, spatial: {meshY: 2}}\n"
+		"  - !Component {name: reg, class: regfile, attributes: {datawidth: 8, width: 8, depth: 64}}\n"
+		"  - !Component {name: mac, class: intmac}\n"
+		"problem:\n"
+		"  version: 0.4\n"
+		"  shape:\n"
+		"    name: mm\n"
+		"    dimensions: [M, K]\n"
+		"    data_spaces:\n"
+		"    - {name: A, projection: [[[M]], [[K]]]}\n"
+		"    - {name: Z, projection: [[[M]]], read_write: true}\n"
+		"  instance: {M: 4, K: 8}\n"
+		"mapping:\n"
+		"  - {target: DRAM, type: temporal, factors: M1 K4}\n"
+		"  - {target: row, type: spatial, factors: M2 K1}\n"
+		"  - {target: col, type: spatial, factors: M2 K1}\n"
+		"  - {target: col, type: datatype, keep: [A], bypass: [Z]}\n"
+		"  - {target: reg, type: temporal, factors: M1 K2}\n";
+	const char *texts[1] = { arch };
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct spec_set *s = st_load(texts, 1, NULL, &dl);
+	int row, col;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	row = spec_level_find(&s->arch, "inter_row_spatial");
+	col = spec_level_find(&s->arch, "inter_col_spatial");
+	CU_ASSERT_FATAL(row >= 0 && col >= 0);
+	CU_ASSERT_EQUAL(s->mapping->levels[row].keep_mask, 0);     /* completed: bypass all */
+	CU_ASSERT_EQUAL(s->mapping->levels[col].keep_mask, 0x1);   /* as the mapping says */
+	CU_ASSERT_EQUAL(s->mapping->levels[row].temporal_factors[0], 1);
+	CU_ASSERT_EQUAL(s->mapping->levels[row].spatial_factors[0], 2);
+	CU_ASSERT_EQUAL(s->mapping->levels[spec_level_find(&s->arch, "reg")].keep_mask, 0x3);
+	spec_set_free(s);
+	diag_list_release(&dl);
+}
+
 /* An empty mapping list is no mapping at all. */
 static void test_empty_mapping(void)
 {
@@ -194,6 +245,7 @@ static CU_TestInfo tests[] = {
 	{ "list factors, permutations, split", test_list_factors_and_permutations },
 	{ "keep, bypass and reuse masks", test_keep_bypass_and_masks },
 	{ "mapping lists from two files", test_two_files },
+	{ "a v0.4 container's level", test_container_levels },
 	{ "empty mapping", test_empty_mapping },
 	{ "required mapping", test_required_mapping },
 	CU_TEST_INFO_NULL,

@@ -117,6 +117,141 @@ static void test_anchors_aliases_merges(void)
 	diag_list_release(&dl);
 }
 
+/* The front end's '<<<': a recursive merge where the mapping's own keys win. */
+static void test_recursive_merge(void)
+{
+	static const char text[] =
+		"base_ignore: &base\n"
+		"  version: 0.4\n"
+		"  instance: {N: 1, C: 1, M: 1, deep: {a: 1, b: 2}}\n"
+		"  shape: {name: conv}\n"
+		"problem:\n"
+		"  <<<: *base\n"
+		"  instance: {C: 3, M: 64, deep: {b: 20}}\n"
+		"flat:\n"
+		"  <<: *base\n"
+		"  instance: {C: 3}\n"
+		"both:\n"
+		"  <<: {x: 1}\n"
+		"  <<<: {x: 2, y: {z: 3}}\n"
+		"  y: {w: 4}\n";
+	static const struct {
+		const char *path;
+		const char *str;
+	} rows[] = {
+		{ "problem.version", "0.4" }, { "problem.instance.C", "3" },
+		{ "problem.instance.M", "64" }, { "problem.instance.N", "1" },
+		{ "problem.instance.deep.a", "1" }, { "problem.instance.deep.b", "20" },
+		{ "problem.shape.name", "conv" }, { "flat.instance.C", "3" },
+		{ "both.x", "1" }, { "both.y.z", "3" }, { "both.y.w", "4" },
+		{ "base_ignore.instance.C", "1" }, { "base_ignore.instance.deep.b", "2" },
+	};
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct ysrc_node *root = parse(text, &dl);
+	const struct ysrc_node *inst;
+	size_t i;
+
+	CU_ASSERT_EQUAL(dl.n, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct ysrc_node *n = at(root, rows[i].path);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(n);
+		if (strcmp(n->str, rows[i].str))
+			fprintf(stderr, "row %zu: %s = '%s'\n", i, rows[i].path, n->str);
+		CU_ASSERT_STRING_EQUAL(n->str, rows[i].str);
+	}
+	/* own keys first, in their order, then the merged ones */
+	inst = at(root, "problem.instance");
+	CU_ASSERT_EQUAL_FATAL(inst->n, 4);
+	CU_ASSERT_STRING_EQUAL(inst->pairs[0].key->str, "C");
+	CU_ASSERT_STRING_EQUAL(inst->pairs[2].key->str, "deep");
+	CU_ASSERT_STRING_EQUAL(inst->pairs[3].key->str, "N");
+	CU_ASSERT_STRING_EQUAL(at(root, "problem")->pairs[0].key->str, "instance");
+	CU_ASSERT_EQUAL(at(root, "problem")->n, 3);
+	CU_ASSERT_PTR_NULL(ysrc_map_get(at(root, "problem"), "<<<"));
+	/* '<<' is not recursive: the own 'instance' replaces the merged one */
+	CU_ASSERT_PTR_NULL(at(root, "flat.instance.N"));
+	/* merged values keep their locations in the anchor */
+	CU_ASSERT_EQUAL(at(root, "problem.instance.N")->loc.line, 3);
+	CU_ASSERT_EQUAL(at(root, "problem.instance.deep.b")->loc.line, 7);
+	diag_list_release(&dl);
+}
+
+/* A line map locates every node and error in the files the lines came from. */
+static void test_line_map(void)
+{
+	static const char text[] = "a: 1\nb:\n  c: [2, 3]\nd: {e: \n";
+	static const char *const files[] = { "top.j2", "inc.yaml", "inc.yaml", "top.j2" };
+	static const unsigned lines[] = { 7, 1, 2, 9 };
+	const struct ysrc_linemap map = { 4, files, lines };
+	const struct ysrc_opts opts = { &map, NULL, NULL, NULL, 0 };
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct ysrc_node *root = NULL;
+	char *got;
+
+	CU_ASSERT_EQUAL(ysrc_parse_opts(&A, "rendered", text, 20, &opts, &dl, &root), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	CU_ASSERT_STRING_EQUAL(at(root, "a")->loc.file, "top.j2");
+	CU_ASSERT_EQUAL(at(root, "a")->loc.line, 7);
+	CU_ASSERT_STRING_EQUAL(at(root, "b.c.1")->loc.file, "inc.yaml");
+	CU_ASSERT_EQUAL(at(root, "b.c.1")->loc.line, 2);
+	CU_ASSERT_EQUAL(at(root, "b.c.1")->loc.col, 10);
+	CU_ASSERT_EQUAL(ysrc_parse_opts(&A, "rendered", text, strlen(text), &opts, &dl, &root), -1);
+	got = st_diags(&dl);     /* at the end of the text: the line after the last */
+	CU_ASSERT_STRING_EQUAL(got, "10:1: error: YAML syntax error: did not find expected node "
+			       "content\n10:1: note: while parsing a flow node\n");
+	CU_ASSERT_STRING_EQUAL(dl.items[0].loc.file, "top.j2");
+	free(got);
+	diag_list_release(&dl);
+	CU_ASSERT_EQUAL(ysrc_parse_opts(&A, "rendered", "a: 1\nb: 2\nc: [}\n", 15, &opts, &dl,
+					&root), -1);
+	got = st_diags(&dl);
+	CU_ASSERT_STRING_EQUAL(got, "2:5: error: YAML syntax error: did not find expected node "
+			       "content\n2:5: note: while parsing a flow node\n");
+	CU_ASSERT_STRING_EQUAL(dl.items[0].loc.file, "inc.yaml");
+	free(got);
+	diag_list_release(&dl);
+}
+
+/* The hook replaces tagged scalars before merges and anchors see them. */
+static struct ysrc_node *hook(void *ctx, const struct ysrc_node *scalar)
+{
+	struct diag_list *dl = ctx;
+	struct ysrc_node *root = NULL;
+	if (!strcmp(scalar->str, "bad")) {
+		diag_error(dl, scalar->loc, "cannot include '%s'", scalar->str);
+		return NULL;
+	}
+	ysrc_parse(&A, "included.yaml", "{k: 1, deep: {x: 2}}", 20, dl, &root);
+	return root;
+}
+
+static void test_tag_hook(void)
+{
+	static const char text[] =
+		"a: !inc one\n"
+		"b: &m !inc two\n"
+		"c: {<<<: *m, deep: {y: 3}}\n"
+		"d: !other three\n";
+	struct diag_list dl = DIAG_LIST_INIT;
+	const struct ysrc_opts opts = { NULL, "!inc", hook, &dl, 0 };
+	struct ysrc_node *root = NULL;
+	char *got;
+
+	CU_ASSERT_EQUAL(ysrc_parse_opts(&A, "t.yaml", text, strlen(text), &opts, &dl, &root), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	CU_ASSERT_STRING_EQUAL(at(root, "a.k")->str, "1");
+	CU_ASSERT_STRING_EQUAL(at(root, "a.k")->loc.file, "included.yaml");
+	CU_ASSERT_STRING_EQUAL(at(root, "c.deep.x")->str, "2");
+	CU_ASSERT_STRING_EQUAL(at(root, "c.deep.y")->str, "3");
+	CU_ASSERT_STRING_EQUAL(at(root, "d")->str, "three");
+	CU_ASSERT_EQUAL(ysrc_parse_opts(&A, "t.yaml", "x: !inc bad\n", 12, &opts, &dl, &root), -1);
+	got = st_diags(&dl);
+	CU_ASSERT_STRING_EQUAL(got, "1:4: error: cannot include 'bad'\n");
+	free(got);
+	diag_list_release(&dl);
+}
+
 struct error_row {
 	const char *text;
 	const char *expected;   /* st_diags() of the run */
@@ -142,6 +277,12 @@ static const struct error_row error_rows[] = {
 	  "2:1: error: a second YAML document in one file is not supported (give each document "
 	  "as its own file)\n" },
 	{ "{[1]: 2}\n", "1:2: error: a mapping key must be a plain string, got a list\n" },
+	{ "a: {<<<: [{b: 1}]}\n",
+	  "1:10: error: a recursive merge key '<<<' takes one mapping, got a list (merge a list of "
+	  "mappings with '<<')\n" },
+	{ "a: {<<<: 3}\n", "1:10: error: a recursive merge key '<<<' needs a mapping, got a scalar\n" },
+	{ "a:\n  <<<: {b: 1}\n  <<<: {c: 2}\n",
+	  "3:3: error: a second '<<<' key in one mapping\n2:3: note: the first one is here\n" },
 };
 
 static void test_errors(void)
@@ -235,6 +376,9 @@ static int cleanup(void)
 static CU_TestInfo tests[] = {
 	{ "locations", test_locations },
 	{ "anchors, aliases, merge keys", test_anchors_aliases_merges },
+	{ "recursive merge keys", test_recursive_merge },
+	{ "line maps", test_line_map },
+	{ "tag hooks", test_tag_hook },
 	{ "errors", test_errors },
 	{ "tags, nulls, key spelling", test_tags_nulls_and_keys },
 	{ "locations inside scalars", test_scalar_offsets },

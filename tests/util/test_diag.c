@@ -90,11 +90,36 @@ static void test_suggest(void)
 	CU_ASSERT_PTR_NULL(diag_suggest("technology", keys, 5));
 }
 
+/* Count releases, for diag_list_keep(). */
+static void count_release(void *obj)
+{
+	++*(int *)obj;
+}
+
+/* What a list keeps alive is released with it, once, and the list is reusable. */
+static void test_keep(void)
+{
+	struct diag_list dl = DIAG_LIST_INIT;
+	int a = 0, b = 0;
+
+	diag_list_keep(&dl, count_release, &a);
+	diag_list_keep(&dl, count_release, &b);
+	diag_error(&dl, (struct diag_loc){ "kept.yaml", 1, 1 }, "x");
+	CU_ASSERT_EQUAL(a + b, 0);
+	diag_list_release(&dl);
+	CU_ASSERT_EQUAL(a, 1);
+	CU_ASSERT_EQUAL(b, 1);
+	CU_ASSERT_EQUAL(dl.n_kept, 0);
+	diag_list_release(&dl);
+	CU_ASSERT_EQUAL(a, 1);
+}
+
 static CU_TestInfo diag_tests[] = {
 	{ "GNU format with notes and warnings", test_gnu_format },
 	{ "cap drops errors and their notes", test_cap_drops_errors_and_their_notes },
 	{ "edit distance", test_edit_distance },
 	{ "did you mean", test_suggest },
+	{ "objects kept with the list", test_keep },
 	CU_TEST_INFO_NULL,
 };
 

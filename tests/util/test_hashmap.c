@@ -143,7 +143,7 @@ static void test_collisions(void)
 	hashmap_reserve(&h, 8);                                  /* 16 slots */
 	CU_ASSERT_EQUAL_FATAL(h.mask, 15);
 	for (k = 0; n < 6; k++)
-		if ((hash_bytes(&k, sizeof(k)) & 15) == 15)
+		if ((hashmap_hash_bytes(&k, sizeof(k)) & 15) == 15)
 			keys[n++] = k;
 	for (i = 0; i < 6; i++)
 		*(uint64_t *)hashmap_put(&h, &keys[i], NULL) = 100 + i;
@@ -153,7 +153,7 @@ static void test_collisions(void)
 		CU_ASSERT_PTR_NOT_NULL_FATAL(v);
 		CU_ASSERT_EQUAL(*v, 100 + i);
 	}
-	for (k = keys[5] + 1; (hash_bytes(&k, sizeof(k)) & 15) != 15; k++)
+	for (k = keys[5] + 1; (hashmap_hash_bytes(&k, sizeof(k)) & 15) != 15; k++)
 		;
 	CU_ASSERT_PTR_NULL(hashmap_get(&h, &k));                 /* probes the whole run */
 	hashmap_release(&h);
@@ -178,15 +178,15 @@ static void test_hash_functions(void)
 	uint64_t h0, buckets[4096 / 64] = { 0 }, k;
 	unsigned bit, flips, min_flips = 64, max_flips = 0, n_buckets = 0, i;
 
-	CU_ASSERT_EQUAL(hash_bytes("abc", 3), hash_bytes("abc", 3));
-	CU_ASSERT_NOT_EQUAL(hash_bytes("abc", 3), hash_bytes("abd", 3));
+	CU_ASSERT_EQUAL(hashmap_hash_bytes("abc", 3), hashmap_hash_bytes("abc", 3));
+	CU_ASSERT_NOT_EQUAL(hashmap_hash_bytes("abc", 3), hashmap_hash_bytes("abd", 3));
 	for (i = 0; i < 16; i++)
-		CU_ASSERT_NOT_EQUAL(hash_bytes(zeros, i), hash_bytes(zeros, i + 1));
+		CU_ASSERT_NOT_EQUAL(hashmap_hash_bytes(zeros, i), hashmap_hash_bytes(zeros, i + 1));
 	memset(buf, 0x5c, sizeof(buf));
-	h0 = hash_bytes(buf, sizeof(buf));
+	h0 = hashmap_hash_bytes(buf, sizeof(buf));
 	for (bit = 0; bit < 8 * sizeof(buf); bit++) {
 		buf[bit / 8] ^= (unsigned char)(1u << (bit % 8));
-		flips = popcount64(h0 ^ hash_bytes(buf, sizeof(buf)));
+		flips = popcount64(h0 ^ hashmap_hash_bytes(buf, sizeof(buf)));
 		buf[bit / 8] ^= (unsigned char)(1u << (bit % 8));
 		min_flips = flips < min_flips ? flips : min_flips;
 		max_flips = flips > max_flips ? flips : max_flips;
@@ -194,7 +194,7 @@ static void test_hash_functions(void)
 	CU_ASSERT_TRUE(min_flips >= 14);
 	CU_ASSERT_TRUE(max_flips <= 50);
 	for (k = 0; k < 4096; k++) {
-		uint64_t key = k << 52, b = hash_bytes(&key, sizeof(key)) & 4095;
+		uint64_t key = k << 52, b = hashmap_hash_bytes(&key, sizeof(key)) & 4095;
 		buckets[b / 64] |= 1ull << (b % 64);
 	}
 	for (i = 0; i < 4096 / 64; i++)

@@ -1,0 +1,132 @@
+/*
+ * 'fiberloop plot DB --x COLUMN --y COLUMN [--series COLUMN] -o FILE': a
+ * picture of a results database. report/ writes the gnuplot script; this
+ * runs gnuplot on it (a temporary file, gnuplot's standard output read
+ * back) and writes the image atomically; '-o FILE.gp' writes the script.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "report/report.h"
+#include "util/fileio.h"
+#include "util/strbuf.h"
+#include "util/table.h"
+
+#define DEFAULT_OUT "fiberloop-plot.svg"
+
+/* True when 'path' ends with 'ext'. */
+static bool ends_with(const char *path, const char *ext)
+{
+	size_t n = strlen(path), m = strlen(ext);
+	return n > m && !strcmp(path + n - m, ext);
+}
+
+/*
+ * Run gnuplot on the script 'script'; its standard output into 'image'.
+ * Returns 0, or -1 with 'err' filled.
+ */
+static int run_gnuplot(const struct strbuf *script, struct strbuf *image, struct strbuf *err)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096], buf[65536];
+	FILE *fp, *p;
+	size_t n;
+	int fd, st;
+
+	snprintf(path, sizeof(path), "%s/fiberloop-plot.XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0) {
+		strbuf_addf(err, "cannot make a temporary file in %s: %s", dir ? dir : "/tmp",
+			    strerror(errno));
+		return -1;
+	}
+	fp = fdopen(fd, "w");
+	if (!fp || fwrite(script->buf, 1, script->len, fp) != script->len || fclose(fp) != 0) {
+		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+		unlink(path);
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "gnuplot '%s'", path);
+	p = popen(buf, "r");
+	if (!p) {
+		strbuf_addf(err, "cannot run gnuplot: %s", strerror(errno));
+		unlink(path);
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), p)) > 0)
+		strbuf_add(image, buf, n);
+	st = pclose(p);
+	unlink(path);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
+		strbuf_addstr(err, "gnuplot is not installed (Debian: apt-get install gnuplot-nox), "
+			      "or '-o FILE.gp' writes the script for gnuplot elsewhere");
+		return -1;
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || image->len == 0) {
+		strbuf_addstr(err, "gnuplot failed (its messages are above)");
+		return -1;
+	}
+	return 0;
+}
+
+static int run(const struct cli_command *cmd, struct cli_args *a)
+{
+	static const char *const default_y[] = { "energy_pj" };
+	const char *out = a->out_dir ? a->out_dir : DEFAULT_OUT;
+	struct strbuf script = STRBUF_INIT, image = STRBUF_INIT, err = STRBUF_INIT;
+	struct table t = TABLE_INIT;
+	struct report_plot p = {
+		.x = a->x, .ys = a->n_ys ? a->ys : default_y, .n_ys = a->n_ys ? a->n_ys : 1,
+		.series = a->series, .n_series = a->n_series, .logscale = a->logscale,
+		.title = a->title,
+		.image = ends_with(out, ".png") ? REPORT_IMAGE_PNG : REPORT_IMAGE_SVG,
+	};
+	bool script_only = ends_with(out, ".gp");
+	int rc = CLI_EXIT_OK;
+
+	if (a->n_files != 1)
+		return cli_usage_error(cmd, "one database, not %zu files", a->n_files);
+	if (!a->x)
+		return cli_usage_error(cmd, "no --x COLUMN");
+	if (!script_only && !ends_with(out, ".svg") && !ends_with(out, ".png"))
+		return cli_usage_error(cmd, "'-o %s': the image is FILE.svg or FILE.png (or "
+				       "FILE.gp for the gnuplot script)", out);
+	if (job_results_query(a->files[0], a->wheres, a->n_wheres, &t, &err) < 0 ||
+	    report_plot_gnuplot(&t, &p, &script, &err) < 0 ||
+	    (!script_only && run_gnuplot(&script, &image, &err) < 0) ||
+	    fileio_write_atomic(out, script_only ? script.buf : image.buf,
+			      script_only ? script.len : image.len, &err) < 0) {
+		fprintf(stderr, "fiberloop %s: %s\n", cmd->name, err.buf);
+		rc = CLI_EXIT_BAD_INPUT;
+	} else {
+		printf("wrote %s (%zu rows)\n", out, t.n_rows);
+	}
+	table_release(&t);
+	strbuf_release(&script);
+	strbuf_release(&image);
+	strbuf_release(&err);
+	return rc;
+}
+
+const struct cli_command cmd_plot = {
+	.name = "plot",
+	.summary = "Draw the rows of a results database (SVG or PNG, with gnuplot).",
+	.usage = "plot [OPTION]... DB --x COLUMN [--y COLUMN]... [--series COLUMN]... [-o FILE]",
+	.help =
+	"Draws the rows of the results database DB (the columns of 'fiberloop results'): each --y column against --x, one panel per --y, one line per combination of the --series columns' values (points sorted by x; a text x column is laid out as categories), for instance energy or cycles against density with one line per format. '--y levels' draws the energy of every storage level as stacked bars, one bar per row labelled by --x (a batch's jobs by name). Rows without a value are left out; --where keeps some rows. gnuplot (Debian gnuplot-nox) draws the picture.\n",
+	.epilogue = "Exit status: 0 success, 1 not a results database, an unknown column, or gnuplot missing or failing, 2 usage error.\n",
+	.run = run,
+	.job = JOB_CHECK,
+	.no_files = true,
+	.options = CLI_OPT_BIT(CLI_OPT_OUTPUT) | CLI_OPT_BIT(CLI_OPT_X) | CLI_OPT_BIT(CLI_OPT_Y) |
+		   CLI_OPT_BIT(CLI_OPT_SERIES) | CLI_OPT_BIT(CLI_OPT_WHERE) |
+		   CLI_OPT_BIT(CLI_OPT_LOGSCALE) | CLI_OPT_BIT(CLI_OPT_TITLE),
+	.opt_help = (const char *const[CLI_OPT_COUNT]){
+		[CLI_OPT_OUTPUT] = "the picture: FILE.svg (the default, fiberloop-plot.svg), FILE.png, or FILE.gp for the gnuplot script itself",
+	},
+};

@@ -1,0 +1,106 @@
+/*
+ * 'ipu': plan and cost the PopSparse sparse layer of an 'ipu:' design
+ * (accel/), printed as text, JSON or a CSV row; -o DIR receives the JSON
+ * document. With --seeds K the executor (exec/) also emulates the device
+ * algorithm K times on the model's plan (seeds 1..K) and the two are
+ * compared (report_ipu_exec_text, after the summary or on stderr beside
+ * JSON and CSV): a disagreement is a mismatch.
+ */
+#include "job/job_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accel/accel.h"
+#include "exec/exec.h"
+#include "report/report.h"
+#include "util/xalloc.h"
+
+/* The executor's configuration for the model's plan 'r' of 's'. */
+static void exec_config(const struct spec_set *s, const struct accel_ipu_result *r, uint64_t seed,
+			struct exec_ipu_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->px = r->plan.px;
+	c->py = r->plan.py;
+	c->pz = r->plan.pz;
+	c->kernel_block = r->plan.kernel_block;
+	c->z_grain = r->plan.gz;
+	c->bucket_groups = r->buckets.nz_elems_per_bucket /
+			   ((uint64_t)r->plan.kernel_block * r->plan.kernel_block);
+	c->bucket_meta_words = r->buckets.meta_words_per_bucket;
+	c->workers = s->ipu->device.workers;
+	c->seed = seed;
+}
+
+/*
+ * Run the executor 'n' times and compare; the job's status. The comparison
+ * follows the text summary, or goes to the notes (stderr) beside JSON and CSV.
+ */
+static enum job_status compare(const struct spec_set *s, const struct accel_ipu_result *r,
+			       unsigned n, const struct job_options *o, struct job_summary *sum,
+			       struct job_outputs *out)
+{
+	struct exec_ipu_result *er = xcalloc(n, sizeof(*er));
+	enum job_status st = JOB_OK;
+	struct exec_ipu_config c;
+	unsigned i, ran = 0;
+
+	for (i = 0; i < n; i++, ran++) {
+		exec_config(s, r, (uint64_t)i + 1, &c);
+		if (exec_ipu_run(s, &c, &er[i]) < 0) {
+			st = job_fail(sum, JOB_BAD_INPUT, "the executor cannot run this design: %s",
+				      er[i].reason);
+			ran++;
+			break;
+		}
+	}
+	if (st == JOB_OK && report_ipu_exec_text(s, r, er, n, o->format == JOB_FORMAT_TEXT ?
+						 &out->print : &out->notes) < 0)
+		st = job_fail(sum, JOB_MISMATCH, "the model and the executor disagree");
+	for (i = 0; i < ran; i++)
+		exec_ipu_result_release(&er[i]);
+	free(er);
+	return st;
+}
+
+enum job_status job_run_ipu(const struct spec_set *s, const struct job_options *o,
+			    struct job_summary *sum, struct job_outputs *out)
+{
+	struct accel_ipu_options ao = ACCEL_IPU_OPTIONS_INIT;
+	struct accel_ipu_result *r;
+	enum job_status st = JOB_OK;
+	char err[256];
+
+	if (!s->ipu)
+		return job_fail(sum, JOB_BAD_INPUT, "no 'ipu' design in the input files");
+	ao.n_samples = o->samples;
+	ao.percentile = o->percentile;
+	ao.seed = o->seed;
+	r = xmalloc(sizeof(*r));
+	if (accel_ipu_eval(s, &ao, r, err, sizeof(err)) < 0)
+		st = job_fail(sum, JOB_INFEASIBLE, "%s: %s", accel_ipu_status_name(r->status), err);
+	if (r->status == ACCEL_IPU_NO_PLAN) {
+		free(r);
+		return st;
+	}
+	sum->cycles = (uint64_t)ceil(r->total_cycles);
+	if (o->want & JOB_WANT_PRINT) {
+		if (o->format == JOB_FORMAT_JSON) {
+			report_ipu_json(s, r, o->files, o->n_files, &out->print);
+		} else if (o->format == JOB_FORMAT_CSV) {
+			report_ipu_csv_header(&out->print);
+			report_ipu_csv_row(s, r, &out->print);
+		} else {
+			report_ipu_text(s, r, &out->print);
+		}
+	}
+	if (o->want & JOB_WANT_FILES)
+		report_ipu_json(s, r, o->files, o->n_files, job_out_file(out, "fiberloop-ipu.json"));
+	if (st == JOB_OK && (o->has_seeds || o->command == JOB_EXEC ||
+			     o->command == JOB_VALIDATE))
+		st = compare(s, r, o->seeds, o, sum, out);
+	free(r);
+	return st;
+}

@@ -1,0 +1,563 @@
+/*
+ * The runner of sweeps, batches and networks. Rank 0 opens the database,
+ * leaves out the jobs whose keys it holds, and puts the others in a pool;
+ * its worker threads take jobs from the pool, and so do the other ranks,
+ * a few at a time, by asking (dynamic distribution: a slow job holds up
+ * nobody). Results come back to rank 0's main thread, which writes every
+ * result it has in one transaction, streams the rows, shows progress, and
+ * stops handing out jobs when the stop flag is raised. Rows carry their
+ * job's index, so the database lists them in the same order whatever the
+ * number of threads and ranks. Other ranks never touch the database.
+ */
+#include "job/job_int.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "store/store.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+/* A finished job waiting for the main thread. */
+struct result {
+	uint64_t idx;
+	bool keep;
+	struct job_summary *sum;
+};
+
+struct runner {
+	const struct job_runner_jobs *jobs;
+	const struct job_runner *o;
+	pthread_mutex_t mu;
+	pthread_cond_t work_cv;        /* the pool grew or closed */
+	pthread_cond_t main_cv;        /* a result came, or a worker ended */
+	uint64_t *pool;                /* jobs to hand out: pool[head..tail) */
+	size_t head, tail, alloc;
+	bool closed;                   /* the pool gets no more jobs */
+	atomic_int abort;              /* stop everything (a database error) */
+	struct result *res;            /* finished, not yet taken by the main thread */
+	size_t n_res, alloc_res;
+	unsigned n_workers, n_alive, n_busy;
+	/* rank 0 */
+	struct store *st;
+	struct job_run_result *out;
+	double t0, last_progress;
+	uint64_t n_remote_out;         /* jobs handed to other ranks, not yet back */
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static bool stop_raised(const struct runner *R)
+{
+	return atomic_load(&R->abort) || (R->o->stop && atomic_load(R->o->stop));
+}
+
+static unsigned cores(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+/* Worker threads of this process: the option, or the cores shared by the node's ranks. */
+static unsigned workers_of(const struct job_runner *o, uint64_t n_jobs)
+{
+	unsigned n = o->n_workers;
+
+	if (!n) {
+		unsigned local = job_mpi_local_ranks();
+		n = cores() / (local ? local : 1);
+		if (!n)
+			n = 1;
+	}
+	if (job_ranks() == 1 && n_jobs < n)
+		n = n_jobs ? (unsigned)n_jobs : 1;
+	return n;
+}
+
+/* ------------------------------------------------------------ workers */
+
+/* The next job of the pool, or false when there is none (and will be none). */
+static bool next_job(struct runner *R, uint64_t *idx)
+{
+	bool got = false;
+
+	pthread_mutex_lock(&R->mu);
+	for (;;) {
+		if (stop_raised(R))
+			break;
+		if (R->head < R->tail) {
+			*idx = R->pool[R->head++];
+			R->n_busy++;
+			got = true;
+			break;
+		}
+		if (R->closed)
+			break;
+		pthread_cond_wait(&R->work_cv, &R->mu);
+	}
+	pthread_mutex_unlock(&R->mu);
+	return got;
+}
+
+static void post_result(struct runner *R, uint64_t idx, bool keep, struct job_summary *sum)
+{
+	pthread_mutex_lock(&R->mu);
+	XGROW(R->res, R->n_res + 1, R->alloc_res);
+	R->res[R->n_res++] = (struct result){ idx, keep, sum };
+	R->n_busy--;
+	pthread_cond_signal(&R->main_cv);
+	pthread_mutex_unlock(&R->mu);
+}
+
+static void *worker_main(void *arg)
+{
+	struct runner *R = arg;
+	void *ws = R->jobs->ws_new ? R->jobs->ws_new(R->jobs->ctx) : NULL;
+	uint64_t idx;
+
+	while (next_job(R, &idx)) {
+		struct job_summary *sum = xcalloc(1, sizeof(*sum));
+		bool keep = R->jobs->run(R->jobs->ctx, ws, idx, sum);
+		post_result(R, idx, keep, sum);
+	}
+	if (R->jobs->ws_free)
+		R->jobs->ws_free(R->jobs->ctx, ws);
+	pthread_mutex_lock(&R->mu);
+	R->n_alive--;
+	pthread_cond_signal(&R->main_cv);
+	pthread_mutex_unlock(&R->mu);
+	return NULL;
+}
+
+/* Add idx[0..n) to the pool. */
+static void pool_add(struct runner *R, const uint64_t *idx, size_t n)
+{
+	pthread_mutex_lock(&R->mu);
+	if (R->head == R->tail)
+		R->head = R->tail = 0;
+	XGROW(R->pool, R->tail + n, R->alloc);
+	memcpy(R->pool + R->tail, idx, n * sizeof(*idx));
+	R->tail += n;
+	pthread_cond_broadcast(&R->work_cv);
+	pthread_mutex_unlock(&R->mu);
+}
+
+static void pool_close(struct runner *R)
+{
+	pthread_mutex_lock(&R->mu);
+	R->closed = true;
+	pthread_cond_broadcast(&R->work_cv);
+	pthread_mutex_unlock(&R->mu);
+}
+
+/* Take up to 'max' jobs from the pool into idx[]; their number. */
+static size_t pool_take(struct runner *R, uint64_t *idx, size_t max)
+{
+	size_t n;
+
+	pthread_mutex_lock(&R->mu);
+	n = stop_raised(R) ? 0 : R->tail - R->head;
+	if (n > max)
+		n = max;
+	memcpy(idx, R->pool + R->head, n * sizeof(*idx));
+	R->head += n;
+	pthread_mutex_unlock(&R->mu);
+	return n;
+}
+
+/* The finished results, moved into '*out' ('*n' of them). */
+static struct result *take_results(struct runner *R, size_t *n, double wait_s)
+{
+	struct result *r = NULL;
+
+	pthread_mutex_lock(&R->mu);
+	if (!R->n_res && wait_s > 0 && R->n_alive) {
+		struct timespec ts;
+		double t = now_s() + wait_s;
+		ts.tv_sec = (time_t)t;
+		ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
+		pthread_cond_timedwait(&R->main_cv, &R->mu, &ts);
+	}
+	*n = R->n_res;
+	if (R->n_res) {
+		r = R->res;
+		R->res = NULL;
+		R->n_res = R->alloc_res = 0;
+	}
+	pthread_mutex_unlock(&R->mu);
+	return r;
+}
+
+/* -------------------------------------------------------------- rank 0 */
+
+/* Row 'w' of the store for row 'rr' of job summary 's'; 'lv' its level energies. */
+static void fill_row(const struct job_runner_jobs *J, const struct job_runner_row *rr,
+		     const struct job_summary *s, struct store_level *lv, struct store_row *w)
+{
+	unsigned l;
+
+	w->key = rr->key;
+	w->idx = rr->idx;
+	w->kind = rr->kind;
+	w->name = rr->name;
+	w->parent = rr->parent;
+	w->tags = rr->tags;
+	w->command = rr->command;
+	w->design_hash = rr->design_hash;
+	w->overrides = rr->overrides.buf;
+	w->inputs = J->n_inputs ? rr->inputs : NULL;
+	w->status = job_status_name(s->status);
+	w->error = s->status != JOB_OK ? s->error : NULL;
+	w->has_metrics = s->status == JOB_OK && s->command != JOB_CHECK;
+	w->energy_pj = s->energy_pj;
+	w->cycles = s->cycles;
+	w->edp_j_cycles = s->edp_j_cycles;
+	w->utilization = s->utilization;
+	w->algorithmic_computes = s->algorithmic_computes;
+	w->actual_computes = s->actual_computes;
+	w->pj_per_compute = s->pj_per_compute;
+	w->compute_energy_pj = s->compute_energy_pj;
+	w->mapping = s->mapping[0] ? s->mapping : NULL;
+	w->has_search = s->command == JOB_MAP;
+	w->n_evaluated = s->n_evaluated;
+	w->n_valid = s->n_valid;
+	w->n_levels = w->has_metrics ? s->n_levels : 0;
+	w->levels = lv;
+	for (l = 0; l < w->n_levels; l++)
+		lv[l] = (struct store_level){ s->level_names[l], s->level_energy_pj[l] };
+}
+
+/* The rows of the kept results r[0..n): each job's rows described. */
+struct rows {
+	size_t n, alloc;
+	struct job_runner_row *rr;
+	const struct job_summary **sum;
+};
+
+static void rows_add(const struct job_runner_jobs *J, struct rows *w, const struct result *r)
+{
+	unsigned k, n = J->n_rows ? J->n_rows(J->ctx, r->idx) : 1;
+
+	for (k = 0; k < n; k++) {
+		struct job_runner_row *rr;
+		if (w->n == w->alloc) {
+			w->alloc = w->alloc ? 2 * w->alloc : 16;
+			w->rr = xreallocarray(w->rr, w->alloc, sizeof(*w->rr));
+			w->sum = xreallocarray(w->sum, w->alloc, sizeof(*w->sum));
+		}
+		rr = &w->rr[w->n];
+		memset(rr, 0, sizeof(*rr));
+		strbuf_init(&rr->overrides, 0);
+		rr->idx = r->idx;
+		J->describe(J->ctx, r->idx, k, rr);
+		w->sum[w->n++] = r->sum;
+	}
+}
+
+/* Rows of the results r[0..n) into the database, then to the stream and the taker. */
+static int deliver(struct runner *R, struct result *r, size_t n)
+{
+	const struct job_runner_jobs *J = R->jobs;
+	struct rows w = { 0, 0, NULL, NULL };
+	struct strbuf err = STRBUF_INIT;
+	struct store_row *rows;
+	struct store_level *lv;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < n; i++)
+		if (r[i].keep)
+			rows_add(J, &w, &r[i]);
+	rows = xcalloc(w.n + 1, sizeof(*rows));
+	lv = xcalloc(w.n * SPEC_MAX_LEVELS + 1, sizeof(*lv));
+	for (i = 0; i < w.n; i++)
+		fill_row(J, &w.rr[i], w.sum[i], lv + i * SPEC_MAX_LEVELS, &rows[i]);
+	if (R->st && w.n && store_put(R->st, rows, w.n, &err) < 0) {
+		snprintf(R->out->error, sizeof(R->out->error), "%s", err.buf);
+		atomic_store(&R->abort, 1);
+		rc = -1;
+	}
+	for (i = 0; i < w.n && rc == 0 && R->o->on_row; i++) {
+		struct job_row jr = {
+			.idx = w.rr[i].idx, .key = w.rr[i].key, .kind = w.rr[i].kind,
+			.name = w.rr[i].name, .n_inputs = J->n_inputs,
+			.input_names = J->input_names, .input_values = w.rr[i].inputs,
+			.overrides = w.rr[i].overrides.buf, .sum = w.sum[i],
+		};
+		R->o->on_row(R->o->row_arg, &jr);
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		if (!r[i].keep)
+			continue;
+		R->out->n_done++;
+		if (r[i].sum->status != JOB_OK)
+			R->out->n_failed++;
+		if (J->take)
+			J->take(J->take_arg, r[i].idx, r[i].sum);
+	}
+	for (i = 0; i < w.n; i++)
+		strbuf_release(&w.rr[i].overrides);
+	for (i = 0; i < n; i++)
+		free(r[i].sum);
+	free(w.rr);
+	free(w.sum);
+	strbuf_release(&err);
+	free(lv);
+	free(rows);
+	return rc;
+}
+
+static void progress(struct runner *R, bool force)
+{
+	struct job_run_progress p;
+	double t = now_s();
+	uint64_t left;
+
+	if (!R->o->on_progress || (!force && t - R->last_progress < R->o->progress_interval_s))
+		return;
+	R->last_progress = t;
+	memset(&p, 0, sizeof(p));
+	p.n_total = R->out->n_total;
+	p.n_skipped = R->out->n_skipped;
+	p.n_done = R->out->n_done;
+	p.n_failed = R->out->n_failed;
+	p.elapsed_s = t - R->t0;
+	p.per_s = p.elapsed_s > 0 ? (double)p.n_done / p.elapsed_s : 0;
+	left = p.n_total - p.n_skipped - p.n_done;
+	p.eta_s = p.per_s > 0 ? (double)left / p.per_s : -1;
+	p.n_ranks = R->out->n_ranks;
+	p.n_workers = R->out->n_workers;
+	R->o->on_progress(R->o->progress_arg, &p);
+}
+
+/* Answer a request of 'want' jobs from rank 'to': a share of what is left. */
+static void serve_request(struct runner *R, unsigned to, unsigned want)
+{
+	uint64_t idx[256];
+	size_t left, share, n;
+
+	pthread_mutex_lock(&R->mu);
+	left = R->tail - R->head;
+	pthread_mutex_unlock(&R->mu);
+	share = left / (2 * (size_t)R->out->n_workers * R->out->n_ranks + 1);
+	if (share < 1)
+		share = 1;
+	if (share > want)
+		share = want;
+	if (share > ARRAY_SIZE(idx))
+		share = ARRAY_SIZE(idx);
+	n = pool_take(R, idx, share);
+	R->n_remote_out += n;
+	job_mpi_send_work(to, idx, n);
+}
+
+/* Rank 0's main loop: results in, work out, until every job and every rank is done. */
+static void lead(struct runner *R)
+{
+	unsigned n_remote_done = 0, n_others = job_ranks() - 1;
+	struct job_summary *rsum = xcalloc(1, sizeof(*rsum));
+	bool failed = false;
+
+	for (;;) {
+		struct job_mpi_msg m = { .sum = rsum };
+		struct result *r;
+		size_t n;
+		bool busy = false, idle;
+
+		while (n_others && job_mpi_poll(&m)) {
+			busy = true;
+			if (m.kind == JOB_MPI_REQUEST) {
+				serve_request(R, m.from, m.count);
+			} else if (m.kind == JOB_MPI_RESULT) {
+				struct result one = { m.idx, m.keep && !failed, rsum };
+				R->n_remote_out--;
+				rsum = xcalloc(1, sizeof(*rsum));
+				m.sum = rsum;
+				if (deliver(R, &one, 1) < 0)
+					failed = true;
+			} else if (m.kind == JOB_MPI_DONE) {
+				n_remote_done++;
+			}
+		}
+		r = take_results(R, &n, n_others ? (busy ? 0 : 0.001) : 0.05);
+		if (n && !failed && deliver(R, r, n) < 0)
+			failed = true;
+		else if (failed)
+			while (n)
+				free(r[--n].sum);
+		free(r);
+		progress(R, false);
+		pthread_mutex_lock(&R->mu);
+		idle = R->n_alive == 0 && R->n_res == 0;
+		pthread_mutex_unlock(&R->mu);
+		if (idle && n_remote_done == n_others)
+			break;
+	}
+	free(rsum);
+	progress(R, true);
+}
+
+/* ---------------------------------------------------------- other ranks */
+
+/* A rank other than 0: ask for jobs while its workers can take them, send results back. */
+static void follow(struct runner *R)
+{
+	uint64_t idx[256];
+	bool asked = false, no_more = false;
+
+	for (;;) {
+		struct result *r;
+		size_t n, queued, i;
+		bool idle;
+
+		pthread_mutex_lock(&R->mu);
+		queued = R->tail - R->head + R->n_busy;
+		pthread_mutex_unlock(&R->mu);
+		if (!asked && !no_more && queued < R->n_workers) {
+			job_mpi_request(2 * R->n_workers);
+			asked = true;
+		}
+		if (asked && job_mpi_poll_work(idx, ARRAY_SIZE(idx), &n)) {
+			asked = false;
+			if (n)
+				pool_add(R, idx, n);
+			else {
+				no_more = true;
+				pool_close(R);
+			}
+		}
+		r = take_results(R, &n, 0.001);
+		for (i = 0; i < n; i++) {
+			job_mpi_send_result(r[i].idx, r[i].keep, r[i].sum);
+			free(r[i].sum);
+		}
+		free(r);
+		pthread_mutex_lock(&R->mu);
+		idle = R->n_alive == 0 && R->n_res == 0;
+		pthread_mutex_unlock(&R->mu);
+		if (no_more && idle)
+			break;
+	}
+	job_mpi_send_done();
+}
+
+/* ------------------------------------------------------------- the run */
+
+static void add_done_key(void *arg, const char *key)
+{
+	job_key_set_add(arg, key);
+}
+
+/* Rank 0: open the database, record the run, put the unfinished jobs in the pool. */
+static int prepare_lead(struct runner *R)
+{
+	const struct job_runner_jobs *J = R->jobs;
+	struct job_key_set done = JOB_KEY_SET_INIT;
+	struct strbuf err = STRBUF_INIT;
+	uint64_t i, *todo = NULL;
+	size_t n_todo = 0, alloc = 0;
+	int rc = 0;
+
+	if (R->o->db_path) {
+		struct store_run_def def = {
+			.key = J->run_key, .kind = J->kind,
+			.definition = R->o->definition ? R->o->definition : "",
+			.n_points = J->n, .n_inputs = J->n_inputs, .inputs = J->input_names,
+		};
+		R->st = store_open(R->o->db_path, STORE_WRITE, &err);
+		if (!R->st || store_begin_run(R->st, &def, &err) < 0 ||
+		    (R->o->resume && store_each_key(R->st, add_done_key, &done, &err) < 0)) {
+			snprintf(R->out->error, sizeof(R->out->error), "%s", err.buf);
+			rc = -1;
+		}
+	}
+	for (i = 0; i < J->n && rc == 0; i++) {
+		char key[JOB_KEY_CHARS + 1];
+		if (done.n) {
+			J->key(J->ctx, i, key);
+			if (job_key_set_has(&done, key)) {
+				R->out->n_skipped++;
+				continue;
+			}
+		}
+		XGROW(todo, n_todo + 1, alloc);
+		todo[n_todo++] = i;
+	}
+	if (rc == 0 && n_todo)
+		pool_add(R, todo, n_todo);
+	free(todo);
+	job_key_set_release(&done);
+	strbuf_release(&err);
+	return rc;
+}
+
+int job_runner_go(const struct job_runner_jobs *jobs, const struct job_runner *o,
+		  struct job_run_result *res)
+{
+	struct runner R;
+	pthread_condattr_t ca;
+	pthread_t *threads;
+	int status = 0;
+	unsigned i;
+
+	memset(res, 0, sizeof(*res));
+	memset(&R, 0, sizeof(R));
+	R.jobs = jobs;
+	R.o = o;
+	R.out = res;
+	R.t0 = now_s();
+	atomic_init(&R.abort, 0);
+	pthread_mutex_init(&R.mu, NULL);
+	pthread_cond_init(&R.work_cv, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);   /* the clock of now_s() */
+	pthread_cond_init(&R.main_cv, &ca);
+	pthread_condattr_destroy(&ca);
+	res->n_total = jobs->n;
+	res->n_ranks = job_ranks();
+	R.n_workers = res->n_workers = workers_of(o, jobs->n);
+	if (job_rank() == 0) {
+		status = prepare_lead(&R);
+		pool_close(&R);        /* rank 0's pool is complete from the start */
+	}
+	job_mpi_bcast(&status, sizeof(status));
+	if (status == 0) {
+		threads = xcalloc(R.n_workers, sizeof(*threads));
+		R.n_alive = R.n_workers;
+		for (i = 0; i < R.n_workers; i++)
+			if (pthread_create(&threads[i], NULL, worker_main, &R) != 0)
+				BUG("pthread_create: %s", strerror(errno));
+		if (job_rank() == 0)
+			lead(&R);
+		else
+			follow(&R);
+		for (i = 0; i < R.n_workers; i++)
+			pthread_join(threads[i], NULL);
+		free(threads);
+		if (job_rank() == 0) {
+			res->interrupted = res->n_skipped + res->n_done < res->n_total;
+			status = atomic_load(&R.abort) ? -1 : 0;
+		}
+		job_mpi_bcast(&status, sizeof(status));
+	}
+	if (status < 0 && job_rank() != 0)
+		snprintf(res->error, sizeof(res->error), "the run failed on rank 0");
+	res->elapsed_s = now_s() - R.t0;
+	store_close(R.st);
+	free(R.pool);
+	free(R.res);
+	pthread_cond_destroy(&R.work_cv);
+	pthread_cond_destroy(&R.main_cv);
+	pthread_mutex_destroy(&R.mu);
+	return status;
+}

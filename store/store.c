@@ -1,0 +1,894 @@
+/*
+ * The results database in SQLite: the schema (docs/sweep.md, "The
+ * database"), opening with its checks, runs, rows written one transaction
+ * per call in WAL mode, and queries as typed tables.
+ */
+#include "store/store.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/diag.h"
+#include "util/strbuf.h"
+#include "util/table.h"
+#include "util/xalloc.h"
+
+static const char schema_sql[] =
+	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+	"CREATE TABLE runs(id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE,"
+	" kind TEXT NOT NULL, definition TEXT NOT NULL, n_points INTEGER NOT NULL,"
+	" inputs TEXT NOT NULL);"
+	"CREATE TABLE points(id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE,"
+	" run INTEGER NOT NULL REFERENCES runs(id), idx INTEGER NOT NULL, kind TEXT NOT NULL,"
+	" name TEXT, parent TEXT, tags TEXT, command TEXT NOT NULL, design_hash TEXT NOT NULL,"
+	" overrides TEXT NOT NULL, status TEXT NOT NULL, error TEXT,"
+	" energy_pj REAL, cycles INTEGER, edp_j_cycles REAL, utilization REAL,"
+	" algorithmic_computes INTEGER, actual_computes INTEGER, pj_per_compute REAL,"
+	" compute_energy_pj REAL, mapping TEXT, n_evaluated INTEGER, n_valid INTEGER);"
+	"CREATE INDEX points_order ON points(run, idx);"
+	"CREATE TABLE levels(point INTEGER NOT NULL REFERENCES points(id),"
+	" level INTEGER NOT NULL, name TEXT NOT NULL, energy_pj REAL NOT NULL,"
+	" PRIMARY KEY(point, level)) WITHOUT ROWID;";
+
+/* The fixed columns of 'points', in table order. */
+static const char *const point_cols[] = {
+	"id", "key", "run", "idx", "kind", "name", "parent", "tags", "command", "design_hash",
+	"overrides", "status", "error", "energy_pj", "cycles", "edp_j_cycles", "utilization",
+	"algorithmic_computes", "actual_computes", "pj_per_compute", "compute_energy_pj",
+	"mapping", "n_evaluated", "n_valid",
+};
+
+/* What a query lists before the inputs, between the inputs and the levels, and after. */
+static const char *const head_cols[] = { "run", "idx", "kind", "name" };
+static const char *const metric_cols[] = {
+	"status", "energy_pj", "cycles", "edp_j_cycles", "utilization", "algorithmic_computes",
+	"actual_computes", "pj_per_compute", "compute_energy_pj", "n_evaluated", "n_valid",
+};
+static const char *const tail_cols[] = {
+	"error", "mapping", "tags", "parent", "command", "design_hash", "overrides", "key",
+};
+
+struct store {
+	sqlite3 *db;
+	char *path;
+	int64_t run;                   /* the current run, or 0 */
+	size_t n_inputs;
+	sqlite3_stmt *put_point, *put_level;
+};
+
+/* ------------------------------------------------------------ errors */
+
+/* "PATH: what: SQLite's message" into 'err'; returns -1. */
+static int db_error(struct store *st, const char *what, struct strbuf *err)
+{
+	int code = sqlite3_extended_errcode(st->db);
+
+	strbuf_reset(err);
+	strbuf_addf(err, "%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
+	if ((code & 0xff) == SQLITE_FULL)
+		strbuf_addstr(err, " (no space left for the database)");
+	else if ((code & 0xff) == SQLITE_READONLY)
+		strbuf_addstr(err, " (the file or its directory is read-only)");
+	return -1;
+}
+
+/* Run 'sql' (no results). Returns 0 or -1 + 'err'. */
+static int exec_sql(struct store *st, const char *sql, const char *what, struct strbuf *err)
+{
+	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_error(st, what, err);
+	return 0;
+}
+
+static int prepare(struct store *st, const char *sql, sqlite3_stmt **out, struct strbuf *err)
+{
+	if (sqlite3_prepare_v2(st->db, sql, -1, out, NULL) != SQLITE_OK)
+		return db_error(st, "cannot prepare a statement", err);
+	return 0;
+}
+
+/* Append 'name' as a quoted SQL identifier. */
+static void add_ident(struct strbuf *sb, const char *name)
+{
+	strbuf_addch(sb, '"');
+	for (; *name; name++) {
+		if (*name == '"')
+			strbuf_addch(sb, '"');
+		strbuf_addch(sb, *name);
+	}
+	strbuf_addch(sb, '"');
+}
+
+/* ------------------------------------------------------------ opening */
+
+/* The value of meta key 'key' into 'out' (empty when absent). Returns 0 or -1. */
+static int meta_get(struct store *st, const char *key, struct strbuf *out, struct strbuf *err)
+{
+	sqlite3_stmt *q;
+	int rc;
+
+	strbuf_reset(out);
+	if (prepare(st, "SELECT value FROM meta WHERE key = ?", &q, err) < 0)
+		return -1;
+	sqlite3_bind_text(q, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		strbuf_addstr(out, (const char *)sqlite3_column_text(q, 0));
+	sqlite3_finalize(q);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_error(st, "cannot read the schema version", err);
+	return 0;
+}
+
+/* True when the database has a table named 'name'. */
+static int has_table(struct store *st, const char *name, bool *out, struct strbuf *err)
+{
+	sqlite3_stmt *q;
+	int rc;
+
+	if (prepare(st, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", &q,
+		    err) < 0)
+		return -1;
+	sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_error(st, "cannot read the database", err);
+	*out = rc == SQLITE_ROW;
+	return 0;
+}
+
+/* Number of tables of the database, into '*n'. */
+static int count_tables(struct store *st, int *n, struct strbuf *err)
+{
+	sqlite3_stmt *q;
+	int rc;
+
+	if (prepare(st, "SELECT count(*) FROM sqlite_master WHERE type = 'table'", &q, err) < 0)
+		return -1;
+	rc = sqlite3_step(q);
+	*n = rc == SQLITE_ROW ? sqlite3_column_int(q, 0) : 0;
+	sqlite3_finalize(q);
+	if (rc != SQLITE_ROW)
+		return db_error(st, "cannot read the database", err);
+	return 0;
+}
+
+/* Create the schema in an empty database. */
+static int create_schema(struct store *st, struct strbuf *err)
+{
+	struct strbuf sql = STRBUF_INIT;
+	int rc;
+
+	strbuf_addf(&sql, "BEGIN IMMEDIATE;%sINSERT INTO meta VALUES('schema_version', '%d'),"
+		    "('application', 'fiberloop');COMMIT;", schema_sql, STORE_SCHEMA_VERSION);
+	rc = exec_sql(st, sql.buf, "cannot create the database", err);
+	if (rc < 0)
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	strbuf_release(&sql);
+	return rc;
+}
+
+/* Check that the database is a fiberloop database of our schema (creating it when empty). */
+static int check_schema(struct store *st, enum store_mode mode, struct strbuf *err)
+{
+	struct strbuf v = STRBUF_INIT;
+	bool has_meta = false;
+	int n_tables = 0, rc = 0;
+
+	if (has_table(st, "meta", &has_meta, err) < 0 || count_tables(st, &n_tables, err) < 0)
+		return -1;
+	if (!has_meta && n_tables == 0 && mode == STORE_WRITE)
+		return create_schema(st, err);
+	if (!has_meta) {
+		strbuf_reset(err);
+		strbuf_addf(err, "%s: not a fiberloop results database (it has no table 'meta')",
+			    st->path);
+		return -1;
+	}
+	if (meta_get(st, "schema_version", &v, err) < 0)
+		return -1;
+	if (strcmp(v.buf, "1") != 0) {
+		strbuf_reset(err);
+		strbuf_addf(err, "%s: schema version '%s'; this fiberloop reads version %d",
+			    st->path, v.buf, STORE_SCHEMA_VERSION);
+		rc = -1;
+	}
+	strbuf_release(&v);
+	return rc;
+}
+
+/* WAL mode, commits that survive a killed process, and a wait on a busy database. */
+static int set_pragmas(struct store *st, struct strbuf *err)
+{
+	sqlite3_stmt *q;
+	bool wal;
+
+	sqlite3_busy_timeout(st->db, 10000);
+	if (prepare(st, "PRAGMA journal_mode=WAL", &q, err) < 0)
+		return -1;
+	wal = sqlite3_step(q) == SQLITE_ROW &&
+	      !strcmp((const char *)sqlite3_column_text(q, 0), "wal");
+	sqlite3_finalize(q);
+	if (!wal)
+		return db_error(st, "cannot switch to WAL mode", err);
+	return exec_sql(st, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON",
+			"cannot set up the database", err);
+}
+
+struct store *store_open(const char *path, enum store_mode mode, struct strbuf *err)
+{
+	struct store *st = xcalloc(1, sizeof(*st));
+	int flags = mode == STORE_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+					: SQLITE_OPEN_READONLY;
+	struct stat sb;
+
+	st->path = xstrdup(path);
+	if (mode == STORE_READ && stat(path, &sb) < 0) {
+		strbuf_reset(err);
+		strbuf_addf(err, "%s: %s", path, strerror(errno));
+		store_close(st);
+		return NULL;
+	}
+	/* a reader that may write closes the database as its last user, removing the WAL files */
+	if (mode == STORE_READ && access(path, W_OK) == 0 &&
+	    sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK)
+		flags = 0;
+	else if (mode == STORE_READ && st->db) {
+		sqlite3_close(st->db);
+		st->db = NULL;
+	}
+	if (flags && sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
+		db_error(st, "cannot open", err);
+		store_close(st);
+		return NULL;
+	}
+	if (mode == STORE_WRITE && sqlite3_db_readonly(st->db, "main") == 1) {
+		strbuf_reset(err);
+		strbuf_addf(err, "%s: the database is read-only (cannot write results into it)",
+			    path);
+		store_close(st);
+		return NULL;
+	}
+	if ((mode == STORE_WRITE && set_pragmas(st, err) < 0) || check_schema(st, mode, err) < 0) {
+		store_close(st);
+		return NULL;
+	}
+	if (mode == STORE_READ)
+		sqlite3_busy_timeout(st->db, 10000);
+	return st;
+}
+
+void store_close(struct store *st)
+{
+	if (!st)
+		return;
+	sqlite3_finalize(st->put_point);
+	sqlite3_finalize(st->put_level);
+	sqlite3_close(st->db);
+	free(st->path);
+	free(st);
+}
+
+const char *store_op_name(enum store_op op)
+{
+	static const char *const names[] = { "=", "!=", "<", "<=", ">", ">=", "~" };
+	_Static_assert(ARRAY_SIZE(names) == STORE_OP_COUNT, "one name per operator");
+	return (unsigned)op < STORE_OP_COUNT ? names[op] : "?";
+}
+
+/* ------------------------------------------------------------- columns */
+
+static bool is_point_col(const char *name)
+{
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(point_cols); i++)
+		if (!strcmp(point_cols[i], name))
+			return true;
+	return false;
+}
+
+/* The columns of 'points' (all of them, in table order) into 'cols' (strings owned). */
+static int points_columns(struct store *st, char ***cols, size_t *n, struct strbuf *err)
+{
+	sqlite3_stmt *q;
+	size_t alloc = 0;
+	int rc;
+
+	*cols = NULL;
+	*n = 0;
+	if (prepare(st, "SELECT name FROM pragma_table_info('points')", &q, err) < 0)
+		return -1;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		XGROW(*cols, *n + 1, alloc);
+		(*cols)[(*n)++] = xstrdup((const char *)sqlite3_column_text(q, 0));
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return db_error(st, "cannot read the columns", err);
+	return 0;
+}
+
+static void free_columns(char **cols, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		free(cols[i]);
+	free(cols);
+}
+
+/* Add the input columns of 'def' that 'points' lacks. */
+static int add_inputs(struct store *st, const struct store_run_def *def, struct strbuf *err)
+{
+	struct strbuf sql = STRBUF_INIT;
+	char **cols;
+	size_t n, i, j;
+	int rc = 0;
+
+	for (i = 0; i < def->n_inputs; i++)
+		if (is_point_col(def->inputs[i])) {
+			strbuf_reset(err);
+			strbuf_addf(err, "%s: the input '%s' has the name of a result column",
+				    st->path, def->inputs[i]);
+			return -1;
+		}
+	if (points_columns(st, &cols, &n, err) < 0)
+		return -1;
+	for (i = 0; i < def->n_inputs && rc == 0; i++) {
+		for (j = 0; j < n && strcmp(cols[j], def->inputs[i]); j++)
+			;
+		if (j < n)
+			continue;
+		strbuf_reset(&sql);
+		strbuf_addstr(&sql, "ALTER TABLE points ADD COLUMN ");
+		add_ident(&sql, def->inputs[i]);
+		rc = exec_sql(st, sql.buf, "cannot add an input column", err);
+	}
+	free_columns(cols, n);
+	strbuf_release(&sql);
+	return rc;
+}
+
+/* The run of key 'key' into '*id' (0 when absent). */
+static int find_run(struct store *st, const char *key, int64_t *id, struct strbuf *err)
+{
+	sqlite3_stmt *q;
+	int rc;
+
+	*id = 0;
+	if (prepare(st, "SELECT id FROM runs WHERE key = ?", &q, err) < 0)
+		return -1;
+	sqlite3_bind_text(q, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_error(st, "cannot read the runs", err);
+	return 0;
+}
+
+/* Insert the run 'def'; its id into '*id'. */
+static int insert_run(struct store *st, const struct store_run_def *def, int64_t *id,
+		      struct strbuf *err)
+{
+	struct strbuf inputs = STRBUF_INIT;
+	sqlite3_stmt *q;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < def->n_inputs; i++)
+		strbuf_addf(&inputs, "%s%s", i ? "\n" : "", def->inputs[i]);
+	if (prepare(st, "INSERT INTO runs(key, kind, definition, n_points, inputs) "
+		    "VALUES(?, ?, ?, ?, ?)", &q, err) < 0) {
+		strbuf_release(&inputs);
+		return -1;
+	}
+	sqlite3_bind_text(q, 1, def->key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, def->kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 3, def->definition, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 4, (sqlite3_int64)def->n_points);
+	sqlite3_bind_text(q, 5, inputs.buf, -1, SQLITE_STATIC);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	strbuf_release(&inputs);
+	if (rc != SQLITE_DONE)
+		return db_error(st, "cannot record the run", err);
+	*id = sqlite3_last_insert_rowid(st->db);
+	return 0;
+}
+
+/* Prepare the inserts of rows with 'n_inputs' input columns 'inputs'. */
+static int prepare_puts(struct store *st, const struct store_run_def *def, struct strbuf *err)
+{
+	struct strbuf sql = STRBUF_INIT;
+	size_t i;
+	int rc;
+
+	sqlite3_finalize(st->put_point);
+	sqlite3_finalize(st->put_level);
+	st->put_point = st->put_level = NULL;
+	strbuf_addstr(&sql, "INSERT INTO points(key, run, idx, kind, name, parent, tags, command,"
+		      " design_hash, overrides, status, error, energy_pj, cycles, edp_j_cycles,"
+		      " utilization, algorithmic_computes, actual_computes, pj_per_compute,"
+		      " compute_energy_pj, mapping, n_evaluated, n_valid");
+	for (i = 0; i < def->n_inputs; i++) {
+		strbuf_addstr(&sql, ", ");
+		add_ident(&sql, def->inputs[i]);
+	}
+	strbuf_addstr(&sql, ") VALUES(?");
+	for (i = 1; i < 23 + def->n_inputs; i++)
+		strbuf_addstr(&sql, ", ?");
+	strbuf_addstr(&sql, ") ON CONFLICT(key) DO NOTHING");
+	rc = prepare(st, sql.buf, &st->put_point, err);
+	strbuf_release(&sql);
+	if (rc == 0)
+		rc = prepare(st, "INSERT INTO levels(point, level, name, energy_pj) "
+			     "VALUES(?, ?, ?, ?)", &st->put_level, err);
+	return rc;
+}
+
+int store_begin_run(struct store *st, const struct store_run_def *def, struct strbuf *err)
+{
+	int64_t id;
+
+	if (exec_sql(st, "BEGIN IMMEDIATE", "cannot write", err) < 0)
+		return -1;
+	if (add_inputs(st, def, err) < 0 || find_run(st, def->key, &id, err) < 0 ||
+	    (id == 0 && insert_run(st, def, &id, err) < 0) ||
+	    exec_sql(st, "COMMIT", "cannot commit", err) < 0) {
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	st->run = id;
+	st->n_inputs = def->n_inputs;
+	return prepare_puts(st, def, err);
+}
+
+int store_each_key(struct store *st, void (*fn)(void *arg, const char *key), void *arg,
+		   struct strbuf *err)
+{
+	sqlite3_stmt *q;
+	int rc;
+
+	if (prepare(st, "SELECT key FROM points ORDER BY id", &q, err) < 0)
+		return -1;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		fn(arg, (const char *)sqlite3_column_text(q, 0));
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return db_error(st, "cannot read the finished points", err);
+	return 0;
+}
+
+/* ------------------------------------------------------------- writing */
+
+/* Bind 'text' as an integer or a real when it reads as one, else as text (NULL: null). */
+static void bind_value(sqlite3_stmt *q, int i, const char *text)
+{
+	char *end;
+	long long ll;
+	double d;
+
+	if (!text) {
+		sqlite3_bind_null(q, i);
+		return;
+	}
+	errno = 0;
+	ll = strtoll(text, &end, 10);
+	if (*text && !*end && errno == 0 && !strchr(" \t", *text)) {
+		sqlite3_bind_int64(q, i, ll);
+		return;
+	}
+	d = strtod(text, &end);
+	if (*text && !*end && errno == 0 && isfinite(d) && !strchr(" \t", *text)) {
+		sqlite3_bind_double(q, i, d);
+		return;
+	}
+	sqlite3_bind_text(q, i, text, -1, SQLITE_STATIC);
+}
+
+static void bind_u64(sqlite3_stmt *q, int i, uint64_t v)
+{
+	if (v <= INT64_MAX)
+		sqlite3_bind_int64(q, i, (sqlite3_int64)v);
+	else
+		sqlite3_bind_double(q, i, (double)v);
+}
+
+static void bind_text(sqlite3_stmt *q, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(q, i, s, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(q, i);
+}
+
+/* Bind the metrics of 'r' from parameter 13 on. */
+static void bind_metrics(sqlite3_stmt *q, const struct store_row *r)
+{
+	int i;
+
+	for (i = 13; i <= 20; i++)
+		sqlite3_bind_null(q, i);
+	if (r->has_metrics) {
+		sqlite3_bind_double(q, 13, r->energy_pj);
+		bind_u64(q, 14, r->cycles);
+		sqlite3_bind_double(q, 15, r->edp_j_cycles);
+		sqlite3_bind_double(q, 16, r->utilization);
+		bind_u64(q, 17, r->algorithmic_computes);
+		bind_u64(q, 18, r->actual_computes);
+		sqlite3_bind_double(q, 19, r->pj_per_compute);
+		sqlite3_bind_double(q, 20, r->compute_energy_pj);
+	}
+	bind_text(q, 21, r->mapping);
+	if (r->has_search) {
+		bind_u64(q, 22, r->n_evaluated);
+		bind_u64(q, 23, r->n_valid);
+	} else {
+		sqlite3_bind_null(q, 22);
+		sqlite3_bind_null(q, 23);
+	}
+}
+
+/* Insert one row and its levels (inside the caller's transaction). */
+static int put_one(struct store *st, const struct store_row *r, struct strbuf *err)
+{
+	sqlite3_stmt *q = st->put_point;
+	sqlite3_int64 id;
+	unsigned l;
+	size_t i;
+
+	sqlite3_reset(q);
+	sqlite3_bind_text(q, 1, r->key, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 2, st->run);
+	bind_u64(q, 3, r->idx);
+	bind_text(q, 4, r->kind);
+	bind_text(q, 5, r->name);
+	bind_text(q, 6, r->parent);
+	bind_text(q, 7, r->tags);
+	bind_text(q, 8, r->command);
+	bind_text(q, 9, r->design_hash);
+	bind_text(q, 10, r->overrides ? r->overrides : "");
+	bind_text(q, 11, r->status);
+	bind_text(q, 12, r->error);
+	bind_metrics(q, r);
+	for (i = 0; i < st->n_inputs; i++)
+		bind_value(q, (int)(24 + i), r->inputs ? r->inputs[i] : NULL);
+	if (sqlite3_step(q) != SQLITE_DONE)
+		return db_error(st, "cannot write a result", err);
+	if (sqlite3_changes(st->db) == 0)
+		return 0;              /* already there */
+	id = sqlite3_last_insert_rowid(st->db);
+	for (l = 0; l < r->n_levels; l++) {
+		sqlite3_stmt *lq = st->put_level;
+		sqlite3_reset(lq);
+		sqlite3_bind_int64(lq, 1, id);
+		sqlite3_bind_int(lq, 2, (int)l);
+		sqlite3_bind_text(lq, 3, r->levels[l].name, -1, SQLITE_STATIC);
+		sqlite3_bind_double(lq, 4, r->levels[l].energy_pj);
+		if (sqlite3_step(lq) != SQLITE_DONE)
+			return db_error(st, "cannot write a result", err);
+	}
+	return 0;
+}
+
+int store_put(struct store *st, const struct store_row *rows, size_t n, struct strbuf *err)
+{
+	size_t i;
+
+	if (!st->put_point)
+		BUG("store_put() before store_begin_run()");
+	if (exec_sql(st, "BEGIN IMMEDIATE", "cannot write", err) < 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (put_one(st, &rows[i], err) < 0)
+			goto fail;
+	if (exec_sql(st, "COMMIT", "cannot commit", err) < 0)
+		goto fail;
+	return 0;
+fail:
+	sqlite3_reset(st->put_point);
+	sqlite3_reset(st->put_level);
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* ------------------------------------------------------------- queries */
+
+/* The shortest "%.Ng" (N = 15..17) that reads back as 'v'. */
+static void format_real(double v, char *buf, size_t size)
+{
+	int prec;
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+	snprintf(buf, size, "%.17g", v);
+}
+
+/* Cell (r, c) of 't' from column 'i' of the current row of 'q'. */
+static void take_cell(struct table *t, size_t r, size_t c, sqlite3_stmt *q, int i)
+{
+	char buf[40];
+
+	switch (sqlite3_column_type(q, i)) {
+	case SQLITE_INTEGER:
+		snprintf(buf, sizeof(buf), "%lld", (long long)sqlite3_column_int64(q, i));
+		table_set(t, r, c, TABLE_INT, buf);
+		break;
+	case SQLITE_FLOAT:
+		format_real(sqlite3_column_double(q, i), buf, sizeof(buf));
+		table_set(t, r, c, TABLE_REAL, buf);
+		break;
+	case SQLITE_NULL:
+		break;
+	default:
+		table_set(t, r, c, TABLE_TEXT, (const char *)sqlite3_column_text(q, i));
+		break;
+	}
+}
+
+/* Check the columns of the conditions against 'cols'; an error with a hint for an unknown one. */
+static int check_conds(struct store *st, const struct store_cond *w, size_t n_w,
+		       char **cols, size_t n_cols, struct strbuf *err)
+{
+	size_t i, j;
+
+	for (i = 0; i < n_w; i++) {
+		const char *h;
+		for (j = 0; j < n_cols && strcmp(cols[j], w[i].column); j++)
+			;
+		if (j < n_cols && strcmp(w[i].column, "id"))
+			continue;
+		strbuf_reset(err);
+		strbuf_addf(err, "%s: no column '%s' to filter on", st->path, w[i].column);
+		h = diag_suggest(w[i].column, (const char *const *)cols, n_cols);
+		if (h)
+			strbuf_addf(err, "; did you mean '%s'?", h);
+		return -1;
+	}
+	return 0;
+}
+
+/* Bind the value of condition 'c' as parameter 'i': a number as a number. */
+static void bind_cond(sqlite3_stmt *q, int i, const struct store_cond *c)
+{
+	if (c->op == STORE_LIKE)
+		sqlite3_bind_text(q, i, c->value, -1, SQLITE_STATIC);
+	else
+		bind_value(q, i, c->value);
+}
+
+/* Append " WHERE ..." for w[0..n_w). */
+static void add_where(struct strbuf *sql, const struct store_cond *w, size_t n_w)
+{
+	static const char *const sql_ops[] = { "=", "!=", "<", "<=", ">", ">=", "LIKE" };
+	size_t i;
+
+	for (i = 0; i < n_w; i++) {
+		strbuf_addstr(sql, i ? " AND " : " WHERE ");
+		add_ident(sql, w[i].column);
+		strbuf_addf(sql, " %s ?", sql_ops[w[i].op]);
+	}
+}
+
+/* What a query gathers before it makes the table: the point ids of its rows in order. */
+struct gathered {
+	struct table t;                /* the points' columns, one row per point */
+	int64_t *ids;
+	size_t n_ids, alloc_ids;
+};
+
+/* The matching points, with the columns 'names' (the head, inputs, metrics and tail). */
+static int gather_points(struct store *st, const struct store_cond *w, size_t n_w,
+			 const char *const *names, size_t n_names, struct gathered *g,
+			 struct strbuf *err)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *q;
+	size_t i;
+	int rc;
+
+	strbuf_addstr(&sql, "SELECT id");
+	for (i = 0; i < n_names; i++) {
+		strbuf_addstr(&sql, ", ");
+		add_ident(&sql, names[i]);
+		table_add_col(&g->t, names[i]);
+	}
+	strbuf_addstr(&sql, " FROM points");
+	add_where(&sql, w, n_w);
+	strbuf_addstr(&sql, " ORDER BY run, idx, id");
+	rc = prepare(st, sql.buf, &q, err);
+	strbuf_release(&sql);
+	if (rc < 0)
+		return -1;
+	for (i = 0; i < n_w; i++)
+		bind_cond(q, (int)i + 1, &w[i]);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		size_t r = table_add_row(&g->t);
+		XGROW(g->ids, g->n_ids + 1, g->alloc_ids);
+		g->ids[g->n_ids++] = sqlite3_column_int64(q, 0);
+		for (i = 0; i < n_names; i++)
+			take_cell(&g->t, r, i, q, (int)i + 1);
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return db_error(st, "cannot read the results", err);
+	return 0;
+}
+
+/* Row of point 'id' among the sorted (id, row) pairs, or -1. */
+static long row_of(const int64_t (*pairs)[2], size_t n, int64_t id)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (pairs[mid][0] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && pairs[lo][0] == id ? (long)pairs[lo][1] : -1;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* One level energy of a gathered row. */
+struct level_cell {
+	size_t row, seq;               /* its row; its place among the row's levels */
+	const char *name;              /* owned by the caller's arena */
+	char value[40];
+};
+
+static int cmp_level_cell(const void *a, const void *b)
+{
+	const struct level_cell *x = a, *y = b;
+	if (x->row != y->row)
+		return (x->row > y->row) - (x->row < y->row);
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * The level energies of the gathered rows into cells[0..*n_cells), sorted
+ * by row and level (outermost first), and the level names in the order in
+ * which they first appear so, into names[0..*n_names).
+ */
+static int gather_levels(struct store *st, struct gathered *g, struct arena *a,
+			 struct level_cell **cells, size_t *n_cells, const char ***names,
+			 size_t *n_names, struct strbuf *err)
+{
+	int64_t (*pairs)[2] = xcalloc(g->n_ids ? g->n_ids : 1, sizeof(*pairs));
+	size_t i, k, alloc_cells = 0, alloc_names = 0, seq = 0;
+	sqlite3_stmt *q;
+	int rc;
+
+	for (i = 0; i < g->n_ids; i++) {
+		pairs[i][0] = g->ids[i];
+		pairs[i][1] = (int64_t)i;
+	}
+	qsort(pairs, g->n_ids, sizeof(*pairs), cmp_pair);
+	if (prepare(st, "SELECT point, name, energy_pj FROM levels ORDER BY point, level DESC",
+		    &q, err) < 0) {
+		free(pairs);
+		return -1;
+	}
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		long r = row_of((const int64_t (*)[2])pairs, g->n_ids, sqlite3_column_int64(q, 0));
+		struct level_cell *c;
+		if (r < 0)
+			continue;
+		XGROW(*cells, *n_cells + 1, alloc_cells);
+		c = &(*cells)[(*n_cells)++];
+		c->row = (size_t)r;
+		c->seq = seq++;
+		c->name = arena_strdup(a, (const char *)sqlite3_column_text(q, 1));
+		format_real(sqlite3_column_double(q, 2), c->value, sizeof(c->value));
+	}
+	sqlite3_finalize(q);
+	free(pairs);
+	if (rc != SQLITE_DONE)
+		return db_error(st, "cannot read the level energies", err);
+	if (*n_cells)
+		qsort(*cells, *n_cells, sizeof(**cells), cmp_level_cell);
+	for (i = 0; i < *n_cells; i++) {
+		for (k = 0; k < *n_names && strcmp((*names)[k], (*cells)[i].name); k++)
+			;
+		if (k == *n_names) {
+			XGROW(*names, *n_names + 1, alloc_names);
+			(*names)[(*n_names)++] = (*cells)[i].name;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Make 'out' from the gathered table: its columns up to 'n_before' (head,
+ * inputs, metrics), the level columns, then the rest (the tail).
+ */
+static void assemble(const struct gathered *g, size_t n_before, struct level_cell *cells,
+		     size_t n_cells, const char *const *lnames, size_t n_lnames,
+		     struct table *out)
+{
+	struct strbuf name = STRBUF_INIT;
+	size_t r, c, k;
+
+	for (c = 0; c < n_before; c++)
+		table_add_col(out, g->t.cols[c]);
+	for (k = 0; k < n_lnames; k++) {
+		strbuf_reset(&name);
+		strbuf_addf(&name, "energy_pj[%s]", lnames[k]);
+		table_add_col(out, name.buf);
+	}
+	for (c = n_before; c < g->t.n_cols; c++)
+		table_add_col(out, g->t.cols[c]);
+	for (r = 0; r < g->t.n_rows; r++) {
+		table_add_row(out);
+		for (c = 0; c < g->t.n_cols; c++) {
+			struct table_cell cell = table_get(&g->t, r, c);
+			table_set(out, r, c < n_before ? c : c + n_lnames, cell.type, cell.text);
+		}
+	}
+	for (k = 0; k < n_cells; k++) {
+		size_t j;
+		for (j = 0; j < n_lnames && strcmp(lnames[j], cells[k].name); j++)
+			;
+		table_set(out, cells[k].row, n_before + j, TABLE_REAL, cells[k].value);
+	}
+	strbuf_release(&name);
+}
+
+int store_query(struct store *st, const struct store_cond *w, size_t n_w, struct table *out,
+		struct strbuf *err)
+{
+	struct gathered g = { TABLE_INIT, NULL, 0, 0 };
+	struct arena a = ARENA_INIT;
+	struct level_cell *cells = NULL;
+	const char **lnames = NULL, **names = NULL;
+	size_t n_cols, n_names = 0, n_cells = 0, n_lnames = 0, n_before, i;
+	char **cols;
+	int rc = -1;
+
+	if (points_columns(st, &cols, &n_cols, err) < 0)
+		return -1;
+	if (check_conds(st, w, n_w, cols, n_cols, err) < 0)
+		goto out;
+	names = xcalloc(n_cols + ARRAY_SIZE(head_cols) + ARRAY_SIZE(metric_cols) +
+			ARRAY_SIZE(tail_cols), sizeof(*names));
+	for (i = 0; i < ARRAY_SIZE(head_cols); i++)
+		names[n_names++] = head_cols[i];
+	for (i = 0; i < n_cols; i++)
+		if (!is_point_col(cols[i]))
+			names[n_names++] = cols[i];
+	for (i = 0; i < ARRAY_SIZE(metric_cols); i++)
+		names[n_names++] = metric_cols[i];
+	n_before = n_names;
+	for (i = 0; i < ARRAY_SIZE(tail_cols); i++)
+		names[n_names++] = tail_cols[i];
+	if (gather_points(st, w, n_w, names, n_names, &g, err) < 0 ||
+	    gather_levels(st, &g, &a, &cells, &n_cells, &lnames, &n_lnames, err) < 0)
+		goto out;
+	assemble(&g, n_before, cells, n_cells, lnames, n_lnames, out);
+	rc = 0;
+out:
+	free(names);
+	free(cells);
+	free(lnames);
+	free(g.ids);
+	table_release(&g.t);
+	arena_release(&a);
+	free_columns(cols, n_cols);
+	return rc;
+}

@@ -1,0 +1,130 @@
+/*
+ * store: the results database of sweeps, batches and networks, in SQLite
+ * (the only module that includes <sqlite3.h>, as only specs/ includes
+ * <yaml.h>). One row per point or job, with its inputs (the run's input
+ * columns, the overrides, the design's hash), its metrics and its status
+ * and error text; per-level energies in a table of their own. A database
+ * is in WAL mode and every store_put() is one committed transaction, so a
+ * process killed at any moment loses no row that store_put() returned for.
+ * The schema is versioned (STORE_SCHEMA_VERSION) and documented in
+ * docs/sweep.md. Errors come back as text for the caller to print.
+ */
+#ifndef STORE_STORE_H
+#define STORE_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct strbuf;
+struct table;
+
+/* The schema this code writes and reads (the 'schema_version' of table 'meta'). */
+#define STORE_SCHEMA_VERSION 1
+
+enum store_mode {
+	STORE_WRITE,   /* create the database if missing; it must be writable */
+	STORE_READ,    /* an existing database, only read (opened read-write when the file
+			  allows, so that the last user to close it removes the WAL files) */
+};
+
+/* A run: one sweep, batch or network invocation; rows belong to the run that wrote them. */
+struct store_run_def {
+	const char *key;               /* identity: the same key is the same run (resume) */
+	const char *kind;              /* "sweep", "batch", "network" */
+	const char *definition;        /* what was run, for people (the command line) */
+	uint64_t n_points;
+	size_t n_inputs;
+	const char *const *inputs;     /* the run's input columns (sweep axes), in order */
+};
+
+/* One storage level's energy. */
+struct store_level {
+	const char *name;
+	double energy_pj;
+};
+
+/* One finished point or job. Strings are borrowed; NULL is SQL NULL. */
+struct store_row {
+	const char *key;               /* the point key (unique in the database) */
+	uint64_t idx;                  /* index in its run: rows are listed in this order */
+	const char *kind;              /* "point", "job", "network", "layer" */
+	const char *name, *parent, *tags;
+	const char *command;           /* "model", "map", ... */
+	const char *design_hash;
+	const char *overrides;         /* every override of the point, one "PATH=VALUE" a line */
+	const char *const *inputs;     /* values of the run's input columns (NULL: none) */
+	const char *status;            /* "ok", "bad-input", ... */
+	const char *error;             /* why, when not ok */
+	bool has_metrics;
+	double energy_pj;
+	uint64_t cycles;
+	double edp_j_cycles, utilization;
+	uint64_t algorithmic_computes, actual_computes;
+	double pj_per_compute, compute_energy_pj;
+	const char *mapping;
+	bool has_search;               /* map: n_evaluated and n_valid are meaningful */
+	uint64_t n_evaluated, n_valid;
+	unsigned n_levels;             /* storage levels, 0 = innermost */
+	const struct store_level *levels;
+};
+
+/* A filter of store_query(): COLUMN OP VALUE. */
+enum store_op { STORE_EQ, STORE_NE, STORE_LT, STORE_LE, STORE_GT, STORE_GE, STORE_LIKE,
+		STORE_OP_COUNT };
+
+struct store_cond {
+	const char *column;
+	enum store_op op;
+	const char *value;             /* a number compares as a number, other text as text */
+};
+
+struct store;
+
+/*
+ * Open the database 'path'. STORE_WRITE creates it (with the schema) when
+ * missing, switches it to WAL mode and checks that it can be written;
+ * STORE_READ opens an existing one read-only. A file that is not a
+ * fiberloop database, or one of another schema version, is refused.
+ * Returns the handle, or NULL with 'err' filled ("PATH: why").
+ */
+struct store *store_open(const char *path, enum store_mode mode, struct strbuf *err);
+
+/*
+ * Register the run 'def' (or find it, when its key is known) and make it
+ * the run that store_put() writes to; its input columns are added to the
+ * table of points when missing. An input named like a result column is
+ * refused. Returns 0, or -1 with 'err' filled.
+ */
+int store_begin_run(struct store *st, const struct store_run_def *def, struct strbuf *err);
+
+/* Call fn(arg, key) for the key of every row in the database. Returns 0 or -1 + 'err'. */
+int store_each_key(struct store *st, void (*fn)(void *arg, const char *key), void *arg,
+		   struct strbuf *err);
+
+/*
+ * Write rows[0..n) to the current run in one committed transaction. A row
+ * whose key is already there is left as it is (never duplicated). Returns
+ * 0, or -1 with 'err' filled (a full disk, a read-only file: nothing of
+ * this call is written).
+ */
+int store_put(struct store *st, const struct store_row *rows, size_t n, struct strbuf *err);
+
+/*
+ * Every row matching all of w[0..n_w) into 'out' (released by the caller),
+ * ordered by run and index: the columns are run, idx, kind, name, the
+ * input columns, status, the metrics, one "energy_pj[LEVEL]" column per
+ * level name (outermost first), error, mapping, tags, parent, command,
+ * design_hash, overrides and key. An unknown column in a condition is an
+ * error with a hint. Returns 0, or -1 with 'err' filled.
+ */
+int store_query(struct store *st, const struct store_cond *w, size_t n_w, struct table *out,
+		struct strbuf *err);
+
+/* Close the database. store_close(NULL) is a no-op. */
+void store_close(struct store *st);
+
+/* "=", "!=", "<", "<=", ">", ">=", "~" (SQL LIKE). */
+const char *store_op_name(enum store_op op);
+
+#endif

@@ -1,0 +1,327 @@
+/*
+ * ipu_plan.c: the uniform-pattern helper, the worker split, the exchange
+ * estimator, bucket sizes by §1.4's formulas (worked by hand), and the
+ * search: the chosen plan fits the tiles and the memory bound, honours the
+ * plan constraint, and no other allowed partition costs less.
+ */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "tests/accel/ipu_fixture.h"
+#include "tests/unit.h"
+#include "util/ckmath.h"
+
+static void test_uniform(void)
+{
+	double a, c;
+
+	ipu_uniform(0.25, 8, 4, &a, &c);       /* ceil(8 (1 - 0.75^4)) = 6, ceil(8 / 6) = 2 */
+	CU_ASSERT_DOUBLE_EQUAL(a, 6, 0);
+	CU_ASSERT_DOUBLE_EQUAL(c, 2, 0);
+	ipu_uniform(1.0, 5, 3, &a, &c);
+	CU_ASSERT_DOUBLE_EQUAL(a, 5, 0);
+	CU_ASSERT_DOUBLE_EQUAL(c, 3, 0);
+	ipu_uniform(0.1, 16, 16, &a, &c);      /* ceil(13.03) = 14, ceil(26 / 14) = 2 */
+	CU_ASSERT_DOUBLE_EQUAL(a, 14, 0);
+	CU_ASSERT_DOUBLE_EQUAL(c, 2, 0);
+}
+
+struct split_row {
+	uint64_t r, c, rows, cols;
+};
+
+static const struct split_row split_rows[] = {
+	{ 4, 16, 1, 11 },    /* g = 11: one row, 11 columns */
+	{ 1, 16, 1, 3 },     /* g = 3 */
+	{ 1, 4, 1, 1 },      /* fewer grains than workers */
+	{ 10, 1, 1, 1 },     /* 2 rows each, the largest halved to reach 6 pieces */
+	{ 12, 12, 2, 12 },   /* g = 24: rows min(2, 12) = 2, cols 12: exactly 6 pieces */
+};
+
+static void test_split(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(split_rows) / sizeof(split_rows[0]); i++) {
+		uint64_t rows, cols;
+		ipu_split_workers(split_rows[i].r, split_rows[i].c, 6, &rows, &cols);
+		if (rows != split_rows[i].rows || cols != split_rows[i].cols)
+			fprintf(stderr, "row %zu: %llu x %llu\n", i, (unsigned long long)rows,
+				(unsigned long long)cols);
+		CU_ASSERT_EQUAL(rows, split_rows[i].rows);
+		CU_ASSERT_EQUAL(cols, split_rows[i].cols);
+	}
+}
+
+/* ceil(16 B / (round(16 E) h)); h = 2 when the receivers are all or an even number. */
+static void test_exchange(void)
+{
+	struct ipf_layer f;
+
+	ipf_layer_init(&f, true, false, 16);
+	CU_ASSERT_DOUBLE_EQUAL(ipu_exchange_cycles(&f.L, 1000, 3, 8, true), 250, 0);
+	CU_ASSERT_DOUBLE_EQUAL(ipu_exchange_cycles(&f.L, 1000, 2, 8, true), 125, 0);
+	CU_ASSERT_DOUBLE_EQUAL(ipu_exchange_cycles(&f.L, 1000, 8, 8, true), 125, 0);
+	CU_ASSERT_DOUBLE_EQUAL(ipu_exchange_cycles(&f.L, 1000, 2, 8, false), 250, 0);
+	CU_ASSERT_DOUBLE_EQUAL(ipu_exchange_cycles(&f.L, 0, 2, 8, true), 0, 0);
+	f.dev.exchange_bus_sharing = false;
+	CU_ASSERT_DOUBLE_EQUAL(ipu_exchange_cycles(&f.L, 1001, 2, 8, true), 251, 0);
+	f.dev.sync_cycles = 100;
+	CU_ASSERT_DOUBLE_EQUAL(ipu_exchange_cycles(&f.L, 1000, 1, 8, true), 350, 0);
+}
+
+struct size_row {
+	const char *layer;
+	unsigned px, py, pz;
+	uint64_t Rg, rb, nz_elems, meta, bytes_r;
+};
+
+/*
+ * Worked by hand from §1.4. Block 4 half: R_g = 64, ceil(64/16) = 4, round(5.2)
+ * = 5, gamma 1; U(0.25, 4, 4) = (3, 2): align(14 + ceil(15.6), 4) = 32;
+ * B_r = 5 x 16 x 2 + 2 x 32. Element-wise half with GradW: R_g = ceil(102.4)
+ * = 103, ceil(103/4) = 26, round(33.8) = 34, gamma = lcm(2, 4)/2 = 2;
+ * nzElems align(34, 8/4); U(0.1, 16, 16) = (14, 2): align(2 (9 + 60) +
+ * ceil(72.8), 4) = 212.
+ */
+static const struct size_row size_rows[] = {
+	{ "x: 64, y: 64, z: 8, block_size: 4, density: 0.25", 4, 4, 1, 64, 5, 80, 32, 224 },
+	{ "x: 32, y: 32, z: 8, passes: [fwd, grad_w], density: 0.1", 2, 2, 1, 103, 34, 34, 212,
+	  34 * 2 + 2 * 212 },
+	{ "x: 64, y: 64, z: 8, block_size: 4, dtype: float, density: 0.25", 4, 4, 1, 64, 5, 80, 32,
+	  5 * 16 * 4 + 64 },
+};
+
+static void test_sizes(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(size_rows) / sizeof(size_rows[0]); i++) {
+		const struct size_row *r = &size_rows[i];
+		struct spec_set *s = ipf_load("bow", r->layer);
+		struct ipu_layer L;
+		struct ipu_method ms[4];
+		struct ipu_geom g;
+		struct ipu_sizes z;
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		ipu_layer_init(&L, s);
+		ipu_methods(&L, ms);
+		ipu_geom_init(&L, &ms[0], r->px, r->py, r->pz, &g);
+		ipu_sizes_init(&L, &ms[0], &g, false, &z);
+		if (z.Rg != r->Rg || z.rb != r->rb || z.nz_elems != r->nz_elems ||
+		    z.meta_words != r->meta || z.bytes_r != r->bytes_r)
+			fprintf(stderr, "row %zu: Rg %llu rb %llu nz %llu M %llu B %llu\n", i,
+				(unsigned long long)z.Rg, (unsigned long long)z.rb,
+				(unsigned long long)z.nz_elems, (unsigned long long)z.meta_words,
+				(unsigned long long)z.bytes_r);
+		CU_ASSERT_EQUAL(z.Rg, r->Rg);
+		CU_ASSERT_EQUAL(z.rb, r->rb);
+		CU_ASSERT_EQUAL(z.nz_elems, r->nz_elems);
+		CU_ASSERT_EQUAL(z.meta_words, r->meta);
+		CU_ASSERT_EQUAL(z.bytes_r, r->bytes_r);
+		spec_set_free(s);
+	}
+}
+
+/* The candidate methods and groupings of §1.2. */
+static void test_methods(void)
+{
+	struct ipu_method ms[4];
+	struct spec_set *s = ipf_load("bow", "x: 64, y: 64, z: 32, block_size: 16, "
+				      "passes: [fwd, grad_w], density: 0.25");
+	struct ipu_layer L;
+	unsigned n;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	ipu_layer_init(&L, s);
+	n = ipu_methods(&L, ms);
+	CU_ASSERT_EQUAL(n, 4);                 /* two groupings x gradWExchangeBuckets */
+	CU_ASSERT_EQUAL(ms[0].m[SPEC_IPU_GRAD_W], ACCEL_IPU_GRAD_W_BLOCK);
+	CU_ASSERT_EQUAL(ms[2].gz, 16);
+	CU_ASSERT_EQUAL(ms[2].m[SPEC_IPU_GRAD_W], ACCEL_IPU_GRAD_W_AMP_BLOCK);
+	CU_ASSERT(ms[1].grad_w_exch && !ms[0].grad_w_exch);
+	spec_set_free(s);
+	s = ipf_load("bow", "x: 64, y: 64, z: 8, dtype: float, density: 0.25");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	ipu_layer_init(&L, s);
+	n = ipu_methods(&L, ms);
+	CU_ASSERT_EQUAL(n, 1);
+	CU_ASSERT_EQUAL(ms[0].gz, 2);          /* the float vector width */
+	CU_ASSERT_EQUAL(ms[0].m[SPEC_IPU_GRAD_A], ACCEL_IPU_TRANSPOSE);
+	spec_set_free(s);
+	/* float 16 x 16 blocks run the 8 x 8 kernel (getBlockDimensionsToUse) */
+	s = ipf_load("bow", "x: 64, y: 64, z: 8, block_size: 16, dtype: float, density: 0.25");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	ipu_layer_init(&L, s);
+	CU_ASSERT_EQUAL(L.kb, 8);
+	CU_ASSERT_EQUAL(L.q, 2);
+	spec_set_free(s);
+}
+
+/* Summed planner cycles and peak temporary of the layer's passes under (m, g). */
+static void plan_cost(const struct ipu_layer *L, const struct ipu_method *m, const struct ipu_geom *g,
+		      double *cycles, uint64_t *temp)
+{
+	struct ipu_sizes z;
+	struct ipu_pass_est e;
+	unsigned p;
+
+	ipu_sizes_init(L, m, g, false, &z);
+	*cycles = 0;
+	*temp = 0;
+	for (p = 0; p < SPEC_IPU_N_PASSES; p++) {
+		if (!((L->l->passes >> p) & 1))
+			continue;
+		ipu_pass_plan(L, m, g, &z, (enum spec_ipu_pass)p, false, &e);
+		*cycles += e.total;
+		if (e.temp > *temp)
+			*temp = e.temp;
+	}
+}
+
+static const char *const search_layers[] = {
+	"x: 256, y: 512, z: 16, block_size: 16, density: 0.0625",
+	"x: 128, y: 128, z: 32, passes: [fwd, grad_a], density: 0.1",
+	"x: 512, y: 256, z: 64, block_size: 8, dtype: float, passes: [fwd, grad_a, grad_w], "
+	"density: 0.125",
+	"x: 4096, y: 4096, z: 2048, block_size: 16, density: 0.0625",
+};
+
+/*
+ * The chosen plan uses at most the device's tiles, its temporaries fit the
+ * bound it was found under, P_z divides the Z grains, and no partition with
+ * P the smallest count of its quotient (§1.3) costs less within the bound.
+ */
+static void test_search(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(search_layers) / sizeof(search_layers[0]); i++) {
+		struct spec_set *s = ipf_load("bow", search_layers[i]);
+		struct ipu_layer L;
+		struct ipu_method m, ms[4];
+		struct ipu_geom g, h;
+		struct ipu_sizes z;
+		uint64_t bound, n_eval, px, py, pz, temp, best_temp;
+		double best, cycles;
+		unsigned n_m, k;
+		char why[256];
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		ipu_layer_init(&L, s);
+		CU_ASSERT_FATAL(ipu_plan_search(&L, false, &m, &g, &z, &bound, &n_eval, why,
+						sizeof(why)) == 0);
+		CU_ASSERT(g.T <= L.dev->tiles);
+		CU_ASSERT_EQUAL(g.T, (uint64_t)g.px * g.py * g.pz);
+		CU_ASSERT_EQUAL(g.Nz % g.pz, 0);
+		plan_cost(&L, &m, &g, &best, &best_temp);
+		CU_ASSERT(bound == 0 || best_temp <= bound);
+		CU_ASSERT_EQUAL(bound, (uint64_t)floor(0.6 * 624 * 1024));
+		n_m = ipu_methods(&L, ms);
+		for (k = 0; k < n_m; k++)
+			for (pz = 1; pz <= L.dev->tiles; pz++) {
+				uint64_t Nz = ceil_div_u64(L.Z, ms[k].gz);
+				if (pz > Nz || Nz % pz)
+					continue;
+				for (px = 1; px * pz <= L.dev->tiles; px++) {
+					uint64_t Nx = ceil_div_u64(L.X, ms[k].gx);
+					if (px > Nx || (px > 1 && ceil_div_u64(Nx, px) == ceil_div_u64(Nx, px - 1)))
+						continue;
+					for (py = 1; px * py * pz <= L.dev->tiles; py++) {
+						uint64_t Ny = ceil_div_u64(L.Y, ms[k].gy);
+						if (py > Ny ||
+						    (py > 1 && ceil_div_u64(Ny, py) == ceil_div_u64(Ny, py - 1)))
+							continue;
+						ipu_geom_init(&L, &ms[k], (unsigned)px, (unsigned)py, (unsigned)pz, &h);
+						plan_cost(&L, &ms[k], &h, &cycles, &temp);
+						if (temp <= bound && cycles < best - 1e-6) {
+							fprintf(stderr, "layer %zu: %llu x %llu x %llu costs %g < %g\n",
+								i, (unsigned long long)px, (unsigned long long)py,
+								(unsigned long long)pz, cycles, best);
+							CU_FAIL("a cheaper partition exists");
+							goto next;
+						}
+					}
+				}
+			}
+next:
+		spec_set_free(s);
+	}
+}
+
+/* A plan constraint fixes the partition (planConstraints, §1.3). */
+static void test_constraint(void)
+{
+	struct spec_set *s = ipf_load("bow", "x: 256, y: 256, z: 16, block_size: 4, density: 0.1, "
+				      "partition: {x: 3, y: 5, z: 2}");
+	struct ipu_layer L;
+	struct ipu_method m;
+	struct ipu_geom g;
+	struct ipu_sizes z;
+	uint64_t bound, n_eval;
+	char why[256];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	ipu_layer_init(&L, s);
+	CU_ASSERT_FATAL(ipu_plan_search(&L, false, &m, &g, &z, &bound, &n_eval, why, sizeof(why)) == 0);
+	CU_ASSERT_EQUAL(g.px, 3);
+	CU_ASSERT_EQUAL(g.py, 5);
+	CU_ASSERT_EQUAL(g.pz, 2);
+	CU_ASSERT_EQUAL(n_eval, 1);
+	spec_set_free(s);
+	/* P_z must divide the Z grains: 3 does not divide 16 */
+	s = ipf_load("bow", "x: 256, y: 256, z: 16, block_size: 4, density: 0.1, partition: {z: 3}");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	ipu_layer_init(&L, s);
+	CU_ASSERT(ipu_plan_search(&L, false, &m, &g, &z, &bound, &n_eval, why, sizeof(why)) < 0);
+	spec_set_free(s);
+}
+
+/*
+ * Memory: the bound is floor(bytes_per_tile x proportion); with a tiny
+ * proportion nothing fits and the bound doubles (then is dropped).
+ */
+static void test_memory_bound(void)
+{
+	struct spec_set *s = ipf_load("bow", "x: 1024, y: 1024, z: 1024, block_size: 16, "
+				      "density: 0.25, available_memory_proportion: 0.001");
+	struct ipu_layer L;
+	struct ipu_method m;
+	struct ipu_geom g;
+	struct ipu_sizes z;
+	uint64_t bound, n_eval;
+	char why[256];
+	double cycles;
+	uint64_t temp;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	ipu_layer_init(&L, s);
+	CU_ASSERT_FATAL(ipu_plan_search(&L, false, &m, &g, &z, &bound, &n_eval, why, sizeof(why)) == 0);
+	CU_ASSERT(bound > (uint64_t)floor(0.001 * 624 * 1024));
+	plan_cost(&L, &m, &g, &cycles, &temp);
+	CU_ASSERT(bound == 0 || temp <= bound);
+	CU_ASSERT(bound == 0 || temp > bound / 2);   /* it did not fit the previous bound */
+	spec_set_free(s);
+}
+
+static CU_TestInfo tests[] = {
+	{ "uniform helper U(d, a, c)", test_uniform },
+	{ "worker split", test_split },
+	{ "exchange estimator", test_exchange },
+	{ "bucket sizes by hand", test_sizes },
+	{ "candidate methods", test_methods },
+	{ "search is exhaustive and within bounds", test_search },
+	{ "plan constraint", test_constraint },
+	{ "memory bound relaxation", test_memory_bound },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ .pName = "ipu_plan", .pTests = tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int main(void)
+{
+	return unit_main(suites);
+}

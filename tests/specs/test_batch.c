@@ -1,0 +1,181 @@
+/*
+ * Batch files (specs/batch.c): defaults given to every job (lists first),
+ * paths read from the file's directory, overrides from a mapping or a
+ * list, a network's command, names given and made up; and each mistake of
+ * tests/data/batch/bad.yaml as a located error.
+ */
+#include "specs/spec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/unit.h"
+#include "util/diag.h"
+
+/* True when 'path' ends with 'tail'. */
+static bool ends_with(const char *path, const char *tail)
+{
+	size_t n = strlen(path), m = strlen(tail);
+	return n >= m && !strcmp(path + n - m, tail);
+}
+
+static void test_jobs(void)
+{
+	struct diag_list dl = DIAG_LIST_INIT;
+	char path[4096];
+	struct spec_batch *b;
+	const struct spec_batch_job *j;
+
+	snprintf(path, sizeof(path), "%s", unit_data_path("batch/jobs.yaml"));
+	b = spec_batch_load(path, &dl);
+	diag_print(&dl, stderr);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_EQUAL_FATAL(b->n_jobs, 7);
+	j = &b->jobs[0];
+	CU_ASSERT_STRING_EQUAL(j->name, "coord-0.1");
+	CU_ASSERT_EQUAL(j->command, SPEC_BATCH_MODEL);
+	CU_ASSERT_EQUAL(j->n_files, 4);
+	/* relative to the batch file's directory */
+	CU_ASSERT_TRUE(ends_with(j->files[3], "/batch/problem-0.1.yaml"));
+	CU_ASSERT_TRUE(ends_with(j->files[0], "/batch/../../../examples/format-sweep/arch.yaml"));
+	/* the defaults' tags first */
+	CU_ASSERT_EQUAL_FATAL(j->n_tags, 2);
+	CU_ASSERT_STRING_EQUAL(j->tags[0], "test");
+	CU_ASSERT_STRING_EQUAL(j->tags[1], "coordinates");
+	/* overrides from a mapping, in order */
+	j = &b->jobs[2];
+	CU_ASSERT_EQUAL_FATAL(j->n_sets, 2);
+	CU_ASSERT_STRING_EQUAL(j->sets[0], "problem.instance.densities.A.density=0.4");
+	CU_ASSERT_STRING_EQUAL(j->sets[1], "problem.instance.densities.B.density=0.4");
+	/* and from a list */
+	CU_ASSERT_EQUAL_FATAL(b->jobs[3].n_sets, 1);
+	CU_ASSERT_STRING_EQUAL(b->jobs[3].sets[0], "problem.instance.densities.A.density=1.5");
+	/* a map job, and a network that maps without saying so */
+	CU_ASSERT_EQUAL(b->jobs[5].command, SPEC_BATCH_MAP);
+	CU_ASSERT_EQUAL(b->jobs[6].command, SPEC_BATCH_MAP);
+	CU_ASSERT_EQUAL_FATAL(b->jobs[6].n_layers, 1);
+	CU_ASSERT_TRUE(ends_with(b->jobs[6].layers[0], "/batch/../network/layers"));
+	CU_ASSERT_EQUAL(b->jobs[6].n_tags, 1);        /* the defaults' alone */
+	spec_batch_free(b);
+	diag_list_release(&dl);
+}
+
+/* The diagnostics of bad.yaml, line:col and message. */
+static const struct {
+	unsigned line, col;
+	enum diag_severity sev;
+	const char *message;
+} bad_diags[] = {
+	{ 3, 9, DIAG_ERROR, "in 'defaults.name': a name is given per job, not in the defaults" },
+	{ 7, 5, DIAG_ERROR, "in 'jobs[0]': unknown key 'comand'; did you mean 'command'?" },
+	{ 8, 11, DIAG_ERROR, "in 'jobs[1]': two jobs are named 'a'" },
+	{ 5, 11, DIAG_NOTE, "'a' first given here" },
+	{ 10, 5, DIAG_ERROR, "in 'jobs[2]': a job with 'layers' maps them: its command must be 'map', not 'model'" },
+	{ 14, 5, DIAG_ERROR, "in 'jobs[3]': the job has no 'files' (nor the defaults)" },
+	{ 17, 14, DIAG_ERROR, "in 'jobs[4].command': unknown command 'mapp'; did you mean 'map'?" },
+	{ 18, 11, DIAG_ERROR, "in 'jobs[4].seed': expected an integer >= 0, got '-1'" },
+};
+
+static void test_bad(void)
+{
+	struct diag_list dl = DIAG_LIST_INIT;
+	char path[4096];
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s", unit_data_path("batch/bad.yaml"));
+	CU_ASSERT_PTR_NULL(spec_batch_load(path, &dl));
+	CU_ASSERT_EQUAL_FATAL(dl.n, sizeof(bad_diags) / sizeof(bad_diags[0]));
+	for (i = 0; i < dl.n; i++) {
+		CU_ASSERT_PTR_EQUAL(dl.items[i].loc.file, path);   /* the caller's string */
+		CU_ASSERT_EQUAL(dl.items[i].loc.line, bad_diags[i].line);
+		CU_ASSERT_EQUAL(dl.items[i].loc.col, bad_diags[i].col);
+		CU_ASSERT_EQUAL(dl.items[i].severity, bad_diags[i].sev);
+		CU_ASSERT_STRING_EQUAL(dl.items[i].message, bad_diags[i].message);
+	}
+	diag_list_release(&dl);
+	/* no jobs at all; not a mapping */
+	{
+		static const struct {
+			const char *text, *message;
+		} cases[] = {
+			{ "defaults: {tags: [x]}\n", "no 'jobs' list" },
+			{ "jobs: []\n", "in 'jobs': no jobs" },
+			{ "- a\n- b\n", "expected a mapping with 'jobs' (and 'defaults')" },
+			{ "jobs: [{files: [a.yaml]}]\njob: 1\n", "unknown key 'job'; did you mean 'jobs'?" },
+		};
+		char tmp[] = "/tmp/test_batch.XXXXXX";
+		int fd = mkstemp(tmp);
+		CU_ASSERT_FATAL(fd >= 0);
+		close(fd);
+		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			FILE *fp = fopen(tmp, "w");
+			CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+			fputs(cases[i].text, fp);
+			fclose(fp);
+			CU_ASSERT_PTR_NULL(spec_batch_load(tmp, &dl));
+			CU_ASSERT_TRUE(dl.n >= 1 && !strcmp(dl.items[0].message, cases[i].message));
+			if (dl.n)
+				fprintf(stderr, "%s", dl.n && strcmp(dl.items[0].message, cases[i].message) ?
+					dl.items[0].message : "");
+			diag_list_release(&dl);
+		}
+		unlink(tmp);
+	}
+}
+
+/* Jinja2 variables: the defaults' first, from a mapping or a list; NAME=VALUE required. */
+static void test_vars(void)
+{
+	static const char text[] =
+		"defaults: {vars: {architecture: eyeriss_like}}\n"
+		"jobs:\n"
+		"  - {name: a, files: [top.yaml.jinja2], vars: ['problem=p.yaml']}\n"
+		"  - {name: b, files: [top.yaml.jinja2], vars: {depth: 64}}\n";
+	struct diag_list dl = DIAG_LIST_INIT;
+	char tmp[] = "/tmp/test_batch.XXXXXX";
+	struct spec_batch *b;
+	FILE *fp;
+	int fd = mkstemp(tmp);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	fp = fopen(tmp, "w");
+	fputs(text, fp);
+	fclose(fp);
+	b = spec_batch_load(tmp, &dl);
+	diag_print(&dl, stderr);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_EQUAL_FATAL(b->jobs[0].n_vars, 2);
+	CU_ASSERT_STRING_EQUAL(b->jobs[0].vars[0], "architecture=eyeriss_like");
+	CU_ASSERT_STRING_EQUAL(b->jobs[0].vars[1], "problem=p.yaml");
+	CU_ASSERT_EQUAL_FATAL(b->jobs[1].n_vars, 2);
+	CU_ASSERT_STRING_EQUAL(b->jobs[1].vars[1], "depth=64");
+	spec_batch_free(b);
+	fp = fopen(tmp, "w");
+	fputs("jobs:\n  - {files: [x.yaml], vars: [novalue]}\n", fp);
+	fclose(fp);
+	CU_ASSERT_PTR_NULL(spec_batch_load(tmp, &dl));
+	CU_ASSERT_TRUE(dl.n >= 1 && !strcmp(dl.items[dl.n - 1].message,
+					    "in 'jobs[0].vars': expected NAME=VALUE, got 'novalue'"));
+	unlink(tmp);
+	diag_list_release(&dl);
+}
+
+static CU_TestInfo batch_tests[] = {
+	{ "Jinja2 variables", test_vars },
+	{ "jobs, defaults, paths, overrides", test_jobs },
+	{ "mistakes located", test_bad },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ .pName = "batch", .pTests = batch_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int main(void)
+{
+	return unit_main(suites);
+}
