@@ -80,5 +80,7 @@ struct spec_set *job_load(const struct job_design *d, struct diag_list *dl)
 	}
 	lo.tensor_files = d->tensors;
 	lo.n_tensor_files = d->n_tensors;
+	lo.prunes = d->prunes;
+	lo.n_prunes = d->n_prunes;
 	return spec_set_load_overrides(d->files, d->n_files, d->overrides, d->n_overrides, &lo, dl);
 }

@@ -218,6 +218,7 @@ static void store(struct model_ws *ws, unsigned pv, struct col *c, struct model_
 		t->is_kept = c->kept[l];
 		t->replication = (uint64_t)c->replication[l];
 		t->avg_replication = c->replication[l];
+		t->keep_ratio = 1.0;
 		t->max_x = lv->max_x;
 		t->max_y = lv->max_y;
 		t->confidence = 1.0;

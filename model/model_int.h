@@ -276,6 +276,13 @@ bool model_sparse_defers_fanout(const struct model_ws *ws);
 /* True when tensor pv has a representation format at level l. */
 bool model_sparse_has_format(const struct model_ws *ws, unsigned l, unsigned pv);
 
+/*
+ * The compute steps of the positions that position skipping packs, over
+ * the dense steps: the product over the skipped tensors of their
+ * saf_position_skip() ratios; 1 without position skipping.
+ */
+double model_sparse_position_ratio(const struct model_ws *ws);
+
 /* ------------------------------------------------------------- energies */
 
 /* Prepare per-level and compute energies (ERT, preset, user, PAT). */

@@ -31,6 +31,7 @@ struct sp_tile {
 	struct density_tile dtile;                 /* the data tile */
 	uint64_t points;                           /* its points */
 	struct fmt_tile_occupancy exp_md;          /* expected metadata units */
+	double keep_ratio;                         /* share of instances keeping a non-empty tile */
 	/* action optimizations acting on this tile */
 	enum saf_action action;
 	double p;
@@ -61,6 +62,8 @@ struct sparse_ws {
 	struct saf_tile chain[SPEC_MAX_LEVELS];
 	bool gs_saf[SPEC_MAX_TENSORS];
 	double empty_cond_prob[SPEC_MAX_TENSORS];
+	uint32_t pos_skipped;                      /* tensors under position skipping: bit pv */
+	double pos_ratio;                          /* their packed steps over the dense ones */
 
 	/* scratch: an occupancy distribution */
 	double *probs;

@@ -132,6 +132,7 @@ static int tile_occupancy(struct model_ws *ws, unsigned l, unsigned pv,
 	fmt_expected_occupancy(st->has_metadata ? &st->lay : NULL, lo, n, sp->probs, drop,
 			       p_empty, &pc, &e);
 	t->avg_replication *= e.keep_ratio;
+	st->keep_ratio = t->keep_ratio = e.keep_ratio;
 	t->expected_occupancy = e.data_occupancy;
 	t->expected_density = t->shape ? e.data_occupancy / (double)t->shape : 0;
 	st->exp_md = e.metadata;
@@ -145,10 +146,12 @@ int model_sparse_occupancy(struct model_ws *ws, struct model_result *out)
 	unsigned l, pv;
 
 	for (l = 0; l < ws->n_levels; l++)
-		for (pv = 0; pv < ws->n_tensors; pv++)
+		for (pv = 0; pv < ws->n_tensors; pv++) {
+			ws->sp->t[l][pv].keep_ratio = 1.0;
 			if (out->tiles[l][pv].is_kept && out->tiles[l][pv].shape &&
 			    tile_occupancy(ws, l, pv, out) < 0)
 				return -1;
+		}
 	return 0;
 }
 

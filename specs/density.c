@@ -479,6 +479,119 @@ static int apply_tensor_files(struct ld *ld)
 	return rc;
 }
 
+/* Is 'd' dense: every value non-zero (a fixed 1.0, the default, or a full matrix)? */
+static bool density_is_dense(const struct spec_density *d, const struct spec_tensor *t)
+{
+	if (d->is_default)
+		return true;
+	if (d->kind == SPEC_DENSITY_ACTUAL)
+		return d->data && d->data->nnz == t->size;
+	return d->kind == SPEC_DENSITY_FIXED_STRUCTURED && d->density == 1.0;
+}
+
+/* Read a decimal number of at most 7 digits at '*s' into '*v', advancing '*s'; -1 when none. */
+static int read_small_uint(const char **s, uint64_t *v)
+{
+	unsigned n = 0;
+
+	*v = 0;
+	while (**s >= '0' && **s <= '9' && n < 8) {
+		*v = *v * 10 + (uint64_t)(**s - '0');
+		(*s)++;
+		n++;
+	}
+	return n && n < 8 ? 0 : -1;
+}
+
+/* Parse "N:M" or "N:M:DIM" (after "NAME=") of a --prune into 'd'; -1 after an error. */
+static int parse_prune_spec(struct ld *ld, const char *arg, const char *spec,
+			    const struct spec_tensor *t, struct kpath *p, struct spec_density *d)
+{
+	const char *c = spec, *dim = NULL;
+	uint64_t n, m;
+	int k;
+
+	if (read_small_uint(&c, &n) < 0 || *c++ != ':' || read_small_uint(&c, &m) < 0 ||
+	    (*c && (*c != ':' || !c[1])))
+		return ld_error_at(ld, DIAG_LOC_NONE, NULL, "a pruning is given as NAME=N:M or "
+				   "NAME=N:M:DIM, got '%s'", arg);
+	if (*c)
+		dim = c + 1;
+	if (!m || n > m || m > (1u << 20))
+		return ld_error_at(ld, DIAG_LOC_NONE, NULL, "in '--prune %s': N:M needs "
+				   "1 <= M <= %u and N <= M", arg, 1u << 20);
+	d->nm_n = (unsigned)n;
+	d->nm_m = (unsigned)m;
+	d->nm_dim = t->ranks[t->n_ranks - 1].terms[0].dim;
+	if (!dim)
+		return 0;
+	if ((k = ld_dim_index(ld, NULL, p, dim)) < 0)
+		return -1;
+	if (!(t->dim_mask & (1u << k)))
+		return ld_error_at(ld, DIAG_LOC_NONE, NULL, "in '--prune %s': dimension '%s' does "
+				   "not index data space '%s'", arg, dim, t->name);
+	d->nm_dim = (unsigned)k;
+	return 0;
+}
+
+/*
+ * The "NAME=N:M[:DIM]" options (--prune): dense tensor NAME, pruned to N:M
+ * by magnitude along DIM, has the structured_nm density; the dense one it
+ * comes from is kept as its prune_source (the executor prunes its values).
+ */
+static int apply_prunes(struct ld *ld)
+{
+	const struct spec_load_options *opt = ld->opt;
+	struct spec_tensor *ts = (struct spec_tensor *)ld->s->workload.tensors;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; opt && i < opt->n_prunes; i++) {
+		const char *arg = opt->prunes[i], *eq = strchr(arg, '=');
+		struct strbuf key = STRBUF_INIT;
+		struct kpath p;
+		struct spec_density nd, *src;
+		int t;
+		if (!eq || eq == arg || !eq[1]) {
+			rc = ld_error_at(ld, DIAG_LOC_NONE, NULL, "a pruning is given as NAME=N:M or "
+					 "NAME=N:M:DIM, got '%s'", arg);
+			continue;
+		}
+		strbuf_addf(&key, "--prune %s", arg);
+		p = (struct kpath)KP_KEY(NULL, arena_strdup(ld->a, key.buf));
+		strbuf_release(&key);
+		t = ld_tensor_index(ld, NULL, &p, arena_strndup(ld->a, arg, (size_t)(eq - arg)));
+		if (t < 0) {
+			rc = -1;
+			continue;
+		}
+		if (ts[t].prune_source) {
+			rc = ld_error_at(ld, DIAG_LOC_NONE, NULL, "in '--prune %s': '%s' is pruned "
+					 "twice", arg, ts[t].name);
+			continue;
+		}
+		if (ts[t].read_write || !density_is_dense(&ts[t].density, &ts[t])) {
+			rc = ld_error_at(ld, DIAG_LOC_NONE, NULL, "in '--prune %s': '%s' must be a "
+					 "dense input (an operand that is not written, with density "
+					 "1.0 or a matrix without zeros)", arg, ts[t].name);
+			continue;
+		}
+		memset(&nd, 0, sizeof(nd));
+		nd.kind = SPEC_DENSITY_NM;
+		nd.loc = ts[t].density.loc;
+		if (parse_prune_spec(ld, arg, eq + 1, &ts[t], &p, &nd) < 0) {
+			rc = -1;
+			continue;
+		}
+		nd.density = (double)nd.nm_n / (double)nd.nm_m;
+		src = arena_calloc(ld->a, 1, sizeof(*src));
+		*src = ts[t].density;
+		ts[t].prune_source = src;
+		ts[t].density = nd;
+	}
+	return rc;
+}
+
 int spec_densities_load(struct ld *ld, const struct ysrc_node *inst, const struct kpath *p)
 {
 	const struct ysrc_pair *common = ysrc_map_pair(inst, "commonDensity");
@@ -491,6 +604,8 @@ int spec_densities_load(struct ld *ld, const struct ysrc_node *inst, const struc
 	if (per && parse_per_tensor(ld, per, &dp) < 0)
 		rc = -1;
 	if (apply_tensor_files(ld) < 0)
+		rc = -1;
+	if (rc == 0 && apply_prunes(ld) < 0)
 		rc = -1;
 	return rc;
 }

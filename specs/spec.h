@@ -82,6 +82,7 @@ enum spec_named_format {
 	SPEC_NAMED_BITMASK,
 	SPEC_NAMED_CSF,
 	SPEC_NAMED_NM,
+	SPEC_NAMED_RLE,           /* uncompressed ranks over run-length indices */
 	SPEC_NAMED_COUNT
 };
 
@@ -90,6 +91,7 @@ enum spec_saf_kind {
 	SPEC_SAF_GATING,
 	SPEC_SAF_SKIPPING,
 	SPEC_SAF_SPATIAL_SKIPPING,
+	SPEC_SAF_POSITION_SKIPPING,   /* the target's own empty positions, packed (DSTC) */
 	SPEC_SAF_KIND_COUNT
 };
 
@@ -214,6 +216,8 @@ struct spec_level {
 	unsigned num_banks;
 	bool reduction_supported;
 	uint64_t network_fill_latency_cycles;
+	uint64_t concurrent_instances;  /* instances that run at once (the rest in waves); 0 = all */
+	uint64_t fill_latency_cycles;   /* from a tile fill's request to its data; 0 = not modelled */
 	uint64_t network_drain_latency_cycles;
 	bool allow_overbooking;
 	bool concordant_compressed_tile_traversal;
@@ -339,6 +343,9 @@ struct spec_tensor {
 	uint64_t rank_extent[SPEC_MAX_TENSOR_RANKS];
 	uint64_t size;                 /* product of the rank extents */
 	struct spec_density density;
+	/* --prune: the dense tensor that was pruned to the structured_nm 'density'
+	 * (its values come from this model or file), else NULL */
+	const struct spec_density *prune_source;
 };
 
 struct spec_workload {
@@ -494,6 +501,8 @@ struct spec_constraint {
 	bool has_split;
 	unsigned split;
 	uint32_t keep_mask, bypass_mask;
+	uint32_t no_link_transfer_mask;  /* spatial: tensors the level's mappings send no link transfers */
+	uint32_t no_multicast_mask;    /* spatial 'no_reuse': tensors neither multicast nor reduced */
 	double min_utilization;        /* utilization constraints */
 };
 
@@ -654,6 +663,8 @@ struct spec_load_options {
 	bool allow_no_problem;         /* 'check' of an architecture alone */
 	const char *const *tensor_files; /* "NAME=FILE" overrides: actual data for NAME */
 	size_t n_tensor_files;
+	const char *const *prunes;     /* "NAME=N:M[:DIM]": dense NAME pruned to N:M (--prune) */
+	size_t n_prunes;
 	const char *const *template_vars; /* "NAME=VALUE": Jinja2 variables ('--var') */
 	size_t n_template_vars;
 	struct spec_jinja *jinja;      /* a helper to share between loads; NULL: one per

@@ -5,6 +5,7 @@
  * 3.2-3.5); the 64-bit range of the counts (model_check_count_range, a
  * level's cycles).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "model/model_int.h"
@@ -308,12 +309,132 @@ static void test_cycles_range(void)
 	CU_ASSERT_EQUAL(res_.cycles, 47 * (UINT64_C(1) << 55));
 }
 
+/*
+ * A GPU-like design: 8 logical SMs (one register file and one MAC each,
+ * 'concurrent' of them at once) under an L2 that reads 'l2_bw' words a
+ * cycle; Z[M] = A[M,K] B[K] with M8 spread over the SMs, K16 at
+ * each: 16 computes per SM. 'k_outer' moves K4 of K16 above the register
+ * files, which then stream 4 tiles of 4 + 4 + 1 words each.
+ */
+static void gpu_like(unsigned concurrent, double l2_bw, double rf_bw, unsigned rf_depth,
+		     unsigned fill_latency, bool k_outer)
+{
+	struct spec_level *rf, *l2;
+
+	tb_init(&tb_);
+	tb_dim(&tb_, "M", 8);
+	tb_dim(&tb_, "K", 16);
+	tb_tensor(&tb_, "A", false, "M,K");
+	tb_tensor(&tb_, "B", false, "K");
+	tb_tensor(&tb_, "Z", true, "M");
+	tb_compute(&tb_, "mac", 8, 1);
+	tb_ert(&tb_, -1, "compute=1");
+	rf = tb_level(&tb_, "RF", rf_depth, 16, 16, 8, 1);
+	rf->concurrent_instances = concurrent;
+	rf->fill_latency_cycles = fill_latency;
+	if (rf_bw > 0) {
+		rf->has_write_bw = true;
+		rf->write_bw_words_per_cycle = rf_bw;
+	}
+	l2 = tb_level(&tb_, "L2", 0, 16, 16, 1, 1);
+	l2->has_read_bw = true;
+	l2->read_bw_words_per_cycle = l2_bw;
+	tb_ert(&tb_, 0, "read=1 write=1 update=1");
+	tb_ert(&tb_, 1, "read=10 write=10 update=10");
+	tb_keep(&tb_, 0, "A B Z");
+	tb_temporal(&tb_, 0, k_outer ? "K4 M1" : "K16 M1", "KM");
+	tb_spatial(&tb_, 1, "M8", "M", 1);
+	tb_temporal(&tb_, 1, k_outer ? "K4 M1" : "K1 M1", "KM");
+	if (tb_finish(&tb_) < 0)
+		BUG("gpu_like");
+}
+
+/*
+ * Waves: 8 thread blocks on 3 SMs run in ceil(8 / 3) = 3 rounds of 16
+ * cycles; the MACs that run at once are 3, so 128 computes ideally take
+ * 42.67 of the 48 cycles. L2's 144 words (A 128, B 16 multicast) now
+ * spread over 48 cycles: 3 a cycle, under its 4 (without waves they need
+ * 144 / 4 = 36 cycles, over the 16 of compute). A register file is one
+ * block: it is written 48 times a round (A and B fills, 16 Z updates) and
+ * read 47 times (A, B, 15 Z reads); at 1 word written a cycle a round
+ * takes 48 cycles instead of 16, so 3 x 48 = 144.
+ */
+static void test_waves(void)
+{
+	gpu_like(0, 4, 0, 64, 0, false);
+	CU_ASSERT_EQUAL_FATAL(evaluate(), 0);
+	CU_ASSERT_EQUAL(res_.compute.waves, 1);
+	CU_ASSERT_EQUAL(res_.compute.cycles, 16);
+	CU_ASSERT_EQUAL(res_.levels[1].cycles, 36);
+	CU_ASSERT_EQUAL(res_.cycles, 36);
+	CU_ASSERT_DOUBLE_EQUAL(res_.levels[1].bw_cycles, 36, 1e-12);
+
+	gpu_like(3, 4, 0, 64, 0, false);
+	CU_ASSERT_EQUAL_FATAL(evaluate(), 0);
+	CU_ASSERT_EQUAL(res_.compute.waves, 3);
+	CU_ASSERT_EQUAL(res_.compute.cycles_per_wave, 16);
+	CU_ASSERT_EQUAL(res_.compute.cycles, 48);
+	CU_ASSERT_DOUBLE_EQUAL(res_.compute.ideal_cycles, 128.0 / 3, 1e-12);
+	CU_ASSERT_EQUAL(res_.levels[1].cycles, 48);
+	CU_ASSERT_EQUAL(res_.cycles, 48);
+	CU_ASSERT_DOUBLE_EQUAL(res_.utilization, 128.0 / 3 / 48, 1e-12);
+
+	gpu_like(8, 4, 0, 64, 0, false);           /* all at once: no waves */
+	CU_ASSERT_EQUAL_FATAL(evaluate(), 0);
+	CU_ASSERT_EQUAL(res_.compute.waves, 1);
+	CU_ASSERT_EQUAL(res_.cycles, 36);
+
+	gpu_like(3, 100, 1, 64, 0, false);
+	CU_ASSERT_EQUAL_FATAL(evaluate(), 0);
+	CU_ASSERT_DOUBLE_EQUAL(res_.levels[0].read_words, 3 * 47, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(res_.levels[0].write_words, 3 * 48, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(res_.levels[0].total_words, 8 * (47 + 48), 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(res_.levels[0].bw_cycles, 3 * 48, 1e-12);
+	CU_ASSERT_EQUAL(res_.levels[0].cycles, 144);
+	CU_ASSERT_EQUAL(res_.cycles, 144);
+}
+
+/*
+ * Fill latency: with K4 above the register files each streams 4 tiles (A 4,
+ * B 4, Z 1 word: 9 of its words), and waits 10 cycles for the first before
+ * it computes. A register file of 18 words holds 2 such tiles: one fill in
+ * flight while one tile is used, 10 + 4 x 10 = 50 cycles against 16 of
+ * compute; 45 words hold 5 tiles: 4 in flight, 10 + 4 x 10 / 4 = 20; 90
+ * words hold 10: 10 + ceil(40 / 9) = 15, under the 16 of compute. Three
+ * rounds of blocks multiply them.
+ */
+static void test_fill_latency(void)
+{
+	gpu_like(3, 100, 0, 18, 10, true);
+	CU_ASSERT_EQUAL_FATAL(evaluate(), 0);
+	CU_ASSERT_EQUAL(res_.tiles[0][A].fills, 16);
+	CU_ASSERT_EQUAL(res_.levels[0].latency_cycles, 3 * 50);
+	CU_ASSERT_EQUAL(res_.levels[0].cycles, 3 * 50);
+	CU_ASSERT_EQUAL(res_.cycles, 150);
+
+	gpu_like(3, 100, 0, 45, 10, true);
+	CU_ASSERT_EQUAL_FATAL(evaluate(), 0);
+	CU_ASSERT_EQUAL(res_.levels[0].latency_cycles, 3 * 20);
+	CU_ASSERT_EQUAL(res_.cycles, 60);
+
+	gpu_like(3, 100, 0, 90, 10, true);
+	CU_ASSERT_EQUAL_FATAL(evaluate(), 0);
+	CU_ASSERT_EQUAL(res_.levels[0].latency_cycles, 3 * 15);
+	CU_ASSERT_EQUAL(res_.cycles, 48);
+
+	gpu_like(3, 100, 0, 45, 0, true);          /* no latency given: none modelled */
+	CU_ASSERT_EQUAL_FATAL(evaluate(), 0);
+	CU_ASSERT_EQUAL(res_.levels[0].latency_cycles, 0);
+}
+
 static CU_TestInfo tests[] = {
 	{ "dot product (01.2.1)", test_dot_product },
 	{ "bandwidth throttling", test_throttling },
 	{ "vector accesses", test_vector_accesses },
 	{ "capacity, utilization, fan-out failures", test_failures },
 	{ "model_check_capacity", test_check_capacity },
+	{ "waves of thread blocks over SMs", test_waves },
+	{ "fill latency over the pipeline stages", test_fill_latency },
 	{ "clusters", test_clusters },
 	{ "the count bound's factor", test_count_range_factor },
 	{ "counts near and past 2^64", test_count_range },
