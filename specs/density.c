@@ -503,9 +503,18 @@ static int read_small_uint(const char **s, uint64_t *v)
 	return n && n < 8 ? 0 : -1;
 }
 
-/* Parse "N:M" or "N:M:DIM" (after "NAME=") of a --prune into 'd'; -1 after an error. */
-static int parse_prune_spec(struct ld *ld, const char *arg, const char *spec,
-			    const struct spec_tensor *t, struct kpath *p, struct spec_density *d)
+/* Column 'c' of the --prune option 'origin' (its text "NAME=N:M[:DIM]"). */
+static struct diag_loc prune_at(const char *origin, const char *arg, const char *c)
+{
+	return (struct diag_loc){ origin, 1, (unsigned)(c - arg) + 1 };
+}
+
+/*
+ * Parse "N:M" or "N:M:DIM" (after "NAME=") of a --prune into 'd'; -1 after
+ * an error, located in the option 'origin' at the part at fault.
+ */
+static int parse_prune_spec(struct ld *ld, const char *origin, const char *arg, const char *spec,
+			    const struct spec_tensor *t, struct spec_density *d)
 {
 	const char *c = spec, *dim = NULL;
 	uint64_t n, m;
@@ -513,23 +522,24 @@ static int parse_prune_spec(struct ld *ld, const char *arg, const char *spec,
 
 	if (read_small_uint(&c, &n) < 0 || *c++ != ':' || read_small_uint(&c, &m) < 0 ||
 	    (*c && (*c != ':' || !c[1])))
-		return ld_error_at(ld, DIAG_LOC_NONE, NULL, "a pruning is given as NAME=N:M or "
-				   "NAME=N:M:DIM, got '%s'", arg);
+		return ld_error_at(ld, prune_at(origin, arg, spec), NULL, "a pruning is given as "
+				   "NAME=N:M or NAME=N:M:DIM, got '%s'", arg);
 	if (*c)
 		dim = c + 1;
 	if (!m || n > m || m > (1u << 20))
-		return ld_error_at(ld, DIAG_LOC_NONE, NULL, "in '--prune %s': N:M needs "
-				   "1 <= M <= %u and N <= M", arg, 1u << 20);
+		return ld_error_at(ld, prune_at(origin, arg, spec), NULL, "N:M needs "
+				   "1 <= M <= %u and N <= M", 1u << 20);
 	d->nm_n = (unsigned)n;
 	d->nm_m = (unsigned)m;
 	d->nm_dim = t->ranks[t->n_ranks - 1].terms[0].dim;
 	if (!dim)
 		return 0;
-	if ((k = ld_dim_index(ld, NULL, p, dim)) < 0)
+	if ((k = ld_dim_index(ld, ysrc_scalar_new(ld->a, dim, prune_at(origin, arg, dim)), NULL,
+			      dim)) < 0)
 		return -1;
 	if (!(t->dim_mask & (1u << k)))
-		return ld_error_at(ld, DIAG_LOC_NONE, NULL, "in '--prune %s': dimension '%s' does "
-				   "not index data space '%s'", arg, dim, t->name);
+		return ld_error_at(ld, prune_at(origin, arg, dim), NULL, "dimension '%s' does "
+				   "not index data space '%s'", dim, t->name);
 	d->nm_dim = (unsigned)k;
 	return 0;
 }
@@ -538,6 +548,8 @@ static int parse_prune_spec(struct ld *ld, const char *arg, const char *spec,
  * The "NAME=N:M[:DIM]" options (--prune): dense tensor NAME, pruned to N:M
  * by magnitude along DIM, has the structured_nm density; the dense one it
  * comes from is kept as its prune_source (the executor prunes its values).
+ * An option's errors are located in it, "--prune 'NAME=N:M':1:COL" (as
+ * --tensor's are).
  */
 static int apply_prunes(struct ld *ld)
 {
@@ -548,38 +560,37 @@ static int apply_prunes(struct ld *ld)
 
 	for (i = 0; opt && i < opt->n_prunes; i++) {
 		const char *arg = opt->prunes[i], *eq = strchr(arg, '=');
-		struct strbuf key = STRBUF_INIT;
-		struct kpath p;
+		const char *origin = ld_intern(ld, arena_printf(ld->a, "--prune '%s'", arg));
+		struct diag_loc name_at = { origin, 1, 1 };
 		struct spec_density nd, *src;
+		char *name;
 		int t;
 		if (!eq || eq == arg || !eq[1]) {
-			rc = ld_error_at(ld, DIAG_LOC_NONE, NULL, "a pruning is given as NAME=N:M or "
-					 "NAME=N:M:DIM, got '%s'", arg);
+			rc = ld_error_at(ld, eq && eq != arg ? prune_at(origin, arg, eq + 1) : name_at,
+					 NULL, "a pruning is given as NAME=N:M or NAME=N:M:DIM, got "
+					 "'%s'", arg);
 			continue;
 		}
-		strbuf_addf(&key, "--prune %s", arg);
-		p = (struct kpath)KP_KEY(NULL, arena_strdup(ld->a, key.buf));
-		strbuf_release(&key);
-		t = ld_tensor_index(ld, NULL, &p, arena_strndup(ld->a, arg, (size_t)(eq - arg)));
+		name = arena_strndup(ld->a, arg, (size_t)(eq - arg));
+		t = ld_tensor_index(ld, ysrc_scalar_new(ld->a, name, name_at), NULL, name);
 		if (t < 0) {
 			rc = -1;
 			continue;
 		}
 		if (ts[t].prune_source) {
-			rc = ld_error_at(ld, DIAG_LOC_NONE, NULL, "in '--prune %s': '%s' is pruned "
-					 "twice", arg, ts[t].name);
+			rc = ld_error_at(ld, name_at, NULL, "'%s' is pruned twice", ts[t].name);
 			continue;
 		}
 		if (ts[t].read_write || !density_is_dense(&ts[t].density, &ts[t])) {
-			rc = ld_error_at(ld, DIAG_LOC_NONE, NULL, "in '--prune %s': '%s' must be a "
-					 "dense input (an operand that is not written, with density "
-					 "1.0 or a matrix without zeros)", arg, ts[t].name);
+			rc = ld_error_at(ld, name_at, NULL, "'%s' must be a dense input (an operand "
+					 "that is not written, with density 1.0 or a matrix without "
+					 "zeros)", ts[t].name);
 			continue;
 		}
 		memset(&nd, 0, sizeof(nd));
 		nd.kind = SPEC_DENSITY_NM;
 		nd.loc = ts[t].density.loc;
-		if (parse_prune_spec(ld, arg, eq + 1, &ts[t], &p, &nd) < 0) {
+		if (parse_prune_spec(ld, origin, arg, eq + 1, &ts[t], &nd) < 0) {
 			rc = -1;
 			continue;
 		}
