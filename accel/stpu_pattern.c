@@ -29,6 +29,9 @@
 #define STPU_MAX_BITMAP_POSITIONS (UINT64_C(1) << 32)
 /* Without a bitmap the positions are sorted: bounded to 2^27 non-zeros. */
 #define STPU_MAX_SORTED_NONZEROS (UINT64_C(1) << 27)
+_Static_assert(STPU_MAX_BITMAP_POSITIONS == SPEC_STPU_MAX_POSITIONS &&
+	       STPU_MAX_SORTED_NONZEROS == SPEC_STPU_MAX_SORTED_NONZEROS,
+	       "the loader refuses what the generator cannot do (specs/stpu.c)");
 
 /* The rng stream of pattern generation ("STPU"). */
 #define STPU_PATTERN_STREAM UINT64_C(0x53545055)

@@ -66,6 +66,8 @@ enum cli_opt {
 	CLI_OPT_TITLE,
 	CLI_OPT_LAYERS,
 	CLI_OPT_COLUMNS,
+	CLI_OPT_ROOFLINE,
+	CLI_OPT_PRUNE,
 	CLI_OPT_COUNT
 };
 
@@ -86,6 +88,8 @@ struct cli_args {
 	size_t n_vars;
 	const char **sets;             /* --set PATH=VALUE, in order */
 	size_t n_sets;
+	const char **prunes;           /* --prune NAME=N:M[:DIM], in order */
+	size_t n_prunes;
 	struct spec_override *overrides;  /* the parsed --set, owned (cli_load) */
 	size_t n_overrides;
 	const char *out_dir;           /* -o DIR, or NULL */

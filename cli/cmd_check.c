@@ -20,6 +20,6 @@ const struct cli_command cmd_check = {
 	.run = cli_run_design,
 	.job = JOB_CHECK,
 	.options = CLI_OPT_BIT(CLI_OPT_FORMAT) | CLI_OPT_BIT(CLI_OPT_TENSOR) |
-		   CLI_OPT_BIT(CLI_OPT_SET) | CLI_OPT_BIT(CLI_OPT_VAR),
+		   CLI_OPT_BIT(CLI_OPT_SET) | CLI_OPT_BIT(CLI_OPT_VAR) | CLI_OPT_BIT(CLI_OPT_PRUNE),
 	.formats = 1u << JOB_FORMAT_TEXT | 1u << JOB_FORMAT_JSON,
 };

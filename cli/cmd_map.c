@@ -73,6 +73,9 @@ static int run_network(const struct cli_command *cmd, struct cli_args *a)
 	if (a->out_dir || a->log_path)
 		return cli_usage_error(cmd, "'%s' does not go with --layers (the rows are in --db)",
 				       a->out_dir ? "-o" : "--log");
+	if (a->n_prunes || a->job.roofline)
+		return cli_usage_error(cmd, "'%s' does not go with --layers",
+				       a->n_prunes ? "--prune" : "--roofline");
 	if (cli_parse_overrides(a, &dl) == 0) {
 		struct job_design d = {
 			.files = a->files, .n_files = a->n_files,
@@ -189,7 +192,8 @@ const struct cli_command cmd_map = {
 		   CLI_OPT_BIT(CLI_OPT_ENERGY) | CLI_OPT_BIT(CLI_OPT_FOOTPRINT) |
 		   CLI_OPT_BIT(CLI_OPT_SET) | CLI_OPT_BIT(CLI_OPT_VAR) | CLI_OPT_BIT(CLI_OPT_FORMAT) |
 		   CLI_OPT_BIT(CLI_OPT_LAYERS) | CLI_OPT_BIT(CLI_OPT_DB) |
-		   CLI_OPT_BIT(CLI_OPT_JOBS) | CLI_OPT_BIT(CLI_OPT_RESUME),
+		   CLI_OPT_BIT(CLI_OPT_JOBS) | CLI_OPT_BIT(CLI_OPT_RESUME) |
+		   CLI_OPT_BIT(CLI_OPT_ROOFLINE) | CLI_OPT_BIT(CLI_OPT_PRUNE),
 	.formats = 1u << JOB_FORMAT_TEXT | 1u << JOB_FORMAT_JSON | 1u << JOB_FORMAT_CSV,
 	.opt_help = opt_help,
 };

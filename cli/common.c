@@ -35,6 +35,7 @@ struct spec_set *cli_load(const struct cli_command *cmd, struct cli_args *a)
 		struct job_design d = {
 			.files = a->files, .n_files = a->n_files,
 			.tensors = a->tensors, .n_tensors = a->n_tensors,
+			.prunes = a->prunes, .n_prunes = a->n_prunes,
 			.overrides = a->overrides, .n_overrides = a->n_overrides,
 			.vars = a->vars, .n_vars = a->n_vars,
 			.command = cmd->job,

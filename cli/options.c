@@ -170,6 +170,10 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
 		"only these columns, in this order" },
 	[CLI_OPT_LAYERS] = { "layers", 0, OPT_LIST, "DIR|FILE", .help =
 		"map every layer of a network: each FILE (or each *.yaml of DIR, in name order) gives a 'problem' that replaces the design's; prints one row per layer and the network's totals; repeatable" },
+	[CLI_OPT_ROOFLINE] = { "roofline", 0, OPT_FLAG, "", .help =
+		"also show the roofline: per level the bytes moved, the cycles at its bandwidth and fill latency, against the compute cycles, and what bounds the run (in the summary and the JSON)" },
+	[CLI_OPT_PRUNE] = { "prune", 0, OPT_LIST, "NAME=N:M[:DIM]", .help =
+		"prune dense tensor NAME to N:M by magnitude along dimension DIM (default: the first dimension of its innermost rank); the model sees its structured_nm density, the executor prunes and compresses the real values; repeatable" },
 };
 
 /* ------------------------------------------------------------- messages */
@@ -308,8 +312,9 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 		if ((c = parse_choice(cmd, id, v)) < 0)
 			return -1;
 		break;
-	case OPT_PAIR:
-		if (!strchr(v, '=') || *v == '=') {
+	case OPT_PAIR:   /* a file name cannot be empty; --set and --var values can */
+		if (!strchr(v, '=') || *v == '=' ||
+		    (id == CLI_OPT_TENSOR && !strchr(v, '=')[1])) {
 			cli_usage_error(cmd, "'--%s' needs %s, got '%s'", options[id].name,
 					options[id].argh, v);
 			return -1;
@@ -365,6 +370,8 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 	case CLI_OPT_TITLE: a->title = v; break;
 	case CLI_OPT_LAYERS: a->layers[a->n_layers++] = v; break;
 	case CLI_OPT_COLUMNS: a->columns = v; break;
+	case CLI_OPT_ROOFLINE: j->roofline = c; break;
+	case CLI_OPT_PRUNE: a->prunes[a->n_prunes++] = v; break;
 	default: BUG("option %d has no storage", (int)id);
 	}
 	return 0;
@@ -500,6 +507,7 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_a
 	a->series = xcalloc((size_t)argc + 1, sizeof(*a->series));
 	a->layers = xcalloc((size_t)argc + 1, sizeof(*a->layers));
 	a->vars = xcalloc((size_t)argc + 1, sizeof(*a->vars));
+	a->prunes = xcalloc((size_t)argc + 1, sizeof(*a->prunes));
 	for (i = 1; i < argc; i++) {
 		const char *s = argv[i];
 		if (opts_done || s[0] != '-' || !s[1]) {
@@ -533,6 +541,7 @@ void cli_args_release(struct cli_args *a)
 	free(a->series);
 	free(a->layers);
 	free(a->vars);
+	free(a->prunes);
 	memset(a, 0, sizeof(*a));
 }
 

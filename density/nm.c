@@ -453,11 +453,65 @@ static bool nm_constrained_exact(const struct density_model *m, const struct den
 	return ok && sum > 0.0;
 }
 
+/*
+ * Is the count of every grid tile of 't' the same fixed number? It is when
+ * the tiles cut every rank evenly (no clipped edge tiles) and their extent
+ * along the N:M rank is a whole number of groups: each line then holds
+ * N per group, whatever the patterns. Writes that count to '*count'.
+ */
+static bool nm_fixed_count(const struct density_model *m, const struct density_tile *t,
+			   uint64_t *count)
+{
+	uint64_t pts = 1, e;
+	unsigned r;
+
+	if (t->n_ranks != m->n_ranks)
+		return false;
+	for (r = 0; r < t->n_ranks; r++) {
+		e = t->extent[r] < m->shape[r] ? t->extent[r] : m->shape[r];
+		if (!e || m->shape[r] % e || (r == m->nm_rank && e % m->spec.nm_m))
+			return false;
+		pts *= e;
+	}
+	*count = pts / m->spec.nm_m * m->spec.nm_n;
+	return true;
+}
+
+/*
+ * Does 'child' cut every (clipped) 'parent' tile evenly on every rank? The
+ * children of the parents are then the grid tiles of the tensor.
+ */
+static bool tiles_parent_evenly(const struct density_model *m, const struct density_tile *child,
+				const struct density_tile *parent)
+{
+	unsigned r;
+
+	if (child->n_ranks != m->n_ranks || parent->n_ranks != m->n_ranks)
+		return false;
+	for (r = 0; r < m->n_ranks; r++) {
+		uint64_t pe = parent->extent[r] < m->shape[r] ? parent->extent[r] : m->shape[r];
+		uint64_t ce = child->extent[r] < pe ? child->extent[r] : pe;
+		if (!ce || pe % ce)
+			return false;
+	}
+	return true;
+}
+
 static void nm_distribution(const struct density_model *m, const struct density_tile *t,
 			    const struct density_constraint *c, struct density_dist *out)
 {
-	uint64_t pop;
+	uint64_t pop, n, pn;
 
+	if (nm_fixed_count(m, t, &n) &&
+	    (!c || (nm_fixed_count(m, &c->parent, &pn) && pn == c->occupancy))) {
+		density_dist_point(out, n);       /* whole groups: no randomness */
+		return;
+	}
+	if (c && nm_fixed_count(m, &c->parent, &pn) && pn == c->occupancy &&
+	    tiles_parent_evenly(m, t, &c->parent)) {
+		nm_unconstrained(m, t, out);      /* every parent holds O: no information */
+		return;
+	}
 	if (!c) {
 		nm_unconstrained(m, t, out);
 		return;

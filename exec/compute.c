@@ -204,7 +204,7 @@ static double *dense_reference(const struct xrun *x, int out)
 		double prod = 1;
 		for (t = 0; t < p->n_tensors; t++)
 			if ((int)t != out)
-				prod *= x->tensors[t]->values[lin[t]];
+				prod *= (x->reference[t] ? x->reference[t] : x->tensors[t])->values[lin[t]];
 		ref[lin[out]] += prod;
 		for (d = (int)p->n_dims - 1; d >= 0; d--) {
 			if ((uint64_t)++xo[d] < p->bound[d]) {

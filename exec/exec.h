@@ -96,6 +96,24 @@ struct exec_tensor_stats {
 	struct exec_format_access fmt_reads, fmt_fills, fmt_updates;
 };
 
+/*
+ * A tensor pruned by --prune (spec_tensor.prune_source): its dense values
+ * were pruned to n:m by magnitude along 'rank', packed into values plus
+ * indices in row-major group order (exec_nm_compress()), and the mapping
+ * ran on the unpacked buffers; the numeric check compares with the dense
+ * product of the pruned tensor.
+ */
+struct exec_pruned {
+	bool pruned;
+	unsigned n, m, rank;
+	uint64_t dense_points;         /* points of the tensor */
+	uint64_t nonzeros;             /* non-zeros kept */
+	uint64_t groups, short_groups; /* groups of m; of them with fewer than n non-zeros */
+	uint64_t values;               /* entries of the values (and indices) buffers */
+	unsigned index_bits;           /* bits of one index: ceil(log2 m) */
+	bool round_trip_ok;            /* unpacking gives the pruned tensor back exactly */
+};
+
 struct exec_result {
 	enum exec_status status;
 	char reason[256];              /* why, when status != EXEC_OK */
@@ -114,6 +132,7 @@ struct exec_result {
 	uint64_t numeric_n_outputs;    /* output points compared */
 	double numeric_max_abs_err;
 	uint64_t n_events;             /* counted tile events and computes */
+	struct exec_pruned pruned[SPEC_MAX_TENSORS];   /* by tensor */
 };
 
 struct exec_tensor;

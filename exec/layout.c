@@ -269,6 +269,9 @@ static int expand_named(struct xfmt *f, unsigned inner, unsigned own, uint32_t d
 		case SPEC_NAMED_NM:
 			f->kind[i] = last ? FMT_CP : FMT_U;
 			break;
+		case SPEC_NAMED_RLE:
+			f->kind[i] = last ? FMT_RLE : FMT_U;
+			break;
 		default:
 			BUG("named format %d", (int)f->named);
 		}

@@ -31,6 +31,72 @@ static int output_tensor(const struct xplan *p)
 	return -1;
 }
 
+/* The rank of tensor 'st' indexed by dimension 'dim' alone, or -1. */
+static int rank_indexed_by(const struct spec_tensor *st, unsigned dim)
+{
+	unsigned r;
+	for (r = 0; r < st->n_ranks; r++)
+		if (st->ranks[r].n_terms == 1 && st->ranks[r].terms[0].dim == dim)
+			return (int)r;
+	return -1;
+}
+
+/*
+ * --prune of tensor t: prune the dense 'v' to n:m by magnitude along the
+ * density's dimension (it becomes the stored pattern and the numeric
+ * check's operand), pack it into values plus indices group by group in
+ * row-major order, and unpack them into the tensor the mapping runs on.
+ */
+static int prune_tensor(struct xrun *x, unsigned t, struct exec_tensor *v, char why[256])
+{
+	const struct spec_tensor *st = &x->s->workload.tensors[t];
+	const struct spec_density *d = &st->density;
+	struct exec_pruned *pr = &x->out->pruned[t];
+	struct exec_tensor *run;
+	uint64_t cap, i, extent[SPEC_MAX_TENSOR_RANKS];
+	unsigned r;
+	double *values;
+	uint8_t *indices;
+	int rank = rank_indexed_by(st, d->nm_dim);
+
+	if (rank < 0 || d->nm_m > 256) {
+		snprintf(why, 256, "tensor '%s': cannot prune along '%s' (no rank indexed by it "
+			 "alone, or M above 256)", st->name, x->s->workload.dim_names[d->nm_dim]);
+		return -1;
+	}
+	exec_tensor_prune_nm(v, d->nm_n, d->nm_m, (unsigned)rank);
+	for (r = 0; r < exec_tensor_n_ranks(v); r++)
+		extent[r] = exec_tensor_extent(v, r);
+	pr->pruned = true;
+	pr->n = d->nm_n;
+	pr->m = d->nm_m;
+	pr->rank = (unsigned)rank;
+	pr->dense_points = exec_tensor_size(v);
+	pr->nonzeros = exec_tensor_nnz(v);
+	pr->index_bits = exec_nm_index_bits(d->nm_m);
+	pr->groups = pr->dense_points / extent[rank] * ((extent[rank] + d->nm_m - 1) / d->nm_m);
+	cap = pr->groups * d->nm_n + 1;
+	values = xcalloc(cap, sizeof(*values));
+	indices = xcalloc(cap, sizeof(*indices));
+	pr->values = exec_nm_compress(v, d->nm_n, d->nm_m, (unsigned)rank, values, indices);
+	run = exec_tensor_new_zero(exec_tensor_n_ranks(v), extent);
+	exec_nm_decompress(run, d->nm_n, d->nm_m, (unsigned)rank, values, indices);
+	pr->round_trip_ok = pr->values > 0;
+	for (i = 0; i < pr->dense_points && pr->round_trip_ok; i++)
+		pr->round_trip_ok = exec_tensor_values(run)[i] == exec_tensor_values(v)[i];
+	for (i = 0; i < pr->values; i += d->nm_n) {
+		unsigned k;
+		for (k = 0; k < d->nm_n && values[i + k] != 0; k++)
+			;
+		pr->short_groups += k < d->nm_n;
+	}
+	free(values);
+	free(indices);
+	x->tensors[t] = run;
+	x->reference[t] = v;
+	return 0;
+}
+
 static int make_tensors(struct xrun *x, char why[256])
 {
 	const struct xplan *p = &x->plan;
@@ -41,6 +107,11 @@ static int make_tensors(struct xrun *x, char why[256])
 		if (!v)
 			return -1;
 		x->pattern[t] = v;
+		if (x->s->workload.tensors[t].prune_source && !p->geom[t].read_write) {
+			if (prune_tensor(x, t, v, why) < 0)
+				return -1;
+			continue;
+		}
 		if (p->geom[t].read_write) {
 			x->tensors[t] = exec_tensor_new_zero(p->geom[t].n_ranks, p->geom[t].extent);
 			x->result = x->tensors[t];

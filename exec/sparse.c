@@ -493,6 +493,11 @@ static int add_group(struct xrun *x, struct xsparse *sp, unsigned s,
 	double best_p = -1, pr;
 	unsigned i;
 
+	if (g->kind == SPEC_SAF_POSITION_SKIPPING) {
+		snprintf(why, 256, "the executor does not run 'position_skipping' (at '%s'): "
+			 "its packing is a model of cycles only", x->s->arch.levels[s].name);
+		return -1;
+	}
 	if (g->kind == SPEC_SAF_SPATIAL_SKIPPING) {
 		if (!g->n_options)
 			return 0;

@@ -315,7 +315,7 @@ struct exec_tensor *exec_tensor_new(const struct spec_workload *w, unsigned t, u
 				    char why[256])
 {
 	const struct spec_tensor *st = &w->tensors[t];
-	const struct spec_density *dn = &st->density;
+	const struct spec_density *dn = st->prune_source ? st->prune_source : &st->density;
 	struct exec_tensor *x;
 	struct xgeom g;
 	struct rng r;

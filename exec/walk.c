@@ -16,12 +16,16 @@
 #include "exec/sparse_int.h"
 #include "util/xalloc.h"
 
-/* A message on one hop: the multiset of leaf classes a subtree needs. */
+/*
+ * A message on one hop: the multiset of leaf classes a subtree needs. An
+ * id is 2 * class + idle: idle (under a spatial skip) when no child the
+ * occurrence serves has work, so that an active occurrence sorts first.
+ */
 struct msg {
 	uint64_t rep;                  /* a child slot of the subtree */
 	uint64_t inst;                 /* the sending node at the current hop */
 	unsigned n;
-	int64_t *ids;                  /* sorted leaf classes */
+	int64_t *ids;                  /* sorted 2 * class + idle */
 };
 
 
@@ -62,6 +66,7 @@ struct link_run {
 	uint64_t *mult;                /* times the parent reads each class */
 	int64_t *cls_all;              /* spatial skips: classes of every child */
 	uint64_t *mult_all;            /* ... and the reads they would need */
+	uint64_t *act;                 /* spatial skips: reads of each class serving a busy child */
 	bool spatial_skip;             /* a spatial skip acts on this link */
 	bool out_pass;                 /* grouping leaves the children marked 'out' out */
 	bool linked_step;              /* this step's covered children used their links */
@@ -345,6 +350,7 @@ static void link_run_init(struct link_run *lr, struct xrun *x, const struct xlin
 	if (lr->spatial_skip || lk->mesh_x) {
 		lr->cls_all = xcalloc(lk->n_kids, sizeof(*lr->cls_all));
 		lr->mult_all = xcalloc(lk->n_kids, sizeof(*lr->mult_all));
+		lr->act = xcalloc(lk->n_kids, sizeof(*lr->act));
 	}
 	lr->msgs = xcalloc(lk->n_kids, sizeof(*lr->msgs));
 	lr->pool = xcalloc(2 * lk->n_kids, sizeof(*lr->pool));
@@ -370,6 +376,7 @@ static void link_run_release(struct link_run *lr)
 	free(lr->mult);
 	free(lr->cls_all);
 	free(lr->mult_all);
+	free(lr->act);
 	free(lr->msgs);
 	free(lr->pool);
 }
@@ -594,14 +601,22 @@ static int cmp_msg(const void *a, const void *b)
 	if (x->n != y->n)
 		return x->n < y->n ? -1 : 1;
 	for (i = 0; i < x->n; i++)
-		if (x->ids[i] != y->ids[i])
-			return x->ids[i] < y->ids[i] ? -1 : 1;
+		if (x->ids[i] >> 1 != y->ids[i] >> 1)
+			return x->ids[i] >> 1 < y->ids[i] >> 1 ? -1 : 1;
 	return x->rep < y->rep ? -1 : x->rep > y->rep;
 }
 
+/* Do x and y carry the same classes (whatever their idle marks)? */
 static bool same_msg(const struct msg *x, const struct msg *y)
 {
-	return x->n == y->n && !memcmp(x->ids, y->ids, x->n * sizeof(*x->ids));
+	unsigned i;
+
+	if (x->n != y->n)
+		return false;
+	for (i = 0; i < x->n; i++)
+		if (x->ids[i] >> 1 != y->ids[i] >> 1)
+			return false;
+	return true;
 }
 
 /* Index of the node that sends to child slot 's' on the hop of level 'b'. */
@@ -626,12 +641,15 @@ static uint64_t hop_node(const struct link_run *lr, uint64_t s, unsigned b)
 /*
  * One hop of level 'b': every node forwards the distinct messages of its
  * children once (unless multicast is off there), as one message upwards.
+ * A message sent once for several children serves them all: each of its
+ * occurrences is idle only when it is idle in every copy (occurrences of
+ * one class pair up active first, so the busiest copy decides).
  */
 static size_t hop(struct link_run *lr, struct msg *m, size_t n, unsigned b, int64_t *pool)
 {
 	const struct spec_mapping *map = lr->x->plan.s->mapping;
 	bool no_mc = map->levels[b].no_multicast_mask & (1u << lr->lk->t);
-	size_t i, j, out = 0, at = 0;
+	size_t i, j, k, out = 0, at = 0, kept = 0;
 
 	for (i = 0; i < n; i++)
 		m[i].inst = hop_node(lr, m[i].rep, b);
@@ -639,8 +657,12 @@ static size_t hop(struct link_run *lr, struct msg *m, size_t n, unsigned b, int6
 	for (i = 0; i < n; i = j) {
 		struct msg merged = { m[i].rep, m[i].inst, 0, pool + at };
 		for (j = i; j < n && m[j].inst == m[i].inst; j++) {
-			if (j > i && !no_mc && same_msg(&m[j], &m[j - 1]))
+			if (j > i && !no_mc && same_msg(&m[j], &m[j - 1])) {
+				for (k = 0; k < m[j].n; k++)
+					merged.ids[kept + k] &= m[j].ids[k] | ~(int64_t)1;
 				continue;
+			}
+			kept = merged.n;
 			memcpy(merged.ids + merged.n, m[j].ids, m[j].n * sizeof(*pool));
 			merged.n += m[j].n;
 		}
@@ -656,7 +678,9 @@ static size_t hop(struct link_run *lr, struct msg *m, size_t n, unsigned b, int6
  * levels: leaves are the children's deltas (identical deltas form one
  * class); each hop forwards every distinct message of its children once.
  * Sets lr->mult[s] to the times the parent reads child class 's' and
- * returns the words it reads.
+ * returns the words it reads. Under a spatial skip a leaf is idle when its
+ * child is skipped, and lr->act[s] counts the reads of class 's' that
+ * serve a child with work.
  */
 static uint64_t multicast(struct link_run *lr)
 {
@@ -672,10 +696,12 @@ static uint64_t multicast(struct link_run *lr)
 		lr->mult[s] = 0;
 		if (lr->cls[s] < 0)
 			continue;
-		pool_a[n] = lr->cls[s];
+		pool_a[n] = 2 * lr->cls[s] + (lr->spatial_skip && lr->slots[s].skipped);
 		lr->msgs[n] = (struct msg){ s, 0, 1, pool_a + n };
 		n++;
 	}
+	if (lr->act)
+		memset(lr->act, 0, nk * sizeof(*lr->act));
 	for (b = 0; b < p->n_levels && n > 1; b++) {
 		bool has = false;
 		for (k = 0; k < kid->n; k++)
@@ -688,8 +714,11 @@ static uint64_t multicast(struct link_run *lr)
 	}
 	for (i = 0; i < n; i++)
 		for (k = 0; k < lr->msgs[i].n; k++) {
-			lr->mult[lr->msgs[i].ids[k]]++;
-			words += lr->slots[lr->msgs[i].ids[k]].delta;
+			int64_t id = lr->msgs[i].ids[k];
+			lr->mult[id >> 1]++;
+			words += lr->slots[id >> 1].delta;
+			if (lr->act && !(id & 1))
+				lr->act[id >> 1]++;
 		}
 	return words;
 }
@@ -697,13 +726,18 @@ static uint64_t multicast(struct link_run *lr)
 /* ------------------------------------------------------------ the walk */
 
 /*
- * Under a spatial skip, group the children twice: every child (the
- * algorithmic reads, kept in cls_all / mult_all) and only those given work
- * (cls / mult). Returns the words the parent would read for every child.
+ * Under a spatial skip, the reads of grouping every child (the algorithmic
+ * reads, kept in cls_all / mult_all) and, of those, the ones that serve a
+ * child given work (cls / mult): a skip removes a multicast read only when
+ * every child it serves is idle, never splits one into several. The
+ * children with work of one class take the first of them as their class,
+ * which carries the class's reads. Returns the words the parent would
+ * read for every child.
  */
 static uint64_t multicast_skipping(struct link_run *lr)
 {
 	const struct xlink *lk = lr->lk;
+	int64_t *first = lr->pool;     /* free once multicast() is done */
 	uint64_t words, i;
 
 	for (i = 0; i < lk->n_kids; i++) {
@@ -714,9 +748,21 @@ static uint64_t multicast_skipping(struct link_run *lr)
 	words = multicast(lr);
 	memcpy(lr->cls_all, lr->cls, lk->n_kids * sizeof(*lr->cls));
 	memcpy(lr->mult_all, lr->mult, lk->n_kids * sizeof(*lr->mult));
-	lr->out_pass = true;
-	multicast(lr);
-	lr->out_pass = false;
+	for (i = 0; i < lk->n_kids; i++) {
+		first[i] = -1;
+		lr->cls[i] = -1;
+		lr->mult[i] = 0;
+	}
+	for (i = 0; i < lk->n_kids; i++) {
+		int64_t c = lr->cls_all[i];
+		if (c < 0 || lr->slots[i].out)
+			continue;
+		if (first[c] < 0) {
+			first[c] = (int64_t)i;
+			lr->mult[i] = lr->act[c];
+		}
+		lr->cls[i] = first[c];
+	}
 	return words;
 }
 

@@ -53,6 +53,9 @@ struct xrun {
 	 * pattern drawn from their density model (the executor cannot know which
 	 * outputs an activation would zero) */
 	struct exec_tensor *pattern[SPEC_MAX_TENSORS];
+	/* what the numeric check multiplies: the pruned tensor (not its unpacked
+	 * buffers) under --prune, else NULL (the values) */
+	struct exec_tensor *reference[SPEC_MAX_TENSORS];
 	struct exec_tensor *result;    /* the read-write tensor computed */
 	struct xacc *acc;              /* [level * n_tensors + tensor] */
 	struct xsparse *sp;            /* NULL for a dense design */

@@ -274,4 +274,61 @@ unsigned fmt_named_n_ranks(enum spec_named_format named, unsigned own_loops,
 unsigned fmt_named_expand(enum spec_named_format named, unsigned n_ranks, uint32_t dim_mask,
 			  unsigned nm_m, int metadata_word_bits, struct spec_rank_format *out);
 
+/* ------------------------------------------------------ N:M as stored */
+
+/*
+ * Bits of the index of a value inside its group of 'm': ceil(log2 m), at
+ * least 1 (2 for 2:4, 1 for 1:2, 3 for 2:6 and 2:8).
+ */
+unsigned fmt_nm_index_bits(unsigned m);
+
+/* A fraction num/den, reduced. */
+struct fmt_nm_ratio {
+	uint64_t num, den;
+};
+
+/*
+ * The size of an n:m tensor stored as its values plus one index per value,
+ * as a fraction of its dense size: n (value_bits + index_bits) / (m
+ * value_bits), reduced. 'index_bits' 0 means fmt_nm_index_bits(m). 2:4 at
+ * 16 bits is 9/16, at 8 bits 5/8 (10/16); 1:2 at 32 bits 33/64. Returns
+ * 0/1 for n = 0, m = 0, n > m or value_bits = 0.
+ */
+struct fmt_nm_ratio fmt_nm_stored_ratio(unsigned n, unsigned m, unsigned value_bits,
+					unsigned index_bits);
+
+/*
+ * How a library pads the two buffers of a packed n:m matrix: the values'
+ * rows are rounded up to a multiple of 'value_row_multiple' (1: none), the
+ * metadata is stored in whole blocks of md_block_rows x md_block_cols dense
+ * elements (0: no blocks, exactly one index per value).
+ */
+struct fmt_nm_packing {
+	unsigned value_row_multiple;
+	unsigned md_block_rows, md_block_cols;
+};
+
+/*
+ * cuSPARSELt's packing, as far as public sources show it: values padded to
+ * 16 rows (the m16 of mma.sp), metadata in blocks of 32 x 32 dense elements
+ * (docs/formats-and-densities.md gives the sources and what is inferred).
+ */
+extern const struct fmt_nm_packing fmt_nm_cusparselt;
+
+/* The packed buffers of one matrix, in bytes. */
+struct fmt_nm_packed {
+	uint64_t value_bytes, metadata_bytes, total_bytes;
+};
+
+/*
+ * The packed size of a rows x cols matrix pruned n:m along its columns,
+ * values of 'value_bits' and indices of 'index_bits' (0: the default),
+ * padded as 'p' says (NULL: no padding). Writes '*out' (OUT) and returns 0,
+ * or -1 when cols is not a multiple of m, an argument is 0, n > m, or a
+ * size overflows 64 bits.
+ */
+int fmt_nm_packed_size(uint64_t rows, uint64_t cols, unsigned n, unsigned m,
+		       unsigned value_bits, unsigned index_bits, const struct fmt_nm_packing *p,
+		       struct fmt_nm_packed *out);
+
 #endif

@@ -16,16 +16,6 @@ unsigned fmt_named_n_ranks(enum spec_named_format named, unsigned own_loops,
 	return child_ranks + (own_loops ? own_loops : 1);
 }
 
-/* Bits of an index into a group of 'm' elements: ceil(log2 m), at least 1. */
-static int index_bits(unsigned m)
-{
-	int bits = 1;
-
-	while (bits < 31 && (1u << bits) < m)
-		bits++;
-	return bits;
-}
-
 /* One rank of format 'kind' with metadata word bits 'md_bits' (-1: default). */
 static struct spec_rank_format rank_of(enum fmt_kind kind, int md_bits)
 {
@@ -63,10 +53,13 @@ unsigned fmt_named_expand(enum spec_named_format named, unsigned n_ranks, uint32
 		case SPEC_NAMED_CSF:
 			out[i] = rank_of(FMT_CP, metadata_word_bits);
 			break;
+		case SPEC_NAMED_RLE:
+			out[i] = rank_of(i == last ? FMT_RLE : FMT_U, metadata_word_bits);
+			break;
 		case SPEC_NAMED_NM:
 			if (i == last)
 				out[i] = rank_of(FMT_CP, metadata_word_bits >= 0 ? metadata_word_bits
-									 : index_bits(nm_m));
+									 : (int)fmt_nm_index_bits(nm_m));
 			else
 				out[i] = rank_of(FMT_U, metadata_word_bits);
 			break;

@@ -3,12 +3,14 @@
  * override, applied in order to a fixed design (the directory named by
  * FIBERLOOP_FUZZ_DESIGN, default tests/data/conformance/04.2.1-eyeriss-like-
  * gating: input.yaml, map.yaml, ERT.yaml) loaded once into a source; the
- * set is rebuilt and, when valid, evaluated by the model.
+ * set is rebuilt and, when valid, evaluated by the model. Every diagnostic
+ * must be located (fuzz/located.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz/located.h"
 #include "model/model.h"
 #include "specs/spec.h"
 #include "util/diag.h"
@@ -73,6 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		model_ws_free(ws);
 		free(r);
 	}
+	fuzz_require_located(&dl);
 	spec_set_free(s);
 	diag_list_release(&dl);
 	for (i = 0; i < n; i++)

@@ -3,13 +3,14 @@
  * separated by lines "%%FILE%%"; they are loaded as one design from memory,
  * validated, and when a mapping is given, evaluated by the model. Any crash,
  * sanitizer report, leak or hang is a finding: bad input must only ever give
- * diagnostics.
+ * diagnostics, and each of them located (fuzz/located.h).
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz/located.h"
 #include "model/model.h"
 #include "specs/spec.h"
 #include "util/diag.h"
@@ -55,6 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		model_ws_free(ws);
 		free(r);
 	}
+	fuzz_require_located(&dl);
 	spec_set_free(s);
 	spec_source_free(src);
 	diag_list_release(&dl);

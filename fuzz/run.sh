@@ -9,7 +9,7 @@ set -u
 secs=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
 shift
 src=$(cd "$(dirname "$0")/.." && pwd)
-targets=${*:-fuzz_specs fuzz_mtx fuzz_set fuzz_expr}
+targets=${*:-fuzz_specs fuzz_mtx fuzz_set fuzz_expr fuzz_batch}
 data=$src/tests/data
 status=0
 mkdir -p fuzz-findings
@@ -42,6 +42,20 @@ seeds() {
 			n=$((n + 1))
 			printf '%s' "$e" >"$2/e$n"
 		done ;;
+	fuzz_batch)
+		# the tests' batch files, the bad corpus's, and axes after a batch
+		for f in "$data"/batch/*.yaml "$data"/specs/bad/batch_*.yaml; do
+			[ -f "$f" ] || continue
+			cp "$f" "$2/$(echo "$f" | cksum | cut -d' ' -f1).yaml"
+		done
+		n=0
+		for a in 'problem.instance.M=1,2,4' 'density:p.A.density,p.B.density=0.01:0.8:x2' \
+			'a=10:1:-4,0.1:0.5:+0.1' "m[target=Buffer,type=temporal].factors=K64 N64,'p,q'" \
+			'a=-8900000000000000000:-8800000000000000000:+8900000000000000000'; do
+			n=$((n + 1))
+			{ printf 'jobs:\n  - {name: a, files: [x.yaml], set: {p.M: 4}}\n%%%%AXES%%%%\n'
+			  printf '%s\nb=1,2,3\n' "$a"; } >"$2/axes$n"
+		done ;;
 	fuzz_set)
 		printf 'problem.instance.M=512\n' >"$2/m"
 		printf 'problem.instance.densities.Inputs.density=0.1\n' >"$2/d"
@@ -57,10 +71,12 @@ for t in $targets; do
 	seeds "$t" "fuzz-seeds/$t"
 	mkdir -p "$corpus"
 	echo "== $t: $secs s"
+	dict=$src/fuzz/${t#fuzz_}.dict      # its own dictionary, else the spec language's
+	[ -f "$dict" ] || dict=$src/fuzz/specs.dict
 	FIBERLOOP_FUZZ_DESIGN=$data/conformance/04.2.1-eyeriss-like-gating \
 	ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
 	"./fuzz/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-		-dict="$src/fuzz/specs.dict" -artifact_prefix="fuzz-findings/$t-" -print_final_stats=1 \
+		-dict="$dict" -artifact_prefix="fuzz-findings/$t-" -print_final_stats=1 \
 		"$corpus" "fuzz-seeds/$t" >"fuzz-$t.log" 2>&1
 	rc=$?
 	grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' "fuzz-$t.log" | sed "s/^/  /"

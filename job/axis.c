@@ -75,9 +75,12 @@ static void trim(const char *s, size_t *off, size_t *n)
 		(*n)--;
 }
 
-static void add_value(struct job_axis *ax, const char *v)
+/* Add value 'v', written at offset 'off' of the axis (a range's values: at the range). */
+static void add_value(struct job_axis *ax, const char *v, size_t off)
 {
 	XGROW(ax->values, ax->n_values + 1, ax->alloc_values);
+	XGROW(ax->value_offs, ax->n_values + 1, ax->alloc_value_offs);
+	ax->value_offs[ax->n_values] = off;
 	ax->values[ax->n_values++] = arena_strdup(&ax->arena, v);
 }
 
@@ -132,15 +135,18 @@ static int int_range(struct job_axis *ax, const struct part *p, int64_t a, int64
 			return axis_error(dl, ax, p[0].off, "range gives more than %d values",
 					  AXIS_MAX_VALUES);
 		snprintf(buf, sizeof(buf), "%lld", (long long)v);
-		add_value(ax, buf);
+		add_value(ax, buf, p[0].off);
 		if (geometric) {
 			if (v > b / step)
 				break;
 			v *= step;
 		} else {
-			if (step > 0 ? v > b - step : v < b - step)
+			int64_t next;
+			if (__builtin_add_overflow(v, step, &next))
 				break;
-			v += step;
+			if (step > 0 ? next > b : next < b)
+				break;
+			v = next;
 		}
 	}
 	return 0;
@@ -173,7 +179,7 @@ static int real_range(struct job_axis *ax, const struct part *p, double a, doubl
 	for (i = 0; i < n; i++) {
 		double v = geometric ? a * pow(step, (double)i) : a + (double)i * step;
 		snprintf(buf, sizeof(buf), "%.12g", v);
-		add_value(ax, buf);
+		add_value(ax, buf, p[0].off);
 	}
 	return 0;
 }
@@ -245,7 +251,7 @@ static int parse_values(struct job_axis *ax, size_t off, size_t n, struct diag_l
 			rc = -1;
 		} else if (!is_range) {
 			char *v = arena_strndup(&ax->arena, s + io, in);
-			add_value(ax, v);
+			add_value(ax, v, io);
 		}
 		if (len == n)
 			break;
@@ -293,7 +299,7 @@ static void relocate(const struct job_axis *ax, size_t off, const struct diag_li
 static int parse_paths(struct job_axis *ax, size_t off, size_t n, struct diag_list *dl)
 {
 	const char *s = ax->text;
-	size_t alloc = 0;
+	size_t alloc = 0, alloc_offs = 0;
 	int rc = 0;
 
 	for (;;) {
@@ -315,6 +321,8 @@ static int parse_paths(struct job_axis *ax, size_t off, size_t n, struct diag_li
 			diag_list_release(&tmp);
 			strbuf_release(&t);
 			XGROW(ax->paths, ax->n_paths + 1, alloc);
+			XGROW(ax->path_offs, ax->n_paths + 1, alloc_offs);
+			ax->path_offs[ax->n_paths] = io;
 			ax->paths[ax->n_paths++] = arena_strndup(&ax->arena, s + io, in);
 		}
 		if (len == n)
@@ -325,7 +333,10 @@ static int parse_paths(struct job_axis *ax, size_t off, size_t n, struct diag_li
 	return rc;
 }
 
-/* The override of every (value, path) pair. */
+/*
+ * The override of every (value, path) pair, located in the axis: its path
+ * where the path is written, its value where the value (or its range) is.
+ */
 static int make_overrides(struct job_axis *ax, struct diag_list *dl)
 {
 	struct strbuf t = STRBUF_INIT;
@@ -335,9 +346,13 @@ static int make_overrides(struct job_axis *ax, struct diag_list *dl)
 	ax->ovs = xcalloc(ax->n_values * ax->n_paths, sizeof(*ax->ovs));
 	for (v = 0; v < ax->n_values; v++)
 		for (p = 0; p < ax->n_paths; p++) {
+			struct spec_override *ov = &ax->ovs[v * ax->n_paths + p];
+			ov->at = (struct diag_loc){ ax->origin, 1, (unsigned)ax->path_offs[p] + 1 };
+			ov->value_at = (struct diag_loc){ ax->origin, 1,
+							  (unsigned)ax->value_offs[v] + 1 };
 			strbuf_reset(&t);
 			strbuf_addf(&t, "%s=%s", ax->paths[p], ax->values[v]);
-			if (spec_override_parse(t.buf, &ax->ovs[v * ax->n_paths + p], dl) < 0)
+			if (spec_override_parse(t.buf, ov, dl) < 0)
 				rc = -1;
 		}
 	strbuf_release(&t);
@@ -389,7 +404,9 @@ void job_axis_release(struct job_axis *ax)
 			spec_override_release(&ax->ovs[i]);
 	free(ax->ovs);
 	free(ax->values);
+	free(ax->value_offs);
 	free(ax->paths);
+	free(ax->path_offs);
 	arena_release(&ax->arena);
 	memset(ax, 0, sizeof(*ax));
 }

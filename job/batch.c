@@ -75,9 +75,12 @@ static void parse_sets(struct bjob *j)
 	size_t i;
 
 	j->ovs = xcalloc(j->spec->n_sets + 1, sizeof(*j->ovs));
-	for (i = 0; i < j->spec->n_sets; i++)
+	for (i = 0; i < j->spec->n_sets; i++) {
+		j->ovs[i].at = j->spec->set_at[2 * i];    /* located in the batch file */
+		j->ovs[i].value_at = j->spec->set_at[2 * i + 1];
 		if (spec_override_parse(j->spec->sets[i], &j->ovs[i], &dl) < 0 && !j->ov_error[0])
 			job_diag_text(&dl, j->ov_error, sizeof(j->ov_error));
+	}
 	diag_list_release(&dl);
 	j->design.files = j->spec->files;
 	j->design.n_files = j->spec->n_files;

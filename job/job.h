@@ -84,6 +84,7 @@ struct job_options {
 	/* model (and the model side of map and validate) */
 	const char *energy_preset;     /* NULL: the default preset */
 	enum job_footprint footprint;
+	bool roofline;                 /* the roofline view in the summary and the JSON */
 	/* map: the search seed; exec: the tensors' seed */
 	bool has_seed;
 	uint64_t seed;
@@ -155,6 +156,8 @@ struct job_design {
 	size_t n_files;
 	const char *const *tensors;    /* "NAME=FILE" */
 	size_t n_tensors;
+	const char *const *prunes;     /* "NAME=N:M[:DIM]" (--prune) */
+	size_t n_prunes;
 	const struct spec_override *overrides;  /* --set, applied in order before validation */
 	size_t n_overrides;
 	const char *const *vars;       /* --var NAME=VALUE: Jinja2 variables of template files */
@@ -249,9 +252,12 @@ struct job_axis {
 	const char *name;
 	size_t n_paths;
 	const char **paths;
-	size_t n_values, alloc_values;
+	size_t *path_offs;             /* where each path is written in 'text' */
+	size_t n_values, alloc_values, alloc_value_offs;
 	const char **values;
-	struct spec_override *ovs;     /* ovs[v * n_paths + p]: PATH p = VALUE v */
+	size_t *value_offs;            /* where each value (or its range) is written */
+	struct spec_override *ovs;     /* ovs[v * n_paths + p]: PATH p = VALUE v, located
+					  in the axis */
 };
 
 /*

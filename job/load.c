@@ -13,39 +13,43 @@
 
 /*
  * Check one "NAME=FILE" tensor file: its syntax, and, when the workload
- * 'w' is known, that its shape is the tensor's. Diagnostics go to 'dl'.
+ * 'w' is known, that its shape is the tensor's. Diagnostics go to 'dl',
+ * located in the file, or in the option ("--tensor 'NAME=FILE':1:COL")
+ * when the file cannot be read.
  */
 static void check_tensor_file(const char *arg, const struct spec_workload *w,
 			      struct diag_list *dl)
 {
+	struct diag_list tmp = DIAG_LIST_INIT;
 	struct arena a = ARENA_INIT;
 	const char *eq = strchr(arg, '=');
 	const struct spec_matrix *m;
+	struct strbuf origin = STRBUF_INIT;
 	char name[256];
+	size_t i;
 	int t;
 
 	if (!eq || eq == arg || !eq[1])
 		return;                /* the loader reports the malformed option */
-	m = spec_matrix_load(&a, eq + 1, dl);
+	m = spec_matrix_load(&a, eq + 1, &tmp);
 	snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
-	if (m && w && (t = spec_tensor_find(w, name)) >= 0) {
-		const struct spec_tensor *st = &w->tensors[t];
-		struct diag_loc at = { eq + 1, m->shape_line, 0 };
-		unsigned r;
-		if (st->n_ranks != m->n_ranks) {
-			diag_error(dl, at, "tensor '%s' has %u ranks; this file gives %u", name,
-				   st->n_ranks, m->n_ranks);
-		} else {
-			for (r = 0; r < m->n_ranks; r++)
-				if (m->shape[r] != st->rank_extent[r]) {
-					diag_error(dl, at, "rank %u has %llu coordinates; tensor '%s' "
-						   "needs %llu (its projection)", r,
-						   (unsigned long long)m->shape[r], name,
-						   (unsigned long long)st->rank_extent[r]);
-					break;
-				}
-		}
+	if (m && w && (t = spec_tensor_find(w, name)) >= 0)
+		spec_matrix_check_shape(m, eq + 1, &w->tensors[t], &tmp);
+	strbuf_addf(&origin, "--tensor '%s'", arg);
+	for (i = 0; i < tmp.n; i++) {
+		struct diag_loc loc = tmp.items[i].loc;
+		if (!loc.line)
+			loc = (struct diag_loc){ diag_list_strdup(dl, origin.buf), 1,
+						 (unsigned)(eq - arg) + 2 };
+		if (tmp.items[i].severity == DIAG_ERROR)
+			diag_error(dl, loc, "%s", tmp.items[i].message);
+		else if (tmp.items[i].severity == DIAG_WARNING)
+			diag_warning(dl, loc, "%s", tmp.items[i].message);
+		else
+			diag_note(dl, loc, "%s", tmp.items[i].message);
 	}
+	strbuf_release(&origin);
+	diag_list_release(&tmp);
 	arena_release(&a);
 }
 
@@ -76,5 +80,7 @@ struct spec_set *job_load(const struct job_design *d, struct diag_list *dl)
 	}
 	lo.tensor_files = d->tensors;
 	lo.n_tensor_files = d->n_tensors;
+	lo.prunes = d->prunes;
+	lo.n_prunes = d->n_prunes;
 	return spec_set_load_overrides(d->files, d->n_files, d->overrides, d->n_overrides, &lo, dl);
 }

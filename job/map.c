@@ -169,20 +169,23 @@ static void best_outputs(const struct spec_set *s, const struct job_options *o,
 		BUG("the model gives the best mapping other metrics on a second evaluation");
 	job_summarize_model(s, &r->best, mr, sum);
 	if ((o->want & JOB_WANT_PRINT) && o->format == JOB_FORMAT_JSON) {
-		report_json(s, &r->best, mr, o->files, o->n_files, &out->print);
+		(o->roofline ? report_json_roofline : report_json)(s, &r->best, mr, o->files,
+			o->n_files, &out->print);
 	} else if ((o->want & JOB_WANT_PRINT) && o->format == JOB_FORMAT_CSV) {
 		report_csv_header(s, &out->print);
 		report_csv_row(s, mr, &out->print);
 	} else if (o->want & JOB_WANT_PRINT) {
 		report_summary(s, mr, &out->print);
+		if (o->roofline)
+			report_roofline(s, mr, &out->print);
 	}
 	if (o->want & JOB_WANT_FILES) {
 		spec_mapping_write_yaml(&r->best, &s->arch, &s->workload,
 					job_out_file(out, OUT_PREFIX ".map.yaml"));
 		report_stats_txt(s, mr, job_out_file(out, OUT_PREFIX ".stats.txt"));
 		report_map_txt(s, &r->best, mr, job_out_file(out, OUT_PREFIX ".map.txt"));
-		report_json(s, &r->best, mr, o->files, o->n_files,
-			    job_out_file(out, OUT_PREFIX ".stats.json"));
+		(o->roofline ? report_json_roofline : report_json)(s, &r->best, mr, o->files,
+			o->n_files, job_out_file(out, OUT_PREFIX ".stats.json"));
 	}
 	model_ws_free(ws);
 	free(mr);

@@ -17,7 +17,9 @@ static void model_outputs(const struct spec_set *s, const struct job_options *o,
 {
 	struct strbuf json = STRBUF_INIT;
 
-	if ((o->want & JOB_WANT_FILES) || o->format == JOB_FORMAT_JSON)
+	if (((o->want & JOB_WANT_FILES) || o->format == JOB_FORMAT_JSON) && o->roofline)
+		report_json_roofline(s, s->mapping, r, o->files, o->n_files, &json);
+	else if ((o->want & JOB_WANT_FILES) || o->format == JOB_FORMAT_JSON)
 		report_json(s, s->mapping, r, o->files, o->n_files, &json);
 	if (o->want & JOB_WANT_PRINT) {
 		if (o->format == JOB_FORMAT_JSON) {
@@ -27,6 +29,8 @@ static void model_outputs(const struct spec_set *s, const struct job_options *o,
 			report_csv_row(s, r, &out->print);
 		} else {
 			report_summary(s, r, &out->print);
+			if (o->roofline)
+				report_roofline(s, r, &out->print);
 		}
 	}
 	if (o->want & JOB_WANT_FILES) {

@@ -41,13 +41,18 @@ int job_sweep_count(const struct job_axis *axes, size_t n, bool zip, uint64_t *n
 		return 0;
 	}
 	for (a = 0; a < n; a++) {
-		if (zip && axes[a].n_values != axes[0].n_values)
-			return diag_error(dl, DIAG_LOC_NONE, "--zip takes axes of one length: '%s' has "
-					  "%zu values, '%s' has %zu", axes[0].name, axes[0].n_values,
-					  axes[a].name, axes[a].n_values);
+		struct diag_loc at = { axes[a].origin, 1, 1 };   /* the axis at fault */
+		if (zip && axes[a].n_values != axes[0].n_values) {
+			diag_error(dl, at, "--zip takes axes of one length: '%s' has %zu values, "
+				   "'%s' has %zu", axes[0].name, axes[0].n_values, axes[a].name,
+				   axes[a].n_values);
+			diag_note(dl, (struct diag_loc){ axes[0].origin, 1, 1 },
+				  "the first axis, whose length the others take");
+			return -1;
+		}
 		if (!zip && (total > SWEEP_MAX_POINTS / axes[a].n_values))
-			return diag_error(dl, DIAG_LOC_NONE, "the sweep has more than %llu points",
-					  (unsigned long long)SWEEP_MAX_POINTS);
+			return diag_error(dl, at, "the sweep has more than %llu points with this "
+					  "axis", (unsigned long long)SWEEP_MAX_POINTS);
 		if (!zip)
 			total *= axes[a].n_values;
 	}
@@ -309,13 +314,19 @@ int job_sweep_run(const struct job_sweep *sw, const struct job_runner *rn,
 	memset(res, 0, sizeof(*res));
 	memset(&c, 0, sizeof(c));
 	if (sw->n_axes > JOB_MAX_INPUTS)
-		return diag_error(dl, DIAG_LOC_NONE, "more than %d axes", JOB_MAX_INPUTS);
+		return diag_error(dl, (struct diag_loc){ sw->axes[JOB_MAX_INPUTS].origin, 1, 1 },
+				  "more than %d axes", JOB_MAX_INPUTS);
 	for (a = 0; a < sw->n_axes; a++) {
 		size_t b;
 		for (b = 0; b < a; b++)
-			if (!strcmp(sw->axes[a].name, sw->axes[b].name))
-				return diag_error(dl, DIAG_LOC_NONE, "two axes are named '%s' (name "
-						  "one with NAME:PATH=...)", sw->axes[a].name);
+			if (!strcmp(sw->axes[a].name, sw->axes[b].name)) {
+				diag_error(dl, (struct diag_loc){ sw->axes[a].origin, 1, 1 },
+					   "two axes are named '%s' (name one with NAME:PATH=...)",
+					   sw->axes[a].name);
+				diag_note(dl, (struct diag_loc){ sw->axes[b].origin, 1, 1 },
+					  "'%s' first named here", sw->axes[b].name);
+				return -1;
+			}
 	}
 	if (job_sweep_count(sw->axes, sw->n_axes, sw->zip, &n_points, dl) < 0)
 		return -1;

@@ -53,7 +53,7 @@ static double per(double total, uint64_t instances)
 
 static void sample_access(struct vtable *vt, size_t *at, const char *prefix, const char *what,
 			  const struct exec_access *a, uint64_t inst, uint64_t alg,
-			  const uint64_t *actions)
+			  const uint64_t *actions, double keep)
 {
 	static const char *const cls[] = { "actual", "gated", "skipped" };
 	char name[256];
@@ -63,7 +63,7 @@ static void sample_access(struct vtable *vt, size_t *at, const char *prefix, con
 	sample(vt, at, name, (double)alg, per((double)a->algorithmic, inst));
 	for (k = 0; k < EXEC_N_CLASSES; k++) {
 		snprintf(name, sizeof(name), "%s %s %s", prefix, what, cls[k]);
-		sample(vt, at, name, (double)actions[k], per((double)a->n[k], inst));
+		sample(vt, at, name, (double)actions[k] * keep, per((double)a->n[k], inst));
 	}
 }
 
@@ -81,11 +81,11 @@ static void sample_format(struct vtable *vt, size_t *at, const char *prefix,
 			for (r = 0; r < st->n_format_ranks && r < MODEL_MAX_FMT_RANKS; r++) {
 				snprintf(name, sizeof(name), "%s %s %s rank %u metadata", prefix, ops[op],
 					 cls[k], r);
-				sample(vt, at, name, (double)mt->fmt_access[op][k][r][0],
+				sample(vt, at, name, (double)mt->fmt_access[op][k][r][0] * mt->keep_ratio,
 				       per(fa[op]->md_units[k][r], st->instances));
 				snprintf(name, sizeof(name), "%s %s %s rank %u payload", prefix, ops[op],
 					 cls[k], r);
-				sample(vt, at, name, (double)mt->fmt_access[op][k][r][1],
+				sample(vt, at, name, (double)mt->fmt_access[op][k][r][1] * mt->keep_ratio,
 				       per(fa[op]->pl_units[k][r], st->instances));
 			}
 }
@@ -95,19 +95,24 @@ static void sample_tile(struct vtable *vt, size_t *at, const struct spec_set *s,
 {
 	char prefix[96], name[256];
 	uint64_t n = st->instances;
+	/* An instance whose compressed tile is empty holds and reads nothing: the
+	 * executor counts it (with zeros), the model's actual counts are per
+	 * instance that keeps a tile. A tile without metadata is read zeros and
+	 * all in the executor: no scaling there. */
+	double keep = mt->has_metadata ? mt->keep_ratio : 1.0;
 	const uint64_t *a = mt->actions;
 
 	snprintf(prefix, sizeof(prefix), "%s %s", s->arch.levels[l].name,
 		 s->workload.tensors[t].name);
 	sample_access(vt, at, prefix, "reads", &st->reads, n, mt->reads,
 		      (const uint64_t[]){ a[MODEL_OP_RANDOM_READ], a[MODEL_OP_GATED_READ],
-					  a[MODEL_OP_SKIPPED_READ] });
+					  a[MODEL_OP_SKIPPED_READ] }, keep);
 	sample_access(vt, at, prefix, "fills", &st->fills, n, mt->fills,
 		      (const uint64_t[]){ a[MODEL_OP_RANDOM_FILL], a[MODEL_OP_GATED_FILL],
-					  a[MODEL_OP_SKIPPED_FILL] });
+					  a[MODEL_OP_SKIPPED_FILL] }, keep);
 	sample_access(vt, at, prefix, "updates", &st->updates, n, mt->updates,
 		      (const uint64_t[]){ a[MODEL_OP_RANDOM_UPDATE], a[MODEL_OP_GATED_UPDATE],
-					  a[MODEL_OP_SKIPPED_UPDATE] });
+					  a[MODEL_OP_SKIPPED_UPDATE] }, keep);
 	snprintf(name, sizeof(name), "%s temporal reductions", prefix);
 	sample(vt, at, name, (double)mt->temporal_reductions, per((double)st->temporal_reductions, n));
 	snprintf(name, sizeof(name), "%s tile shape", prefix);

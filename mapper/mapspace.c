@@ -38,6 +38,26 @@ static const char *level_name(const struct mapper_space *ms, unsigned l)
 	return ms->spec->arch.levels[l].name;
 }
 
+/*
+ * Does the design skip spatially at storage level l? Its spatial loops may
+ * then spread more logical instances than the fan-out, which the model
+ * checks once the instances are thinned (docs/sparse.md).
+ */
+static bool spatial_skipping_at(const struct spec_set *s, unsigned l)
+{
+	unsigned i, g;
+
+	for (i = 0; i < s->sparse.n_targets; i++) {
+		const struct spec_sparse_target *tg = &s->sparse.targets[i];
+		if (tg->is_compute || tg->level != l)
+			continue;
+		for (g = 0; g < tg->n_groups; g++)
+			if (tg->groups[g].kind == SPEC_SAF_SPATIAL_SKIPPING)
+				return true;
+	}
+	return false;
+}
+
 /* Lay out the tiling levels, inner to outer. */
 static void init_tiling_levels(struct mapper_space *ms)
 {
@@ -70,8 +90,10 @@ static void init_tiling_levels(struct mapper_space *ms)
 	}
 	for (l = 0; l < a->n_levels; l++) {
 		ms->tl[ms->lvl[l].tl_temporal].level = l;
-		if (ms->lvl[l].tl_spatial != MS_NO_TL)
+		if (ms->lvl[l].tl_spatial != MS_NO_TL) {
 			ms->tl[ms->lvl[l].tl_spatial].level = l;
+			ms->tl[ms->lvl[l].tl_spatial].may_thin = spatial_skipping_at(ms->spec, l);
+		}
 	}
 }
 
@@ -206,6 +228,8 @@ static int apply_constraints(struct mapper_space *ms, struct diag_list *dl)
 			if (apply_factors(ms, &ms->tl[lv->tl_spatial], c, dl) < 0 ||
 			    apply_order(ms, &ms->tl[lv->tl_spatial], c, dl) < 0)
 				ret = -1;
+			ms->lvl[c->level].no_link_transfer |= c->no_link_transfer_mask & ms->all_tensors;
+			ms->lvl[c->level].no_multicast |= c->no_multicast_mask & ms->all_tensors;
 			break;
 		case SPEC_CON_BYPASS:
 			if (apply_bypass(ms, c, dl) < 0)
@@ -456,7 +480,7 @@ static int check_spatial(struct mapper_space *ms, struct diag_list *dl)
 			prod = sat_mul(prod, t->fixed[d]);
 			c = t->factor_con[d];
 		}
-		if (prod > fan)
+		if (prod > fan && !t->may_thin)
 			ret = diag_error(dl, con_loc(c),
 					 "fixed spatial factors at '%s' multiply to %" PRIu64
 					 ", more than its fan-out %u x %u",

@@ -31,6 +31,8 @@ struct ms_tl {
 	unsigned level;                      /* storage level */
 	bool is_spatial;
 	unsigned fanout_x, fanout_y;         /* spatial only */
+	bool may_thin;                       /* spatial skipping here: fixed factors may exceed
+						the fan-out, the model checks it thinned */
 	uint64_t fixed[SPEC_MAX_DIMS];       /* 0 = free */
 	uint64_t max[SPEC_MAX_DIMS];         /* UINT64_MAX = unbounded */
 	unsigned n_prefix, n_suffix;         /* the order constraint, innermost first */
@@ -59,6 +61,8 @@ struct ms_level {
 	double min_words;                    /* effective size * min_utilization */
 	uint32_t force_keep, force_bypass, free_mask;
 	uint32_t precheck_mask;              /* tensors whose dense tile is their need here */
+	uint32_t no_link_transfer;           /* from spatial constraints: the mappings' mask */
+	uint32_t no_multicast;               /* spatial 'no_reuse' constraints: the mappings' mask */
 	uint8_t tl_spatial;                  /* MS_NO_TL when fan-out is 1 */
 	uint8_t tl_temporal;
 	const struct spec_constraint *keep_con;

@@ -184,7 +184,7 @@ static bool xy_fit(const struct mapper_space *ms, const struct ms_if *fi, unsign
 			py *= fi->f[tl][seq[i]];
 		}
 	}
-	return px <= ms->tl[tl].fanout_x && py <= ms->tl[tl].fanout_y;
+	return ms->tl[tl].may_thin || (px <= ms->tl[tl].fanout_x && py <= ms->tl[tl].fanout_y);
 }
 
 /*
@@ -303,10 +303,10 @@ static bool spatial_fits(const struct mapper_space *ms, const struct ms_if *fi, 
 
 	big = t->fanout_x > t->fanout_y ? t->fanout_x : t->fanout_y;
 	for (d = 0; d < ms->n_dims; d++) {
-		if (fi->f[tl][d] > big)
+		if (fi->f[tl][d] > big && !t->may_thin)
 			return false;
 		prod *= fi->f[tl][d];
-		if (prod > fan)
+		if (prod > fan && !t->may_thin)
 			return false;
 	}
 	if ((double)prod < t->min_utilization * (double)fan - 1e-9)
@@ -474,6 +474,8 @@ void ms_point_mapping(const struct mapper_space *ms, const struct ms_if *fi,
 				BUG("mapping of a point whose spatial loops do not fit");
 		}
 		ml->keep_mask = p->keep[l];
+		ml->no_link_transfer_mask = ms->lvl[l].no_link_transfer;
+		ml->no_multicast_mask = ms->lvl[l].no_multicast;
 	}
 	if (spec_mapping_derive(m, &ms->spec->workload) < 0)
 		BUG("factors of a mapspace point do not multiply to the bounds");

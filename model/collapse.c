@@ -151,9 +151,10 @@ static void mask(struct model_ws *ws, unsigned pv, struct col *c)
 	}
 }
 
+/* x rounded half away from zero (llround's rounding, past 2^63 too). */
 static uint64_t round_u64(double x)
 {
-	return x > 0 ? (uint64_t)llround(x) : 0;
+	return x > 0 ? (uint64_t)round(x) : 0;
 }
 
 static uint64_t trunc_u64(double x)
@@ -217,6 +218,7 @@ static void store(struct model_ws *ws, unsigned pv, struct col *c, struct model_
 		t->is_kept = c->kept[l];
 		t->replication = (uint64_t)c->replication[l];
 		t->avg_replication = c->replication[l];
+		t->keep_ratio = 1.0;
 		t->max_x = lv->max_x;
 		t->max_y = lv->max_y;
 		t->confidence = 1.0;

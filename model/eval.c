@@ -8,21 +8,74 @@
 #include <math.h>
 #include <string.h>
 
+/* The level whose instances run in waves (concurrent_instances), or -1. */
+static int wave_level(const struct model_ws *ws)
+{
+	unsigned l;
+
+	for (l = 0; l < ws->n_levels; l++)
+		if (ws->s->arch.levels[l].concurrent_instances)
+			return (int)l;
+	return -1;
+}
+
+/*
+ * Waves (docs/model.md, "Waves"): a mapping may spread P logical instances
+ * of the wave level (a GPU's thread blocks over its SMs) over its
+ * concurrent_instances C; they run in ceil(P / C) rounds, each as long as
+ * one instance's work. Returns the rounds (1 without a wave level) and the
+ * arithmetic units that run at once into '*physical'.
+ */
+static uint64_t waves(const struct model_ws *ws, uint64_t *physical)
+{
+	const struct spec_arch *a = &ws->s->arch;
+	int w = wave_level(ws);
+	uint64_t used, conc;
+
+	*physical = a->compute.instances;
+	if (w < 0)
+		return 1;
+	conc = a->levels[w].concurrent_instances;
+	used = ws->lv[w].max_x * ws->lv[w].max_y;
+	*physical = a->compute.instances / a->levels[w].instances * conc;
+	return used > conc ? (used + conc - 1) / conc : 1;
+}
+
+/*
+ * Compute cycles per wave: Timeloop's ceil((random + gated) / utilized
+ * instances), or the temporal iterations of an imperfect mapping; under
+ * position skipping at least the packed steps, ceil(algorithmic x ratio /
+ * utilized instances) (model_sparse_position_ratio(); skipped computes
+ * cost no cycle only where the hardware packs the survivors).
+ */
+static uint64_t cycles_per_wave(const struct model_ws *ws, const struct model_compute *mc)
+{
+	uint64_t busy = mc->random + mc->gated, rep = (uint64_t)mc->avg_replication, cyc;
+	double ratio = model_sparse_position_ratio(ws), packed;
+
+	if (ws->m->is_imperfect)
+		return mc->max_temporal_iterations;
+	cyc = rep ? (busy + rep - 1) / rep : 0;
+	if (ratio < 1.0 && rep) {
+		packed = ceil((double)mc->algorithmic * ratio / (double)rep - 1e-9);
+		if (packed > (double)cyc)
+			cyc = (uint64_t)packed;
+	}
+	return cyc;
+}
+
 void model_eval_compute(struct model_ws *ws, struct model_result *out)
 {
-	const struct spec_compute *c = &ws->s->arch.compute;
 	struct model_compute *mc = &out->compute;
-	uint64_t busy = mc->random + mc->gated, rep;
+	uint64_t busy = mc->random + mc->gated, physical;
 
 	mc->energy_source = ws->compute_source;
 	memcpy(mc->op_energy_pj, ws->compute_op_pj, sizeof(mc->op_energy_pj));
 	mc->max_temporal_iterations = ws->max_temporal_iterations;
-	rep = (uint64_t)mc->avg_replication;
-	if (ws->m->is_imperfect)
-		mc->cycles = mc->max_temporal_iterations;
-	else
-		mc->cycles = rep ? (busy + rep - 1) / rep : 0;
-	mc->ideal_cycles = c->instances ? (double)busy / (double)c->instances : 0;
+	mc->waves = waves(ws, &physical);
+	mc->cycles_per_wave = cycles_per_wave(ws, mc);
+	mc->cycles = mc->cycles_per_wave * mc->waves;
+	mc->ideal_cycles = physical ? (double)busy / (double)physical : 0;
 	mc->energy_pj = (double)mc->random * mc->op_energy_pj[MODEL_COMPUTE_RANDOM] +
 			(double)mc->gated * mc->op_energy_pj[MODEL_COMPUTE_GATED] +
 			(double)mc->skipped * mc->op_energy_pj[MODEL_COMPUTE_SKIPPED];
@@ -124,7 +177,8 @@ static void tile_addresses(const struct model_ws *ws, unsigned pv, struct model_
  * words, not 60 + 60), over the separately rounded read + write words.
  */
 static void tile_bandwidth(const struct spec_level *lvl, unsigned pv, struct model_tile *t,
-			   uint64_t compute_cycles, double *rd, double *wr)
+			   uint64_t compute_cycles, double *rd, double *wr, double *rwords,
+			   double *wwords)
 {
 	const uint64_t *a = t->actions;
 	uint64_t wb = lvl->word_bits ? lvl->word_bits : 1;
@@ -149,6 +203,60 @@ static void tile_bandwidth(const struct spec_level *lvl, unsigned pv, struct mod
 				  lvl->bw_consumption_scale[pv] : 1.0;
 	*rd = compute_cycles ? r / (double)compute_cycles * t->bw_consumption_scale : 0;
 	*wr = compute_cycles ? w / (double)compute_cycles * t->bw_consumption_scale : 0;
+	*rwords = r * t->bw_consumption_scale;
+	*wwords = w * t->bw_consumption_scale;
+}
+
+/* Cycles that 'read' and 'write' words per instance need at level l's bandwidths; 0: unlimited. */
+static double bw_cycles(const struct spec_level *lvl, double read, double write)
+{
+	double c = 0;
+
+	if (lvl->has_read_bw && lvl->read_bw_words_per_cycle > 0)
+		c = fmax(c, read / lvl->read_bw_words_per_cycle);
+	if (lvl->has_write_bw && lvl->write_bw_words_per_cycle > 0)
+		c = fmax(c, write / lvl->write_bw_words_per_cycle);
+	if (lvl->has_shared_bw && lvl->shared_bw_words_per_cycle > 0)
+		c = fmax(c, (read + write) / lvl->shared_bw_words_per_cycle);
+	return c;
+}
+
+/*
+ * The fill latency bound of level l per instance (docs/model.md, "Fill
+ * latency"): each of its n tile fills (fills / tile points, the largest over
+ * its tensors) waits fill_latency cycles for its data; the tiles stream
+ * through as many buffers as its capacity holds, stages = floor(effective
+ * size / the tiles' words), so stages - 1 fills are in flight while one
+ * tile is used (Little's law), and the first fill is waited for before any
+ * work starts (the pipeline's prologue):
+ *     latency x (1 + n / max(stages - 1, 1))
+ * 0 without a fill_latency or a size.
+ */
+static uint64_t latency_bound(const struct model_ws *ws, unsigned l,
+			      const struct model_result *out)
+{
+	const struct spec_level *lvl = &ws->s->arch.levels[l];
+	uint64_t need = 0, n = 0, stages;
+	double wait;
+	unsigned pv;
+
+	if (!lvl->fill_latency_cycles || !lvl->has_size)
+		return 0;
+	for (pv = 0; pv < ws->n_tensors; pv++) {
+		const struct model_tile *t = &out->tiles[l][pv];
+		if (!t->is_kept || !t->shape)
+			continue;
+		need += t->utilized_capacity;
+		if ((t->fills + t->shape - 1) / t->shape > n)
+			n = (t->fills + t->shape - 1) / t->shape;
+	}
+	if (!need || !n)
+		return 0;
+	stages = lvl->effective_size_words / need;
+	wait = (double)lvl->fill_latency_cycles +
+	       ceil((double)n * (double)lvl->fill_latency_cycles /
+		    (double)(stages > 2 ? stages - 1 : 1));
+	return wait < 0x1p64 ? (uint64_t)wait : UINT64_MAX;   /* too large: the caller fails */
 }
 
 /* Bandwidth throttling of level l (semantics 3.5). */
@@ -157,16 +265,28 @@ static void level_bandwidth(struct model_ws *ws, unsigned l, struct model_result
 	const struct spec_level *lvl = &ws->s->arch.levels[l];
 	struct model_level *ml = &out->levels[l];
 	double rd[SPEC_MAX_TENSORS], wr[SPEC_MAX_TENSORS], sr = 0, sw = 0, slow = 1.0;
-	uint64_t cc = out->compute.cycles;
+	double rw, ww, c;
+	int w = wave_level(ws);
+	uint64_t cc = out->compute.cycles, nw = 1, lat;
 	unsigned pv;
 
+	if (w >= 0 && (int)l <= w) {   /* per logical instance: one wave's cycles */
+		cc = out->compute.cycles_per_wave;
+		nw = out->compute.waves;
+	}
+	ml->read_words = ml->write_words = ml->total_words = 0;
 	for (pv = 0; pv < ws->n_tensors; pv++) {
 		rd[pv] = wr[pv] = 0;
-		if (out->tiles[l][pv].is_kept)
-			tile_bandwidth(lvl, pv, &out->tiles[l][pv], cc, &rd[pv], &wr[pv]);
+		if (out->tiles[l][pv].is_kept) {
+			tile_bandwidth(lvl, pv, &out->tiles[l][pv], cc, &rd[pv], &wr[pv], &rw, &ww);
+			ml->read_words += rw * (double)nw;
+			ml->write_words += ww * (double)nw;
+			ml->total_words += (rw + ww) * out->tiles[l][pv].avg_replication;
+		}
 		sr += rd[pv];
 		sw += wr[pv];
 	}
+	ml->bw_cycles = bw_cycles(lvl, ml->read_words, ml->write_words);
 	if (lvl->has_read_bw && lvl->read_bw_words_per_cycle < sr)
 		slow = fmin(slow, lvl->read_bw_words_per_cycle / sr);
 	if (lvl->has_write_bw && lvl->write_bw_words_per_cycle < sw)
@@ -174,7 +294,18 @@ static void level_bandwidth(struct model_ws *ws, unsigned l, struct model_result
 	if (lvl->has_shared_bw && lvl->shared_bw_words_per_cycle < sr + sw)
 		slow = fmin(slow, lvl->shared_bw_words_per_cycle / (sr + sw));
 	ml->slowdown = slow;
-	ml->cycles = slow > 0 ? (uint64_t)ceil((double)cc / slow) : cc;
+	c = slow > 0 ? ceil((double)cc / slow) : (double)cc;
+	lat = latency_bound(ws, l, out);
+	if ((double)lat > c)
+		c = (double)lat;
+	if (c * (double)nw >= 0x1p64 || (double)lat * (double)nw >= 0x1p64) {
+		model_result_fail(out, EVAL_TOO_LARGE, (int)l, -1, "'%s' would take more than "
+				  "2^64 - 1 cycles at its bandwidth (%.3g times the computes' %llu)",
+				  lvl->name, 1 / slow, (unsigned long long)cc);
+	} else {
+		ml->latency_cycles = lat * nw;
+		ml->cycles = (uint64_t)c * nw;
+	}
 	for (pv = 0; pv < ws->n_tensors; pv++) {
 		struct model_tile *t = &out->tiles[l][pv];
 		t->read_bw = slow * rd[pv];

@@ -31,6 +31,7 @@ enum model_status {
 	EVAL_FANOUT,              /* more spatial instances than the mesh provides */
 	EVAL_BAD_MAPPING,         /* the mapping does not fit the architecture */
 	EVAL_SPARSE,              /* the sparse analysis rejected the mapping */
+	EVAL_TOO_LARGE,           /* its counts could exceed 2^64 - 1 */
 	EVAL_STATUS_COUNT
 };
 
@@ -76,7 +77,7 @@ enum model_compute_op {
 enum model_fmt_op { MODEL_FMT_READ, MODEL_FMT_FILL, MODEL_FMT_UPDATE, MODEL_FMT_OP_COUNT };
 enum model_fmt_class { MODEL_FMT_ACTUAL, MODEL_FMT_GATED, MODEL_FMT_SKIPPED, MODEL_FMT_CLASS_COUNT };
 
-#define MODEL_MAX_FMT_RANKS 8     /* representation-format ranks kept per tile */
+#define MODEL_MAX_FMT_RANKS 16    /* representation-format ranks kept per tile */
 #define MODEL_REASON_MAX 256
 
 /* -------------------------------------------------------------- options */
@@ -112,12 +113,15 @@ struct model_tile {
 	const char *density_name;     /* "fixed_structured", "hypergeometric", ... */
 	unsigned n_fmt_ranks;         /* ranks of the representation format, 0 = none */
 	uint8_t fmt_kind[MODEL_MAX_FMT_RANKS];   /* enum fmt_kind, rank 0 = innermost */
-	uint8_t fmt_md_bits[MODEL_MAX_FMT_RANKS];    /* metadata word bits per rank */
-	uint8_t fmt_pl_bits[MODEL_MAX_FMT_RANKS];    /* payload word bits per rank */
+	uint32_t fmt_md_bits[MODEL_MAX_FMT_RANKS];   /* metadata word bits per rank */
+	uint32_t fmt_pl_bits[MODEL_MAX_FMT_RANKS];   /* payload word bits per rank */
 	double vector_ratio;          /* compressed-tile vector access correction (3.2) */
 
 	uint64_t replication;         /* instances holding such a tile (max) */
 	double avg_replication;       /* the same, averaged (sparse: expected) */
+	double keep_ratio;            /* share of those whose tile is non-empty, when empty
+					 compressed tiles are dropped (else 1): the counts
+					 are per instance that keeps a tile */
 	uint64_t max_x, max_y;        /* spatial expansion above the level */
 	uint64_t utilized_clusters;
 	int parent_level, child_level;  /* nearest kept levels, -1 when none */
@@ -164,6 +168,11 @@ struct model_level {
 	double non_power_gated_utilization;   /* fraction */
 	uint64_t cycles;
 	double slowdown;                      /* "Bandwidth throttling" */
+	/* the roofline of the level, per instance over the whole run (waves included) */
+	double read_words, write_words;       /* as its bandwidth counts them (with metadata) */
+	double total_words;                   /* read + write words summed over the instances */
+	double bw_cycles;                     /* those words at its bandwidth; 0 = unlimited */
+	uint64_t latency_cycles;              /* its tile fills at fill_latency; 0 = none */
 	double energy_pj;                     /* level total incl. leakage */
 	uint64_t max_x, max_y;                /* spatial expansion above the level */
 	uint64_t total_scalar_accesses;       /* op-intensity block */
@@ -181,6 +190,8 @@ struct model_compute {
 	uint64_t max_x, max_y;          /* utilized instances (max) */
 	double avg_replication;
 	uint64_t max_temporal_iterations;
+	uint64_t waves;                 /* rounds of the concurrent_instances (1 without) */
+	uint64_t cycles_per_wave;       /* cycles = cycles_per_wave x waves */
 	uint64_t cycles;
 	double ideal_cycles;
 	double energy_pj;

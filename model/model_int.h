@@ -145,6 +145,7 @@ struct model_ws {
 	const char *preset_name;      /* preset used by some component, or NULL */
 	struct poly_bridge *poly;     /* exact footprints, or NULL */
 	struct sparse_ws *sp;         /* the sparse analysis, or NULL (model/sparse_int.h) */
+	double count_factor;          /* model_count_range_factor() */
 
 	/* per mapping */
 	const struct spec_mapping *m;
@@ -275,6 +276,13 @@ bool model_sparse_defers_fanout(const struct model_ws *ws);
 /* True when tensor pv has a representation format at level l. */
 bool model_sparse_has_format(const struct model_ws *ws, unsigned l, unsigned pv);
 
+/*
+ * The compute steps of the positions that position skipping packs, over
+ * the dense steps: the product over the skipped tensors of their
+ * saf_position_skip() ratios; 1 without position skipping.
+ */
+double model_sparse_position_ratio(const struct model_ws *ws);
+
 /* ------------------------------------------------------------- energies */
 
 /* Prepare per-level and compute energies (ERT, preset, user, PAT). */
@@ -288,6 +296,27 @@ int model_check_levels_fanout(struct model_ws *ws, struct model_result *out);
 /* Fan-out (x, y) needed at storage level 'level' (-1: the compute units). */
 int model_check_fanout_at(struct model_ws *ws, int level, uint64_t x, uint64_t y,
 			  struct model_result *out);
+
+/*
+ * Fail the mapping (EVAL_TOO_LARGE) when a bound on its counts exceeds
+ * 2^64 - 1, before anything is counted (after model_loops_prepare).
+ */
+int model_check_count_range(struct model_ws *ws, struct model_result *out);
+
+/*
+ * The design's factor F of that bound: counts <= F x (the product of the
+ * loops' trip counts), or 0 when the design has no such factor (a dimension
+ * twice in a projection). Computed once, by model_ws_new().
+ */
+double model_count_range_factor(const struct model_ws *ws);
+
+/*
+ * Fail the mapping (EVAL_TOO_LARGE) when a tile's format bits, its
+ * capacity or the accesses of one op class, pass 2^64 - 1 (after the
+ * sparse analysis), so that the sums of units x word bits that the
+ * evaluation and the reports make stay exact.
+ */
+int model_check_format_bits(struct model_ws *ws, struct model_result *out);
 
 /* Capacity and min_utilization of the kept tiles (utilized_capacity). */
 int model_check_levels(struct model_ws *ws, struct model_result *out);

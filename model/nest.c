@@ -127,6 +127,26 @@ static void multicast_enumerate(struct model_ws *ws, int64_t (*t)[SPEC_MAX_TENSO
 		model_nest_rec_add(tile, hist_m[h], hist_n[h], hist_n[h] * acc);
 }
 
+/*
+ * A group whose level turns multicast off for the tensor ('no_reuse', as
+ * Timeloop's ComputeAccurateMulticastedAccesses): every child that is not
+ * served over a link is its own group of one.
+ */
+static void no_multicast(struct nest_tile *t, unsigned n_group, const uint64_t *ends,
+			 const uint8_t *skip, uint64_t acc)
+{
+	uint64_t n = 1, id, kept;
+	unsigned k;
+
+	for (k = 0; k < n_group; k++)
+		n *= ends[k];
+	kept = n;
+	for (id = 0; skip && id < n; id++)
+		kept -= skip[id] != 0;
+	if (kept)
+		model_nest_rec_add(t, 1, kept, kept * acc);
+}
+
 void model_nest_multicast(struct model_ws *ws, unsigned pv, const struct mloop *group,
 			  unsigned n_group, const uint64_t *ends, const uint8_t *skip,
 			  uint64_t acc, struct nest_tile *t)
@@ -142,6 +162,10 @@ void model_nest_multicast(struct model_ws *ws, unsigned pv, const struct mloop *
 		return;
 	if (n_group > SPEC_MAX_DIMS)
 		BUG("spatial group of %u loops", n_group);
+	if (n_group && ws->m && (ws->m->levels[group[0].level].no_multicast_mask & (1u << pv))) {
+		no_multicast(t, n_group, ends, skip, acc);   /* no_reuse: every child alone */
+		return;
+	}
 	for (k = 0; k < n_group; k++) {
 		uint32_t mask = p->dims[group[k].dim].rank_mask;
 		independent &= !(mask & moved);

@@ -69,6 +69,8 @@ int model_eval(struct model_ws *ws, const struct spec_mapping *m, struct model_r
 {
 	result_start(ws, out);
 	model_loops_prepare(ws, m);
+	if (model_check_count_range(ws, out) < 0)
+		return -1;
 	if (model_sparse_defers_fanout(ws))
 		reserve_children(ws);
 	else if (model_check_levels_fanout(ws, out) < 0)
@@ -82,10 +84,14 @@ int model_eval(struct model_ws *ws, const struct spec_mapping *m, struct model_r
 	model_collapse(ws, out);
 	if (model_sparse_hook(ws, out) < 0)
 		return -1;
+	if (ws->sp && model_check_format_bits(ws, out) < 0)
+		return -1;
 	if (model_check_levels(ws, out) < 0)
 		return -1;
 	model_eval_compute(ws, out);
 	model_eval_levels(ws, out);
+	if (out->status != EVAL_OK)   /* a level's cycles past 2^64 - 1 */
+		return -1;
 	model_eval_totals(ws, out);
 	return 0;
 }

@@ -18,6 +18,7 @@ static const char *const status_names[EVAL_STATUS_COUNT] = {
 	[EVAL_FANOUT] = "fanout",
 	[EVAL_BAD_MAPPING] = "bad-mapping",
 	[EVAL_SPARSE] = "sparse",
+	[EVAL_TOO_LARGE] = "too-large",
 };
 
 static const char *const op_names[MODEL_OP_COUNT] = {

@@ -128,7 +128,8 @@ int model_sparse_hook(struct model_ws *ws, struct model_result *out)
 	sp->nest.level_begin = ws->m->complete_begin;
 	if (model_sparse_formats(ws, out) < 0)
 		return -1;
-	model_sparse_occupancy(ws, out);
+	if (model_sparse_occupancy(ws, out) < 0)
+		return -1;
 	if (model_sparse_define_safs(ws, out) < 0)
 		return -1;
 	if (sp->has_spatial_skip && model_sparse_spatial_instances(ws, out) < 0)

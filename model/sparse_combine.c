@@ -172,6 +172,11 @@ static struct saf_operand operand(struct model_ws *ws, unsigned pv,
 	o.has_metadata = l >= 0 && out->tiles[l][pv].has_metadata;
 	o.gs_saf = ws->sp->gs_saf[pv];
 	o.empty_cond_prob = ws->sp->empty_cond_prob[pv];
+	if ((ws->sp->pos_skipped >> pv) & 1) {   /* only its non-empty positions computed */
+		o.density = 1.0;
+		o.gs_saf = false;
+		o.empty_cond_prob = 0;
+	}
 	return o;
 }
 

@@ -211,8 +211,8 @@ static void publish(const struct sp_tile *st, struct model_tile *t)
 	t->n_fmt_ranks = st->has_metadata ? st->n_ranks : 0;
 	for (r = 0; r < t->n_fmt_ranks; r++) {
 		t->fmt_kind[r] = (uint8_t)st->kind[r];
-		t->fmt_md_bits[r] = (uint8_t)st->lay.metadata_word_bits[r];
-		t->fmt_pl_bits[r] = (uint8_t)st->lay.payload_word_bits[r];
+		t->fmt_md_bits[r] = st->lay.metadata_word_bits[r];
+		t->fmt_pl_bits[r] = st->lay.payload_word_bits[r];
 	}
 }
 

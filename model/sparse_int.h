@@ -31,6 +31,7 @@ struct sp_tile {
 	struct density_tile dtile;                 /* the data tile */
 	uint64_t points;                           /* its points */
 	struct fmt_tile_occupancy exp_md;          /* expected metadata units */
+	double keep_ratio;                         /* share of instances keeping a non-empty tile */
 	/* action optimizations acting on this tile */
 	enum saf_action action;
 	double p;
@@ -61,6 +62,8 @@ struct sparse_ws {
 	struct saf_tile chain[SPEC_MAX_LEVELS];
 	bool gs_saf[SPEC_MAX_TENSORS];
 	double empty_cond_prob[SPEC_MAX_TENSORS];
+	uint32_t pos_skipped;                      /* tensors under position skipping: bit pv */
+	double pos_ratio;                          /* their packed steps over the dense ones */
 
 	/* scratch: an occupancy distribution */
 	double *probs;
@@ -70,8 +73,11 @@ struct sparse_ws {
 /* sparse_format.c: bind every kept tile's format to the loops (semantics 4.3.1). */
 int model_sparse_formats(struct model_ws *ws, struct model_result *out);
 
-/* sparse_occupancy.c: expected occupancies and format accesses (4.3.3, 4.3.4). */
-void model_sparse_occupancy(struct model_ws *ws, struct model_result *out);
+/*
+ * sparse_occupancy.c: expected occupancies and format accesses (4.3.3,
+ * 4.3.4); -1 (EVAL_TOO_LARGE) when a format access count passes 2^64 - 1.
+ */
+int model_sparse_occupancy(struct model_ws *ws, struct model_result *out);
 
 /* Utilized capacities, metadata capacity, overbooking and the vector ratio (4.7, 3.2). */
 int model_sparse_capacity(struct model_ws *ws, struct model_result *out);

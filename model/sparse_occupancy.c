@@ -71,27 +71,54 @@ static size_t distribution(struct sparse_ws *sp, struct density_model *m,
 	return (size_t)n;
 }
 
-/* Expected format accesses: one traversal of the metadata per 'shape' accesses. */
-static void format_accesses(const struct sp_tile *st, struct model_tile *t)
+/*
+ * ceil(x) as a count in '*out'; false when that is 2^64 or more, which no
+ * count may be (converting it would be undefined).
+ */
+static bool ceil_count(double x, uint64_t *out)
+{
+	double c = ceil(x);
+
+	if (!(c < 0x1p64))
+		return false;
+	*out = c > 0 ? (uint64_t)c : 0;
+	return true;
+}
+
+/*
+ * Expected format accesses: one traversal of the metadata per 'shape'
+ * accesses. Returns false when one passes 2^64 - 1.
+ */
+static bool format_accesses(const struct sp_tile *st, struct model_tile *t)
 {
 	uint64_t x[MODEL_FMT_OP_COUNT] = { t->reads, t->fills, t->updates };
 	unsigned op, r;
+	bool ok = true;
 
 	memset(t->fmt_access, 0, sizeof(t->fmt_access));
 	for (op = 0; op < MODEL_FMT_OP_COUNT; op++) {
 		double ratio = t->shape ? (double)x[op] / (double)t->shape : 0;
 		for (r = 0; r < t->n_fmt_ranks; r++) {
-			t->fmt_access[op][MODEL_FMT_ACTUAL][r][0] =
-				(uint64_t)ceil(st->exp_md.rank[r].metadata_units * ratio);
-			t->fmt_access[op][MODEL_FMT_ACTUAL][r][1] =
-				(uint64_t)ceil(st->exp_md.rank[r].payload_units * ratio);
+			uint64_t *a = t->fmt_access[op][MODEL_FMT_ACTUAL][r];
+			ok &= ceil_count(st->exp_md.rank[r].metadata_units * ratio, &a[0]);
+			ok &= ceil_count(st->exp_md.rank[r].payload_units * ratio, &a[1]);
 		}
 	}
+	return ok;
 }
 
-/* Expected occupancy of one kept tile (l, pv). */
-static void tile_occupancy(struct model_ws *ws, unsigned l, unsigned pv,
-			   struct model_result *out)
+/* The failure of a tile whose format counts would pass 2^64 - 1. */
+static int format_too_large(struct model_ws *ws, unsigned l, unsigned pv,
+			    struct model_result *out, const char *what)
+{
+	return model_result_fail(out, EVAL_TOO_LARGE, (int)l, (int)pv, "the format %s of '%s' at "
+				 "'%s' would pass 2^64 - 1", what,
+				 ws->s->workload.tensors[pv].name, ws->s->arch.levels[l].name);
+}
+
+/* Expected occupancy of one kept tile (l, pv); -1 when its format counts are too large. */
+static int tile_occupancy(struct model_ws *ws, unsigned l, unsigned pv,
+			  struct model_result *out)
 {
 	struct sparse_ws *sp = ws->sp;
 	struct sp_tile *st = &sp->t[l][pv];
@@ -105,21 +132,27 @@ static void tile_occupancy(struct model_ws *ws, unsigned l, unsigned pv,
 	fmt_expected_occupancy(st->has_metadata ? &st->lay : NULL, lo, n, sp->probs, drop,
 			       p_empty, &pc, &e);
 	t->avg_replication *= e.keep_ratio;
+	st->keep_ratio = t->keep_ratio = e.keep_ratio;
 	t->expected_occupancy = e.data_occupancy;
 	t->expected_density = t->shape ? e.data_occupancy / (double)t->shape : 0;
 	st->exp_md = e.metadata;
-	if (st->has_metadata)
-		format_accesses(st, t);
+	if (st->has_metadata && !format_accesses(st, t))
+		return format_too_large(ws, l, pv, out, "accesses");
+	return 0;
 }
 
-void model_sparse_occupancy(struct model_ws *ws, struct model_result *out)
+int model_sparse_occupancy(struct model_ws *ws, struct model_result *out)
 {
 	unsigned l, pv;
 
 	for (l = 0; l < ws->n_levels; l++)
-		for (pv = 0; pv < ws->n_tensors; pv++)
-			if (out->tiles[l][pv].is_kept && out->tiles[l][pv].shape)
-				tile_occupancy(ws, l, pv, out);
+		for (pv = 0; pv < ws->n_tensors; pv++) {
+			ws->sp->t[l][pv].keep_ratio = 1.0;
+			if (out->tiles[l][pv].is_kept && out->tiles[l][pv].shape &&
+			    tile_occupancy(ws, l, pv, out) < 0)
+				return -1;
+		}
+	return 0;
 }
 
 /* ---------------------------------------------------------------- capacity */
@@ -208,26 +241,29 @@ static double overbook(struct model_ws *ws, unsigned l, unsigned pv, const struc
 	return lo;
 }
 
-/* Utilized capacity and format capacity of a metadata-bearing tile; its bits. */
-static double tile_capacity(struct model_ws *ws, unsigned l, unsigned pv,
-			    struct model_result *out)
+/*
+ * Utilized capacity and format capacity of a metadata-bearing tile; its
+ * bits in '*bits'. Returns -1 when a format capacity passes 2^64 - 1.
+ */
+static int tile_capacity(struct model_ws *ws, unsigned l, unsigned pv,
+			 struct model_result *out, double *bits)
 {
 	const struct spec_level *lvl = &ws->s->arch.levels[l];
 	const struct sp_tile *st = &ws->sp->t[l][pv];
 	struct model_tile *t = &out->tiles[l][pv];
 	struct fmt_tile_occupancy u;
-	double conf = lvl->has_size && lvl->allow_overbooking ? 0.0 : 1.0, bits;
+	double conf = lvl->has_size && lvl->allow_overbooking ? 0.0 : 1.0;
 	unsigned r;
 
 	if (conf < 1 && st->compressed)
 		conf = overbook(ws, l, pv, st, conf, out);
 	t->confidence = conf;
-	t->utilized_capacity = at_confidence(ws, pv, st, conf, &u, &bits);
-	for (r = 0; r < t->n_fmt_ranks; r++) {
-		t->fmt_capacity[r][0] = (uint64_t)ceil(u.rank[r].metadata_units);
-		t->fmt_capacity[r][1] = (uint64_t)ceil(u.rank[r].payload_units);
-	}
-	return bits;
+	t->utilized_capacity = at_confidence(ws, pv, st, conf, &u, bits);
+	for (r = 0; r < t->n_fmt_ranks; r++)
+		if (!ceil_count(u.rank[r].metadata_units, &t->fmt_capacity[r][0]) ||
+		    !ceil_count(u.rank[r].payload_units, &t->fmt_capacity[r][1]))
+			return format_too_large(ws, l, pv, out, "capacity");
+	return 0;
 }
 
 /* Timeloop's VectorWidthCoefficientTable: rows for blocks 2, 4, 8, 16, 32. */
@@ -295,7 +331,8 @@ int model_sparse_capacity(struct model_ws *ws, struct model_result *out)
 			double b;
 			if (!t->is_kept || !t->shape || !t->has_metadata)
 				continue;
-			b = tile_capacity(ws, l, pv, out);
+			if (tile_capacity(ws, l, pv, out, &b) < 0)
+				return -1;
 			t->vector_ratio = vector_ratio(ws, l, pv, t);
 			bits += b;
 			if (b >= big) {

@@ -8,6 +8,11 @@
 #include <math.h>
 #include <string.h>
 
+double model_sparse_position_ratio(const struct model_ws *ws)
+{
+	return ws->sp && ws->sp->pos_skipped ? ws->sp->pos_ratio : 1.0;
+}
+
 int model_sparse_keeping_level(const struct model_result *out, unsigned l, unsigned pv)
 {
 	for (; l < out->n_levels; l++)
@@ -117,10 +122,26 @@ static int define_group(struct model_ws *ws, unsigned s, const struct spec_saf_g
 	return 0;
 }
 
+/* Does a non-trivial spatial loop of level s distribute tensor c? */
+static bool distributes(const struct model_ws *ws, unsigned s, unsigned c)
+{
+	const struct spec_tensor *t = &ws->s->workload.tensors[c];
+	unsigned i;
+
+	for (i = ws->m->complete_begin[s]; i < ws->m->complete_begin[s + 1]; i++) {
+		const struct spec_loop *lp = &ws->m->complete[i];
+		if (lp->spacetime != SPEC_TEMPORAL && lp->end > 1 && ((t->dim_mask >> lp->dim) & 1))
+			return true;
+	}
+	return false;
+}
+
 /*
  * The busy ratio and expansion scales of spatial skipping at level s for
  * 'target' on the conditions of 'o' (each kept at or above s with
- * metadata; the others do not thin the instances). The busy fraction each
+ * metadata and spread by a spatial loop of s; the others do not thin the
+ * instances, and a level without such a loop records no busy fraction,
+ * which would replace the one of a level above it). The busy fraction each
  * leader c gives on its own goes to st->below_lead[c] (bit c of
  * st->below_leads).
  */
@@ -144,8 +165,8 @@ static struct saf_spatial_effect spatial_effect(struct model_ws *ws, unsigned s,
 		if (!((cond_mask >> c) & 1))
 			continue;
 		kl = model_sparse_keeping_level(out, s, c);
-		if (kl < 0 || !out->tiles[kl][c].has_metadata)
-			continue;
+		if (kl < 0 || !out->tiles[kl][c].has_metadata || !distributes(ws, s, c))
+			continue;   /* a level that does not spread c says nothing of its busy share */
 		q.cond = &w->tensors[c];
 		q.density = ws->sp->density[c];
 		one = saf_spatial_skip(&q);
@@ -172,11 +193,76 @@ static void define_spatial(struct model_ws *ws, unsigned s, const struct spec_sa
 	st->spatial_cond_mask = o->condition_mask;
 }
 
+/* Dimensions that project to a read-only tensor other than 'pv'. */
+static uint32_t shared_dims(const struct model_ws *ws, unsigned pv)
+{
+	uint32_t m = 0;
+	unsigned t;
+
+	for (t = 0; t < ws->n_tensors; t++)
+		if (t != pv && !ws->proj[t].read_write)
+			m |= ws->s->workload.tensors[t].dim_mask;
+	return m;
+}
+
+/*
+ * A position-skipping group at level s: its first option acts. The target's
+ * empty positions are skipped where it is kept at or above s, which needs
+ * its metadata there (a level that cannot tell the zeros cannot skip them):
+ * with P(an element is empty) the levels below and the computes lose those
+ * positions (propagation); the level's own reads lose them too unless its
+ * tile is compressed (then the zeros are not stored, and the representation
+ * already removed their reads). The packing of the non-empty positions onto
+ * the lanes of s sets the compute steps (saf_position_skip()).
+ */
+static int define_position(struct model_ws *ws, unsigned s, const struct spec_saf_group *g,
+			   struct model_result *out)
+{
+	static const uint64_t ones[SPEC_MAX_TENSOR_RANKS] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+	const struct spec_saf_option *o = &g->options[0];
+	const struct spec_tensor *t = &ws->s->workload.tensors[o->target];
+	struct sparse_ws *sp = ws->sp;
+	struct saf_position_query q;
+	struct saf_position_effect e;
+	struct density_tile one;
+	struct option_eval oe;
+
+	oe.tl = model_sparse_keeping_level(out, s, o->target);
+	if (oe.tl < 0 || !out->tiles[oe.tl][o->target].has_metadata)
+		return model_result_fail(out, EVAL_SPARSE, (int)s, (int)o->target,
+					 "'position_skipping' of '%s' at '%s' needs '%s' stored with "
+					 "a representation format at or above '%s' (its metadata finds "
+					 "the empty positions)", t->name, ws->s->arch.levels[s].name,
+					 t->name, ws->s->arch.levels[s].name);
+	one = density_tile_box(t->n_ranks, ones);
+	oe.p = density_prob_empty(sp->density[o->target], &one, NULL);
+	oe.saving = 0;
+	if (out->tiles[oe.tl][o->target].is_compressed) {
+		struct sp_tile *st = &sp->t[oe.tl][o->target];
+		st->p_spatial = st->has_spatial ? 1 - (1 - st->p_spatial) * (1 - oe.p) : oe.p;
+		st->has_spatial = true;
+	} else {
+		record(sp, o, &oe, SPEC_SAF_SKIPPING);
+	}
+	memset(&q, 0, sizeof(q));
+	q.nest = &sp->nest;
+	q.target = t;
+	q.level = s;
+	q.shared_dims = shared_dims(ws, o->target);
+	q.density = sp->density[o->target];
+	e = saf_position_skip(&q);
+	sp->pos_skipped |= 1u << o->target;
+	sp->pos_ratio *= e.ratio;
+	return 0;
+}
+
 /* Reset the optimization state of every tile. */
 static void clear_safs(struct model_ws *ws)
 {
 	unsigned l, pv;
 
+	ws->sp->pos_skipped = 0;
+	ws->sp->pos_ratio = 1.0;
 	for (l = 0; l < ws->n_levels; l++) {
 		for (pv = 0; pv < ws->n_tensors; pv++) {
 			struct sp_tile *st = &ws->sp->t[l][pv];
@@ -211,6 +297,13 @@ int model_sparse_define_safs(struct model_ws *ws, struct model_result *out)
 			if (tg->groups[g].kind == SPEC_SAF_SPATIAL_SKIPPING &&
 			    tg->groups[g].n_options)
 				define_spatial(ws, l, &tg->groups[g], out);
+	}
+	for (l = 0; l < ws->n_levels; l++) {
+		const struct spec_sparse_target *tg = ws->sp->target[l];
+		for (g = 0; tg && g < tg->n_groups; g++)
+			if (tg->groups[g].kind == SPEC_SAF_POSITION_SKIPPING &&
+			    tg->groups[g].n_options && define_position(ws, l, &tg->groups[g], out) < 0)
+				return -1;
 	}
 	return 0;
 }
@@ -272,6 +365,22 @@ static void fold_thinning(const struct sp_tile *st, double *lead, uint32_t *lead
 	}
 }
 
+/*
+ * The busy share to apply to tile (l, pv) from the thinning above it. A
+ * tile that dropped its empty instances (keep_ratio < 1, set by the
+ * occupancy) already counts the instances whose tile of pv is empty; pv's
+ * own thinning above is the same event seen on a larger sub-tile that
+ * contains this one (a non-empty tile implies a non-empty sub-tile), so
+ * only the other leaders multiply.
+ */
+static double own_share(double keep_ratio, const struct saf_spatial_effect *acc,
+			const double *lead, uint32_t leads, unsigned pv)
+{
+	if (keep_ratio < 1.0 && ((leads >> pv) & 1) && lead[pv] > 0)
+		return acc->ratio / lead[pv];
+	return acc->ratio;
+}
+
 int model_sparse_spatial_instances(struct model_ws *ws, struct model_result *out)
 {
 	struct model_compute *mc = &out->compute;
@@ -286,7 +395,8 @@ int model_sparse_spatial_instances(struct model_ws *ws, struct model_result *out
 		uint32_t leads = 0;
 		for (lv = (int)ws->n_levels - 1; lv >= 0; lv--) {
 			struct model_tile *t = &out->tiles[lv][pv];
-			t->avg_replication *= acc.ratio;
+			t->avg_replication *= own_share(ws->sp->t[lv][pv].keep_ratio, &acc, lead,
+							leads, pv);
 			t->max_x = scaled(t->max_x, acc.x_scale);
 			t->max_y = scaled(t->max_y, acc.y_scale);
 			if (ws->sp->t[lv][pv].thins)

@@ -105,6 +105,7 @@ struct model_ws *model_ws_new(const struct spec_set *s, const struct model_optio
 		return NULL;
 	}
 	prepare_projections(ws);
+	ws->count_factor = model_count_range_factor(ws);
 	model_energy_prepare(ws);
 	model_sparse_prepare(ws);
 	ws->tile_head_size = offsetof(struct model_tile, fmt_capacity);

@@ -117,6 +117,12 @@ static void text_level(struct strbuf *sb, const struct spec_set *s, unsigned l)
 	text_bw(sb, "write", L->has_write_bw, L->write_bw_words_per_cycle);
 	text_bw(sb, "shared", L->has_shared_bw, L->shared_bw_words_per_cycle);
 	strbuf_addch(sb, '\n');
+	if (L->concurrent_instances)
+		strbuf_addf(sb, "      waves: %llu instances at once\n",
+			    (unsigned long long)L->concurrent_instances);
+	if (L->fill_latency_cycles)
+		strbuf_addf(sb, "      fill latency: %llu cycles\n",
+			    (unsigned long long)L->fill_latency_cycles);
 	if (L->metadata_storage_width || L->metadata_word_bits) {
 		strbuf_addf(sb, "      metadata: word %u bits, row %u bits, depth ", L->metadata_word_bits,
 		       L->metadata_storage_width);

@@ -15,6 +15,16 @@
 #include "util/strbuf.h"
 
 /* Per-instance value of a total, rounded as Timeloop prints its integers. */
+/* Does any tensor of 'r' come from --prune? */
+static bool any_pruned(const struct exec_result *r)
+{
+	unsigned t;
+	for (t = 0; t < r->n_tensors && t < SPEC_MAX_TENSORS; t++)
+		if (r->pruned[t].pruned)
+			return true;
+	return false;
+}
+
 static unsigned long long per(uint64_t total, uint64_t instances)
 {
 	return (unsigned long long)llround((double)total / (double)(instances ? instances : 1));
@@ -327,6 +337,28 @@ void report_exec_json(const struct spec_set *s, const struct exec_result *r,
 	json_u64(&w, "outputs", r->numeric_n_outputs);
 	json_double(&w, "max_abs_error", r->numeric_max_abs_err);
 	json_close(&w, '}');
+	if (any_pruned(r)) {
+		json_open(&w, "pruned", '[');
+		for (t = 0; t < r->n_tensors && t < SPEC_MAX_TENSORS; t++) {
+			const struct exec_pruned *p = &r->pruned[t];
+			if (!p->pruned)
+				continue;
+			json_open_inline(&w, NULL, '{');
+			json_str(&w, "tensor", s->workload.tensors[t].name);
+			json_u64(&w, "n", p->n);
+			json_u64(&w, "m", p->m);
+			json_u64(&w, "rank", p->rank);
+			json_u64(&w, "points", p->dense_points);
+			json_u64(&w, "nonzeros", p->nonzeros);
+			json_u64(&w, "groups", p->groups);
+			json_u64(&w, "short_groups", p->short_groups);
+			json_u64(&w, "values", p->values);
+			json_u64(&w, "index_bits", p->index_bits);
+			json_bool(&w, "round_trip_ok", p->round_trip_ok);
+			json_close(&w, '}');
+		}
+		json_close(&w, ']');
+	}
 	json_open(&w, "levels", '[');
 	for (l = 0; l < r->n_levels; l++) {
 		if (!level_keeps_any(r, l))
@@ -350,6 +382,33 @@ void report_exec_json(const struct spec_set *s, const struct exec_result *r,
 
 /* ---------------------------------------------------------------- summary */
 
+/*
+ * One line per pruned tensor: what was kept and what the packed values and
+ * indices take at the outermost level's word bits, against dense.
+ */
+static void pruned_lines(const struct spec_set *s, const struct exec_result *r,
+			 struct strbuf *out)
+{
+	unsigned t, vbits = s->arch.levels[s->arch.n_levels - 1].word_bits;
+
+	for (t = 0; t < r->n_tensors && t < SPEC_MAX_TENSORS; t++) {
+		const struct exec_pruned *p = &r->pruned[t];
+		const struct spec_tensor *st = &s->workload.tensors[t];
+		uint64_t bits = p->values * (vbits + p->index_bits), dense = p->dense_points * vbits;
+		if (!p->pruned)
+			continue;
+		strbuf_addf(out, "Pruned %s: %u:%u along %s by magnitude, %llu of %llu values kept "
+			    "(%llu groups short of %u); packed as %llu values + %llu %u-bit indices "
+			    "= %llu of %llu bits at %u-bit values (%.2f%% of dense); unpacked %s\n",
+			    st->name, p->n, p->m, s->workload.dim_names[st->ranks[p->rank].terms[0].dim],
+			    (unsigned long long)p->nonzeros, (unsigned long long)p->dense_points,
+			    (unsigned long long)p->short_groups, p->n, (unsigned long long)p->values,
+			    (unsigned long long)p->values, p->index_bits, (unsigned long long)bits,
+			    (unsigned long long)dense, vbits, dense ? 100.0 * (double)bits / (double)dense : 0,
+			    p->round_trip_ok ? "exactly" : "WRONG");
+	}
+}
+
 void report_exec_summary(const struct spec_set *s, const struct exec_result *r,
 			 const struct exec_options *opt, struct strbuf *out)
 {
@@ -367,6 +426,7 @@ void report_exec_summary(const struct spec_set *s, const struct exec_result *r,
 	if (r->compute_busy_max)
 		strbuf_addf(out, "Spatial skipping: at most %llu units have work at a step, %.2f on "
 			"average\n", (unsigned long long)r->compute_busy_max, r->compute_busy_avg);
+	pruned_lines(s, r, out);
 	strbuf_addf(out, "%-24s %-12s %5s %14s %14s %14s\n", "level", "tensor", "inst",
 		"reads/inst", "fills/inst", "updates/inst");
 	for (l = r->n_levels; l-- > 0;)
@@ -381,6 +441,8 @@ void report_exec_summary(const struct spec_set *s, const struct exec_result *r,
 				per(st->updates.n[EXEC_ACTUAL], st->instances));
 		}
 	if (r->numeric_checked)
-		strbuf_addf(out, "Numeric check against a dense evaluation: %s (%llu outputs)\n",
-			r->numeric_ok ? "ok" : "FAILED", (unsigned long long)r->numeric_n_outputs);
+		strbuf_addf(out, "Numeric check against %s: %s (%llu outputs)\n",
+			any_pruned(r) ? "the dense product of the pruned tensors" :
+			"a dense evaluation", r->numeric_ok ? "ok" : "FAILED",
+			(unsigned long long)r->numeric_n_outputs);
 }

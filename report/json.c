@@ -230,14 +230,13 @@ static void header(struct json_writer *w, const struct model_result *r, const ch
 	strbuf_release(&src);
 }
 
-void report_json(const struct spec_set *s, const struct spec_mapping *m,
-		 const struct model_result *r, const char *const *files, size_t n_files,
-		 struct strbuf *out)
+/* The document, with the roofline object when 'roofline'. */
+static void document(const struct spec_set *s, const struct model_result *r,
+		     const char *const *files, size_t n_files, bool roofline, struct strbuf *out)
 {
 	struct json_writer w;
 	unsigned l;
 
-	(void)m;
 	json_init(&w, out, JSON_PRETTY);
 	json_open(&w, NULL, '{');
 	header(&w, r, files, n_files);
@@ -250,7 +249,25 @@ void report_json(const struct spec_set *s, const struct spec_mapping *m,
 			level(&w, s, r, l);
 		json_close(&w, ']');
 		networks(&w, s, r);
+		if (roofline)
+			report_roofline_json(&w, s, r);
 	}
 	json_close(&w, '}');
 	strbuf_addch(out, '\n');
+}
+
+void report_json(const struct spec_set *s, const struct spec_mapping *m,
+		 const struct model_result *r, const char *const *files, size_t n_files,
+		 struct strbuf *out)
+{
+	(void)m;
+	document(s, r, files, n_files, false, out);
+}
+
+void report_json_roofline(const struct spec_set *s, const struct spec_mapping *m,
+			  const struct model_result *r, const char *const *files, size_t n_files,
+			  struct strbuf *out)
+{
+	(void)m;
+	document(s, r, files, n_files, true, out);
 }

@@ -46,6 +46,25 @@ void report_json(const struct spec_set *s, const struct spec_mapping *m,
 		 const struct model_result *r, const char *const *files, size_t n_files,
 		 struct strbuf *out);
 
+/*
+ * report_json() with a "roofline" object after "networks": the figures of
+ * report_roofline() (docs/json-schema.md).
+ */
+void report_json_roofline(const struct spec_set *s, const struct spec_mapping *m,
+			  const struct model_result *r, const char *const *files, size_t n_files,
+			  struct strbuf *out);
+
+/*
+ * The roofline view (docs/model.md, "Roofline"): the compute cycles (per
+ * wave and waves), and per storage level, outermost first, the bytes it
+ * moves over all its instances, computes per byte, its bandwidths, the
+ * cycles its words need at them, the cycles its tile fills wait
+ * (fill_latency), its cycles and what limits it; then the level (or the
+ * compute) that bounds the run. 'r' must be an EVAL_OK result.
+ */
+void report_roofline(const struct spec_set *s, const struct model_result *r,
+		     struct strbuf *out);
+
 /* The CSV header row for 's' (column names depend on its level names). */
 void report_csv_header(const struct spec_set *s, struct strbuf *out);
 

@@ -44,4 +44,10 @@ uint64_t report_tile_metadata_bits(const struct model_tile *t);
  */
 double report_tile_stored_fraction(const struct model_tile *t, unsigned word_bits);
 
+struct json_writer;
+
+/* The "roofline" object of the JSON document (report_json_roofline()). */
+void report_roofline_json(struct json_writer *w, const struct spec_set *s,
+			  const struct model_result *r);
+
 #endif

@@ -36,7 +36,15 @@ static void states(const struct saf_operand *o, const struct saf_operand *other,
 	s[NE] = o->has_metadata ? 1 - d : 0;
 	if (other->gs_saf) {
 		double q = 1 - other->empty_cond_prob;
-		s[ENZ] = q > 0 ? d / q : 1;
+		/*
+		 * d and the empty probability are each rounded to 1e-6, so
+		 * where the condition tile is one element (q is d exactly)
+		 * d may exceed q by up to 1e-6 (e.g. 32 of 4096 non-zeros:
+		 * d = 0.007813, q = 1 - 0.992188 = 0.007812, d / q = 1.00013,
+		 * on which Sparseloop asserts): the operand is then non-empty
+		 * on every surviving compute.
+		 */
+		s[ENZ] = q > 0 && d - q <= 1e-6 + 1e-12 ? fmin(d / q, 1) : q > 0 ? d / q : 1;
 		s[EZ] = o->has_metadata ? 0 : 1 - s[ENZ];
 		s[NE] = o->has_metadata ? 1 - s[ENZ] : 0;
 	}

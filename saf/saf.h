@@ -23,7 +23,7 @@ struct density_model;
 
 /* ------------------------------------------------------------------ enums */
 
-#define SAF_MAX_RANKS 8           /* format ranks tracked per tile */
+#define SAF_MAX_RANKS 16          /* format ranks tracked per tile */
 
 /* The data operations of a storage tile. */
 enum saf_op { SAF_READ, SAF_FILL, SAF_UPDATE, SAF_OP_COUNT };
@@ -121,6 +121,38 @@ struct saf_spatial_effect {
  * without such a loop gives ratio 1 and scales 1.
  */
 struct saf_spatial_effect saf_spatial_skip(const struct saf_spatial_query *q);
+
+/* -------------------------------------------------------- position skipping */
+
+/*
+ * Position skipping of 'target' at 'level' (docs/sparse.md): the level's
+ * loops over the dimensions of the target that no other operand shares
+ * (not in 'shared_dims') walk the positions of the target's fiber; the
+ * empty ones are skipped and the non-empty ones packed onto the spatial
+ * lanes. 'density' is the target's model (borrowed).
+ */
+struct saf_position_query {
+	const struct saf_nest *nest;
+	const struct spec_tensor *target;
+	unsigned level;
+	uint32_t shared_dims;
+	struct density_model *density;
+};
+
+/* The packing of one tensor's fiber at a level. */
+struct saf_position_effect {
+	uint64_t positions;                /* F: positions the level's loops walk */
+	uint64_t lanes;                    /* f: of them side by side (spatial loops) */
+	double expected_steps;             /* E[ceil(X / f)], X the fiber's non-zeros */
+	double ratio;                      /* expected_steps / (F / f), 1 when F = 1 */
+};
+
+/*
+ * The expected steps and their ratio to the dense steps:
+ * sum over n of P(X = n) ceil(n / f), over F / f. A level with no such loop
+ * gives F = f = 1 and ratio 1.
+ */
+struct saf_position_effect saf_position_skip(const struct saf_position_query *q);
 
 /* ------------------------------------------------------------- propagation */
 

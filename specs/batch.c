@@ -36,54 +36,82 @@ static const char *resolve(struct batch_ld *b, const char *path)
 	return arena_printf(b->ld.a, "%s%s", b->dir, path);
 }
 
+/* Where the text of scalar 'n' starts (after its opening quote). */
+static struct diag_loc text_at(const struct ysrc_node *n)
+{
+	struct diag_loc at = n->loc;
+	if (n->style == YSRC_QUOTED)
+		at.col++;
+	return at;
+}
+
 /*
  * A list of strings (or one string) at 'n' into '*out' ('*n_out'), after
- * the 'n_pre' strings of 'pre'; paths are resolved when 'paths'.
+ * the 'n_pre' strings of 'pre'; paths are resolved when 'paths'. With
+ * 'at', where each string is written goes to (*at)[2i] (the 'n_pre' of
+ * 'pre_at' first), (*at)[2i + 1] left at line 0.
  */
 static int str_list(struct batch_ld *b, const struct ysrc_node *n, const struct kpath *p,
-		    const char *const *pre, size_t n_pre, bool paths, const char ***out,
-		    size_t *n_out)
+		    const char *const *pre, const struct diag_loc *pre_at, size_t n_pre,
+		    bool paths, const char ***out, struct diag_loc **at, size_t *n_out)
 {
 	size_t i, k = 0, n_items = n->kind == YSRC_SEQ ? n->n : 1;
 	const char **v = arena_calloc(b->ld.a, n_pre + n_items + 1, sizeof(*v));
+	struct diag_loc *a = at ? arena_calloc(b->ld.a, 2 * (n_pre + n_items) + 1, sizeof(*a)) :
+			     NULL;
 	int rc = 0;
 
-	for (i = 0; i < n_pre; i++)
+	for (i = 0; i < n_pre; i++) {
+		if (a)
+			memcpy(&a[2 * k], &pre_at[2 * i], 2 * sizeof(*a));
 		v[k++] = pre[i];
+	}
+	*out = v;
+	*n_out = k;
+	if (at)
+		*at = a;
 	if (n->kind == YSRC_MAP)
 		return ld_error(&b->ld, n, p, "expected a list of strings, got a mapping");
 	for (i = 0; i < n_items; i++) {
 		const struct ysrc_node *item = n->kind == YSRC_SEQ ? n->items[i] : n;
 		struct kpath ip = KP_IDX(p, i);
 		const char *s = ld_str(&b->ld, item, n->kind == YSRC_SEQ ? &ip : p);
-		if (!s)
+		if (!s) {
 			rc = -1;
-		else if (!*s)
+		} else if (!*s) {
 			rc = ld_error(&b->ld, item, n->kind == YSRC_SEQ ? &ip : p, "empty string");
-		else
+		} else {
+			if (a)
+				a[2 * k] = text_at(item);
 			v[k++] = paths ? resolve(b, s) : s;
+		}
 	}
-	*out = v;
 	*n_out = k;
 	return rc;
 }
 
 /*
  * The "KEY=VALUE" pairs of 'set' or 'vars': a list of such strings, or a
- * mapping of KEY: VALUE with scalar values; after pre[0..n_pre).
+ * mapping of KEY: VALUE with scalar values; after pre[0..n_pre) (written
+ * at pre_at[0..2 n_pre), as str_list() says).
  */
 static int pairs(struct batch_ld *b, const struct ysrc_node *n, const struct kpath *p,
-		 const char *const *pre, size_t n_pre, const char ***out, size_t *n_out)
+		 const char *const *pre, const struct diag_loc *pre_at, size_t n_pre,
+		 const char ***out, struct diag_loc **at, size_t *n_out)
 {
+	struct diag_loc *a;
 	size_t i;
 	int rc = 0;
 
 	if (n->kind != YSRC_MAP)
-		return str_list(b, n, p, pre, n_pre, false, out, n_out);
+		return str_list(b, n, p, pre, pre_at, n_pre, false, out, at, n_out);
 	*out = arena_calloc(b->ld.a, n_pre + n->n + 1, sizeof(**out));
+	*at = a = arena_calloc(b->ld.a, 2 * (n_pre + n->n) + 1, sizeof(*a));
 	*n_out = 0;
-	for (i = 0; i < n_pre; i++)
+	for (i = 0; i < n_pre; i++) {
+		memcpy(&a[2 * *n_out], &pre_at[2 * i], 2 * sizeof(*a));
 		(*out)[(*n_out)++] = pre[i];
+	}
 	for (i = 0; i < n->n; i++) {
 		const struct ysrc_node *v = n->pairs[i].value;
 		struct kpath kp = KP_KEY(p, n->pairs[i].key->str);
@@ -91,10 +119,46 @@ static int pairs(struct batch_ld *b, const struct ysrc_node *n, const struct kpa
 			rc = -1;
 			continue;
 		}
+		a[2 * *n_out] = text_at(n->pairs[i].key);
+		a[2 * *n_out + 1] = v->loc;
 		(*out)[(*n_out)++] = arena_printf(b->ld.a, "%s=%s", n->pairs[i].key->str,
 						  v->style == YSRC_QUOTED ?
 						  arena_printf(b->ld.a, "'%s'", v->str) : v->str);
 	}
+	return rc;
+}
+
+/*
+ * Check the job's own 'set' entries, from 'first' on, as overrides (their
+ * paths' syntax), located where they are written.
+ */
+static int check_sets(struct batch_ld *b, const struct spec_batch_job *j, size_t first)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = first; i < j->n_sets; i++) {
+		struct spec_override ov = SPEC_OVERRIDE_INIT;
+		ov.at = j->set_at[2 * i];
+		ov.value_at = j->set_at[2 * i + 1];
+		if (spec_override_parse(j->sets[i], &ov, b->ld.dl) < 0)
+			rc = -1;
+		spec_override_release(&ov);
+	}
+	return rc;
+}
+
+/* Check the job's own 'vars' entries, from 'first' on: NAME=VALUE, NAME not empty. */
+static int check_vars(struct batch_ld *b, const struct spec_batch_job *j,
+		      const struct diag_loc *at, size_t first, const struct kpath *p)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = first; i < j->n_vars; i++)
+		if (!strchr(j->vars[i], '=') || j->vars[i][0] == '=')
+			rc = ld_error_at(&b->ld, at[2 * i], p, "expected NAME=VALUE, got '%s'",
+					 j->vars[i]);
 	return rc;
 }
 
@@ -138,35 +202,41 @@ static int read_job(struct batch_ld *b, const struct ysrc_node *n, const struct 
 	}
 	if ((v = ld_get(n, "files"))) {
 		struct kpath kp = KP_KEY(p, "files");
-		if (str_list(b, v, &kp, pre ? pre->files : NULL, pre ? pre->n_files : 0, true,
-			     &j->files, &j->n_files) < 0)
+		if (str_list(b, v, &kp, pre ? pre->files : NULL, NULL, pre ? pre->n_files : 0, true,
+			     &j->files, NULL, &j->n_files) < 0)
 			rc = -1;
 	}
 	if ((v = ld_get(n, "set"))) {
 		struct kpath kp = KP_KEY(p, "set");
-		if (pairs(b, v, &kp, pre ? pre->sets : NULL, pre ? pre->n_sets : 0, &j->sets,
-			  &j->n_sets) < 0)
+		size_t first = pre ? pre->n_sets : 0;
+		struct diag_loc *at;
+		if (pairs(b, v, &kp, pre ? pre->sets : NULL, pre ? pre->set_at : NULL, first,
+			  &j->sets, &at, &j->n_sets) < 0)
+			rc = -1;
+		j->set_at = at;
+		if (check_sets(b, j, first) < 0)
 			rc = -1;
 	}
 	if ((v = ld_get(n, "vars"))) {
 		struct kpath kp = KP_KEY(p, "vars");
-		if (pairs(b, v, &kp, pre ? pre->vars : NULL, pre ? pre->n_vars : 0, &j->vars,
-			  &j->n_vars) < 0)
+		size_t first = pre ? pre->n_vars : 0;
+		struct diag_loc *at;
+		if (pairs(b, v, &kp, pre ? pre->vars : NULL, pre ? pre->var_at : NULL, first,
+			  &j->vars, &at, &j->n_vars) < 0)
 			rc = -1;
-		for (size_t i = 0; i < j->n_vars; i++)
-			if (!strchr(j->vars[i], '=') || j->vars[i][0] == '=')
-				rc = ld_error(&b->ld, v, &kp, "expected NAME=VALUE, got '%s'",
-					      j->vars[i]);
+		j->var_at = at;
+		if (check_vars(b, j, at, first, &kp) < 0)
+			rc = -1;
 	}
 	if ((v = ld_get(n, "tags"))) {
 		struct kpath kp = KP_KEY(p, "tags");
-		if (str_list(b, v, &kp, pre ? pre->tags : NULL, pre ? pre->n_tags : 0, false,
-			     &j->tags, &j->n_tags) < 0)
+		if (str_list(b, v, &kp, pre ? pre->tags : NULL, NULL, pre ? pre->n_tags : 0, false,
+			     &j->tags, NULL, &j->n_tags) < 0)
 			rc = -1;
 	}
 	if ((v = ld_get(n, "layers"))) {
 		struct kpath kp = KP_KEY(p, "layers");
-		if (str_list(b, v, &kp, NULL, 0, true, &j->layers, &j->n_layers) < 0)
+		if (str_list(b, v, &kp, NULL, NULL, 0, true, &j->layers, NULL, &j->n_layers) < 0)
 			rc = -1;
 	}
 	if ((v = ld_get(n, "command"))) {
@@ -198,7 +268,7 @@ static int check_job(struct batch_ld *b, const struct spec_batch *batch, size_t 
 		rc = ld_error_at(&b->ld, j->loc, p, "a job with 'layers' maps them: its command "
 				 "must be 'map', not '%s'", command_names[j->command]);
 	for (k = 0; k < i; k++)
-		if (!strcmp(batch->jobs[k].name, j->name)) {
+		if (batch->jobs[k].name && !strcmp(batch->jobs[k].name, j->name)) {
 			rc = ld_error_at(&b->ld, j->name_loc, p, "two jobs are named '%s'", j->name);
 			ld_note(&b->ld, batch->jobs[k].name_loc, "'%s' first given here", j->name);
 			break;
@@ -223,7 +293,7 @@ static int read_jobs(struct batch_ld *b, const struct ysrc_node *n,
 		struct kpath ip = KP_IDX(&kp, i);
 		struct spec_batch_job *j = &batch->jobs[batch->n_jobs++];
 		if (read_job(b, n->items[i], &ip, defaults, j) < 0) {
-			rc = -1;
+			rc = -1;       /* its name, if any, still counts for the later jobs' */
 			continue;
 		}
 		if (!j->name) {
@@ -240,7 +310,9 @@ static int read_jobs(struct batch_ld *b, const struct ysrc_node *n,
 	return rc;
 }
 
-struct spec_batch *spec_batch_load(const char *path, struct diag_list *dl)
+/* spec_batch_load(), or its text[0..len) when 'text' is not NULL. */
+static struct spec_batch *load(const char *path, const char *text, size_t len,
+			       struct diag_list *dl)
 {
 	struct spec_batch *batch = xcalloc(1, sizeof(*batch));
 	struct batch_ld b;
@@ -257,11 +329,13 @@ struct spec_batch *spec_batch_load(const char *path, struct diag_list *dl)
 	batch->path = path;            /* borrowed: the diagnostics' locations point to it */
 	b.dir = slash ? arena_strndup(&batch->arena, path, (size_t)(slash - path) + 1) : "";
 	defaults.command = SPEC_BATCH_MODEL;
-	if (ysrc_parse_file(&batch->arena, batch->path, dl, &root) < 0)
+	if ((text ? ysrc_parse(&batch->arena, batch->path, text, len, dl, &root) :
+		    ysrc_parse_file(&batch->arena, batch->path, dl, &root)) < 0)
 		goto fail;
 	if (!root || root->kind != YSRC_MAP) {
-		diag_error(dl, root ? root->loc : (struct diag_loc){ batch->path, 0, 0 },
-			   "expected a mapping with 'jobs' (and 'defaults')");
+		diag_error(dl, root ? root->loc : (struct diag_loc){ batch->path, 1, 1 },
+			   "expected a mapping with 'jobs' (and 'defaults'), got %s",
+			   root ? ysrc_kind_name(root) : "an empty file");
 		goto fail;
 	}
 	ld_check_keys(&b.ld, root, NULL, top_keys, ARRAY_SIZE(top_keys));
@@ -278,6 +352,17 @@ struct spec_batch *spec_batch_load(const char *path, struct diag_list *dl)
 fail:
 	spec_batch_free(batch);
 	return NULL;
+}
+
+struct spec_batch *spec_batch_load(const char *path, struct diag_list *dl)
+{
+	return load(path, NULL, 0, dl);
+}
+
+struct spec_batch *spec_batch_load_text(const char *path, const char *text, size_t len,
+					struct diag_list *dl)
+{
+	return load(path, text, len, dl);
 }
 
 void spec_batch_free(struct spec_batch *batch)

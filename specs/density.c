@@ -202,37 +202,51 @@ static char *dir_of(struct arena *a, const char *path)
 }
 
 /*
- * Load the matrix 'file' for tensor 't'. Problems found in the matrix file
- * are reported at 'at' (the YAML key, or the option) with the file's own
- * location in the message, so that no location points into the arena.
+ * Move the diagnostics of 'tmp' (about a tensor file) to the loader's list:
+ * those located in the file stay there, with a note at 'at' (the YAML key
+ * or the option that names the file); one without a line (the file cannot
+ * be read) is reported at 'at' with the key path 'p'. Returns -1 when
+ * 'tmp' has errors.
+ */
+static int relay_file_diags(struct ld *ld, struct diag_list *tmp, struct diag_loc at,
+			    const struct kpath *p)
+{
+	bool errors = diag_has_errors(tmp), in_file = false;
+	size_t i;
+
+	for (i = 0; i <= tmp->n; i++) {
+		const struct diag *dg = i < tmp->n ? &tmp->items[i] : NULL;
+		if (in_file && (!dg || dg->severity != DIAG_NOTE))
+			ld_note(ld, at, "the tensor file is named here");
+		if (!dg)
+			break;
+		if (dg->severity != DIAG_NOTE)
+			in_file = dg->loc.line != 0;
+		if (!dg->loc.line && dg->severity == DIAG_ERROR)
+			ld_error_at(ld, at, p, "%s", dg->message);
+		else if (dg->severity == DIAG_ERROR)
+			diag_error(ld->dl, dg->loc, "%s", dg->message);
+		else if (dg->severity == DIAG_WARNING)
+			diag_warning(ld->dl, dg->loc, "%s", dg->message);
+		else
+			diag_note(ld->dl, dg->loc, "%s", dg->message);
+	}
+	diag_list_release(tmp);
+	return errors ? -1 : 0;
+}
+
+/*
+ * Load the matrix 'file'. Problems found in the matrix file are reported at
+ * the file's own locations (the name interned, so that they outlive the
+ * arena) with a note at 'at' (the YAML key, or the option).
  */
 static const struct spec_matrix *load_matrix(struct ld *ld, const char *file, struct diag_loc at,
 					     const struct kpath *p)
 {
 	struct diag_list tmp = DIAG_LIST_INIT;
-	const struct spec_matrix *m = spec_matrix_load(ld->a, file, &tmp);
-	size_t i;
+	const struct spec_matrix *m = spec_matrix_load(ld->a, ld_intern(ld, file), &tmp);
 
-	for (i = 0; i < tmp.n; i++) {
-		struct strbuf sb = STRBUF_INIT;
-		const struct diag *dg = &tmp.items[i];
-		if (dg->loc.line)
-			strbuf_addf(&sb, "%s:%u: ", file, dg->loc.line);
-		else
-			strbuf_addf(&sb, "%s: ", file);
-		strbuf_addstr(&sb, dg->message);
-		if (dg->severity == DIAG_ERROR)
-			ld_error_at(ld, at, p, "%s", sb.buf);
-		else if (dg->severity == DIAG_WARNING)
-			diag_warning(ld->dl, at, "%s", sb.buf);
-		else
-			diag_note(ld->dl, at, "%s", sb.buf);
-		strbuf_release(&sb);
-	}
-	if (diag_has_errors(&tmp))
-		m = NULL;
-	diag_list_release(&tmp);
-	return m;
+	return relay_file_diags(ld, &tmp, at, p) < 0 ? NULL : m;
 }
 
 /* Check that matrix 'm' has the shape of tensor 't' and set the density. */
@@ -240,17 +254,11 @@ static int attach_matrix(struct ld *ld, struct diag_loc at, const struct kpath *
 			 const struct spec_tensor *t, const struct spec_matrix *m,
 			 struct spec_density *d)
 {
-	unsigned r;
+	struct diag_list tmp = DIAG_LIST_INIT;
 
-	if (m->n_ranks != t->n_ranks)
-		return ld_error_at(ld, at, p, "'%s' has %u ranks but data space '%s' has %u",
-				   m->file, m->n_ranks, t->name, t->n_ranks);
-	for (r = 0; r < t->n_ranks; r++)
-		if (m->shape[r] != t->rank_extent[r])
-			return ld_error_at(ld, at, p, "rank %u of '%s' has extent %llu but rank %u "
-					   "of data space '%s' has %llu", r, m->file,
-					   (unsigned long long)m->shape[r], r, t->name,
-					   (unsigned long long)t->rank_extent[r]);
+	spec_matrix_check_shape(m, ld_intern(ld, m->file), t, &tmp);
+	if (relay_file_diags(ld, &tmp, at, p) < 0)
+		return -1;
 	d->kind = SPEC_DENSITY_ACTUAL;
 	d->data = m;
 	d->density = t->size ? (double)m->nnz / (double)t->size : 0.0;
@@ -429,7 +437,11 @@ static int parse_per_tensor(struct ld *ld, const struct ysrc_node *n, const stru
 	return rc;
 }
 
-/* The "NAME=FILE" options: actual data for tensor NAME. */
+/*
+ * The "NAME=FILE" options: actual data for tensor NAME. An option's errors
+ * are located in the option itself, "--tensor 'NAME=FILE':1:COL" (as
+ * --set's are), and those of its file in the file.
+ */
 static int apply_tensor_files(struct ld *ld)
 {
 	const struct spec_load_options *opt = ld->opt;
@@ -439,28 +451,154 @@ static int apply_tensor_files(struct ld *ld)
 
 	for (i = 0; opt && i < opt->n_tensor_files; i++) {
 		const char *arg = opt->tensor_files[i], *eq = strchr(arg, '=');
-		struct kpath p = KP_KEY(NULL, arg);
+		const char *origin = ld_intern(ld, arena_printf(ld->a, "--tensor '%s'", arg));
+		struct diag_loc name_at = { origin, 1, 1 };
+		struct diag_loc file_at = { origin, 1, eq ? (unsigned)(eq - arg) + 2 : 1 };
 		char *name;
 		int t;
 		const struct spec_matrix *m;
 		if (!eq || eq == arg || !eq[1]) {
-			rc = ld_error_at(ld, DIAG_LOC_NONE, NULL,
-					 "a tensor file is given as NAME=FILE, got '%s'", arg);
+			rc = ld_error_at(ld, eq && eq != arg ? file_at : name_at, NULL,
+					 "a tensor file is given as NAME=FILE");
 			continue;
 		}
 		name = arena_strndup(ld->a, arg, (size_t)(eq - arg));
-		t = ld_tensor_index(ld, NULL, &p, name);
+		t = ld_tensor_index(ld, ysrc_scalar_new(ld->a, name, name_at), NULL, name);
 		if (t < 0) {
 			rc = -1;
 			continue;
 		}
-		m = load_matrix(ld, eq + 1, DIAG_LOC_NONE, &p);
-		if (!m || attach_matrix(ld, DIAG_LOC_NONE, &p, &w->tensors[t], m,
+		m = load_matrix(ld, eq + 1, file_at, NULL);
+		if (!m || attach_matrix(ld, file_at, NULL, &w->tensors[t], m,
 					(struct spec_density *)&w->tensors[t].density) < 0) {
 			rc = -1;
 			continue;
 		}
 		((struct spec_tensor *)w->tensors)[t].density.is_default = false;
+	}
+	return rc;
+}
+
+/* Is 'd' dense: every value non-zero (a fixed 1.0, the default, or a full matrix)? */
+static bool density_is_dense(const struct spec_density *d, const struct spec_tensor *t)
+{
+	if (d->is_default)
+		return true;
+	if (d->kind == SPEC_DENSITY_ACTUAL)
+		return d->data && d->data->nnz == t->size;
+	return d->kind == SPEC_DENSITY_FIXED_STRUCTURED && d->density == 1.0;
+}
+
+/* Read a decimal number of at most 7 digits at '*s' into '*v', advancing '*s'; -1 when none. */
+static int read_small_uint(const char **s, uint64_t *v)
+{
+	unsigned n = 0;
+
+	*v = 0;
+	while (**s >= '0' && **s <= '9' && n < 8) {
+		*v = *v * 10 + (uint64_t)(**s - '0');
+		(*s)++;
+		n++;
+	}
+	return n && n < 8 ? 0 : -1;
+}
+
+/* Column 'c' of the --prune option 'origin' (its text "NAME=N:M[:DIM]"). */
+static struct diag_loc prune_at(const char *origin, const char *arg, const char *c)
+{
+	return (struct diag_loc){ origin, 1, (unsigned)(c - arg) + 1 };
+}
+
+/*
+ * Parse "N:M" or "N:M:DIM" (after "NAME=") of a --prune into 'd'; -1 after
+ * an error, located in the option 'origin' at the part at fault.
+ */
+static int parse_prune_spec(struct ld *ld, const char *origin, const char *arg, const char *spec,
+			    const struct spec_tensor *t, struct spec_density *d)
+{
+	const char *c = spec, *dim = NULL;
+	uint64_t n, m;
+	int k;
+
+	if (read_small_uint(&c, &n) < 0 || *c++ != ':' || read_small_uint(&c, &m) < 0 ||
+	    (*c && (*c != ':' || !c[1])))
+		return ld_error_at(ld, prune_at(origin, arg, spec), NULL, "a pruning is given as "
+				   "NAME=N:M or NAME=N:M:DIM, got '%s'", arg);
+	if (*c)
+		dim = c + 1;
+	if (!m || n > m || m > (1u << 20))
+		return ld_error_at(ld, prune_at(origin, arg, spec), NULL, "N:M needs "
+				   "1 <= M <= %u and N <= M", 1u << 20);
+	d->nm_n = (unsigned)n;
+	d->nm_m = (unsigned)m;
+	d->nm_dim = t->ranks[t->n_ranks - 1].terms[0].dim;
+	if (!dim)
+		return 0;
+	if ((k = ld_dim_index(ld, ysrc_scalar_new(ld->a, dim, prune_at(origin, arg, dim)), NULL,
+			      dim)) < 0)
+		return -1;
+	if (!(t->dim_mask & (1u << k)))
+		return ld_error_at(ld, prune_at(origin, arg, dim), NULL, "dimension '%s' does "
+				   "not index data space '%s'", dim, t->name);
+	d->nm_dim = (unsigned)k;
+	return 0;
+}
+
+/*
+ * The "NAME=N:M[:DIM]" options (--prune): dense tensor NAME, pruned to N:M
+ * by magnitude along DIM, has the structured_nm density; the dense one it
+ * comes from is kept as its prune_source (the executor prunes its values).
+ * An option's errors are located in it, "--prune 'NAME=N:M':1:COL" (as
+ * --tensor's are).
+ */
+static int apply_prunes(struct ld *ld)
+{
+	const struct spec_load_options *opt = ld->opt;
+	struct spec_tensor *ts = (struct spec_tensor *)ld->s->workload.tensors;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; opt && i < opt->n_prunes; i++) {
+		const char *arg = opt->prunes[i], *eq = strchr(arg, '=');
+		const char *origin = ld_intern(ld, arena_printf(ld->a, "--prune '%s'", arg));
+		struct diag_loc name_at = { origin, 1, 1 };
+		struct spec_density nd, *src;
+		char *name;
+		int t;
+		if (!eq || eq == arg || !eq[1]) {
+			rc = ld_error_at(ld, eq && eq != arg ? prune_at(origin, arg, eq + 1) : name_at,
+					 NULL, "a pruning is given as NAME=N:M or NAME=N:M:DIM, got "
+					 "'%s'", arg);
+			continue;
+		}
+		name = arena_strndup(ld->a, arg, (size_t)(eq - arg));
+		t = ld_tensor_index(ld, ysrc_scalar_new(ld->a, name, name_at), NULL, name);
+		if (t < 0) {
+			rc = -1;
+			continue;
+		}
+		if (ts[t].prune_source) {
+			rc = ld_error_at(ld, name_at, NULL, "'%s' is pruned twice", ts[t].name);
+			continue;
+		}
+		if (ts[t].read_write || !density_is_dense(&ts[t].density, &ts[t])) {
+			rc = ld_error_at(ld, name_at, NULL, "'%s' must be a dense input (an operand "
+					 "that is not written, with density 1.0 or a matrix without "
+					 "zeros)", ts[t].name);
+			continue;
+		}
+		memset(&nd, 0, sizeof(nd));
+		nd.kind = SPEC_DENSITY_NM;
+		nd.loc = ts[t].density.loc;
+		if (parse_prune_spec(ld, origin, arg, eq + 1, &ts[t], &nd) < 0) {
+			rc = -1;
+			continue;
+		}
+		nd.density = (double)nd.nm_n / (double)nd.nm_m;
+		src = arena_calloc(ld->a, 1, sizeof(*src));
+		*src = ts[t].density;
+		ts[t].prune_source = src;
+		ts[t].density = nd;
 	}
 	return rc;
 }
@@ -477,6 +615,8 @@ int spec_densities_load(struct ld *ld, const struct ysrc_node *inst, const struc
 	if (per && parse_per_tensor(ld, per, &dp) < 0)
 		rc = -1;
 	if (apply_tensor_files(ld) < 0)
+		rc = -1;
+	if (rc == 0 && apply_prunes(ld) < 0)
 		rc = -1;
 	return rc;
 }

@@ -31,7 +31,8 @@ static const char *const known_attrs[] = {
 	"addr_gen_energy", "cluster_area", "network_read", "network_fill", "network_update",
 	"network_drain", "power_gated_at", "network_word_bits", "energy_per_hop",
 	"router_energy", "energy-per-ingress", "wire_energy", "tile_width", "network_type",
-	"energy", "area", "network_operand", "network_result",
+	"energy", "area", "network_operand", "network_result", "concurrent_instances",
+	"fill_latency",
 };
 
 /* Attributes other tools (Accelergy, the front end) use; never warned about. */
@@ -479,6 +480,17 @@ static void parse_mesh(struct attrs *at, uint64_t *instances, unsigned *mx, unsi
 	*my = (unsigned)y;
 }
 
+/*
+ * concurrent_instances (at most the instances: the others run in waves) and
+ * fill_latency (cycles), fiberloop's GPU attributes (docs/yaml-reference.md).
+ */
+static void parse_waves_latency(struct attrs *at, struct spec_level *L)
+{
+	if (!at->mesh_bad)
+		get_uint(at, A("concurrent_instances"), 1, L->instances, &L->concurrent_instances);
+	get_uint(at, A("fill_latency"), 0, UINT32_MAX, &L->fill_latency_cycles);
+}
+
 /* Display copies of the scalar attributes. */
 static void copy_attrs(struct ld *ld, const struct raw_comp *rc, size_t *n_out,
 		       const struct spec_attr **out)
@@ -516,6 +528,7 @@ static int build_storage(struct ld *ld, const struct raw_comp *rc, struct spec_l
 	parse_flags(&at, L);
 	parse_storage_misc(&at, L);
 	parse_mesh(&at, &L->instances, &L->mesh_x, &L->mesh_y);
+	parse_waves_latency(&at, L);
 	copy_attrs(ld, rc, &L->n_attrs, &L->attrs);
 	warn_misspelt(&at);
 	return at.mesh_bad ? -1 : 0;
@@ -646,6 +659,27 @@ static int resolve_power_gating(struct ld *ld, struct spec_level *levels, unsign
 	return rc;
 }
 
+/* At most one level runs its instances in waves. */
+static int check_concurrent(struct ld *ld, const struct spec_level *levels, unsigned n)
+{
+	unsigned l, first = n;
+	int rc = 0;
+
+	for (l = n; l-- > 0;) {
+		if (!levels[l].concurrent_instances)
+			continue;
+		if (first == n) {
+			first = l;
+			continue;
+		}
+		rc = diag_error(ld->dl, levels[l].loc, "'%s' sets 'concurrent_instances', and so "
+				"does '%s': only one level may run its instances in waves",
+				levels[l].name, levels[first].name);
+		diag_note(ld->dl, levels[first].loc, "'%s' is defined here", levels[first].name);
+	}
+	return rc;
+}
+
 /* One fanout ratio: inner mesh over own mesh, which must divide. */
 static int fanout_of(struct ld *ld, const struct spec_level *L, const char *axis,
 		     unsigned inner, unsigned own, const char *inner_name, unsigned *out)
@@ -718,6 +752,7 @@ int spec_arch_build(struct ld *ld, bool partial)
 	sa->n_networks = n_net;
 	sa->networks = nets;
 	if (rc == 0 && !partial && (resolve_power_gating(ld, levels, n_storage) < 0 ||
+				    check_concurrent(ld, levels, n_storage) < 0 ||
 				    compute_fanouts(ld, sa, levels) < 0))
 		rc = -1;
 	return partial ? -1 : rc;

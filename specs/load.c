@@ -185,8 +185,10 @@ static int source_merge(struct spec_source *src, const char *name, const struct 
 	size_t j;
 	int rc = 0;
 
+	if (!src->first_root.file)
+		src->first_root = root ? root->loc : (struct diag_loc){ name, 1, 1 };
 	if (!root) {
-		diag_warning(dl, (struct diag_loc){ name, 0, 0 }, "the file is empty");
+		diag_warning(dl, (struct diag_loc){ name, 1, 1 }, "the file is empty");
 		return 0;
 	}
 	if (root->kind != YSRC_MAP) {
@@ -315,6 +317,18 @@ static int accel_design(struct ld *ld)
 }
 
 /*
+ * Where an error about the design as a whole (a section no file gives) is
+ * reported: the first file's top-level mapping.
+ */
+static struct diag_loc design_loc(const struct ld *ld)
+{
+	const struct spec_source *src = ld->s->source;
+	if (src && src->first_root.file)
+		return src->first_root;
+	return ld->s->n_files ? (struct diag_loc){ ld->s->files[0], 1, 1 } : DIAG_LOC_NONE;
+}
+
+/*
  * Run the section parsers. A section whose input is broken stops only the
  * sections that depend on it (the mapping needs the architecture and the
  * problem), so that one run reports the errors of every section.
@@ -333,9 +347,9 @@ static int run_sections(struct ld *ld)
 	if (spec_problem_load(ld) < 0)
 		rc = -1;
 	if (!ld_top_get(ld, "problem") && !(opt && opt->allow_no_problem))
-		rc = diag_error(ld->dl, DIAG_LOC_NONE, "no 'problem' given in any file");
+		rc = diag_error(ld->dl, design_loc(ld), "no 'problem' given in any file");
 	if (!ld_top_get(ld, "architecture"))
-		return diag_error(ld->dl, DIAG_LOC_NONE, "no 'architecture' given in any file");
+		return diag_error(ld->dl, design_loc(ld), "no 'architecture' given in any file");
 	if (spec_arch_load(ld) < 0)
 		rc = -1;
 	if (!ld->arch_ok)
@@ -352,9 +366,11 @@ static int run_sections(struct ld *ld)
 		rc = -1;
 	if (spec_constraints_load(ld) < 0)
 		rc = -1;
-	if (rc == 0 && !ld->s->has_mapping && opt && opt->require_mapping)
-		rc = diag_error(ld->dl, DIAG_LOC_NONE, ld_top_get(ld, "mapping") ?
+	if (rc == 0 && !ld->s->has_mapping && opt && opt->require_mapping) {
+		const struct ld_top *m = ld_top_get(ld, "mapping");
+		rc = diag_error(ld->dl, m ? m->values[0]->loc : design_loc(ld), m ?
 				"the mapping is empty" : "no 'mapping' given in any file");
+	}
 	if (rc == 0 && spec_check_all(ld) < 0)
 		rc = -1;
 	return rc;
@@ -379,6 +395,7 @@ static struct spec_set *build(const struct spec_source *src, const struct spec_o
 	ld.s = s;
 	ld.a = &s->arena;
 	ld.dl = n_ov ? &own : dl;
+	ld.dl_out = dl;
 	ld.opt = opt;
 	ld.n_top = src->n_top;
 	memcpy(ld.top, src->top, src->n_top * sizeof(src->top[0]));

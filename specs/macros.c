@@ -15,8 +15,9 @@
  * constraints, 'constraints' targets, a mapping given as constraints), are
  * merged as the front end combines them: factors are joined (one dimension
  * with two different values is an error), keep and bypass lists are joined
- * (a data space both kept and bypassed is an error), and a permutation, a
- * split or a minimum utilization given twice must be the same.
+ * (a data space both kept and bypassed is an error), so are no_reuse and
+ * no_link_transfer, and a permutation, a split or a minimum utilization
+ * given twice must be the same.
  */
 #include "specs/specs_int.h"
 
@@ -310,6 +311,8 @@ static int merge_one(struct ld *ld, struct spec_constraint *into, struct con_ext
 	}
 	into->keep_mask |= c->keep_mask;
 	into->bypass_mask |= c->bypass_mask;
+	into->no_multicast_mask |= c->no_multicast_mask;
+	into->no_link_transfer_mask |= c->no_link_transfer_mask;
 	if (c->min_utilization != 0 && into->min_utilization != 0 &&
 	    c->min_utilization != into->min_utilization)
 		return disagree(ld, into, c, "two different minimum utilizations");

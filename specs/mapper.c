@@ -195,7 +195,7 @@ static const enum spec_constraint_kind con_kinds[] = {
 };
 #define CON_TYPE_OVERBOOKED 6
 static const char *const unsupported_keys[] = {
-	"no_reuse", "no_temporal_reuse", "no_link_transfer", "rmw_first_update", "no_coalesce",
+	"no_temporal_reuse", "rmw_first_update", "no_coalesce",
 	"default_max_factor", "default_min_factor", "max",
 };
 
@@ -271,6 +271,21 @@ static int con_body(struct ld *ld, const struct ysrc_node *e, const struct kpath
 			      ld->s->workload.tensors[__builtin_ctz(c->keep_mask & c->bypass_mask)].name);
 	if ((v = ld_get(e, "min")) && ld_double(ld, v, &mp, 0.0, 1.0, &c->min_utilization) < 0)
 		rc = -1;
+	if ((v = ld_get(e, "no_reuse"))) {
+		struct kpath np = KP_KEY(p, "no_reuse");
+		if (c->kind != SPEC_CON_SPATIAL)
+			ld_warning(ld, ysrc_map_pair(e, "no_reuse")->key, p, "'no_reuse' constraints "
+				   "are supported on spatial constraints only; ignored");
+		else if (ld_tensor_list(ld, v, &np, &c->no_multicast_mask, NULL, NULL) < 0)
+			rc = -1;
+	}
+	if ((v = ld_get(e, "no_link_transfer"))) {
+		struct kpath np = KP_KEY(p, "no_link_transfer");
+		if (c->kind != SPEC_CON_SPATIAL)
+			rc = ld_error(ld, v, &np, "'no_link_transfer' applies to a spatial constraint");
+		else if (ld_tensor_list(ld, v, &np, &c->no_link_transfer_mask, NULL, NULL) < 0)
+			rc = -1;
+	}
 	warn_unsupported(ld, e, p);
 	return rc;
 }

@@ -579,6 +579,30 @@ static void note_factors(struct ld *ld, const struct spec_mapping *m, unsigned d
 	}
 }
 
+/*
+ * Where to blame dimension 'd' whose factors do not give its bound: the
+ * outermost directive that gives it a factor other than 1, or, when none
+ * does, the outermost temporal directive (where a missing factor belongs),
+ * or 'fallback'.
+ */
+static struct diag_loc product_loc(const struct spec_mapping *m, unsigned d,
+				   struct diag_loc fallback)
+{
+	int l;
+
+	for (l = (int)m->n_levels - 1; l >= 0; l--) {
+		const struct spec_map_level *ml = &m->levels[l];
+		if (ml->temporal_factors[d] != 1 && ml->temporal_loc.file)
+			return ml->temporal_loc;
+		if (ml->has_spatial && ml->spatial_factors[d] != 1 && ml->spatial_loc.file)
+			return ml->spatial_loc;
+	}
+	for (l = (int)m->n_levels - 1; l >= 0; l--)
+		if (m->levels[l].temporal_loc.file)
+			return m->levels[l].temporal_loc;
+	return fallback;
+}
+
 /* Every dimension's factors must give its bound; notes name the directives. */
 static int check_products(struct ld *ld, const struct spec_mapping *m,
 			  const struct ysrc_node *at)
@@ -590,15 +614,16 @@ static int check_products(struct ld *ld, const struct spec_mapping *m,
 
 	for (d = 0; d < w->n_dims; d++) {
 		uint64_t e = dim_extent(m, d);
+		struct diag_loc loc = product_loc(m, d, at->loc);
 		if (e == w->bounds[d])
 			continue;
 		if (e == UINT64_MAX)
-			rc = ld_error(ld, at, &p, "the factors of dimension '%s' overflow",
-				      w->dim_names[d]);
+			rc = ld_error_at(ld, loc, &p, "the factors of dimension '%s' overflow",
+					 w->dim_names[d]);
 		else
-			rc = ld_error(ld, at, &p, "the factors of dimension '%s' multiply to %llu, "
-				      "but its bound is %llu", w->dim_names[d],
-				      (unsigned long long)e, (unsigned long long)w->bounds[d]);
+			rc = ld_error_at(ld, loc, &p, "the factors of dimension '%s' multiply to "
+					 "%llu, but its bound is %llu", w->dim_names[d],
+					 (unsigned long long)e, (unsigned long long)w->bounds[d]);
 		note_factors(ld, m, d);
 	}
 	return rc;

@@ -4,7 +4,8 @@
  * dense text (one row per line, whitespace-separated values, '#' comments).
  * Only non-zero values are kept (an explicit zero is an absent entry);
  * entries are sorted by row, then column. Every problem is a diagnostic at
- * "file:line"; nothing is returned then.
+ * "file:line:col" (the word at fault, or the end of the file when something
+ * is missing); nothing is returned then.
  */
 #include "specs/spec.h"
 
@@ -24,33 +25,53 @@
 struct entry {
 	uint64_t row, col;
 	double value;
-	unsigned line;
+	unsigned line, column;         /* where the entry starts */
 };
 
 struct mreader {
 	const char *path;
 	unsigned shape_line;           /* line that fixes the shape */
+	unsigned shape_col[2];         /* column of each extent on it */
+	unsigned count_col;            /* column of the number of entries on it */
 	struct diag_list *dl;
 	char *text;
 	char *cur;                     /* start of the next line */
+	char *line_start;              /* the line last returned (NULL before the first) */
 	unsigned line;                 /* number of the line last returned */
 	struct entry *ents;
 	size_t n, alloc;
 	bool failed;
 };
 
-static int merr(struct mreader *r, unsigned line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int merr(struct mreader *r, unsigned line, unsigned col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static int merr(struct mreader *r, unsigned line, const char *fmt, ...)
+static int merr(struct mreader *r, unsigned line, unsigned col, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	diag_verror(r->dl, (struct diag_loc){ r->path, line, 0 }, fmt, ap);
+	diag_verror(r->dl, (struct diag_loc){ r->path, line, col }, fmt, ap);
 	va_end(ap);
 	r->failed = true;
 	return -1;
 }
+
+/* The 1-based column of 'at', a position in the line last returned. */
+static unsigned col_of(const struct mreader *r, const char *at)
+{
+	return r->line_start && at >= r->line_start ? (unsigned)(at - r->line_start) + 1 : 1;
+}
+
+/* The column just past the end of the line last returned (where more was expected). */
+static unsigned end_col(const struct mreader *r)
+{
+	return r->line_start ? (unsigned)strlen(r->line_start) + 1 : 1;
+}
+
+/* An error at 'at' in the line last returned. */
+#define MERR_AT(r, at, ...) merr((r), (r)->line, col_of((r), (at)), __VA_ARGS__)
+/* An error at the end of the line last returned (the end of the file, when none follows). */
+#define MERR_END(r, ...) merr((r), (r)->line ? (r)->line : 1, end_col(r), __VA_ARGS__)
 
 /* The next line (NUL-terminated, without its newline), or NULL at the end. */
 static char *next_line(struct mreader *r)
@@ -69,6 +90,7 @@ static char *next_line(struct mreader *r)
 	if (nl && nl > s && nl[-1] == '\r')
 		nl[-1] = '\0';
 	r->line++;
+	r->line_start = s;
 	return s;
 }
 
@@ -88,12 +110,12 @@ static int parse_index(struct mreader *r, char **s, const char *what, uint64_t *
 	while (isspace((unsigned char)**s))
 		(*s)++;
 	if (!**s)
-		return merr(r, r->line, "expected %s", what);
+		return MERR_AT(r, *s, "expected %s", what);
 	errno = 0;
 	v = strtoull(*s, &end, 10);
 	if (end == *s || (*end && !isspace((unsigned char)*end)) || errno || **s == '-')
-		return merr(r, r->line, "expected %s, found '%.*s'", what,
-			    (int)strcspn(*s, " \t"), *s);
+		return MERR_AT(r, *s, "expected %s, found '%.*s'", what,
+			       (int)strcspn(*s, " \t"), *s);
 	*s = end;
 	*out = v;
 	return 0;
@@ -106,11 +128,11 @@ static int parse_value(struct mreader *r, char **s, double *out)
 	while (isspace((unsigned char)**s))
 		(*s)++;
 	if (!**s)
-		return merr(r, r->line, "expected a value");
+		return MERR_AT(r, *s, "expected a value");
 	errno = 0;
 	*out = strtod(*s, &end);
 	if (end == *s || (*end && !isspace((unsigned char)*end)) || errno)
-		return merr(r, r->line, "'%.*s' is not a number", (int)strcspn(*s, " \t"), *s);
+		return MERR_AT(r, *s, "'%.*s' is not a number", (int)strcspn(*s, " \t"), *s);
 	*s = end;
 	return 0;
 }
@@ -120,16 +142,17 @@ static int expect_end(struct mreader *r, char *s)
 	while (isspace((unsigned char)*s))
 		s++;
 	if (*s)
-		return merr(r, r->line, "unexpected '%s' after the entry", s);
+		return MERR_AT(r, s, "unexpected '%s' after the entry", s);
 	return 0;
 }
 
-static void add_entry(struct mreader *r, uint64_t row, uint64_t col, double v)
+/* Add entry (row, col) = v, which starts at column 'column' of the current line. */
+static void add_entry(struct mreader *r, uint64_t row, uint64_t col, double v, unsigned column)
 {
 	if (v == 0)
 		return;
 	XGROW(r->ents, r->n + 1, r->alloc);
-	r->ents[r->n++] = (struct entry){ row, col, v, r->line };
+	r->ents[r->n++] = (struct entry){ row, col, v, r->line, column };
 }
 
 /* --------------------------------------------------------- Matrix Market */
@@ -165,26 +188,28 @@ static int parse_header(struct mreader *r, char *line, struct mm_header *h)
 	for (tok = strtok_r(line, " \t", &save); tok && n < 6; tok = strtok_r(NULL, " \t", &save))
 		w[n++] = tok;
 	if (n < 1 || strcasecmp(w[0], "%%MatrixMarket"))
-		return merr(r, 1, "not a Matrix Market file: the first line must start with "
-			    "'%%%%MatrixMarket'");
+		return MERR_AT(r, n ? w[0] : line, "not a Matrix Market file: the first line must "
+			       "start with '%%%%MatrixMarket'");
 	if (n != 5)
-		return merr(r, 1, "the header needs 4 words after '%%%%MatrixMarket' (object, "
-			    "format, field, symmetry), found %d", n - 1);
+		return MERR_AT(r, n > 5 ? w[5] : w[n - 1] + strlen(w[n - 1]), "the header needs 4 "
+			       "words after '%%%%MatrixMarket' (object, format, field, symmetry), "
+			       "found %d", n - 1);
 	if (strcasecmp(w[1], "matrix"))
-		return merr(r, 1, "unknown object '%s' (expected 'matrix')", w[1]);
+		return MERR_AT(r, w[1], "unknown object '%s' (expected 'matrix')", w[1]);
 	if ((v = word_index(w[2], formats, 2)) < 0)
-		return merr(r, 1, "unknown format '%s' (expected 'coordinate' or 'array')", w[2]);
+		return MERR_AT(r, w[2], "unknown format '%s' (expected 'coordinate' or 'array')",
+			       w[2]);
 	h->format = (enum mm_format)v;
 	if ((v = word_index(w[3], fields, 3)) < 0)
-		return merr(r, 1, "unsupported field '%s' (expected 'real', 'integer' or 'pattern')",
-			    w[3]);
+		return MERR_AT(r, w[3], "unsupported field '%s' (expected 'real', 'integer' or "
+			       "'pattern')", w[3]);
 	h->field = (enum mm_field)v;
 	if ((v = word_index(w[4], syms, 3)) < 0)
-		return merr(r, 1, "unsupported symmetry '%s' (expected 'general', 'symmetric' or "
-			    "'skew-symmetric')", w[4]);
+		return MERR_AT(r, w[4], "unsupported symmetry '%s' (expected 'general', "
+			       "'symmetric' or 'skew-symmetric')", w[4]);
 	h->sym = (enum mm_sym)v;
 	if (h->format == MM_ARRAY && h->field == MM_PATTERN)
-		return merr(r, 1, "an 'array' file cannot have the 'pattern' field");
+		return MERR_AT(r, w[3], "an 'array' file cannot have the 'pattern' field");
 	return 0;
 }
 
@@ -205,23 +230,35 @@ static int parse_size(struct mreader *r, const struct mm_header *h, uint64_t *ro
 	const char *what = h->format == MM_COORDINATE ? "the size line 'rows columns entries'"
 						      : "the size line 'rows columns'";
 
+	char *start = s;
+
 	if (!s)
-		return merr(r, r->line, "expected %s", what);
-	if (parse_index(r, &s, "the number of rows", rows) < 0 ||
-	    parse_index(r, &s, "the number of columns", cols) < 0)
+		return MERR_END(r, "expected %s", what);
+	while (isspace((unsigned char)*s))
+		s++;
+	r->shape_col[0] = col_of(r, s);
+	if (parse_index(r, &s, "the number of rows", rows) < 0)
 		return -1;
+	while (isspace((unsigned char)*s))
+		s++;
+	r->shape_col[1] = col_of(r, s);
+	if (parse_index(r, &s, "the number of columns", cols) < 0)
+		return -1;
+	while (isspace((unsigned char)*s))
+		s++;
+	r->count_col = col_of(r, s);
 	if (h->format == MM_COORDINATE && parse_index(r, &s, "the number of entries", count) < 0)
 		return -1;
 	if (expect_end(r, s) < 0)
 		return -1;
 	r->shape_line = r->line;
 	if (!*rows || !*cols || *rows > MAX_EXTENT || *cols > MAX_EXTENT)
-		return merr(r, r->line, "a %llux%llu matrix is not supported",
-			    (unsigned long long)*rows, (unsigned long long)*cols);
+		return MERR_AT(r, start, "a %llux%llu matrix is not supported",
+			       (unsigned long long)*rows, (unsigned long long)*cols);
 	if (h->sym != MM_GENERAL && *rows != *cols)
-		return merr(r, r->line, "a %s matrix must be square, not %llux%llu",
-			    h->sym == MM_SYMMETRIC ? "symmetric" : "skew-symmetric",
-			    (unsigned long long)*rows, (unsigned long long)*cols);
+		return MERR_AT(r, start, "a %s matrix must be square, not %llux%llu",
+			       h->sym == MM_SYMMETRIC ? "symmetric" : "skew-symmetric",
+			       (unsigned long long)*rows, (unsigned long long)*cols);
 	if (h->format == MM_ARRAY)
 		*count = h->sym == MM_GENERAL ? *rows * *cols
 			 : h->sym == MM_SYMMETRIC ? *rows * (*rows + 1) / 2
@@ -230,11 +267,11 @@ static int parse_size(struct mreader *r, const struct mm_header *h, uint64_t *ro
 }
 
 static void add_symmetric(struct mreader *r, const struct mm_header *h, uint64_t i, uint64_t j,
-			  double v)
+			  double v, unsigned column)
 {
-	add_entry(r, i, j, v);
+	add_entry(r, i, j, v, column);
 	if (h->sym != MM_GENERAL && i != j)
-		add_entry(r, j, i, h->sym == MM_SKEW ? -v : v);
+		add_entry(r, j, i, h->sym == MM_SKEW ? -v : v, column);
 }
 
 static int read_coordinate(struct mreader *r, const struct mm_header *h, uint64_t rows,
@@ -242,36 +279,39 @@ static int read_coordinate(struct mreader *r, const struct mm_header *h, uint64_
 {
 	uint64_t k, i, j;
 	double v = 1;
-	char *s;
+	char *s, *row_at, *col_at;
 
 	for (k = 0; k < count; k++) {
 		if (!(s = data_line(r)))
-			return merr(r, r->line, "expected %llu entries, found %llu",
-				    (unsigned long long)count, (unsigned long long)k);
-		if (parse_index(r, &s, "a row index", &i) < 0 ||
-		    parse_index(r, &s, "a column index", &j) < 0)
+			return MERR_END(r, "expected %llu entries, found %llu",
+					(unsigned long long)count, (unsigned long long)k);
+		row_at = s + strspn(s, " \t");
+		if (parse_index(r, &s, "a row index", &i) < 0)
+			return -1;
+		col_at = s + strspn(s, " \t");
+		if (parse_index(r, &s, "a column index", &j) < 0)
 			return -1;
 		if (h->field != MM_PATTERN && parse_value(r, &s, &v) < 0)
 			return -1;
 		if (expect_end(r, s) < 0)
 			return -1;
 		if (i < 1 || i > rows)
-			return merr(r, r->line, "row index %llu is out of range 1..%llu",
-				    (unsigned long long)i, (unsigned long long)rows);
+			return MERR_AT(r, row_at, "row index %llu is out of range 1..%llu",
+				       (unsigned long long)i, (unsigned long long)rows);
 		if (j < 1 || j > cols)
-			return merr(r, r->line, "column index %llu is out of range 1..%llu",
-				    (unsigned long long)j, (unsigned long long)cols);
+			return MERR_AT(r, col_at, "column index %llu is out of range 1..%llu",
+				       (unsigned long long)j, (unsigned long long)cols);
 		if (h->sym != MM_GENERAL && j > i)
-			return merr(r, r->line, "entry (%llu, %llu) is above the diagonal of a %s "
-				    "matrix", (unsigned long long)i, (unsigned long long)j,
-				    h->sym == MM_SYMMETRIC ? "symmetric" : "skew-symmetric");
+			return MERR_AT(r, row_at, "entry (%llu, %llu) is above the diagonal of a %s "
+				       "matrix", (unsigned long long)i, (unsigned long long)j,
+				       h->sym == MM_SYMMETRIC ? "symmetric" : "skew-symmetric");
 		if (h->sym == MM_SKEW && i == j)
-			return merr(r, r->line, "a skew-symmetric matrix has no diagonal entries");
-		add_symmetric(r, h, i - 1, j - 1, v);
+			return MERR_AT(r, row_at, "a skew-symmetric matrix has no diagonal entries");
+		add_symmetric(r, h, i - 1, j - 1, v, col_of(r, row_at));
 	}
-	if (data_line(r))
-		return merr(r, r->line, "more entries than the %llu declared",
-			    (unsigned long long)count);
+	if ((s = data_line(r)))
+		return MERR_AT(r, s + strspn(s, " \t"), "more entries than the %llu declared",
+			       (unsigned long long)count);
 	return 0;
 }
 
@@ -286,17 +326,17 @@ static int read_array(struct mreader *r, const struct mm_header *h, uint64_t row
 	for (j = 0; j < cols; j++) {
 		for (i = h->sym == MM_GENERAL ? 0 : h->sym == MM_SYMMETRIC ? j : j + 1; i < rows; i++) {
 			if (!(s = data_line(r)))
-				return merr(r, r->line, "expected %llu values, found %llu",
-					    (unsigned long long)count, (unsigned long long)k);
+				return MERR_END(r, "expected %llu values, found %llu",
+						(unsigned long long)count, (unsigned long long)k);
 			if (parse_value(r, &s, &v) < 0 || expect_end(r, s) < 0)
 				return -1;
-			add_symmetric(r, h, i, j, v);
+			add_symmetric(r, h, i, j, v, col_of(r, r->line_start));
 			k++;
 		}
 	}
-	if (data_line(r))
-		return merr(r, r->line, "more values than the %llu declared",
-			    (unsigned long long)count);
+	if ((s = data_line(r)))
+		return MERR_AT(r, s + strspn(s, " \t"), "more values than the %llu declared",
+			       (unsigned long long)count);
 	return 0;
 }
 
@@ -307,11 +347,11 @@ static int read_mtx(struct mreader *r, uint64_t *rows, uint64_t *cols)
 	char *first = next_line(r);
 
 	if (!first)
-		return merr(r, 1, "not a Matrix Market file: the file is empty");
+		return merr(r, 1, 1, "not a Matrix Market file: the file is empty");
 	if (parse_header(r, first, &h) < 0 || parse_size(r, &h, rows, cols, &count) < 0)
 		return -1;
 	if (h.format == MM_COORDINATE && count > *rows * *cols)
-		return merr(r, r->line, "%llu entries do not fit a %llux%llu matrix",
+		return merr(r, r->line, r->count_col, "%llu entries do not fit a %llux%llu matrix",
 			    (unsigned long long)count, (unsigned long long)*rows,
 			    (unsigned long long)*cols);
 	if (h.format == MM_COORDINATE)
@@ -337,24 +377,28 @@ static int read_dense(struct mreader *r, uint64_t *rows, uint64_t *cols)
 		if (blank(s))
 			continue;
 		while (!blank(s)) {
+			unsigned at;
+			s += strspn(s, " \t");
+			at = col_of(r, s);
 			if (parse_value(r, &s, &v) < 0)
 				return -1;
-			add_entry(r, row, n++, v);
+			add_entry(r, row, n++, v, at);
 		}
 		if (!*cols) {
 			*cols = n;
 			first_line = r->line;
 			r->shape_line = r->line;
+			r->shape_col[0] = r->shape_col[1] = col_of(r, r->line_start +
+								    strspn(r->line_start, " \t"));
 		} else if (n != *cols) {
-			return merr(r, r->line, "this row has %llu values, the first row (line %u) "
-				    "has %llu", (unsigned long long)n, first_line,
-				    (unsigned long long)*cols);
+			return MERR_AT(r, r->line_start + strspn(r->line_start, " \t"),
+				       "this row has %llu values, the first row (line %u) has %llu",
+				       (unsigned long long)n, first_line, (unsigned long long)*cols);
 		}
 		row++;
 	}
 	if (!row)
-		return merr(r, r->line ? r->line : 1, "no values: a dense text file has one row of "
-			    "values per line");
+		return MERR_END(r, "no values: a dense text file has one row of values per line");
 	*rows = row;
 	return 0;
 }
@@ -376,8 +420,8 @@ static int check_duplicates(struct mreader *r)
 	size_t i;
 	for (i = 1; i < r->n; i++)
 		if (r->ents[i].row == r->ents[i - 1].row && r->ents[i].col == r->ents[i - 1].col)
-			return merr(r, r->ents[i].line, "duplicate entry (%llu, %llu); the first is "
-				    "at line %u", (unsigned long long)r->ents[i].row + 1,
+			return merr(r, r->ents[i].line, r->ents[i].column, "duplicate entry (%llu, "
+				    "%llu); the first is at line %u", (unsigned long long)r->ents[i].row + 1,
 				    (unsigned long long)r->ents[i].col + 1, r->ents[i - 1].line);
 	return 0;
 }
@@ -402,6 +446,8 @@ static const struct spec_matrix *build(struct arena *a, struct mreader *r, uint6
 	m->shape[1] = cols;
 	m->nnz = r->n;
 	m->shape_line = r->shape_line;
+	m->shape_col[0] = r->shape_col[0];
+	m->shape_col[1] = r->shape_col[1];
 	for (i = 0; i < r->n; i++) {
 		coords[2 * i] = r->ents[i].row;
 		coords[2 * i + 1] = r->ents[i].col;
@@ -435,6 +481,25 @@ const struct spec_matrix *spec_matrix_parse(struct arena *a, const char *name, c
 	free(r.ents);
 	strbuf_release(&copy);
 	return m;
+}
+
+int spec_matrix_check_shape(const struct spec_matrix *m, const char *file,
+			    const struct spec_tensor *t, struct diag_list *dl)
+{
+	unsigned r;
+
+	if (m->n_ranks != t->n_ranks)
+		return diag_error(dl, (struct diag_loc){ file, m->shape_line, 1 }, "data space '%s' "
+				  "has %u rank%s; this file gives %u", t->name, t->n_ranks,
+				  t->n_ranks == 1 ? "" : "s", m->n_ranks);
+	for (r = 0; r < m->n_ranks; r++)
+		if (m->shape[r] != t->rank_extent[r])
+			return diag_error(dl, (struct diag_loc){ file, m->shape_line,
+								 r < 2 ? m->shape_col[r] : 1 },
+					  "rank %u has %llu coordinates; data space '%s' needs %llu "
+					  "(its projection)", r, (unsigned long long)m->shape[r],
+					  t->name, (unsigned long long)t->rank_extent[r]);
+	return 0;
 }
 
 const struct spec_matrix *spec_matrix_load(struct arena *a, const char *path,

@@ -27,13 +27,14 @@ static const char *const saf_names[] = {
 	[SPEC_SAF_GATING] = "gating",
 	[SPEC_SAF_SKIPPING] = "skipping",
 	[SPEC_SAF_SPATIAL_SKIPPING] = "skipping_spatial",
+	[SPEC_SAF_POSITION_SKIPPING] = "position_skipping",
 };
 _Static_assert(ARRAY_SIZE(saf_names) == SPEC_SAF_KIND_COUNT, "one name per SAF");
 
 static const char *const named_format_names[] = {
 	[SPEC_NAMED_NONE] = "none", [SPEC_NAMED_CSR] = "CSR", [SPEC_NAMED_CSC] = "CSC",
 	[SPEC_NAMED_COO] = "COO", [SPEC_NAMED_BITMASK] = "bitmask", [SPEC_NAMED_CSF] = "CSF",
-	[SPEC_NAMED_NM] = "N:M",
+	[SPEC_NAMED_NM] = "N:M", [SPEC_NAMED_RLE] = "RLE",
 };
 _Static_assert(ARRAY_SIZE(named_format_names) == SPEC_NAMED_COUNT, "one name per named format");
 

@@ -243,7 +243,62 @@ static int parse_path(struct arena *a, const char *file, const char *path, struc
 
 /* ------------------------------------------------------ parsing overrides */
 
+/*
+ * Where line 'line', column 'col' of override 'ov''s text is written: in
+ * its origin, or in the file its caller read it from (ov->at, and
+ * ov->value_at for the columns of VALUE).
+ */
+static struct diag_loc ov_loc(const struct spec_override *ov, unsigned line, unsigned col)
+{
+	struct diag_loc at = ov->at;
+
+	if (!at.line)
+		return (struct diag_loc){ ov->origin, line, col };
+	if (ov->value_at.line && col >= ov->value_col) {
+		at = ov->value_at;
+		col -= ov->value_col - 1;
+	}
+	if (line > 1)
+		return (struct diag_loc){ at.file, at.line + line - 1, col };
+	return (struct diag_loc){ at.file, at.line, col ? at.col + col - 1 : at.col };
+}
+
+/* Copy the diagnostics of 'from' to 'to', those located in ov->origin put where ov->at says. */
+static void ov_relocate(const struct spec_override *ov, const struct diag_list *from,
+			struct diag_list *to)
+{
+	size_t i;
+
+	for (i = 0; i < from->n; i++) {
+		const struct diag *d = &from->items[i];
+		struct diag_loc loc = d->loc.file == ov->origin ?
+				      ov_loc(ov, d->loc.line, d->loc.col) : d->loc;
+		if (d->severity == DIAG_ERROR)
+			diag_error(to, loc, "%s", d->message);
+		else if (d->severity == DIAG_WARNING)
+			diag_warning(to, loc, "%s", d->message);
+		else
+			diag_note(to, loc, "%s", d->message);
+	}
+}
+
+static int parse_text(const char *text, struct spec_override *ov, struct diag_list *dl);
+
 int spec_override_parse(const char *text, struct spec_override *ov, struct diag_list *dl)
+{
+	struct diag_list tmp = DIAG_LIST_INIT;
+	int rc;
+
+	if (!ov->at.line)
+		return parse_text(text, ov, dl);
+	rc = parse_text(text, ov, &tmp);
+	ov_relocate(ov, &tmp, dl);
+	diag_list_release(&tmp);
+	return rc;
+}
+
+/* spec_override_parse(), its diagnostics in ov->origin. */
+static int parse_text(const char *text, struct spec_override *ov, struct diag_list *dl)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t len = strlen(text), eq = find_top(text, len, '='), o_origin, o_path, o_value;
@@ -925,13 +980,13 @@ bool ld_override_key_first(struct ld *ld, struct diag_loc key_loc)
 	return true;
 }
 
-/* 'loc' with the set's copy of an origin replaced by the caller's string. */
+/* 'loc' in the set's copy of an origin, as the caller locates it (ov_loc()). */
 static struct diag_loc caller_loc(const struct ld *ld, struct diag_loc loc)
 {
 	size_t i;
 	for (i = 0; loc.file && i < ld->n_ovr; i++)
 		if (loc.file == ld->ovr[i].file)
-			loc.file = ld->ovr[i].ov->origin;
+			return ov_loc(ld->ovr[i].ov, loc.line, loc.col);
 	return loc;
 }
 
@@ -968,7 +1023,7 @@ static void override_notes(const struct ld *ld, const struct diag *d, struct dia
 			diag_note(to, caller_loc(ld, r->holder), "the override adds '%s' to the "
 				  "mapping given here", r->last);
 		else if (d->loc.file != r->file && r->last && same_loc(d->loc, r->holder))
-			diag_note(to, (struct diag_loc){ r->ov->origin, 1, r->last_col },
+			diag_note(to, ov_loc(r->ov, 1, r->last_col),
 				  "'%s' is set by this override", r->last);
 	}
 }

@@ -253,8 +253,9 @@ static int parse_space(struct ld *ld, const struct ysrc_node *n, const struct kp
 	return rc;
 }
 
-/* shape.data_spaces into w->tensors; names must be distinct. */
-static int parse_spaces(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
+/* shape.data_spaces ('n', NULL when 'shape' has none) into w->tensors; names must be distinct. */
+static int parse_spaces(struct ld *ld, const struct ysrc_node *shape, const struct ysrc_node *n,
+			const struct kpath *p)
 {
 	struct spec_workload *w = &ld->s->workload;
 	struct spec_tensor *ts;
@@ -262,7 +263,7 @@ static int parse_spaces(struct ld *ld, const struct ysrc_node *n, const struct k
 	int rc = 0;
 
 	if (!n)
-		return ld_error(ld, NULL, p, "missing 'data_spaces'");
+		return ld_error(ld, shape, p->up, "missing 'data_spaces'");
 	if (ld_want_seq(ld, n, p) < 0)
 		return -1;
 	if (n->n == 0 || n->n > SPEC_MAX_TENSORS)
@@ -343,6 +344,30 @@ static int warn_unknown_instance_key(struct ld *ld, const struct ysrc_pair *pr,
 	return 0;
 }
 
+/*
+ * Every count the model prints is exact in 64 bits, and the computes are
+ * the points of the operation space, the product of every dimension's
+ * bound: past 2^64 - 1 the workload cannot be counted. The error is at the
+ * bound (in the order given) that takes the product past it.
+ */
+static int check_operation_space(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
+{
+	const struct spec_workload *w = &ld->s->workload;
+	uint64_t points = 1;
+	size_t i;
+
+	for (i = 0; i < n->n; i++) {
+		const struct ysrc_pair *pr = &n->pairs[i];
+		int d = spec_dim_find(w, pr->key->str);
+		struct kpath kp = KP_KEY(p, pr->key->str);
+		if (d >= 0 && !ck_mul_u64(points, w->bounds[d], &points))
+			return ld_error(ld, pr->value, &kp, "the operation space (the product of "
+					"the dimensions' bounds) exceeds 2^64 - 1 points; counts "
+					"are exact 64-bit integers");
+	}
+	return 0;
+}
+
 /* Apply 'instance' bounds and coefficient values (before projections). */
 static int parse_instance_values(struct ld *ld, const struct ysrc_node *n, const struct kpath *p)
 {
@@ -375,6 +400,8 @@ static int parse_instance_values(struct ld *ld, const struct ysrc_node *n, const
 				rc = -1;
 		}
 	}
+	if (rc == 0)
+		rc = check_operation_space(ld, n, p);
 	return rc;
 }
 
@@ -464,7 +491,7 @@ static int load_problem_node(struct ld *ld, const struct ysrc_node *prob, const 
 		rc = -1;
 	{
 		struct kpath dsp = KP_KEY(&sp, "data_spaces");
-		if (parse_spaces(ld, ld_get(shape, "data_spaces"), &dsp) < 0)
+		if (parse_spaces(ld, shape, ld_get(shape, "data_spaces"), &dsp) < 0)
 			return -1;
 	}
 	for (t = 0; t < w->n_tensors; t++)

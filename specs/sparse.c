@@ -40,13 +40,14 @@ static const char *const fmt_spellings[] = {
 static const char *const named_spellings[] = {
 	[SPEC_NAMED_NONE] = NULL, [SPEC_NAMED_CSR] = "CSR", [SPEC_NAMED_CSC] = "CSC",
 	[SPEC_NAMED_COO] = "COO", [SPEC_NAMED_BITMASK] = "bitmask", [SPEC_NAMED_CSF] = "CSF",
-	[SPEC_NAMED_NM] = "N:M",
+	[SPEC_NAMED_NM] = "N:M", [SPEC_NAMED_RLE] = "RLE",
 };
 static const char *const saf_spellings[] = {
-	"gating", "skipping", "skipping_spatial", "spatial_skipping",
+	"gating", "skipping", "skipping_spatial", "spatial_skipping", "position_skipping",
 };
 static const enum spec_saf_kind saf_kinds[] = {
 	SPEC_SAF_GATING, SPEC_SAF_SKIPPING, SPEC_SAF_SPATIAL_SKIPPING, SPEC_SAF_SPATIAL_SKIPPING,
+	SPEC_SAF_POSITION_SKIPPING,
 };
 static const char *const compute_types[] = {
 	"gating", "gate_on_zero_operand", "skipping", "skip_on_not_aligned_operands",
@@ -334,27 +335,39 @@ static int parse_repr(struct ld *ld, const struct ysrc_node *r, const struct kpa
 	return rc;
 }
 
-/* One option {target, condition_on}: a follower and its leaders. */
+/*
+ * One option {target, condition_on}: a follower and its leaders. Position
+ * skipping acts on the target's own empty positions: its 'condition_on' may
+ * be left out, and must be empty when given.
+ */
 static int parse_option(struct ld *ld, const struct ysrc_node *o, const struct kpath *p,
-			struct spec_saf_option *opt)
+			enum spec_saf_kind kind, struct spec_saf_option *opt)
 {
 	const struct ysrc_node *t = ld_get(o, "target"), *c = ld_get(o, "condition_on");
 	struct kpath tp = KP_KEY(p, "target"), cp = KP_KEY(p, "condition_on");
 	int k;
 
-	if (!t || !c)
+	if (kind == SPEC_SAF_POSITION_SKIPPING && t && (!c || ysrc_is_null(c)))
+		c = NULL;
+	else if (!t || !c)
 		return ld_error(ld, o, p, "an action optimization needs a 'target' and "
 				"'condition_on'");
 	if (ld_want_scalar(ld, t, &tp) < 0 || (k = ld_tensor_index(ld, t, &tp, t->str)) < 0)
 		return -1;
 	opt->target = (unsigned)k;
 	opt->loc = t->loc;
+	if (!c)
+		return 0;
 	if (ld_want_seq(ld, c, &cp) < 0)
 		return -1;
 	if (ld_tensor_list(ld, c, &cp, &opt->condition_mask, opt->conditions, &opt->n_conditions) < 0)
 		return -1;
 	if (opt->condition_mask & (1u << k))
 		return ld_error(ld, c, &cp, "data space '%s' cannot be conditioned on itself", t->str);
+	if (kind == SPEC_SAF_POSITION_SKIPPING && opt->n_conditions)
+		return ld_error(ld, c, &cp, "'position_skipping' skips the empty positions of "
+				"'%s' itself: 'condition_on' must be empty, got '%s'", t->str,
+				ld->s->workload.tensors[opt->conditions[0]].name);
 	return 0;
 }
 
@@ -385,7 +398,7 @@ static int parse_group(struct ld *ld, const struct ysrc_node *g, const struct kp
 		v = arena_calloc(ld->a, 1, sizeof(*v));
 		grp->options = v;
 		grp->n_options = 1;
-		return parse_option(ld, g, p, v) < 0 ? -1 : rc;
+		return parse_option(ld, g, p, grp->kind, v) < 0 ? -1 : rc;
 	}
 	if (ld_want_seq(ld, opts, &op) < 0)
 		return -1;
@@ -400,7 +413,7 @@ static int parse_group(struct ld *ld, const struct ysrc_node *g, const struct kp
 		}
 		if (ld_check_keys(ld, opts->items[i], &ip, option_keys, ARRAY_SIZE(option_keys)))
 			rc = -1;
-		if (parse_option(ld, opts->items[i], &ip, &v[i]) < 0)
+		if (parse_option(ld, opts->items[i], &ip, grp->kind, &v[i]) < 0)
 			rc = -1;
 	}
 	grp->options = v;

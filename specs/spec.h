@@ -82,6 +82,7 @@ enum spec_named_format {
 	SPEC_NAMED_BITMASK,
 	SPEC_NAMED_CSF,
 	SPEC_NAMED_NM,
+	SPEC_NAMED_RLE,           /* uncompressed ranks over run-length indices */
 	SPEC_NAMED_COUNT
 };
 
@@ -90,6 +91,7 @@ enum spec_saf_kind {
 	SPEC_SAF_GATING,
 	SPEC_SAF_SKIPPING,
 	SPEC_SAF_SPATIAL_SKIPPING,
+	SPEC_SAF_POSITION_SKIPPING,   /* the target's own empty positions, packed (DSTC) */
 	SPEC_SAF_KIND_COUNT
 };
 
@@ -214,6 +216,8 @@ struct spec_level {
 	unsigned num_banks;
 	bool reduction_supported;
 	uint64_t network_fill_latency_cycles;
+	uint64_t concurrent_instances;  /* instances that run at once (the rest in waves); 0 = all */
+	uint64_t fill_latency_cycles;   /* from a tile fill's request to its data; 0 = not modelled */
 	uint64_t network_drain_latency_cycles;
 	bool allow_overbooking;
 	bool concordant_compressed_tile_traversal;
@@ -308,6 +312,7 @@ struct spec_matrix {
 	const uint64_t *coords;        /* nnz * n_ranks, row-major by entry */
 	const double *values;          /* nnz values (1.0 for a pattern file) */
 	unsigned shape_line;           /* line that fixes the shape (size line, first row) */
+	unsigned shape_col[2];         /* column on it of each rank's extent */
 };
 
 struct spec_density {
@@ -338,6 +343,9 @@ struct spec_tensor {
 	uint64_t rank_extent[SPEC_MAX_TENSOR_RANKS];
 	uint64_t size;                 /* product of the rank extents */
 	struct spec_density density;
+	/* --prune: the dense tensor that was pruned to the structured_nm 'density'
+	 * (its values come from this model or file), else NULL */
+	const struct spec_density *prune_source;
 };
 
 struct spec_workload {
@@ -493,6 +501,8 @@ struct spec_constraint {
 	bool has_split;
 	unsigned split;
 	uint32_t keep_mask, bypass_mask;
+	uint32_t no_link_transfer_mask;  /* spatial: tensors the level's mappings send no link transfers */
+	uint32_t no_multicast_mask;    /* spatial 'no_reuse': tensors neither multicast nor reduced */
 	double min_utilization;        /* utilization constraints */
 };
 
@@ -531,6 +541,17 @@ enum spec_stpu_energy_key {
 };
 
 #define SPEC_STPU_MAX_ITER 8
+
+/*
+ * What the STPU model can generate from a density: a uniform matrix of at
+ * most 2^32 positions (a bitmap of them), or, beyond that, of at most 2^27
+ * non-zeros (sorted positions); a power-law one of at most 2^27; a block
+ * one of at most 2^32 blocks; and at most 2^32 non-zeros in any (banded,
+ * block). A design asking for more is refused when it is read.
+ */
+#define SPEC_STPU_MAX_POSITIONS (UINT64_C(1) << 32)
+#define SPEC_STPU_MAX_SORTED_NONZEROS (UINT64_C(1) << 27)
+#define SPEC_STPU_MAX_NONZEROS (UINT64_C(1) << 32)
 
 struct spec_stpu {
 	struct diag_loc loc;
@@ -642,6 +663,8 @@ struct spec_load_options {
 	bool allow_no_problem;         /* 'check' of an architecture alone */
 	const char *const *tensor_files; /* "NAME=FILE" overrides: actual data for NAME */
 	size_t n_tensor_files;
+	const char *const *prunes;     /* "NAME=N:M[:DIM]": dense NAME pruned to N:M (--prune) */
+	size_t n_prunes;
 	const char *const *template_vars; /* "NAME=VALUE": Jinja2 variables ('--var') */
 	size_t n_template_vars;
 	struct spec_jinja *jinja;      /* a helper to share between loads; NULL: one per
@@ -652,7 +675,9 @@ struct spec_load_options {
  * One override "PATH=VALUE" (docs/yaml-reference.md, "Overrides"): PATH
  * names a node of the merged design (a.b[2].c, list[key=value,...]) and
  * VALUE is YAML flow text that replaces it. Diagnostics about an override
- * are located in 'origin', line 1, at the column of 'text' they concern.
+ * are located in 'origin', line 1, at the column of 'text' they concern;
+ * or, when the caller read the override from a file (a batch job's 'set')
+ * and set 'at' before parsing, where its text is written there.
  */
 struct spec_override {
 	const char *text;              /* "PATH=VALUE" */
@@ -662,9 +687,12 @@ struct spec_override {
 	const char *value;             /* VALUE (NUL-terminated) */
 	unsigned value_col;            /* 1-based column of VALUE in 'text' */
 	char *buf_;                    /* owns the strings above */
+	struct diag_loc at;            /* where 'text' starts in a file; line 0: nowhere */
+	struct diag_loc value_at;      /* where VALUE starts, when 'text' was joined from two
+					  places (PATH: VALUE); line 0: right after "PATH=" */
 };
 
-#define SPEC_OVERRIDE_INIT { NULL, NULL, NULL, NULL, 0, NULL }
+#define SPEC_OVERRIDE_INIT { NULL, NULL, NULL, NULL, 0, NULL, { NULL, 0, 0 }, { NULL, 0, 0 } }
 
 /* ------------------------------------------------------------- functions */
 
@@ -767,7 +795,8 @@ void spec_source_free(struct spec_source *src);
  * Parse the command-line form "PATH=VALUE" (split at the first '=' outside
  * brackets) into 'ov', with origin "--set 'PATH=VALUE'", and check the
  * syntax of PATH. Returns 0, or -1 after reporting to 'dl' (a missing '=',
- * an empty path, a malformed step), located in ov->origin. Call
+ * an empty path, a malformed step), located in ov->origin, or at ov->at
+ * and ov->value_at when the caller set them (they are kept). Call
  * spec_override_release() afterwards in either case.
  */
 int spec_override_parse(const char *text, struct spec_override *ov, struct diag_list *dl);
@@ -791,8 +820,11 @@ struct spec_batch_job {
 	const char **files;            /* the design (relative to the batch file's directory) */
 	size_t n_sets;
 	const char **sets;             /* "PATH=VALUE" overrides, in order */
+	const struct diag_loc *set_at; /* where each is written: [2i] its text (or PATH),
+					  [2i + 1] its VALUE when apart (line 0: not) */
 	size_t n_vars;
 	const char **vars;             /* "NAME=VALUE" Jinja2 variables of its templates */
+	const struct diag_loc *var_at; /* where each is written, as 'set_at' */
 	size_t n_tags;
 	const char **tags;
 	size_t n_layers;
@@ -818,6 +850,10 @@ struct spec_batch {
  * reported.
  */
 struct spec_batch *spec_batch_load(const char *path, struct diag_list *dl);
+
+/* spec_batch_load() of the text[0..len) of a file named 'path' (not read). */
+struct spec_batch *spec_batch_load_text(const char *path, const char *text, size_t len,
+					struct diag_list *dl);
 
 /* Free a batch; spec_batch_free(NULL) is a no-op. */
 void spec_batch_free(struct spec_batch *b);
@@ -858,6 +894,14 @@ int spec_mapping_derive(struct spec_mapping *m, const struct spec_workload *w);
  */
 const struct spec_matrix *spec_matrix_load(struct arena *a, const char *path,
 					   struct diag_list *dl);
+
+/*
+ * Check that matrix 'm' has the shape of data space 't': errors at 'file'
+ * (the name to locate them in, borrowed as long as 'dl'), on the line that
+ * fixes the matrix's shape, at the extent that differs. Returns 0 or -1.
+ */
+int spec_matrix_check_shape(const struct spec_matrix *m, const char *file,
+			    const struct spec_tensor *t, struct diag_list *dl);
 
 /*
  * spec_matrix_load() of the in-memory text 'text' ('len' bytes, which may

@@ -89,6 +89,8 @@ struct spec_source {
 	bool borrow_names;             /* spec_set_load(): locations keep its paths */
 	unsigned n_errors;             /* files with errors (nothing is built) */
 	unsigned n_unparsed;           /* of which could not be parsed */
+	struct diag_loc first_root;    /* the first file's top-level mapping, for errors
+					  about the design as a whole ("no 'problem'") */
 	size_t n_top;
 	struct ld_top top[LD_MAX_TOP];
 	const char *const *template_vars;  /* Jinja2 variables, borrowed while files are added */
@@ -102,6 +104,7 @@ struct ld {
 	struct spec_set *s;
 	struct arena *a;
 	struct diag_list *dl;
+	struct diag_list *dl_out;      /* the caller's list, where 'dl' ends up (ld_intern) */
 	const struct spec_load_options *opt;
 	size_t n_top;
 	struct ld_top top[LD_MAX_TOP];
@@ -208,6 +211,12 @@ void ld_warning(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void ld_note(struct ld *ld, struct diag_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * A copy of 's' that lives as long as the caller's diagnostics: for the
+ * names of files outside the spec source that locations point into.
+ */
+const char *ld_intern(struct ld *ld, const char *s);
 
 /* Append "; did you mean 'X'?" to 'sb' when a candidate is close to 'word'. */
 void ld_add_hint(struct strbuf *sb, const char *word, const char *const *cands, size_t n);

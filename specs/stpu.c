@@ -13,6 +13,7 @@
  */
 #include "specs/specs_int.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "util/xalloc.h"
@@ -208,6 +209,69 @@ static int parse_energy(struct ld *ld, const struct ysrc_node *n, const struct k
 	return rc;
 }
 
+/* Non-zeros of the band |row - col| <= w of a rows x cols matrix (what the model generates). */
+static uint64_t band_nonzeros(uint64_t rows, uint64_t cols, uint64_t w)
+{
+	uint64_t c, n = 0;
+
+	for (c = 0; c < cols && (c <= w || c - w < rows); c++) {
+		uint64_t lo = c > w ? c - w : 0, hi = c + w < rows - 1 ? c + w : rows - 1;
+		n += hi - lo + 1;
+	}
+	return n;
+}
+
+/*
+ * The matrix the model would generate from the density at 'n' must be one
+ * it can generate (SPEC_STPU_MAX_*): the same counts as accel/stpu_pattern.c.
+ */
+static int check_generable(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			   const struct spec_stpu *st)
+{
+	const struct spec_density *d = &st->matrix;
+	uint64_t rows = st->matrix_rows, cols = st->matrix_cols, positions = rows * cols, nnz;
+	double want = d->density * (double)rows * (double)cols;
+
+	switch (d->kind) {
+	case SPEC_DENSITY_FIXED_STRUCTURED:
+	case SPEC_DENSITY_HYPERGEOMETRIC:
+		nnz = ceil(want) < (double)positions ? (uint64_t)ceil(want) : positions;
+		if (positions <= SPEC_STPU_MAX_POSITIONS || nnz <= SPEC_STPU_MAX_SORTED_NONZEROS)
+			return 0;
+		return ld_error(ld, n, p, "a %llu x %llu matrix with %llu non-zeros is more than "
+				"the model generates (at most 2^32 positions, or 2^27 non-zeros)",
+				(unsigned long long)rows, (unsigned long long)cols,
+				(unsigned long long)nnz);
+	case SPEC_DENSITY_POWER_LAW:
+		if (llround(want) <= (long long)SPEC_STPU_MAX_SORTED_NONZEROS)
+			return 0;
+		return ld_error(ld, n, p, "a power-law matrix with %.0f non-zeros is more than the "
+				"model generates (at most 2^27)", round(want));
+	case SPEC_DENSITY_BLOCK: {
+		uint64_t br = d->block_shape[0], bc = d->block_shape[1];
+		double blocks = ceil((double)rows / (double)br) * ceil((double)cols / (double)bc);
+		if (blocks <= (double)SPEC_STPU_MAX_POSITIONS &&
+		    round(d->density * blocks) * (double)br * (double)bc <=
+		    (double)SPEC_STPU_MAX_NONZEROS)
+			return 0;
+		return ld_error(ld, n, p, "a %llu x %llu matrix of %.0f blocks of %llu x %llu is more "
+				"than the model generates (at most 2^32 blocks and 2^32 non-zeros)",
+				(unsigned long long)rows, (unsigned long long)cols, blocks,
+				(unsigned long long)br, (unsigned long long)bc);
+	}
+	case SPEC_DENSITY_BANDED:
+		nnz = band_nonzeros(rows, cols, d->band_width);
+		if (nnz <= SPEC_STPU_MAX_NONZEROS)
+			return 0;
+		return ld_error(ld, n, p, "a %llu x %llu band of half-width %llu holds %llu non-zeros, "
+				"more than the model generates (at most 2^32)",
+				(unsigned long long)rows, (unsigned long long)cols,
+				(unsigned long long)d->band_width, (unsigned long long)nnz);
+	default:
+		return 0;
+	}
+}
+
 /* matrix: {file} or {rows, cols, density, seed}; rows/cols must match a file. */
 static int parse_matrix(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 			struct spec_stpu *st)
@@ -268,7 +332,9 @@ static int parse_matrix(struct ld *ld, const struct ysrc_node *n, const struct k
 	}
 	st->matrix_rows = rows;
 	st->matrix_cols = cols;
-	return spec_density_parse_matrix(ld, dn, &kd, "matrix", rows, cols, &st->matrix);
+	if (spec_density_parse_matrix(ld, dn, &kd, "matrix", rows, cols, &st->matrix) < 0)
+		return -1;
+	return check_generable(ld, dn, &kd, st);
 }
 
 int spec_stpu_load(struct ld *ld)

@@ -7,6 +7,8 @@
  */
 #include "specs/template_int.h"
 
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,6 +74,17 @@ static const struct ysrc_node *take_keys(struct tmpl_ctx *t, const struct ysrc_n
 	return n;
 }
 
+/* Is the last diagnostic of 'dl' the note "'name' is included here" at 'loc'? */
+static bool same_note(const struct diag_list *dl, struct diag_loc loc, const char *name)
+{
+	const struct diag *d = dl->n ? &dl->items[dl->n - 1] : NULL;
+	size_t len = strlen(name);
+
+	return d && d->severity == DIAG_NOTE && d->loc.line == loc.line && d->loc.col == loc.col &&
+	       d->loc.file && loc.file && !strcmp(d->loc.file, loc.file) && d->message[0] == '\'' &&
+	       !strncmp(d->message + 1, name, len) && !strcmp(d->message + 1 + len, "' is included here");
+}
+
 /* Load file i of include 'inc' and take its key path; NULL after an error. */
 static const struct ysrc_node *load_one(struct tmpl_ctx *t, const struct jinja_include *inc,
 					size_t i, const struct ysrc_node *at)
@@ -85,7 +98,8 @@ static const struct ysrc_node *load_one(struct tmpl_ctx *t, const struct jinja_i
 			     &root);
 	t->depth--;
 	if (rc < 0) {
-		diag_note(t->dl, at->loc, "'%s' is included here", name);
+		if (!same_note(t->dl, at->loc, name))   /* a file including itself: once */
+			diag_note(t->dl, at->loc, "'%s' is included here", name);
 		return NULL;
 	}
 	if (!root)
@@ -153,6 +167,84 @@ static int parse_rendered(struct tmpl_ctx *t, const char *name, const struct jin
 	return ysrc_parse_opts(t->a, name, res->text.buf, res->text.len, &opts, t->dl, root);
 }
 
+/* Start of line 'line' (1-based) of 'text', or NULL when it has fewer lines. */
+static const char *line_start(const char *text, unsigned line)
+{
+	while (text && line > 1) {
+		text = strchr(text, '\n');
+		text = text ? text + 1 : NULL;
+		line--;
+	}
+	return text;
+}
+
+/* The column of 'word' as a whole word in the line 'ln' ('len' bytes), or 0. */
+static unsigned word_col(const char *ln, size_t len, const char *word, size_t wlen)
+{
+	size_t i;
+	for (i = 0; wlen && i + wlen <= len; i++) {
+		bool before = i == 0 || !(isalnum((unsigned char)ln[i - 1]) || ln[i - 1] == '_');
+		bool after = i + wlen == len ||
+			     !(isalnum((unsigned char)ln[i + wlen]) || ln[i + wlen] == '_');
+		if (before && after && !memcmp(ln + i, word, wlen))
+			return (unsigned)i + 1;
+	}
+	return 0;
+}
+
+/*
+ * The column of a Jinja2 error on line 'line' of 'text' (Jinja2 gives the
+ * line only): the name the message quotes first ("'tile_m' is undefined"),
+ * the end of the line for an unexpected end of the template, else the
+ * line's first '{{' or '{%', else its first non-blank character.
+ */
+static unsigned jinja_error_col(const char *text, unsigned line, const char *msg)
+{
+	const char *ln = line_start(text, line), *q, *q2;
+	size_t len, i;
+	unsigned col;
+
+	if (!ln)
+		return 1;
+	len = strcspn(ln, "\n");
+	if (strstr(msg, "nexpected end of template"))
+		return (unsigned)len + 1;
+	if ((q = strchr(msg, '\'')) && (q2 = strchr(q + 1, '\'')) &&
+	    (col = word_col(ln, len, q + 1, (size_t)(q2 - q - 1))))
+		return col;
+	for (i = 0; i + 1 < len; i++)
+		if (ln[i] == '{' && (ln[i + 1] == '{' || ln[i + 1] == '%'))
+			return (unsigned)i + 1;
+	return (unsigned)strspn(ln, " \t") < len ? (unsigned)strspn(ln, " \t") + 1 : 1;
+}
+
+/*
+ * The location of the helper's error 'res' in template 'name' (whose text
+ * is 'text') or in the file it names ('file', read again for the column).
+ */
+static struct diag_loc jinja_error_loc(struct tmpl_ctx *t, const char *name,
+				       const struct strbuf *text, long off,
+				       const struct jinja_result *res)
+{
+	struct diag_loc loc = { name, res->error_line, 1 };
+	struct strbuf other = STRBUF_INIT, err = STRBUF_INIT;
+	const char *body = text->buf;
+
+	if (res->error_file && strcmp(res->error_file, name)) {
+		loc.file = arena_strdup(t->a, res->error_file);
+		body = fileio_read(res->error_file, &other, &err) == 0 ? other.buf : NULL;
+	}
+	if (!loc.line && body == text->buf)
+		loc = loc_of(name, text->buf, (size_t)off);
+	else if (!loc.line)
+		loc.line = 1;
+	else if (body)
+		loc.col = jinja_error_col(body, loc.line, res->error);
+	strbuf_release(&other);
+	strbuf_release(&err);
+	return loc;
+}
+
 /* Render the template 'path' (syntax first at byte 'off' of 'text') and parse it. */
 static int parse_template(struct tmpl_ctx *t, const char *path, const char *name,
 			  const struct strbuf *text, long off, const char *const *dirs,
@@ -163,8 +255,8 @@ static int parse_template(struct tmpl_ctx *t, const char *path, const char *name
 	int rc;
 
 	if (t->depth > TMPL_MAX_DEPTH)
-		return diag_error(t->dl, (struct diag_loc){ name, 0, 0 }, "includes are nested more "
-				  "than %d deep (does a file include itself?)", TMPL_MAX_DEPTH);
+		return diag_error(t->dl, loc_of(name, text->buf, (size_t)off), "includes are nested "
+				  "more than %d deep (does a file include itself?)", TMPL_MAX_DEPTH);
 	if (!t->jinja) {
 		t->jinja = spec_jinja_new(NULL, NULL);
 		t->own_jinja = true;
@@ -175,10 +267,7 @@ static int parse_template(struct tmpl_ctx *t, const char *path, const char *name
 			   "template (it uses '%.2s' here) and cannot be rendered: %s",
 			   text->buf + off, why.buf);
 	} else if (rc > 0) {
-		const char *file = res.error_file ? arena_strdup(t->a, res.error_file) : name;
-		if (res.error_file && !strcmp(res.error_file, name))
-			file = name;
-		rc = diag_error(t->dl, (struct diag_loc){ file, res.error_line, 0 }, "Jinja2 template "
+		rc = diag_error(t->dl, jinja_error_loc(t, name, text, off, &res), "Jinja2 template "
 				"%s: %s", res.syntax_error ? "syntax error" : "error", res.error);
 	} else {
 		rc = parse_rendered(t, name, &res, root);

@@ -86,6 +86,11 @@ void ld_note(struct ld *ld, struct diag_loc loc, const char *fmt, ...)
 	strbuf_release(&sb);
 }
 
+const char *ld_intern(struct ld *ld, const char *s)
+{
+	return diag_list_strdup(ld->dl_out ? ld->dl_out : ld->dl, s);
+}
+
 void ld_add_hint(struct strbuf *sb, const char *word, const char *const *cands, size_t n)
 {
 	const char *hint = diag_suggest(word, cands, n);
@@ -368,6 +373,25 @@ const char *ld_str(struct ld *ld, const struct ysrc_node *n, const struct kpath 
 	return arena_strdup(ld->a, n->str);
 }
 
+/* " (a, b or c)": the names a value may take, when they are few (at most 8). */
+static void add_choices(struct strbuf *sb, const char *const *names, size_t n_names)
+{
+	size_t i, n = 0, k = 0;
+
+	for (i = 0; i < n_names; i++)
+		n += names[i] != NULL;
+	if (n == 0 || n > 8)
+		return;
+	strbuf_addstr(sb, " (");
+	for (i = 0; i < n_names; i++) {
+		if (!names[i])
+			continue;
+		k++;
+		strbuf_addf(sb, "%s%s", k == 1 ? "" : k == n ? " or " : ", ", names[i]);
+	}
+	strbuf_addch(sb, ')');
+}
+
 int ld_lookup(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 	      const char *what, const char *name, const char *const *names, size_t n_names)
 {
@@ -378,7 +402,10 @@ int ld_lookup(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		if (names[i] && !strcmp(names[i], name))
 			return (int)i;
 	strbuf_addf(&sb, "unknown %s '%s'", what, name);
-	ld_add_hint(&sb, name, names, n_names);
+	if (diag_suggest(name, names, n_names))
+		ld_add_hint(&sb, name, names, n_names);
+	else
+		add_choices(&sb, names, n_names);
 	ld_error(ld, n, p, "%s", sb.buf);
 	strbuf_release(&sb);
 	return -1;

@@ -31,6 +31,8 @@ struct yparse {
 	bool had_errors;   /* any error */
 	unsigned depth;
 	unsigned col_offset;   /* added to the columns of the first line */
+	unsigned n_lines;      /* with a first column: the text's lines ... */
+	unsigned end_col;      /* ... and the column just past its end */
 	const struct ysrc_opts *opts;
 };
 
@@ -40,6 +42,8 @@ static struct diag_loc mark_loc(const struct yparse *p, yaml_mark_t m)
 	const struct ysrc_linemap *map = p->opts ? p->opts->map : NULL;
 	unsigned col = (unsigned)m.column + 1 + (m.line == 0 ? p->col_offset : 0);
 
+	if (p->n_lines && m.line >= p->n_lines)   /* a value's text: past it is its end */
+		return (struct diag_loc){ p->file, p->n_lines, p->end_col };
 	if (map && m.line < map->n_lines)
 		return (struct diag_loc){ map->files[m.line], map->lines[m.line],
 					  (unsigned)m.column + 1 };
@@ -477,6 +481,27 @@ static struct ysrc_node *parse_stream(struct yparse *p)
 	return root;
 }
 
+/*
+ * The lines of text[0..len) and the column just past its last character
+ * (columns count characters; 'col_offset' is added on the first line).
+ */
+static void text_end(const char *text, size_t len, unsigned col_offset, unsigned *n_lines,
+		     unsigned *end_col)
+{
+	size_t i;
+
+	*n_lines = 1;
+	*end_col = 1 + col_offset;
+	for (i = 0; i < len; i++) {
+		if (text[i] == '\n' && i + 1 < len) {
+			(*n_lines)++;
+			*end_col = 1;
+		} else if (text[i] != '\n' && ((unsigned char)text[i] & 0xC0) != 0x80) {
+			(*end_col)++;
+		}
+	}
+}
+
 int ysrc_parse(struct arena *a, const char *file, const char *text, size_t len,
 	       struct diag_list *dl, struct ysrc_node **root)
 {
@@ -504,6 +529,8 @@ int ysrc_parse_opts(struct arena *a, const char *file, const char *text, size_t 
 	p.dl = dl;
 	p.opts = opts;
 	p.col_offset = opts && opts->first_col ? opts->first_col - 1 : 0;
+	if (opts && opts->first_col)
+		text_end(text, len, p.col_offset, &p.n_lines, &p.end_col);
 	if (!yaml_parser_initialize(&p.parser))
 		BUG("yaml_parser_initialize failed");
 	yaml_parser_set_input_string(&p.parser, (const unsigned char *)text, len);

@@ -111,6 +111,13 @@ void diag_list_keep(struct diag_list *dl, void (*release)(void *obj), void *obj)
 	dl->n_kept++;
 }
 
+const char *diag_list_strdup(struct diag_list *dl, const char *s)
+{
+	char *copy = xstrdup(s);
+	diag_list_keep(dl, free, copy);
+	return copy;
+}
+
 void diag_list_release(struct diag_list *dl)
 {
 	size_t i;

@@ -85,6 +85,12 @@ void diag_print(const struct diag_list *dl, FILE *fp);
  */
 void diag_list_keep(struct diag_list *dl, void (*release)(void *obj), void *obj);
 
+/*
+ * A copy of 's' that lives as long as the list: for file names that
+ * diagnostics borrow when their owner may go before they are printed.
+ */
+const char *diag_list_strdup(struct diag_list *dl, const char *s);
+
 /* Free every message (and what diag_list_keep() kept); 'dl' becomes empty and reusable. */
 void diag_list_release(struct diag_list *dl);
 

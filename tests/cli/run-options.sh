@@ -75,6 +75,12 @@ run 2 "$FIBERLOOP" validate --seeds=1 $dot
 run 2 "$FIBERLOOP" validate --tolerance=-0.1 $dot
 run 2 "$FIBERLOOP" validate --sigmas=nan $dot
 
+# a malformed NAME=FILE is a usage error like any bad option value (exit 2, not 1)
+for a in A= =a.mtx a.mtx; do
+	run 2 "$FIBERLOOP" check --tensor "$a" $spm
+	grep -q "'--tensor' needs NAME=FILE, got '$a'" "$tmp/err" || fail "--tensor $a: $(head -1 "$tmp/err")"
+done
+
 # an empty output path is a usage error, not an overflow (finding 1)
 for c in model exec map; do
 	run 2 "$FIBERLOOP" $c -o '' $dot

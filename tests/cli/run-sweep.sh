@@ -77,7 +77,7 @@ grep -q '^sweep: 10 points; 10 run' "$tmp/err" || fail "a changed design was ski
 "$FIBERLOOP" sweep $design --db "$tmp/c.db" --axis 'problem.instance.densities.A.density=0.5,1.5' \
 	2>"$tmp/err" || fail "a bad point stopped the sweep: $(cat "$tmp/err")"
 "$FIBERLOOP" results "$tmp/c.db" --where 'status!=ok' --format json >"$tmp/c.json"
-grep -q "\"error\": \"--set 'problem.instance.densities.A.density=1.5':1:38: error: in 'problem.instance.densities.A.density': expected a number in \[0, 1\], got '1.5'" \
+grep -q "\"error\": \"--axis 'problem.instance.densities.A.density=0.5,1.5':1:42: error: in 'problem.instance.densities.A.density': expected a number in \[0, 1\], got '1.5'" \
 	"$tmp/c.json" || fail "the bad point's error: $(cat "$tmp/c.json")"
 grep -q '"problem.instance.densities.A.density": 1.5' "$tmp/c.json" || fail "the bad point's input"
 
@@ -115,7 +115,7 @@ grep -q "^--axis 'problem.instance.M=1:8:y':1:24: error: the step of a range mus
 [ $? = 2 ] || fail "no axis: exit not 2"
 # shellcheck disable=SC2086
 "$FIBERLOOP" sweep $design --zip --axis 'a=1,2' --axis 'b=1,2,3' --db "$tmp/f.db" 2>"$tmp/err"
-grep -q "^error: --zip takes axes of one length: 'a' has 2 values, 'b' has 3" "$tmp/err" ||
+grep -q "^--axis 'b=1,2,3':1:1: error: --zip takes axes of one length: 'a' has 2 values, 'b' has 3" "$tmp/err" ||
 	fail "zip: $(cat "$tmp/err")"
 # --zip takes the values together
 # shellcheck disable=SC2086

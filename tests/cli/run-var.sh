@@ -32,7 +32,7 @@ done
 "$FIBERLOOP" check "$top" >/dev/null 2>"$tmp/err"
 rc=$?
 [ $rc = 1 ] || { echo "FAIL: a missing variable exits $rc"; status=1; }
-grep -q "top.yaml.jinja2:[0-9]*: error: .*architecture" "$tmp/err" ||
+grep -q "top.yaml.jinja2:20:36: error: .*'architecture' is undefined" "$tmp/err" ||
 	{ echo "FAIL: a missing variable:"; cat "$tmp/err"; status=1; }
 # a malformed --var is a usage error, as a malformed --tensor or --set
 for o in var tensor set; do

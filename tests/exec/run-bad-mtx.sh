@@ -1,6 +1,7 @@
 #!/bin/sh
 # Malformed tensor files (tests/data/mtx/bad): each gets exactly the located
-# diagnostics of its .expected file, exit status 1, and nothing is written.
+# diagnostics of its .expected file (every line "file:line:col: ..."), exit
+# status 1, and nothing is written.
 : "${TEST_DATA_DIR:?}" "${FIBERLOOP:?}"
 design=../../conformance/02.2.1-spMspM
 tmp=$(mktemp -d) || exit 99
@@ -19,6 +20,10 @@ for f in *.mtx *.txt; do
 	if ! cmp -s "$exp" "$tmp/err"; then
 		echo "$f: diagnostics differ from $exp:"
 		diff "$exp" "$tmp/err"
+		status=1
+	fi
+	if grep -v -E "^.+:[0-9]+:[0-9]+: (error|warning|note): " "$exp"; then
+		echo "$f: the diagnostics above are not located"
 		status=1
 	fi
 	if [ -e "$tmp/out" ]; then

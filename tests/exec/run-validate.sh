@@ -4,9 +4,13 @@
 # formats, spatial skipping and link transfers (tests/data/exec/*.yaml) and
 # on the examples that use them (format-sweep at two densities and
 # tensor-core-2to4, with and without a register file that bypasses A, on 10
-# seeds to keep make check fast; docs/executor.md gives the 30-seed runs). The fields outside tolerance must be exactly those
-# listed in NAME.outside next to a design (docs/executor.md, section 5,
-# explains each); a design without that file must agree everywhere.
+# seeds to keep make check fast; docs/executor.md gives the 30-seed runs),
+# and on the N:M designs (the GPUs' fp16, int8 and tf32 tensor cores dense
+# and N:M, the flexible N:M tensor core's 2:4, 2:6, 2:8, 1:4, RLE and
+# dual-compressed variants), which must agree exactly. The fields outside
+# tolerance must be exactly those listed in NAME.outside next to a design
+# (docs/executor.md, section 5, explains each); a design without that file
+# must agree everywhere.
 : "${TEST_DATA_DIR:?}" "${FIBERLOOP:?}"
 srcdir=${srcdir:-.}
 D=$TEST_DATA_DIR/exec
@@ -65,4 +69,88 @@ check "tensor-core-2to4 2:4" "$tmp/tc.outside" --seeds 10 "$T/arch.yaml" "$T/pro
 printf '%s\n' "RF B reads actual" "RF B reads skipped" >"$tmp/tc-rf.outside"
 check "tensor-core-2to4 2:4, RF bypassing A" "$tmp/tc-rf.outside" --seeds 10 \
 	"$TEST_DATA_DIR/model/tensor-core-2to4-rf.yaml" "$T/problem.yaml"
+
+# The GPU designs (examples/h100, examples/a100) on a small fp16 GEMM, dense
+# and with A pruned 2:4 by --prune (the executor prunes real values by
+# magnitude, packs and unpacks them): exact on every count (no relative
+# tolerance, no standard errors).
+for g in h100 a100; do
+	for v in dense sparse; do
+		k=64 extra=
+		[ $v = sparse ] && k=128 extra="$EX/$g/sparse-2to4.yaml --prune A=2:4:K"
+		# shellcheck disable=SC2086
+		check "$g $v GEMM 128 x 32 x $k" "" --seeds 3 --tolerance 0 --sigmas 0 \
+			"$EX/$g/arch.yaml" "$EX/$g/ERT.yaml" "$EX/$g/problem.yaml" \
+			"$TEST_DATA_DIR/model/$g-gemm-small-$v.yaml" $extra --set problem.instance.M=128 \
+			--set problem.instance.N=32 --set problem.instance.K=$k
+	done
+done
+
+# The same blocks for int8 (2:4) and tf32 (1:2): the tensor core's two
+# directives come from the design's mma-DTYPE[-sparse].yaml (the
+# instruction's shape), the rest of the mapping is the fp16 one; K is four
+# of the instruction's K (one RF, two SMEM and two L2 steps).
+# with_mma MMA-FILE MAPPING OUT: the mapping with the tensor core's factors of MMA-FILE
+with_mma() {
+	sp=$(sed -n 's/.*target: TC, type: spatial, factors: \([^,]*\),.*/\1/p' "$1" | tr -d =)
+	te=$(sed -n 's/.*target: TC, type: temporal, factors: \([^,]*\),.*/\1/p' "$1" | tr -d =)
+	sed -e "s/\(target: TC, type: spatial, factors:\) [^,]*,/\1 $sp,/" \
+		-e "s/\(target: TC, type: temporal, factors:\) [^,]*,/\1 $te,/" "$2" >"$3"
+	ks=${sp##*K} kt=${te##*K}
+	echo $((ks * kt * 4))
+}
+for g in h100 a100; do
+	for dt in "int8 2 4 sparse-2to4" "tf32 1 2 sparse-1to2"; do
+		# shellcheck disable=SC2086
+		set -- $dt
+		t=$1 n=$2 m=$3 sp=$4
+		for v in dense sparse; do
+			mma=$EX/$g/mma-$t.yaml extra=
+			[ $v = sparse ] && mma=$EX/$g/mma-$t-sparse.yaml extra="$EX/$g/$sp.yaml --prune A=$n:$m:K"
+			k=$(with_mma "$mma" "$TEST_DATA_DIR/model/$g-gemm-small-$v.yaml" "$tmp/map.yaml")
+			# shellcheck disable=SC2086
+			check "$g $t $v GEMM 128 x 32 x $k" "" --seeds 3 --tolerance 0 --sigmas 0 \
+				"$EX/$g/arch-$t.yaml" "$EX/$g/ERT-$t.yaml" "$EX/$g/problem.yaml" \
+				"$tmp/map.yaml" $extra --set problem.instance.M=128 \
+				--set problem.instance.N=32 --set problem.instance.K=$k
+		done
+	done
+done
+
+# The flexible sparse tensor core (examples/stc-flexible) with A pruned 2:8
+# (K64 logical columns on 16 physical ones, B multicast over the 4
+# sub-partitions and the 16 rows of each): exact on every count, SMEM's B
+# reads included (a skip removes a multicast read only when every child it
+# serves is idle).
+S=$EX/stc-flexible
+check "stc-flexible 2:8 GEMM 64 x 8 x 128" "" --seeds 3 --tolerance 0 --sigmas 0 \
+	"$S/arch.yaml" "$S/problem.yaml" "$TEST_DATA_DIR/model/stc-flexible-2to8.yaml" \
+	--prune A=2:8:K --set problem.instance.M=64 --set problem.instance.N=8 \
+	--set problem.instance.K=128 --set problem.instance.densities.B.density=1.0
+# ... its other N:M (K16 x M / N logical columns, K two steps of them), the
+# RLE-indexed variant and, with B at the layer's 0.44 in a bitmask at DRAM
+# and SMEM, the dual-compressed one: exact too.
+for nm in 2:4 2:6 1:4; do
+	n=${nm%:*} m=${nm#*:}
+	k=$((16 * m / n))
+	sed -e "s/M16 N1 K64/M16 N1 K$k/" -e "s/'2:8'/'$nm'/g" \
+		"$TEST_DATA_DIR/model/stc-flexible-2to8.yaml" >"$tmp/stc.yaml"
+	check "stc-flexible $nm GEMM 64 x 8 x $((2 * k))" "" --seeds 3 --tolerance 0 --sigmas 0 \
+		"$S/arch.yaml" "$S/problem.yaml" "$tmp/stc.yaml" --prune A=$nm:K \
+		--set problem.instance.M=64 --set problem.instance.N=8 \
+		--set problem.instance.K=$((2 * k)) --set problem.instance.densities.B.density=1.0
+done
+rle="{name: A, format: RLE, metadata_word_bits: 3}"
+sed "s/{name: A, format: '2:8'}/$rle/" "$TEST_DATA_DIR/model/stc-flexible-2to8.yaml" >"$tmp/rle.yaml"
+check "stc-flexible-RLE 2:8 GEMM 64 x 8 x 128" "" --seeds 3 --tolerance 0 --sigmas 0 \
+	"$S/arch.yaml" "$S/problem.yaml" "$tmp/rle.yaml" --prune A=2:8:K \
+	--set problem.instance.M=64 --set problem.instance.N=8 \
+	--set problem.instance.K=128 --set problem.instance.densities.B.density=1.0
+sed "/name: \(DRAM\|SMEM\)$/{n;s/$rle]/$rle, {name: B, format: bitmask}]/;}" "$tmp/rle.yaml" \
+	>"$tmp/dual.yaml"
+[ "$(grep -c 'name: B, format: bitmask' "$tmp/dual.yaml")" = 2 ] ||
+	{ echo "FAIL: could not make the dual-compressed design"; status=1; }
+check "stc-flexible-dualCompress-RLE 2:8, B 0.44, GEMM 64 x 8 x 128" "" --seeds 3 --tolerance 0 \
+	--sigmas 0 "$S/arch.yaml" "$S/problem.yaml" "$tmp/dual.yaml" --prune A=2:8:K \
+	--set problem.instance.M=64 --set problem.instance.N=8 --set problem.instance.K=128
 exit $status

@@ -343,6 +343,68 @@ static void test_spatial_skip_2to4(void)
 	}
 }
 
+/*
+ * The same through two hops (examples/stc-flexible's shape): SMEM spreads
+ * M2 over two register files that keep only Z, each fans K8 M4 out to its
+ * MACs, B (bypassing the files) goes from SMEM to the 8 rows of A at once.
+ * The two halves usually need different columns of B (a column all zero
+ * in one half's 4 rows but not in the other's), but one SMEM read of
+ * B[k, n] still serves both: SMEM skips it only when column k of all 8
+ * rows is zero, and never reads more than without the skip.
+ */
+static void test_spatial_skip_two_hops(void)
+{
+	static const uint64_t b[] = { 8, 2, 8 };
+	unsigned seed, differ = 0;
+
+	for (seed = 1; seed <= 8; seed++) {
+		struct exec_options opt = EXEC_OPTIONS_INIT;
+		const struct exec_tensor_stats *smem;
+		struct exec_tensor *a;
+		struct exec_result r;
+		struct tspec ts;
+		uint64_t k, m, empty_cols = 0;
+		char why[256];
+		tspec_init(&ts, "MNK", b);
+		tspec_tensor(&ts, "A", "M,K", false);
+		tspec_tensor(&ts, "B", "K,N", false);
+		tspec_tensor(&ts, "Z", "M,N", true);
+		tspec_density_nm(&ts, 0, 2, 4, 'K');
+		tspec_level(&ts, "RF", 2, 1);
+		tspec_keep(&ts, 0, "2");
+		tspec_level(&ts, "SMEM", 1, 1);
+		tspec_keep(&ts, 1, "*");
+		tspec_spatial(&ts, 0, "K8 M4", "KM", 1);
+		tspec_spatial(&ts, 1, "M2", "M", 0);
+		tspec_temporal(&ts, 1, "N2", "N");
+		tspec_named_format(&ts, 1, 0, SPEC_NAMED_NM, 2, 4);
+		tspec_saf(&ts, 0, SPEC_SAF_SPATIAL_SKIPPING, 1, "0");
+		tspec_saf(&ts, 0, SPEC_SAF_SPATIAL_SKIPPING, 2, "0");
+		CU_ASSERT_EQUAL_FATAL(tspec_finish(&ts), 0);
+		a = exec_tensor_new(&ts.s.workload, 0, seed, why);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+		for (k = 0; k < 8; k++) {
+			bool half[2] = { true, true };
+			for (m = 0; m < 8; m++)
+				half[m / 4] &= exec_tensor_get(a, (uint64_t[]){ m, k }) == 0;
+			empty_cols += half[0] && half[1];
+			differ += half[0] != half[1];
+		}
+		opt.seed = seed;
+		CU_ASSERT_EQUAL_FATAL(exec_run(&ts.s, &opt, &r), 0);
+		smem = exec_result_stats(&r, 1, 1);
+		CU_ASSERT_EQUAL(smem->reads.algorithmic, 16);
+		CU_ASSERT_EQUAL(smem->reads.n[EXEC_ACTUAL], 2 * (8 - empty_cols));
+		CU_ASSERT_EQUAL(smem->reads.n[EXEC_SKIPPED], 2 * empty_cols);
+		CU_ASSERT_EQUAL(r.computes_class[EXEC_ACTUAL], 64);
+		CU_ASSERT_TRUE(r.numeric_ok);
+		exec_tensor_free(a);
+		exec_result_release(&r);
+		tspec_release(&ts);
+	}
+	CU_ASSERT(differ > 0);   /* the case the test is about happens */
+}
+
 /* --------------------------------------------- means vs Sparseloop's values */
 
 struct sample {
@@ -536,6 +598,7 @@ CU_TestInfo sparse_tests[] = {
 	{ "named formats", test_named_formats },
 	{ "spatial skipping: counts from the leader", test_spatial_skip },
 	{ "spatial skipping: 2:4 on 16 of 32 units", test_spatial_skip_2to4 },
+	{ "spatial skipping: one read serves both halves", test_spatial_skip_two_hops },
 	{ "01.2.2 means = Sparseloop", test_sudu },
 	{ "01.2.3 means = Sparseloop", test_scdu },
 	{ "02.2.1 means = Sparseloop", test_spmspm },

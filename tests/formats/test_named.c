@@ -23,6 +23,7 @@ static const struct {
 	{ SPEC_NAMED_CSF, 3, 0, 3 },
 	{ SPEC_NAMED_NM, 2, 0, 2 },
 	{ SPEC_NAMED_NM, 1, 2, 3 },
+	{ SPEC_NAMED_RLE, 2, 1, 3 },
 };
 
 static void test_n_ranks(void)
@@ -57,6 +58,8 @@ static const struct {
 	{ SPEC_NAMED_NM, 1, 16, -1, { FMT_CP }, { 4 }, false },
 	{ SPEC_NAMED_NM, 1, 4, 3, { FMT_CP }, { 3 }, false },
 	{ SPEC_NAMED_NM, 1, 2, -1, { FMT_CP }, { 1 }, false },
+	{ SPEC_NAMED_RLE, 3, 0, -1, { FMT_U, FMT_U, FMT_RLE }, { -1, -1, -1 }, false },
+	{ SPEC_NAMED_RLE, 1, 0, 3, { FMT_RLE }, { 3 }, false },
 };
 
 static void test_expand(void)

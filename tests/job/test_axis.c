@@ -37,6 +37,13 @@ static const struct axis_case axis_cases[] = {
 	{ "a=0.5:0.5:+0.1", "a", "a", "0.5", NULL },
 	{ "a=1e-3:1e-1:x10", "a", "a", "0.001|0.01|0.1", NULL },
 	{ "a=0,1:3:+1,7", "a", "a", "0|1|2|3|7", NULL },
+	/* the next value would pass INT64_MIN or INT64_MAX: the range ends */
+	{ "a=-8900000000000000000:-8800000000000000000:+8900000000000000000", "a", "a",
+	  "-8900000000000000000", NULL },
+	{ "a=8900000000000000000:8800000000000000000:-8900000000000000000", "a", "a",
+	  "8900000000000000000", NULL },
+	{ "a=8000000000000000000:8500000000000000000:+8500000000000000000", "a", "a",
+	  "8000000000000000000", NULL },
 	/* flow values: commas inside brackets and quotes stay in the value */
 	{ "a=[1, 2],{x: 3, y: 4},'p,q'", "a", "a", "[1, 2]|{x: 3, y: 4}|'p,q'", NULL },
 	{ "a='12:30',b", "a", "a", "'12:30'|b", NULL },
@@ -78,6 +85,40 @@ static const struct axis_case axis_cases[] = {
 	{ "q:a.b[k=v]x=1", NULL, NULL, NULL,
 	  "--axis 'q:a.b[k=v]x=1':1:11: error: expected '.' or '[' after ']'" },
 };
+
+/*
+ * The overrides of an axis are located in it: each path where it is
+ * written, each value at itself (a range's values at the range).
+ */
+static void test_axis_locations(void)
+{
+	static const char text[] = "n:p.M,p.N=4,1:3:+2";
+	static const struct {
+		size_t ov;
+		unsigned path_col, value_col;
+	} rows[] = {
+		{ 0, 3, 11 },     /* p.M=4 */
+		{ 1, 7, 11 },     /* p.N=4 */
+		{ 2, 3, 13 },     /* p.M=1, from the range */
+		{ 5, 7, 13 },     /* p.N=3 */
+	};
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct job_axis ax;
+	size_t i;
+
+	CU_ASSERT_EQUAL_FATAL(job_axis_parse(text, &ax, &dl), 0);
+	CU_ASSERT_EQUAL_FATAL(ax.n_values * ax.n_paths, 6);
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		const struct spec_override *ov = &ax.ovs[rows[i].ov];
+		CU_ASSERT_PTR_EQUAL(ov->at.file, ax.origin);
+		CU_ASSERT_EQUAL(ov->at.line, 1);
+		CU_ASSERT_EQUAL(ov->at.col, rows[i].path_col);
+		CU_ASSERT_PTR_EQUAL(ov->value_at.file, ax.origin);
+		CU_ASSERT_EQUAL(ov->value_at.col, rows[i].value_col);
+	}
+	job_axis_release(&ax);
+	diag_list_release(&dl);
+}
 
 /* "a|b|c" of strs[0..n). */
 static void joined(const char *const *strs, size_t n, struct strbuf *sb)
@@ -168,6 +209,9 @@ static void test_points(void)
 	CU_ASSERT_EQUAL(dl.n_errors, 1);
 	CU_ASSERT_STRING_EQUAL(dl.items[0].message,
 			       "--zip takes axes of one length: 'a' has 2 values, 'b' has 3");
+	CU_ASSERT_PTR_EQUAL(dl.items[0].loc.file, axes[1].origin);   /* at the axis at fault */
+	CU_ASSERT_EQUAL(dl.items[0].loc.col, 1);
+	CU_ASSERT_PTR_EQUAL(dl.items[1].loc.file, axes[0].origin);   /* a note at the first */
 	strbuf_reset(&got);
 	CU_ASSERT_EQUAL(job_sweep_count(axes + 1, 1, true, &n, &dl), 0);
 	CU_ASSERT_EQUAL(n, 3);
@@ -204,7 +248,9 @@ static void test_too_many(void)
 	CU_ASSERT_EQUAL(job_sweep_count(axes, 3, false, &n, &dl), 0);
 	CU_ASSERT_EQUAL(n, 1000000000000ull);
 	CU_ASSERT_EQUAL(job_sweep_count(axes, 4, false, &n, &dl), -1);
-	CU_ASSERT_STRING_EQUAL(dl.items[0].message, "the sweep has more than 1000000000000 points");
+	CU_ASSERT_STRING_EQUAL(dl.items[0].message, "the sweep has more than 1000000000000 points "
+			       "with this axis");
+	CU_ASSERT_PTR_EQUAL(dl.items[0].loc.file, axes[3].origin);
 	for (i = 0; i < 4; i++)
 		job_axis_release(&axes[i]);
 	diag_list_release(&dl);
@@ -212,6 +258,7 @@ static void test_too_many(void)
 
 static CU_TestInfo axis_tests[] = {
 	{ "axis texts: values, paths, names, errors", test_axis_parse },
+	{ "overrides located in the axis", test_axis_locations },
 	{ "points: cartesian and zipped", test_points },
 	{ "too many points", test_too_many },
 	CU_TEST_INFO_NULL,

@@ -110,6 +110,35 @@ static void test_multicast_skip(void)
 	model_ws_free(ws);
 }
 
+/*
+ * 'no_reuse' at the group's level: the 6 children of R x C that share
+ * Outputs[P] (one group of 6 with multicast) are 6 groups of one, and
+ * every child's update reaches the parent; a skipped child (link) is none.
+ */
+static void test_no_multicast(void)
+{
+	enum { R, C = 2 };
+	enum { OUTPUTS = 2 };
+	struct model_ws *ws = window_ws();
+	static struct spec_mapping m;
+	unsigned dims[2] = { R, C };
+	uint64_t ends[2] = { 3, 2 };
+	uint8_t skip[6] = { 0, 0, 1, 0, 0, 0 };
+	struct mloop g[2];
+	struct nest_tile t = { 0 }, u = { 0 };
+
+	make_group(g, dims, ends, 2);
+	m.levels[g[0].level].no_multicast_mask = 1u << OUTPUTS;
+	ws->m = &m;
+	model_nest_multicast(ws, OUTPUTS, g, 2, ends, NULL, 10, &t);
+	CU_ASSERT_EQUAL(t.n_rec, 1);
+	CU_ASSERT_EQUAL(rec_acc(&t, 1, 6), 60);
+	model_nest_multicast(ws, OUTPUTS, g, 2, ends, skip, 10, &u);
+	CU_ASSERT_EQUAL(rec_acc(&u, 1, 5), 50);
+	ws->m = NULL;
+	model_ws_free(ws);
+}
+
 static void test_rec_add(void)
 {
 	struct nest_tile t = { 0 };
@@ -124,6 +153,7 @@ static void test_rec_add(void)
 
 static CU_TestInfo tests[] = {
 	{ "multicast groups", test_multicast_table },
+	{ "no multicast under no_reuse", test_no_multicast },
 	{ "children left out", test_multicast_skip },
 	{ "records accumulate by key", test_rec_add },
 	CU_TEST_INFO_NULL,

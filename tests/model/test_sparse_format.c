@@ -137,6 +137,37 @@ static void test_bitmask(void)
 	CU_ASSERT_EQUAL(res_.tiles[BS][B].fmt_kind[2], FMT_B);
 }
 
+/*
+ * Word bits past 255 are kept as given: bitmask at Buffer with a default
+ * of 264 bits (and a 264-bit metadata row), so rank 1's payload words are
+ * 264 bits and the tile's metadata 8 x 1 + 8 x 264 + 16 x 1 = 2136 bits (a
+ * byte-wide field made them 8 bits, and 88).
+ */
+static void test_wide_word_bits(void)
+{
+	struct spec_level *buf;
+	const struct model_tile *t;
+	uint64_t bits = 0;
+	unsigned r;
+
+	tb_spmspm(&tb_);
+	buf = &tb_.levels[BUF];
+	buf->metadata_word_bits = 264;
+	buf->metadata_storage_width = 264;
+	buf->metadata_size_bits = buf->effective_metadata_size_bits = 64 * 264;
+	tb_format(&tb_, BS, "B", "bitmask");
+	tb_format(&tb_, BUF, "B", "bitmask");
+	CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
+	CU_ASSERT_EQUAL_FATAL(eval(&tb_, &res_), 0);
+	t = &res_.tiles[BUF][B];
+	CU_ASSERT_EQUAL(t->fmt_md_bits[0], 1);
+	CU_ASSERT_EQUAL(t->fmt_pl_bits[1], 264);
+	for (r = 0; r < t->n_fmt_ranks; r++)
+		bits += t->fmt_capacity[r][0] * t->fmt_md_bits[r] +
+			t->fmt_capacity[r][1] * t->fmt_pl_bits[r];
+	CU_ASSERT_EQUAL(bits, 2136);
+}
+
 /* A compressed child whose ranks differ from the parent's: rejected. */
 static void test_pretile_mismatch(void)
 {
@@ -167,6 +198,7 @@ static CU_TestInfo tests[] = {
 	{ "listed ranks (02.2.2)", test_listed },
 	{ "CSR equals its listed ranks", test_csr },
 	{ "bitmask ranks and word bits", test_bitmask },
+	{ "word bits past 255", test_wide_word_bits },
 	{ "pre-tiling with different formats", test_pretile_mismatch },
 	{ "more ranks needed", test_more_ranks },
 	CU_TEST_INFO_NULL,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "density/density.h"
+#include "formats/format.h"
 #include "model/model.h"
 #include "specs/spec.h"
 #include "tests/model/tb.h"
@@ -221,11 +222,78 @@ static void test_vector_ratio(void)
 	spec_set_free(s);
 }
 
+/*
+ * N:M as stored: A[M,K] (8 x 64) pruned n:m along K, kept at a GLB in the
+ * named n:m format with 'word_bits' values. The GLB tile stores the values
+ * and one ceil(log2 m)-bit index per value: 9/16 of dense for 2:4 at 16
+ * bits, 10/16 at 8 bits, 33/64 for 1:2 at 32 bits (formats/nm.c gives the
+ * same fractions).
+ */
+static void nm_design(struct tb *b, unsigned n, unsigned m, unsigned word_bits)
+{
+	struct spec_level *lv;
+	char name[16];
+
+	tb_init(b);
+	tb_dim(b, "M", 8);
+	tb_dim(b, "K", 64);
+	tb_tensor(b, "A", false, "M,K");
+	tb_tensor(b, "Z", true, "M");
+	b->tensors[0].density.kind = SPEC_DENSITY_NM;
+	b->tensors[0].density.nm_n = n;
+	b->tensors[0].density.nm_m = m;
+	b->tensors[0].density.nm_dim = 1;
+	b->tensors[0].density.density = (double)n / m;
+	b->tensors[0].density.is_default = false;
+	tb_compute(b, "mac", 1, 1);
+	tb_ert(b, -1, "compute=1");
+	lv = tb_level(b, "GLB", 0, word_bits, word_bits, 1, 1);
+	lv->metadata_storage_width = 48;   /* whole 1-, 2- and 3-bit indices (32 raises 3 to 4) */
+	tb_level(b, "DRAM", 0, 64, word_bits, 1, 1);
+	tb_ert(b, 0, "read=2 write=2 update=2 metadata_read=1 metadata_write=1");
+	tb_ert(b, 1, "read=100 write=100 update=100");
+	tb_keep(b, 0, "A");
+	tb_temporal(b, 0, "K64 M8", "KM");
+	snprintf(name, sizeof(name), "%u:%u", n, m);
+	tb_format(b, 0, "A", name);
+	if (tb_finish(b) < 0)
+		BUG("nm_design");
+}
+
+static void test_nm_stored(void)
+{
+	static const struct { unsigned n, m, bits; uint64_t num, den; } rows[] = {
+		{ 2, 4, 16, 9, 16 }, { 2, 4, 8, 10, 16 }, { 1, 2, 32, 33, 64 },
+		{ 2, 8, 8, 11, 32 }, { 1, 4, 16, 9, 32 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		const struct model_tile *t;
+		struct fmt_nm_ratio q;
+		uint64_t md_bits = 0;
+		unsigned r;
+		nm_design(&tb_, rows[i].n, rows[i].m, rows[i].bits);
+		CU_ASSERT_EQUAL_FATAL(eval(&tb_, &res_), 0);
+		t = &res_.tiles[0][0];
+		CU_ASSERT_EQUAL(t->shape, 512);
+		CU_ASSERT_EQUAL(t->utilized_capacity, 512 / rows[i].m * rows[i].n);
+		for (r = 0; r < t->n_fmt_ranks; r++)
+			md_bits += t->fmt_capacity[r][0] * t->fmt_md_bits[r] +
+				   t->fmt_capacity[r][1] * t->fmt_pl_bits[r];
+		CU_ASSERT_EQUAL((t->utilized_capacity * rows[i].bits + md_bits) * rows[i].den,
+				t->shape * rows[i].bits * rows[i].num);
+		q = fmt_nm_stored_ratio(rows[i].n, rows[i].m, rows[i].bits, 0);
+		CU_ASSERT_EQUAL(q.num * rows[i].den, q.den * rows[i].num);
+	}
+}
+
 static CU_TestInfo tests[] = {
 	{ "empty tiles dropped under metadata", test_drop_empty },
 	{ "overbooking", test_overbooking },
 	{ "metadata capacity", test_metadata_capacity },
 	{ "vector ratio of a compressed tile", test_vector_ratio },
+	{ "N:M as stored: 9/16, 10/16, 33/64", test_nm_stored },
 	CU_TEST_INFO_NULL,
 };
 

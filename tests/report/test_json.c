@@ -432,7 +432,51 @@ static void test_conformance(void)
 	}
 }
 
+/*
+ * The roofline object (--roofline) on the A100 design and its CUTLASS-style
+ * mapping (examples/a100/map-gemm-dense.yaml): valid under the schema,
+ * compute-bound, 2 waves, the levels outermost first with what holds them.
+ */
+static void test_roofline(void)
+{
+	static const char *const files[] = { "examples/a100/arch.yaml", "examples/a100/ERT.yaml",
+					     "examples/a100/problem.yaml",
+					     "examples/a100/map-gemm-dense.yaml" };
+	const char *src = getenv("srcdir");
+	struct spec_set *s = unit_load_files(src ? src : ".", files, 4, true);
+	struct strbuf sb = STRBUF_INIT, text = STRBUF_INIT;
+	struct model_result *r = xmalloc(sizeof(*r));
+	struct model_ws *ws;
+	struct jnode *doc;
+	const struct jnode *rl;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	ws = model_ws_new(s, NULL, NULL, 0);
+	CU_ASSERT_EQUAL_FATAL(model_eval(ws, s->mapping, r), 0);
+	report_json_roofline(s, s->mapping, r, NULL, 0, &sb);
+	doc = jparse(sb.buf);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT_EQUAL(validate(doc, schema, "$"), 0);
+	rl = jget(doc, "roofline");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rl);
+	CU_ASSERT_STRING_EQUAL(jget(rl, "bound")->str, "compute");
+	CU_ASSERT_DOUBLE_EQUAL(jget(rl, "waves")->num, 2, 0);
+	CU_ASSERT_DOUBLE_EQUAL(jget(rl, "compute_cycles")->num, 1048576, 0);
+	CU_ASSERT_STRING_EQUAL(jget(jget(rl, "levels")->kids[0], "name")->str, "HBM");
+	report_roofline(s, r, &text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text.buf, "compute: 1048576 cycles = 524288 per wave x 2 "
+					  "waves"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text.buf, "Bound by: compute\n"));
+	jfree(doc);
+	strbuf_release(&sb);
+	strbuf_release(&text);
+	model_ws_free(ws);
+	free(r);
+	spec_set_free(s);
+}
+
 static CU_TestInfo tests[] = {
+	{ "roofline object", test_roofline },
 	{ "the schema parses", test_schema_parses },
 	{ "the validator rejects bad documents", test_validator_rejects },
 	{ "hand-built design, feasible and infeasible", test_hand_built },

@@ -43,6 +43,15 @@ static const struct compute_case cases[] = {
 	  { 63, 0, 0, 37 } },
 	{ "both compressed, skipping", { 0.25, true, false, 0 }, { 0.5, true, false, 0 }, false,
 	  true, 100, { 13, 0, 50, 37 } },
+	/*
+	 * 32 of 4096 non-zeros, each probability rounded to 1e-6: d = 0.007813 but
+	 * q = 1 - 0.992188 = 0.007812 (d / q = 1.00013, Sparseloop asserts); A is
+	 * non-empty on every surviving compute, B's share decides.
+	 */
+	{ "rounded d above q, skipping", { 0.007813, false, false, 0 },
+	  { 0.5, true, true, 0.992188 }, false, true, 100, { 50, 0, 50, 0 } },
+	{ "rounded d above q, both sides", { 0.007813, true, true, 0.9 },
+	  { 0.1, true, true, 0.992188 }, false, true, 100, { 100, 0, 0, 0 } },
 };
 
 static void test_cases(void)

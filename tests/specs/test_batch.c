@@ -1,8 +1,9 @@
 /*
  * Batch files (specs/batch.c): defaults given to every job (lists first),
  * paths read from the file's directory, overrides from a mapping or a
- * list, a network's command, names given and made up; and each mistake of
- * tests/data/batch/bad.yaml as a located error.
+ * list, a network's command, names given and made up, where each override
+ * is written; and each mistake of tests/data/batch/bad.yaml and of a few
+ * more files as a located error.
  */
 #include "specs/spec.h"
 
@@ -102,7 +103,7 @@ static void test_bad(void)
 		} cases[] = {
 			{ "defaults: {tags: [x]}\n", "no 'jobs' list" },
 			{ "jobs: []\n", "in 'jobs': no jobs" },
-			{ "- a\n- b\n", "expected a mapping with 'jobs' (and 'defaults')" },
+			{ "- a\n- b\n", "expected a mapping with 'jobs' (and 'defaults'), got a list" },
 			{ "jobs: [{files: [a.yaml]}]\njob: 1\n", "unknown key 'job'; did you mean 'jobs'?" },
 		};
 		char tmp[] = "/tmp/test_batch.XXXXXX";
@@ -163,10 +164,132 @@ static void test_vars(void)
 	diag_list_release(&dl);
 }
 
+/* Write 'text' to the temporary file 'tmp'. */
+static void write_tmp(const char *tmp, const char *text)
+{
+	FILE *fp = fopen(tmp, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+/*
+ * Where each override is written (its text, or its PATH and its VALUE in a
+ * mapping, after an opening quote), the defaults' first.
+ */
+static void test_set_at(void)
+{
+	static const char text[] =
+		"defaults:\n"
+		"  set: [\"a.b=1\"]\n"
+		"jobs:\n"
+		"  - files: [x.yaml]\n"
+		"    set:\n"
+		"      problem.instance.M: 4\n"
+		"      'x.y': \"two words\"\n"
+		"  - files: [x.yaml]\n"
+		"    set: [c=2, 'd=3']\n";
+	static const struct {
+		size_t job, set;
+		unsigned line, col, value_line, value_col;
+	} rows[] = {
+		{ 0, 0, 2, 10, 0, 0 },       /* the defaults', inside its quotes */
+		{ 0, 1, 6, 7, 6, 27 },       /* PATH: VALUE */
+		{ 0, 2, 7, 8, 7, 14 },       /* a quoted key, a quoted value (at its quote) */
+		{ 1, 1, 9, 11, 0, 0 },       /* a plain string */
+		{ 1, 2, 9, 17, 0, 0 },       /* a quoted string */
+	};
+	struct diag_list dl = DIAG_LIST_INIT;
+	char tmp[] = "/tmp/test_batch.XXXXXX";
+	struct spec_batch *b;
+	size_t i;
+	int fd = mkstemp(tmp);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	write_tmp(tmp, text);
+	b = spec_batch_load(tmp, &dl);
+	diag_print(&dl, stderr);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_EQUAL_FATAL(b->jobs[0].n_sets, 3);
+	CU_ASSERT_EQUAL_FATAL(b->jobs[1].n_sets, 3);
+	CU_ASSERT_STRING_EQUAL(b->jobs[0].sets[2], "x.y='two words'");
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct diag_loc *at = &b->jobs[rows[i].job].set_at[2 * rows[i].set];
+		CU_ASSERT_PTR_EQUAL(at[0].file, tmp);
+		CU_ASSERT_EQUAL(at[0].line, rows[i].line);
+		CU_ASSERT_EQUAL(at[0].col, rows[i].col);
+		CU_ASSERT_EQUAL(at[1].line, rows[i].value_line);
+		CU_ASSERT_EQUAL(at[1].col, rows[i].value_col);
+		if (at[0].line != rows[i].line || at[0].col != rows[i].col ||
+		    at[1].col != rows[i].value_col)
+			fprintf(stderr, "row %zu: %u:%u %u:%u\n", i, at[0].line, at[0].col,
+				at[1].line, at[1].col);
+	}
+	spec_batch_free(b);
+	unlink(tmp);
+	diag_list_release(&dl);
+}
+
+/*
+ * Mistakes of a batch file's own, each exactly located: a job that failed
+ * to read before a good one (it crashed the duplicate-name check), an
+ * override's path, in a list or a mapping, a variable without '=' (the
+ * defaults' said once), an empty file.
+ */
+static void test_located(void)
+{
+	static const struct {
+		const char *text, *diags;
+	} rows[] = {
+		{ "jobs:\n  - comand: map\n  - files: [a.yaml]\n",
+		  "2:5: error: in 'jobs[0]': unknown key 'comand'; did you mean 'command'?\n" },
+		{ "jobs:\n  - {files: [a.yaml], set: [\"problem.instance[.M=1\", a..b=2]}\n",
+		  "2:46: error: '[' is not closed\n"
+		  "2:56: error: expected a key after '.'\n" },
+		{ "jobs:\n  - files: [a.yaml]\n    set:\n      problem.instance.M]: 3\n"
+		  "      \"x[\": 4\n",
+		  "4:25: error: ']' without '['\n"
+		  "5:9: error: '[' is not closed\n" },
+		{ "defaults: {vars: [x]}\njobs:\n  - {files: [a.yaml], vars: [y=1, =2]}\n"
+		  "  - {files: [a.yaml]}\n",
+		  "1:19: error: in 'defaults.vars': expected NAME=VALUE, got 'x'\n"
+		  "3:35: error: in 'jobs[0].vars': expected NAME=VALUE, got '=2'\n" },
+		{ "", "1:1: error: expected a mapping with 'jobs' (and 'defaults'), got an empty "
+		  "file\n" },
+		{ "jobs: 3\n", "1:7: error: in 'jobs': expected a list, got a scalar\n" },
+	};
+	char tmp[] = "/tmp/test_batch.XXXXXX";
+	size_t i, k;
+	int fd = mkstemp(tmp);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct diag_list dl = DIAG_LIST_INIT;
+		char got[1024] = "";
+		size_t len = 0;
+		write_tmp(tmp, rows[i].text);
+		CU_ASSERT_PTR_NULL(spec_batch_load(tmp, &dl));
+		for (k = 0; k < dl.n && len < sizeof(got); k++)
+			len += (size_t)snprintf(got + len, sizeof(got) - len, "%u:%u: %s: %s\n",
+						dl.items[k].loc.line, dl.items[k].loc.col,
+						dl.items[k].severity == DIAG_ERROR ? "error" : "note",
+						dl.items[k].message);
+		CU_ASSERT_STRING_EQUAL(got, rows[i].diags);
+		if (strcmp(got, rows[i].diags))
+			fprintf(stderr, "row %zu: got\n%s", i, got);
+		diag_list_release(&dl);
+	}
+	unlink(tmp);
+}
+
 static CU_TestInfo batch_tests[] = {
 	{ "Jinja2 variables", test_vars },
 	{ "jobs, defaults, paths, overrides", test_jobs },
 	{ "mistakes located", test_bad },
+	{ "where the overrides are written", test_set_at },
+	{ "the file's own mistakes, located", test_located },
 	CU_TEST_INFO_NULL,
 };
 

@@ -205,8 +205,8 @@ static void test_errors(void)
 }
 
 /*
- * A relative 'file' is looked for beside the YAML file, and whatever the
- * matrix reader reports is located at the 'file' key with the file's path.
+ * A relative 'file' is looked for beside the YAML file; a file that cannot
+ * be read is reported at the 'file' key, with the path looked for.
  */
 static void test_actual_data_file_location(void)
 {
@@ -218,7 +218,7 @@ static void test_actual_data_file_location(void)
 
 	CU_ASSERT_PTR_NULL(s);
 	snprintf(expected, sizeof(expected), "11:54: error: in 'problem.instance.densities.A.file': "
-		 "%.*s/no_such_dir/a.mtx", (int)(slash - yaml), yaml);
+		 "cannot open '%.*s/no_such_dir/a.mtx'", (int)(slash - yaml), yaml);
 	if (strncmp(got, expected, strlen(expected)))
 		fprintf(stderr, "expected\n%s\ngot\n%s", expected, got);
 	CU_ASSERT_EQUAL(strncmp(got, expected, strlen(expected)), 0);
@@ -227,16 +227,26 @@ static void test_actual_data_file_location(void)
 	diag_list_release(&dl);
 }
 
-/* NAME=FILE options name a data space; the file is read relative to the cwd. */
+/*
+ * NAME=FILE options name a data space; the file is read relative to the
+ * cwd. Their errors are located in the option, "--tensor 'NAME=FILE'":
+ * the name at column 1, the file after the '='.
+ */
 static void test_tensor_file_options(void)
 {
-	static const char *const bad[] = { "Q=q.mtx", "noequals", "A=" };
-	static const char *const expected[] = {
-		"in 'Q=q.mtx': unknown data space 'Q'; did you mean 'A'?",
-		"a tensor file is given as NAME=FILE, got 'noequals'",
-		"a tensor file is given as NAME=FILE, got 'A='",
+	static const char *const bad[] = { "Q=q.mtx", "noequals", "A=", "A=/no/such/a.mtx" };
+	static const struct {
+		const char *origin;
+		unsigned col;
+		const char *message;
+	} expected[] = {
+		{ "--tensor 'Q=q.mtx'", 1, "unknown data space 'Q'; did you mean 'A'?" },
+		{ "--tensor 'noequals'", 1, "a tensor file is given as NAME=FILE" },
+		{ "--tensor 'A='", 3, "a tensor file is given as NAME=FILE" },
+		{ "--tensor 'A=/no/such/a.mtx'", 3,
+		  "cannot open '/no/such/a.mtx': No such file or directory" },
 	};
-	struct spec_load_options opt = { .tensor_files = bad, .n_tensor_files = 3 };
+	struct spec_load_options opt = { .tensor_files = bad, .n_tensor_files = 4 };
 	const char *texts[2] = { arch, "problem: {shape: {dimensions: [K], data_spaces: "
 				       "[{name: A, projection: [K]}]}, instance: {K: 2}}\n" };
 	struct diag_list dl = DIAG_LIST_INIT;
@@ -244,10 +254,13 @@ static void test_tensor_file_options(void)
 	size_t i;
 
 	CU_ASSERT_PTR_NULL(s);
-	CU_ASSERT_EQUAL_FATAL(dl.n, 3);
-	for (i = 0; i < 3; i++) {
-		CU_ASSERT_STRING_EQUAL(dl.items[i].message, expected[i]);
-		CU_ASSERT_PTR_NULL(dl.items[i].loc.file);
+	CU_ASSERT_EQUAL_FATAL(dl.n, 4);
+	for (i = 0; i < 4; i++) {
+		CU_ASSERT_STRING_EQUAL(dl.items[i].message, expected[i].message);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(dl.items[i].loc.file);
+		CU_ASSERT_STRING_EQUAL(dl.items[i].loc.file, expected[i].origin);
+		CU_ASSERT_EQUAL(dl.items[i].loc.line, 1);
+		CU_ASSERT_EQUAL(dl.items[i].loc.col, expected[i].col);
 	}
 	diag_list_release(&dl);
 }

@@ -78,6 +78,16 @@ static char *render(const struct spec_set *s, const char *level, enum spec_const
 				if (c->bypass_mask & (1u << d))
 					strbuf_addf(&sb, " %s", s->workload.tensors[d].name);
 		}
+		if (c->no_multicast_mask)
+			strbuf_addstr(&sb, " no_reuse");
+		for (d = 0; d < s->workload.n_tensors; d++)
+			if (c->no_multicast_mask & (1u << d))
+				strbuf_addf(&sb, " %s", s->workload.tensors[d].name);
+		if (c->no_link_transfer_mask)
+			strbuf_addstr(&sb, " no_link_transfer");
+		for (d = 0; d < s->workload.n_tensors; d++)
+			if (c->no_link_transfer_mask & (1u << d))
+				strbuf_addf(&sb, " %s", s->workload.tensors[d].name);
 	}
 	if (n != 1)
 		strbuf_addf(&sb, " (%u constraints)", n);
@@ -148,6 +158,12 @@ static void test_macros(void)
 		  "constraints:\n  targets:\n"
 		  "  - {target: PE, type: spatial, factors: [P=1], permutation: [M, C], split: 1}\n",
 		  "inter_PE_spatial", SPEC_CON_SPATIAL, "C=1 P=1 | M C split 1" },
+		/* so are no_reuse and no_link_transfer on a spatial constraint */
+		{ "{}", "{spatial: {factors: [C=1], no_reuse: [Weights]}}", 4, 16, 4,
+		  "constraints:\n  targets:\n"
+		  "  - {target: PE, type: spatial, no_reuse: [Inputs], no_link_transfer: [Outputs]}\n",
+		  "inter_PE_spatial", SPEC_CON_SPATIAL,
+		  "C=1 | no_reuse Weights Inputs no_link_transfer Outputs" },
 		{ "{temporal: {factors: [M=2]}}", "{}", 4, 16, 4,
 		  "extra_mapping_constraints:\n  targets:\n"
 		  "  - {target: buf, type: temporal, factors_only: [C=4]}\n"

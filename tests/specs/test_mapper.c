@@ -145,8 +145,26 @@ static void test_unsupported_constraint_keys(void)
 					"type: temporal, no_reuse: [A], default_max_factor: 4}]}\n", &dl);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT_EQUAL(dl.n_warnings, 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(dl.items[0].message, "'no_reuse' constraints are not "
-				      "supported; ignored"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(dl.items[0].message, "'no_reuse' constraints are "
+				      "supported on spatial constraints only; ignored"));
+	spec_set_free(s);
+	diag_list_release(&dl);
+}
+
+/* Spatial 'no_reuse' and 'no_link_transfer': masks the mapper gives its mappings. */
+static void test_spatial_masks(void)
+{
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct spec_set *s = load_extra("architecture_constraints: {targets: [{target: GLB, "
+					"type: spatial, no_reuse: [A, Z], no_link_transfer: [B]}]}\n",
+					&dl);
+	const struct spec_constraint *c;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(dl.n_warnings, 0);
+	c = &s->constraints.items[0];
+	CU_ASSERT_EQUAL(c->no_multicast_mask, 0x5);
+	CU_ASSERT_EQUAL(c->no_link_transfer_mask, 0x2);
 	spec_set_free(s);
 	diag_list_release(&dl);
 }
@@ -156,6 +174,7 @@ static CU_TestInfo tests[] = {
 	{ "settings", test_settings },
 	{ "constraint sources and forms", test_constraint_sources },
 	{ "unsupported constraint keys", test_unsupported_constraint_keys },
+	{ "spatial no_reuse and no_link_transfer", test_spatial_masks },
 	CU_TEST_INFO_NULL,
 };
 

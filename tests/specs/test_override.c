@@ -446,7 +446,7 @@ static const struct bad_row bad_rows[] = {
 	  "'2'\n"
 	  "input.yaml:112:17: note: the override replaces the value given here\n" },
 	{ "a value that is not YAML", D_FLAT, { "problem.instance.M=[1" },
-	  "--set 'problem.instance.M=[1':2:1: error: YAML syntax error: did not find expected ',' "
+	  "--set 'problem.instance.M=[1':1:22: error: YAML syntax error: did not find expected ',' "
 	  "or ']'\n"
 	  "--set 'problem.instance.M=[1':1:20: note: while parsing a flow sequence\n" },
 	{ "a named format beside ranks", D_FLAT,
@@ -765,6 +765,53 @@ static void test_parse(void)
 	}
 }
 
+/*
+ * Overrides read from a file (a batch job's 'set') are located where they
+ * are written: "PATH=VALUE" from 'at' on; PATH: VALUE at 'at' and
+ * 'value_at'; a value's error and a path's, at their own columns.
+ */
+static void test_placed(void)
+{
+	static const struct {
+		const char *text;
+		struct diag_loc at, value_at;
+		const char *expected;
+	} rows[] = {
+		{ "problem.instance.densities.B.density=1.5", { "jobs.yaml", 7, 12 }, { NULL, 0, 0 },
+		  "jobs.yaml:7:49: error: in 'problem.instance.densities.B.density': expected a "
+		  "number in [0, 1], got '1.5'\n"
+		  "input.yaml:118:26: note: the override replaces the value given here\n" },
+		{ "problem.instance.densities.B.density=1.5", { "jobs.yaml", 6, 7 },
+		  { "jobs.yaml", 6, 46 },
+		  "jobs.yaml:6:46: error: in 'problem.instance.densities.B.density': expected a "
+		  "number in [0, 1], got '1.5'\n"
+		  "input.yaml:118:26: note: the override replaces the value given here\n" },
+		{ "problem..instance.M=3", { "jobs.yaml", 3, 5 }, { "jobs.yaml", 4, 9 },
+		  "jobs.yaml:3:13: error: expected a key after '.'\n" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct spec_override ov = SPEC_OVERRIDE_INIT;
+		struct diag_list dl = DIAG_LIST_INIT;
+		struct spec_set *s = NULL;
+		char *got;
+		ov.at = rows[i].at;
+		ov.value_at = rows[i].value_at;
+		if (spec_override_parse(rows[i].text, &ov, &dl) == 0)
+			s = spec_set_build(source_of(D_FLAT), &ov, 1, NULL, &dl);
+		got = render(&dl);
+		CU_ASSERT_PTR_NULL(s);
+		CU_ASSERT_STRING_EQUAL(got, rows[i].expected);
+		if (strcmp(got, rows[i].expected))
+			fprintf(stderr, "row %zu: got\n%s", i, got);
+		free(got);
+		spec_set_free(s);
+		spec_override_release(&ov);
+		diag_list_release(&dl);
+	}
+}
+
 /* ------------------------------------------------------------- threads */
 
 struct worker {
@@ -828,6 +875,7 @@ static CU_TestInfo tests[] = {
 	{ "a source with errors builds nothing", test_broken_source },
 	{ "an override of an attribute nothing reads", test_unread_attribute },
 	{ "PATH=VALUE", test_parse },
+	{ "overrides located where a file wrote them", test_placed },
 	{ "threads share a source", test_threads },
 	CU_TEST_INFO_NULL,
 };

@@ -134,7 +134,7 @@ static const struct error_row error_rows[] = {
 	{ "problem: {shape: {dimensions: []}}\n", "a problem needs at least one dimension" },
 	{ "problem: {shape: {dimensions: [K], data_spaces: []}}\n",
 	  "a problem needs 1 to 16 data spaces, got 0" },
-	{ "problem: {shape: {dimensions: [K]}}\n", "in 'problem.shape.data_spaces': missing" },
+	{ "problem: {shape: {dimensions: [K]}}\n", "1:18: error: in 'problem.shape': missing 'data_spaces'" },
 	{ "problem: {shape: {dimensions: [K], data_spaces: [{name: A}]}}\n",
 	  "data space 'A' needs a 'projection'" },
 	{ "problem: {shape: {dimensions: [K], data_spaces: [{name: A, projection: [[[K, S]]]}]}}\n",
@@ -178,11 +178,22 @@ struct huge_row {
 };
 
 static const struct huge_row huge_rows[] = {
-	/* the product of the rank extents: 2^32 * 2^32 * 16 */
+	/*
+	 * the product of the rank extents: 2^32 * 2^32 * 16, which is also the
+	 * operation space's (located at B, whose bound takes it past 2^64 - 1)
+	 */
 	{ "problem: {shape: {dimensions: [A, B, C], data_spaces: [{name: T, projection: [A, B, C]}]},"
 	  " instance: {A: 4294967296, B: 4294967296, C: 16}}\n",
+	  "1:121: error: in 'problem.instance.B': the operation space (the product of the "
+	  "dimensions' bounds) exceeds 2^64 - 1 points; counts are exact 64-bit integers\n"
 	  "1:63: error: data space 'T' is too large: its ranks span more than 2^64 - 1 points "
 	  "together\n" },
+	/* the operation space alone: 2^32 * 2^32 points, the tensor 2^32 */
+	{ "problem:\n"
+	  "  shape: {dimensions: [A, B], data_spaces: [{name: T, projection: [A]}]}\n"
+	  "  instance: {A: 4294967296, B: 4294967296}\n",
+	  "3:32: error: in 'problem.instance.B': the operation space (the product of the "
+	  "dimensions' bounds) exceeds 2^64 - 1 points; counts are exact 64-bit integers\n" },
 	/* one rank: 1 + 2^62 * (2^3 - 1) overflows in the product */
 	{ "problem:\n"
 	  "  shape:\n"
@@ -241,12 +252,29 @@ static void test_largest_extent(void)
 	diag_list_release(&dl);
 }
 
+/* An operation space of exactly 2^64 - 1 points: (2^32 - 1) (2^32 + 1). */
+static void test_largest_operation_space(void)
+{
+	static const char text[] =
+		"problem:\n"
+		"  shape: {dimensions: [A, B], data_spaces: [{name: T, projection: [A]}]}\n"
+		"  instance: {A: 4294967295, B: 4294967297}\n";
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct spec_set *s = load_problem(text, &dl);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(s->workload.bounds[0] * s->workload.bounds[1], UINT64_MAX);
+	spec_set_free(s);
+	diag_list_release(&dl);
+}
+
 static CU_TestInfo tests[] = {
 	{ "projection forms, sizes, masks", test_sizes_and_masks },
 	{ "terms and coefficients", test_terms_and_coefficients },
 	{ "shape and instance errors", test_errors },
 	{ "overflowing extents and sizes", test_huge_tensor_is_an_error },
 	{ "the largest extent", test_largest_extent },
+	{ "the largest operation space", test_largest_operation_space },
 	CU_TEST_INFO_NULL,
 };
 

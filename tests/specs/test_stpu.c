@@ -198,9 +198,49 @@ static const struct error_row error_rows[] = {
 	{ "  matrix: {rows: 5, file: stpu3x4.mtx}\n",
 	  "2:18: error: in 'stpu.matrix': '" },
 	{ "  matrix: {rows: 5, file: stpu3x4.mtx}\n", "stpu3x4.mtx' is 3 x 4 but rows x cols is 5 x 4" },
+	/* more than the model generates (accel/stpu_pattern.c's bounds) */
+	{ "  matrix: {rows: 10000000, cols: 10000000, density: 0.01}\n",
+	  "2:53: error: in 'stpu.matrix.density': a 10000000 x 10000000 matrix with "
+	  "1000000000000 non-zeros is more than the model generates (at most 2^32 positions, or "
+	  "2^27 non-zeros)" },
+	{ "  matrix: {rows: 100000, cols: 100000, density: {distribution: power_law, density: 0.5, "
+	  "exponent: 1}}\n",
+	  "in 'stpu.matrix.density': a power-law matrix with 5000000000 non-zeros is more than the "
+	  "model generates (at most 2^27)" },
+	{ "  matrix: {rows: 10000000, cols: 10000000, density: {distribution: block, density: 0.5, "
+	  "block_shape: [2, 2]}}\n",
+	  "in 'stpu.matrix.density': a 10000000 x 10000000 matrix of 25000000000000 blocks of 2 x 2 "
+	  "is more than the model generates (at most 2^32 blocks and 2^32 non-zeros)" },
+	{ "  matrix: {rows: 100000, cols: 100000, density: {distribution: banded, "
+	  "band_width: 30000}}\n",
+	  "in 'stpu.matrix.density': a 100000 x 100000 band of half-width 30000 holds 5100070000 "
+	  "non-zeros, more than the model generates (at most 2^32)" },
 	{ "  arrays: {rows: 8}\n" MAT,
 	  "2:3: error: in 'stpu': unknown key 'arrays'; did you mean 'array'?" },
 };
+
+/*
+ * The largest matrices the model generates are accepted: 2^32 positions at
+ * any density, and past that up to 2^27 non-zeros (10^14 positions at
+ * 10^-6: 10^8).
+ */
+static void test_largest(void)
+{
+	static const char *const yaml[] = {
+		"stpu:\n  matrix: {rows: 65536, cols: 65536, density: 0.5}\n",
+		"stpu:\n  matrix: {rows: 10000000, cols: 10000000, density: 0.000001}\n",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(yaml) / sizeof(yaml[0]); i++) {
+		struct diag_list dl = DIAG_LIST_INIT;
+		struct spec_set *s = load(yaml[i], &dl);
+		diag_print(&dl, stderr);
+		CU_ASSERT_PTR_NOT_NULL(s);
+		spec_set_free(s);
+		diag_list_release(&dl);
+	}
+}
 
 static void test_errors(void)
 {
@@ -271,6 +311,7 @@ static CU_TestInfo tests[] = {
 	{ "banded", test_banded },
 	{ "file", test_file },
 	{ "errors", test_errors },
+	{ "the largest generated matrices", test_largest },
 	{ "many errors", test_many_errors },
 	{ "beside a Timeloop design", test_with_design },
 	{ "names", test_names },

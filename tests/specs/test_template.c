@@ -163,27 +163,31 @@ struct err_row {
 	const char *expected;
 };
 
+/*
+ * Jinja2 gives a line; the column is the name the message quotes, the end
+ * of the line for an unexpected end, or the line's first '{{' or '{%'.
+ */
 static void test_errors(void)
 {
 	static const struct err_row rows[] = {
 		{ "syntax.j2", "a: 1\nb: {{ 1 + }}\n",
-		  "syntax.j2:2: error: Jinja2 template syntax error: unexpected 'end of print "
+		  "syntax.j2:2:4: error: Jinja2 template syntax error: unexpected 'end of print "
 		  "statement'\n" },
 		{ "block.j2", "a: 1\n{% if x %}\nb: 2\n",
-		  "block.j2:2: error: Jinja2 template syntax error: Unexpected end of template. "
+		  "block.j2:2:11: error: Jinja2 template syntax error: Unexpected end of template. "
 		  "Jinja was looking for the following tags: 'elif' or 'else' or 'endif'. The "
 		  "innermost block that needs to be closed is 'if'.\n" },
 		{ "undef.j2", "a: 1\n\nc: {{ nothere }}\n",
-		  "undef.j2:3: error: Jinja2 template error: 'nothere' is undefined\n" },
+		  "undef.j2:3:7: error: Jinja2 template error: 'nothere' is undefined\n" },
 		{ "inner.j2", "{{include_text('inner_bad.yaml')}}\nb: 2\n",
-		  "inner_bad.yaml:2: error: Jinja2 template error: 'missing_var' is undefined\n" },
+		  "inner_bad.yaml:2:7: error: Jinja2 template error: 'missing_var' is undefined\n" },
 		{ "divzero.j2", "a: {{ 1 / 0 }}\n",
-		  "divzero.j2:1: error: Jinja2 template error: ZeroDivisionError: division by zero\n" },
+		  "divzero.j2:1:4: error: Jinja2 template error: ZeroDivisionError: division by zero\n" },
 		{ "nofile.j2", "x: 1\ny: {{include('nope.yaml', 'a')}}\n",
-		  "nofile.j2:2: error: Jinja2 template error: cannot find 'nope.yaml' (looked for: "
+		  "nofile.j2:2:15: error: Jinja2 template error: cannot find 'nope.yaml' (looked for: "
 		  "nope.yaml)\n" },
 		{ "many.j2", "y: {{include('parts/*.yaml')}}\n",
-		  "many.j2:1: error: Jinja2 template error: include('parts/*.yaml') matches 2 files "
+		  "many.j2:1:15: error: Jinja2 template error: include('parts/*.yaml') matches 2 files "
 		  "(include_all() takes several)\n" },
 		{ "nokey.j2", "a: 1\nb: {{include('parts/a.yaml', 'part.color')}}\n",
 		  "nokey.j2:2:4: error: cannot include 'part.color' of 'parts/a.yaml': there is no "
@@ -225,7 +229,7 @@ static void test_bad_variable(void)
 	put("needs_var.j2", "a: {{ x }}\n");
 	CU_ASSERT_PTR_NULL(load("needs_var.j2", vars, 1, shared, &dl));
 	got = diags(&dl);
-	CU_ASSERT_STRING_EQUAL(got, "needs_var.j2:0: error: Jinja2 template error: a template "
+	CU_ASSERT_STRING_EQUAL(got, "needs_var.j2:1:4: error: Jinja2 template error: a template "
 			       "variable is NAME=VALUE, got 'novalue'\n");
 	free(got);
 	diag_list_release(&dl);

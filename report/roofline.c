@@ -1,0 +1,115 @@
+/*
+ * The roofline view of a result (docs/model.md, "Roofline"): per storage
+ * level the bytes it moves, the cycles they need at its bandwidth and the
+ * cycles its tile fills wait for their data, against the compute cycles;
+ * the largest of them bounds the run.
+ */
+#include "report/report_int.h"
+
+#include <stdio.h>
+
+#include "util/json.h"
+
+/* Index of the level that bounds the run, or -1: the compute units. */
+static int bound_level(const struct model_result *r)
+{
+	uint64_t best = r->compute.cycles;
+	int b = -1;
+	unsigned l;
+
+	for (l = 0; l < r->n_levels; l++)
+		if (r->levels[l].cycles > best) {
+			best = r->levels[l].cycles;
+			b = (int)l;
+		}
+	return b;
+}
+
+/* What holds a level back: "bandwidth", "latency" or "-" (neither exceeds the compute). */
+static const char *level_limit(const struct model_result *r, unsigned l)
+{
+	const struct model_level *ml = &r->levels[l];
+
+	if (ml->cycles <= r->compute.cycles)
+		return "-";
+	return (double)ml->latency_cycles >= ml->bw_cycles ? "latency" : "bandwidth";
+}
+
+/* The level's bandwidths as "r/w/shared" words per cycle ("-" when unlimited). */
+static void bandwidths(const struct spec_level *lvl, struct strbuf *sb)
+{
+	if (lvl->has_shared_bw)
+		strbuf_addf(sb, "%.1f shared", lvl->shared_bw_words_per_cycle);
+	if (lvl->has_read_bw)
+		strbuf_addf(sb, "%s%.1f read", sb->len ? ", " : "", lvl->read_bw_words_per_cycle);
+	if (lvl->has_write_bw)
+		strbuf_addf(sb, "%s%.1f write", sb->len ? ", " : "", lvl->write_bw_words_per_cycle);
+	if (!sb->len)
+		strbuf_addstr(sb, "-");
+}
+
+static double bytes_of(const struct spec_set *s, const struct model_result *r, unsigned l)
+{
+	return r->levels[l].total_words * (double)s->arch.levels[l].word_bits / 8.0;
+}
+
+void report_roofline(const struct spec_set *s, const struct model_result *r, struct strbuf *out)
+{
+	struct strbuf bw = STRBUF_INIT;
+	int b = bound_level(r);
+	unsigned l;
+
+	strbuf_addf(out, "Roofline (cycles; the largest bounds the run):\n");
+	strbuf_addf(out, "    compute: %llu cycles", (unsigned long long)r->compute.cycles);
+	if (r->compute.waves > 1)
+		strbuf_addf(out, " = %llu per wave x %llu waves",
+			    (unsigned long long)r->compute.cycles_per_wave,
+			    (unsigned long long)r->compute.waves);
+	strbuf_addf(out, ", %llu actual computes%s\n", (unsigned long long)r->actual_computes,
+		    b < 0 ? "  <- bound" : "");
+	strbuf_addf(out, "    %-16s %14s %10s %-24s %14s %14s %14s  %s\n", "level", "bytes moved",
+		    "MACs/byte", "bandwidth (words/cycle)", "at bandwidth", "fill latency",
+		    "cycles", "limit");
+	for (l = r->n_levels; l-- > 0;) {
+		double bytes = bytes_of(s, r, l);
+		strbuf_reset(&bw);
+		bandwidths(&s->arch.levels[l], &bw);
+		strbuf_addf(out, "    %-16s %14.4g %10.4g %-24s %14.0f %14llu %14llu  %s%s\n",
+			    s->arch.levels[l].name, bytes,
+			    bytes > 0 ? (double)r->actual_computes / bytes : 0.0, bw.buf,
+			    r->levels[l].bw_cycles, (unsigned long long)r->levels[l].latency_cycles,
+			    (unsigned long long)r->levels[l].cycles, level_limit(r, l),
+			    (int)l == b ? "  <- bound" : "");
+	}
+	strbuf_addf(out, "Bound by: %s\n", b < 0 ? "compute" : s->arch.levels[b].name);
+	strbuf_release(&bw);
+}
+
+void report_roofline_json(struct json_writer *w, const struct spec_set *s,
+			  const struct model_result *r)
+{
+	int b = bound_level(r);
+	unsigned l;
+
+	json_open(w, "roofline", '{');
+	json_u64(w, "compute_cycles", r->compute.cycles);
+	json_u64(w, "cycles_per_wave", r->compute.cycles_per_wave);
+	json_u64(w, "waves", r->compute.waves);
+	json_str(w, "bound", b < 0 ? "compute" : s->arch.levels[b].name);
+	json_open(w, "levels", '[');
+	for (l = r->n_levels; l-- > 0;) {
+		const struct model_level *ml = &r->levels[l];
+		json_open(w, NULL, '{');
+		json_str(w, "name", s->arch.levels[l].name);
+		json_double(w, "bytes_moved", bytes_of(s, r, l));
+		json_double(w, "read_words_per_instance", ml->read_words);
+		json_double(w, "write_words_per_instance", ml->write_words);
+		json_double(w, "bandwidth_cycles", ml->bw_cycles);
+		json_u64(w, "latency_cycles", ml->latency_cycles);
+		json_u64(w, "cycles", ml->cycles);
+		json_str(w, "limit", level_limit(r, l));
+		json_close(w, '}');
+	}
+	json_close(w, ']');
+	json_close(w, '}');
+}

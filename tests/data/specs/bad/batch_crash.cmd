@@ -1,0 +1,1 @@
+batch batch_crash.yaml --db "$tmp/db"

@@ -1,0 +1,1 @@
+batch batch_empty.yaml --db "$tmp/db"

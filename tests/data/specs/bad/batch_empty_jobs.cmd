@@ -1,0 +1,1 @@
+batch batch_empty_jobs.yaml --db "$tmp/db"

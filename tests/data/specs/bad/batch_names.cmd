@@ -1,0 +1,1 @@
+batch batch_names.yaml --db "$tmp/db"

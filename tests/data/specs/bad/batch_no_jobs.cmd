@@ -1,0 +1,1 @@
+batch batch_no_jobs.yaml --db "$tmp/db"

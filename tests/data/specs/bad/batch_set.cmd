@@ -1,0 +1,1 @@
+batch batch_set.yaml --db "$tmp/db"

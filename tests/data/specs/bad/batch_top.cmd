@@ -1,0 +1,1 @@
+batch batch_top.yaml --db "$tmp/db"

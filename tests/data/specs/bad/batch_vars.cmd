@@ -1,0 +1,1 @@
+batch batch_vars.yaml --db "$tmp/db"

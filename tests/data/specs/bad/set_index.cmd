@@ -1,0 +1,1 @@
+check base.yaml --set 'problem.shape.data_spaces[7].name=W'

@@ -1,0 +1,1 @@
+check base.yaml --set 'architecture.subtree[0].local[name=GBL].attributes.depth=64'

@@ -1,0 +1,1 @@
+check base.yaml --set 'problem.instance.M=[4, '

@@ -1,0 +1,1 @@
+sweep base.yaml --command check --db "$tmp/db" --axis 'problem..instance.M=2,4'
