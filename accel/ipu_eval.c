@@ -184,7 +184,12 @@ int accel_ipu_eval(const struct spec_set *s, const struct accel_ipu_options *o,
 		return fail(out, ACCEL_IPU_NO_PLAN, err, err_size, "%s", why);
 	fill_plan(&L, &m, &g, &z, bound, n_eval, is_static, out);
 	fill_memory(&L, &m, &g, &z, out);
-	if (!is_static)
+	/*
+	 * A plan whose tiles overflow fails below; its partitions can be far
+	 * too large to draw patterns over (2^24 x 2^24 at 4 x 4 blocks: 10^10
+	 * blocks a partition), so the patterns are only drawn for a plan that fits.
+	 */
+	if (!is_static && out->memory.total_bytes <= out->memory.tile_bytes)
 		ipu_density_eval(s, &L, &m, &g, &z, o, out);
 	ipu_dense_eval(&L, out);
 	fill_rates(&L, out);

@@ -82,6 +82,9 @@ static const struct bad_row bad_rows[] = {
 	  ACCEL_IPU_NO_PLAN, "no partition of X, Y, Z" },
 	{ "bow, bytes_per_tile: 2048", "x: 4096, y: 4096, z: 64, block_size: 16, density: 0.25",
 	  ACCEL_IPU_OUT_OF_MEMORY, "a tile needs" },
+	/* partitions of 10^10 blocks: refused before any pattern is drawn over them */
+	{ "bow", "x: 16777216, y: 16777216, z: 1024, block_size: 4, density: 0.0625, "
+	  "sparsity: dynamic", ACCEL_IPU_OUT_OF_MEMORY, "a tile needs" },
 	{ "bow, block_macs_per_cycle: {half: {4: 0}}", "x: 64, y: 64, z: 8, block_size: 4, density: 0.1",
 	  ACCEL_IPU_NO_PLAN, "no half block kernel divides block size 4" },
 };
