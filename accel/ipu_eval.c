@@ -185,11 +185,14 @@ int accel_ipu_eval(const struct spec_set *s, const struct accel_ipu_options *o,
 	fill_plan(&L, &m, &g, &z, bound, n_eval, is_static, out);
 	fill_memory(&L, &m, &g, &z, out);
 	/*
-	 * A plan whose tiles overflow fails below; its partitions can be far
-	 * too large to draw patterns over (2^24 x 2^24 at 4 x 4 blocks: 10^10
-	 * blocks a partition), so the patterns are only drawn for a plan that fits.
+	 * A plan whose tiles overflow fails below, with the cycles it would
+	 * take. Where one tile would need more than the whole device holds,
+	 * its partitions are far too large to draw patterns over (2^24 x 2^24
+	 * at 4 x 4 blocks: 10^10 blocks a partition) and the planner's
+	 * cycles stand.
 	 */
-	if (!is_static && out->memory.total_bytes <= out->memory.tile_bytes)
+	if (!is_static && (long double)out->memory.total_bytes <=
+			  (long double)L.dev->tiles * (long double)out->memory.tile_bytes)
 		ipu_density_eval(s, &L, &m, &g, &z, o, out);
 	ipu_dense_eval(&L, out);
 	fill_rates(&L, out);
