@@ -304,9 +304,6 @@ void job_row_csv_header(const struct job_row *r, struct strbuf *sb);
 void job_row_csv(const struct job_row *r, struct strbuf *sb);
 void job_row_jsonl(const struct job_row *r, struct strbuf *sb);
 
-/* 'v' in the shortest of %.15g, %.16g and %.17g that reads back as 'v'. */
-void job_format_double(double v, char *buf, size_t size);
-
 /* A network: every layer mapped on one design. */
 struct job_network {
 	const struct job_design *design;  /* architecture, constraints, ERT; --set */

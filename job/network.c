@@ -518,10 +518,10 @@ static void csv_row(struct strbuf *sb, const char *name, const struct job_summar
 
 	strbuf_addf(sb, "%s,%s", name, s ? job_status_name(s->status) : "not-run");
 	if (s && s->status == JOB_OK) {
-		job_format_double(s->energy_pj, e, sizeof(e));
-		job_format_double(s->edp_j_cycles, edp, sizeof(edp));
-		job_format_double(s->utilization, u, sizeof(u));
-		job_format_double(s->pj_per_compute, pj, sizeof(pj));
+		table_format_real(s->energy_pj, e, sizeof(e));
+		table_format_real(s->edp_j_cycles, edp, sizeof(edp));
+		table_format_real(s->utilization, u, sizeof(u));
+		table_format_real(s->pj_per_compute, pj, sizeof(pj));
 		strbuf_addf(sb, ",%s,%llu,%s,%s,%llu,%llu,%s,", e, (unsigned long long)s->cycles,
 			    edp, u, (unsigned long long)s->algorithmic_computes,
 			    (unsigned long long)s->actual_computes, pj);

@@ -11,35 +11,7 @@
 
 #include "util/json.h"
 #include "util/strbuf.h"
-
-void job_format_double(double v, char *buf, size_t size)
-{
-	int prec;
-	for (prec = 15; prec < 17; prec++) {
-		snprintf(buf, size, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			return;
-	}
-	snprintf(buf, size, "%.17g", v);
-}
-
-/* 's' as a CSV field: quoted when it holds a comma, a quote or a line break. */
-static void csv_field(struct strbuf *sb, const char *s)
-{
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\n\r")) {
-		strbuf_addstr(sb, s);
-		return;
-	}
-	strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			strbuf_addch(sb, '"');
-		strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '"');
-}
+#include "util/table.h"
 
 void job_row_csv_header(const struct job_row *r, struct strbuf *sb)
 {
@@ -48,7 +20,7 @@ void job_row_csv_header(const struct job_row *r, struct strbuf *sb)
 	strbuf_addstr(sb, "idx,kind,name");
 	for (i = 0; i < r->n_inputs; i++) {
 		strbuf_addch(sb, ',');
-		csv_field(sb, r->input_names[i]);
+		table_csv_field(sb, r->input_names[i]);
 	}
 	strbuf_addstr(sb, ",status,energy_pj,cycles,edp_j_cycles,utilization,"
 		      "algorithmic_computes,actual_computes,pj_per_compute,error\n");
@@ -63,10 +35,10 @@ static void csv_metrics(const struct job_summary *s, struct strbuf *sb)
 		strbuf_addstr(sb, ",,,,,,,");
 		return;
 	}
-	job_format_double(s->energy_pj, e, sizeof(e));
-	job_format_double(s->edp_j_cycles, edp, sizeof(edp));
-	job_format_double(s->utilization, u, sizeof(u));
-	job_format_double(s->pj_per_compute, pj, sizeof(pj));
+	table_format_real(s->energy_pj, e, sizeof(e));
+	table_format_real(s->edp_j_cycles, edp, sizeof(edp));
+	table_format_real(s->utilization, u, sizeof(u));
+	table_format_real(s->pj_per_compute, pj, sizeof(pj));
 	strbuf_addf(sb, ",%s,%llu,%s,%s,%llu,%llu,%s", e, (unsigned long long)s->cycles, edp, u,
 		    (unsigned long long)s->algorithmic_computes,
 		    (unsigned long long)s->actual_computes, pj);
@@ -77,15 +49,15 @@ void job_row_csv(const struct job_row *r, struct strbuf *sb)
 	size_t i;
 
 	strbuf_addf(sb, "%llu,%s,", (unsigned long long)r->idx, r->kind);
-	csv_field(sb, r->name);
+	table_csv_field(sb, r->name);
 	for (i = 0; i < r->n_inputs; i++) {
 		strbuf_addch(sb, ',');
-		csv_field(sb, r->input_values[i]);
+		table_csv_field(sb, r->input_values[i]);
 	}
 	strbuf_addf(sb, ",%s", job_status_name(r->sum->status));
 	csv_metrics(r->sum, sb);
 	strbuf_addch(sb, ',');
-	csv_field(sb, r->sum->status != JOB_OK ? r->sum->error : NULL);
+	table_csv_field(sb, r->sum->status != JOB_OK ? r->sum->error : NULL);
 	strbuf_addch(sb, '\n');
 }
 

@@ -16,23 +16,6 @@
 /* Longest text shown in a cell of a text table. */
 #define TEXT_CELL_MAX 72
 
-static void csv_field(struct strbuf *sb, const char *s)
-{
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\n\r")) {
-		strbuf_addstr(sb, s);
-		return;
-	}
-	strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			strbuf_addch(sb, '"');
-		strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '"');
-}
-
 void report_table_csv(const struct table *t, const size_t *cols, size_t n_cols,
 		      struct strbuf *out)
 {
@@ -41,14 +24,14 @@ void report_table_csv(const struct table *t, const size_t *cols, size_t n_cols,
 	for (i = 0; i < n; i++) {
 		if (i)
 			strbuf_addch(out, ',');
-		csv_field(out, t->cols[cols ? cols[i] : i]);
+		table_csv_field(out, t->cols[cols ? cols[i] : i]);
 	}
 	strbuf_addch(out, '\n');
 	for (r = 0; r < t->n_rows; r++) {
 		for (i = 0; i < n; i++) {
 			if (i)
 				strbuf_addch(out, ',');
-			csv_field(out, table_get(t, r, cols ? cols[i] : i).text);
+			table_csv_field(out, table_get(t, r, cols ? cols[i] : i).text);
 		}
 		strbuf_addch(out, '\n');
 	}

@@ -656,18 +656,6 @@ fail:
 
 /* ------------------------------------------------------------- queries */
 
-/* The shortest "%.Ng" (N = 15..17) that reads back as 'v'. */
-static void format_real(double v, char *buf, size_t size)
-{
-	int prec;
-	for (prec = 15; prec < 17; prec++) {
-		snprintf(buf, size, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			return;
-	}
-	snprintf(buf, size, "%.17g", v);
-}
-
 /* Cell (r, c) of 't' from column 'i' of the current row of 'q'. */
 static void take_cell(struct table *t, size_t r, size_t c, sqlite3_stmt *q, int i)
 {
@@ -679,7 +667,7 @@ static void take_cell(struct table *t, size_t r, size_t c, sqlite3_stmt *q, int 
 		table_set(t, r, c, TABLE_INT, buf);
 		break;
 	case SQLITE_FLOAT:
-		format_real(sqlite3_column_double(q, i), buf, sizeof(buf));
+		table_format_real(sqlite3_column_double(q, i), buf, sizeof(buf));
 		table_set(t, r, c, TABLE_REAL, buf);
 		break;
 	case SQLITE_NULL:
@@ -848,7 +836,7 @@ static int gather_levels(struct store *st, struct gathered *g, struct arena *a,
 		c->row = (size_t)r;
 		c->seq = seq++;
 		c->name = arena_strdup(a, (const char *)sqlite3_column_text(q, 1));
-		format_real(sqlite3_column_double(q, 2), c->value, sizeof(c->value));
+		table_format_real(sqlite3_column_double(q, 2), c->value, sizeof(c->value));
 	}
 	sqlite3_finalize(q);
 	free(pairs);

@@ -4,9 +4,11 @@
  */
 #include "util/table.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /* Each row is allocated with room for this many columns more than the table has. */
@@ -90,4 +92,32 @@ void table_release(struct table *t)
 	free(t->cols);
 	free(t->rows);
 	memset(t, 0, sizeof(*t));
+}
+
+void table_format_real(double v, char *buf, size_t size)
+{
+	int prec;
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+	snprintf(buf, size, "%.17g", v);
+}
+
+void table_csv_field(struct strbuf *sb, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\n\r")) {
+		strbuf_addstr(sb, s);
+		return;
+	}
+	strbuf_addch(sb, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			strbuf_addch(sb, '"');
+		strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '"');
 }

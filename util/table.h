@@ -12,6 +12,8 @@
 
 #include "util/arena.h"
 
+struct strbuf;
+
 enum table_type { TABLE_NULL, TABLE_INT, TABLE_REAL, TABLE_TEXT };
 
 struct table_cell {
@@ -43,6 +45,12 @@ void table_set(struct table *t, size_t r, size_t c, enum table_type type, const 
 
 /* Cell (r, c); a null cell for a column added after the row. */
 struct table_cell table_get(const struct table *t, size_t r, size_t c);
+
+/* The text of a real cell: the shortest of %.15g, %.16g and %.17g that reads back as 'v'. */
+void table_format_real(double v, char *buf, size_t size);
+
+/* Append 's' as a CSV field: quoted when it holds a comma, a quote or a line break. */
+void table_csv_field(struct strbuf *sb, const char *s);
 
 /* Free everything; 't' becomes an empty table again. */
 void table_release(struct table *t);

@@ -1,9 +1,12 @@
 /* Typed tables: cells set and read back, columns added after rows, copies owned by the table. */
 #include "util/table.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tests/unit.h"
+#include "util/strbuf.h"
 
 static void test_table(void)
 {
@@ -42,8 +45,50 @@ static void test_table(void)
 	CU_ASSERT_EQUAL(t.n_cols, 0);
 }
 
+/* Real cells in the fewest digits (15 to 17) that read back exactly. */
+static void test_format_real(void)
+{
+	static const struct { double v; const char *want; } rows[] = {
+		{ 0.1, "0.1" },                            /* 15 digits are enough */
+		{ 1.0 / 3.0, "0.3333333333333333" },       /* 16 digits */
+		{ 0.1 + 0.2, "0.30000000000000004" },      /* only 17 read back */
+		{ 1e300, "1e+300" },
+		{ 123456789012345678.0, "1.2345678901234568e+17" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char buf[32];
+		table_format_real(rows[i].v, buf, sizeof(buf));
+		CU_ASSERT_STRING_EQUAL(buf, rows[i].want);
+		CU_ASSERT(strtod(buf, NULL) == rows[i].v);
+	}
+}
+
+/* CSV fields quoted only when they must be, quotes doubled, NULL empty. */
+static void test_csv_field(void)
+{
+	static const struct { const char *in, *want; } rows[] = {
+		{ "CSR", "CSR" },
+		{ "a,b", "\"a,b\"" },
+		{ "say \"hi\"", "\"say \"\"hi\"\"\"" },
+		{ "two\nlines", "\"two\nlines\"" },
+		{ NULL, "" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct strbuf sb = STRBUF_INIT;
+		table_csv_field(&sb, rows[i].in);
+		CU_ASSERT_STRING_EQUAL(sb.buf, rows[i].want);
+		strbuf_release(&sb);
+	}
+}
+
 static CU_TestInfo table_tests[] = {
 	{ "cells, late columns, copies", test_table },
+	{ "real cells", test_format_real },
+	{ "CSV fields", test_csv_field },
 	CU_TEST_INFO_NULL,
 };
 
