@@ -286,12 +286,7 @@ static void relocate(const struct job_axis *ax, size_t off, const struct diag_li
 	for (i = 0; i < from->n; i++) {
 		const struct diag *d = &from->items[i];
 		struct diag_loc at = { ax->origin, 1, d->loc.col ? d->loc.col + (unsigned)off : 0 };
-		if (d->severity == DIAG_ERROR)
-			diag_error(dl, at, "%s", d->message);
-		else if (d->severity == DIAG_WARNING)
-			diag_warning(dl, at, "%s", d->message);
-		else
-			diag_note(dl, at, "%s", d->message);
+		diag_copy(dl, d, at);
 	}
 }
 

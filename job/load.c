@@ -41,12 +41,7 @@ static void check_tensor_file(const char *arg, const struct spec_workload *w,
 		if (!loc.line)
 			loc = (struct diag_loc){ diag_list_strdup(dl, origin.buf), 1,
 						 (unsigned)(eq - arg) + 2 };
-		if (tmp.items[i].severity == DIAG_ERROR)
-			diag_error(dl, loc, "%s", tmp.items[i].message);
-		else if (tmp.items[i].severity == DIAG_WARNING)
-			diag_warning(dl, loc, "%s", tmp.items[i].message);
-		else
-			diag_note(dl, loc, "%s", tmp.items[i].message);
+		diag_copy(dl, &tmp.items[i], loc);
 	}
 	strbuf_release(&origin);
 	diag_list_release(&tmp);

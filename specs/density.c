@@ -224,12 +224,8 @@ static int relay_file_diags(struct ld *ld, struct diag_list *tmp, struct diag_lo
 			in_file = dg->loc.line != 0;
 		if (!dg->loc.line && dg->severity == DIAG_ERROR)
 			ld_error_at(ld, at, p, "%s", dg->message);
-		else if (dg->severity == DIAG_ERROR)
-			diag_error(ld->dl, dg->loc, "%s", dg->message);
-		else if (dg->severity == DIAG_WARNING)
-			diag_warning(ld->dl, dg->loc, "%s", dg->message);
 		else
-			diag_note(ld->dl, dg->loc, "%s", dg->message);
+			diag_copy(ld->dl, dg, dg->loc);
 	}
 	diag_list_release(tmp);
 	return errors ? -1 : 0;

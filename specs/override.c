@@ -273,12 +273,7 @@ static void ov_relocate(const struct spec_override *ov, const struct diag_list *
 		const struct diag *d = &from->items[i];
 		struct diag_loc loc = d->loc.file == ov->origin ?
 				      ov_loc(ov, d->loc.line, d->loc.col) : d->loc;
-		if (d->severity == DIAG_ERROR)
-			diag_error(to, loc, "%s", d->message);
-		else if (d->severity == DIAG_WARNING)
-			diag_warning(to, loc, "%s", d->message);
-		else
-			diag_note(to, loc, "%s", d->message);
+		diag_copy(to, d, loc);
 	}
 }
 
@@ -993,13 +988,7 @@ static struct diag_loc caller_loc(const struct ld *ld, struct diag_loc loc)
 /* Copy one diagnostic to 'to'. */
 static void emit(const struct ld *ld, const struct diag *d, struct diag_list *to)
 {
-	struct diag_loc loc = caller_loc(ld, d->loc);
-	if (d->severity == DIAG_ERROR)
-		diag_error(to, loc, "%s", d->message);
-	else if (d->severity == DIAG_WARNING)
-		diag_warning(to, loc, "%s", d->message);
-	else
-		diag_note(to, loc, "%s", d->message);
+	diag_copy(to, d, caller_loc(ld, d->loc));
 }
 
 static bool same_loc(struct diag_loc a, struct diag_loc b)

@@ -71,6 +71,16 @@ void diag_note(struct diag_list *dl, struct diag_loc loc, const char *fmt, ...)
 	va_end(ap);
 }
 
+void diag_copy(struct diag_list *dl, const struct diag *d, struct diag_loc loc)
+{
+	if (d->severity == DIAG_ERROR)
+		diag_error(dl, loc, "%s", d->message);
+	else if (d->severity == DIAG_WARNING)
+		diag_warning(dl, loc, "%s", d->message);
+	else
+		diag_note(dl, loc, "%s", d->message);
+}
+
 bool diag_has_errors(const struct diag_list *dl)
 {
 	return dl->n_errors > 0;

@@ -69,6 +69,9 @@ void diag_warning(struct diag_list *dl, struct diag_loc loc, const char *fmt, ..
 void diag_note(struct diag_list *dl, struct diag_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Record a copy of 'd' (same severity and message) at 'loc'. */
+void diag_copy(struct diag_list *dl, const struct diag *d, struct diag_loc loc);
+
 /* True when at least one error was recorded. */
 bool diag_has_errors(const struct diag_list *dl);
 

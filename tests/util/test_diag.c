@@ -41,6 +41,31 @@ static void test_gnu_format(void)
 	CU_ASSERT_FALSE(diag_has_errors(&dl));
 }
 
+/* A copy keeps severity and message, takes the new place, and counts again. */
+static void test_copy(void)
+{
+	struct diag_list from = DIAG_LIST_INIT, to = DIAG_LIST_INIT;
+	struct diag_loc at = { "--set 'x=1'", 1, 3 };
+	size_t i;
+	char *out;
+
+	diag_error(&from, (struct diag_loc){ "t.yaml", 1, 1 }, "bad value");
+	diag_note(&from, DIAG_LOC_NONE, "from here");
+	diag_warning(&from, (struct diag_loc){ "t.yaml", 2, 5 }, "unused key");
+	for (i = 0; i < from.n; i++)
+		diag_copy(&to, &from.items[i], at);
+	out = printed(&to);
+	CU_ASSERT_STRING_EQUAL(out,
+		"--set 'x=1':1:3: error: bad value\n"
+		"--set 'x=1':1:3: note: from here\n"
+		"--set 'x=1':1:3: warning: unused key\n");
+	CU_ASSERT_EQUAL(to.n_errors, 1);
+	CU_ASSERT_EQUAL(to.n_warnings, 1);
+	free(out);
+	diag_list_release(&from);
+	diag_list_release(&to);
+}
+
 static void test_cap_drops_errors_and_their_notes(void)
 {
 	struct diag_list dl = DIAG_LIST_INIT;
@@ -116,6 +141,7 @@ static void test_keep(void)
 
 static CU_TestInfo diag_tests[] = {
 	{ "GNU format with notes and warnings", test_gnu_format },
+	{ "copies at another place", test_copy },
 	{ "cap drops errors and their notes", test_cap_drops_errors_and_their_notes },
 	{ "edit distance", test_edit_distance },
 	{ "did you mean", test_suggest },
