@@ -111,6 +111,22 @@ static uint64_t *sorted_positions(uint64_t n, uint64_t count, struct rng *r)
 	return pos;
 }
 
+/* A uniform 'k'-subset of [0, n) as a bitmap of n bits (caller frees). */
+static uint64_t *random_subset(uint64_t n, uint64_t k, struct rng *r)
+{
+	uint64_t *bits = xcalloc((size_t)((n + 63) / 64 + 1), sizeof(*bits));
+	bool dense = k > n / 2;
+	if (dense) {
+		uint64_t w;
+		for (w = 0; w < n / 64; w++)
+			bits[w] = ~UINT64_C(0);
+		if (n % 64)
+			bits[n / 64] = (UINT64_C(1) << (n % 64)) - 1;
+	}
+	scatter_bits(bits, n, dense ? n - k : k, dense, r);
+	return bits;
+}
+
 /* Uniform: exactly 'nnz' positions, every set equally likely. */
 static int generate_uniform(struct stpu_pattern *p, uint64_t rows, uint64_t cols, uint64_t nnz,
 			    struct rng *r, char *err, size_t err_size)
@@ -118,16 +134,7 @@ static int generate_uniform(struct stpu_pattern *p, uint64_t rows, uint64_t cols
 	uint64_t n = rows * cols;
 
 	if (n <= STPU_MAX_BITMAP_POSITIONS) {
-		uint64_t *bits = xcalloc((size_t)((n + 63) / 64), sizeof(*bits));
-		bool dense = nnz > n / 2;
-		if (dense) {
-			uint64_t w;
-			for (w = 0; w < n / 64; w++)
-				bits[w] = ~UINT64_C(0);
-			if (n % 64)
-				bits[n / 64] = (UINT64_C(1) << (n % 64)) - 1;
-		}
-		scatter_bits(bits, n, dense ? n - nnz : nnz, dense, r);
+		uint64_t *bits = random_subset(n, nnz, r);
 		pattern_from_bitmap(p, bits, rows, cols, nnz);
 		free(bits);
 		return 0;
@@ -182,22 +189,6 @@ static int cmp_entry(const void *a, const void *b)
 	if (x->col != y->col)
 		return x->col < y->col ? -1 : 1;
 	return x->row < y->row ? -1 : x->row > y->row;
-}
-
-/* A uniform 'k'-subset of [0, n) as a bitmap of n bits (caller frees). */
-static uint64_t *random_subset(uint64_t n, uint64_t k, struct rng *r)
-{
-	uint64_t *bits = xcalloc((size_t)((n + 63) / 64 + 1), sizeof(*bits));
-	bool dense = k > n / 2;
-	if (dense) {
-		uint64_t w;
-		for (w = 0; w < n / 64; w++)
-			bits[w] = ~UINT64_C(0);
-		if (n % 64)
-			bits[n / 64] = (UINT64_C(1) << (n % 64)) - 1;
-	}
-	scatter_bits(bits, n, dense ? n - k : k, dense, r);
-	return bits;
 }
 
 static bool bit_of(const uint64_t *bits, uint64_t i)
