@@ -44,7 +44,9 @@ static void states(const struct saf_operand *o, const struct saf_operand *other,
 		 * on which Sparseloop asserts): the operand is then non-empty
 		 * on every surviving compute.
 		 */
-		s[ENZ] = q > 0 && d - q <= 1e-6 + 1e-12 ? fmin(d / q, 1) : q > 0 ? d / q : 1;
+		s[ENZ] = q > 0 ? d / q : 1;
+		if (s[ENZ] > 1 && d - q <= 1e-6 + 1e-12)
+			s[ENZ] = 1;
 		s[EZ] = o->has_metadata ? 0 : 1 - s[ENZ];
 		s[NE] = o->has_metadata ? 1 - s[ENZ] : 0;
 	}
