@@ -86,6 +86,34 @@ for g in h100 a100; do
 	done
 done
 
+# The 2:4 kernel with PyTorch's CUTLASS tiling (GPU-DIR/constraints-cutlass-2to4.yaml):
+# the mapper, held to it, must give 128 x 128 thread blocks of 2 x 2 warps of
+# 4 x 8 mmas, 2 mma.sp of K per stage and no split-K, and its mapping two
+# such blocks (M256 x N128 x K128) agrees exactly with the executor.
+for g in h100 a100; do
+	set -- "$EX/$g/arch.yaml" "$EX/$g/ERT.yaml" "$EX/$g/problem.yaml" "$EX/$g/sparse-2to4.yaml" \
+		--prune A=2:4:K --set problem.instance.M=256 --set problem.instance.N=128 \
+		--set problem.instance.K=128
+	if ! "$FIBERLOOP" map "$@" "$EX/$g/constraints-cutlass-2to4.yaml" "$EX/$g/mma-fp16-sparse.yaml" \
+		"$EX/$g/mapper.yaml" --threads 1 -o "$tmp/lib-$g" >"$tmp/lib.out" 2>&1; then
+		echo "FAIL: $g: map with constraints-cutlass-2to4.yaml"; cat "$tmp/lib.out"; status=1
+		continue
+	fi
+	m=$tmp/lib-$g/fiberloop-mapper.map.yaml
+	got=$(awk '/target:/ { t = $3 } /type:/ { y = $2 } /factors:/ { $1 = ""; print t, y $0 }' "$m" |
+		grep -v '^HBM' | tr '\n' ';')
+	want="TC spatial M16 N8 K4;TC temporal M1 N1 K8;RF temporal M4 N8 K1;SMEM spatial M2 N2 K1;"
+	want="${want}SMEM temporal M1 N1 K2;L2 spatial M2 N1 K1;"
+	[ $g = h100 ] && want=$(echo "$want" | sed 's/K4;TC temporal M1 N1 K8/K8;TC temporal M1 N1 K4/')
+	case $got in
+	"$want"*) ;;
+	*) echo "FAIL: $g: the 128 x 128 kernel's factors"; echo " got: $got"; echo "want: $want"
+		status=1 ;;
+	esac
+	check "$g 2:4 128 x 128 kernel GEMM 256 x 128 x 128" "" --seeds 3 --tolerance 0 --sigmas 0 \
+		"$@" "$m"
+done
+
 # The same blocks for int8 (2:4) and tf32 (1:2): the tensor core's two
 # directives come from the design's mma-DTYPE[-sparse].yaml (the
 # instruction's shape), the rest of the mapping is the fp16 one; K is four
