@@ -10,7 +10,11 @@
 #
 # DTYPE is fp16 (2:4), int8 (2:4) or tf32 (1:2). M (output features) is
 # padded to the mma's m16 and N (tokens) to its n8: a GEMV (batch 1) runs
-# as N = 8, its padding computed as zeros, as the hardware does. SHAPES is
+# as N = 8, its padding computed as zeros, as the hardware does. For fp16
+# and int8 a third kernel is mapped: the 2:4 kernel with the fixed tiling
+# of PyTorch's CUTLASS backend (GPU-DIR/constraints-cutlass-2to4.yaml:
+# 128 x 128 thread blocks, no split-K), M and N padded to its 128 x 128
+# tile as that kernel computes them. SHAPES is
 # a file of "name M K" lines (default: the models below). The searches
 # keep to the kernel structure of GPU-DIR/constraints.yaml with the
 # settings of GPU-DIR/mapper.yaml (3000 mappings without improvement per
@@ -58,8 +62,15 @@ run() {
 	echo "$cyc $en $bound"
 }
 
-echo "| GEMM (M x K) | N | dense cycles | dense us | dense bound | $nm cycles | $nm us | $nm bound | speedup | energy $nm/dense |"
-echo "|---|---:|---:|---:|---|---:|---:|---|---:|---:|"
+lib=$dir/constraints-cutlass-2to4.yaml
+[ "$dtype" != tf32 ] && [ -f "$lib" ] || lib=
+if [ -n "$lib" ]; then
+	echo "| GEMM (M x K) | N | dense cycles | dense us | dense bound | $nm cycles | $nm us | $nm bound | speedup | energy $nm/dense | 128x128 $nm cycles | 128x128 bound | 128x128 speedup |"
+	echo "|---|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---|---:|"
+else
+	echo "| GEMM (M x K) | N | dense cycles | dense us | dense bound | $nm cycles | $nm us | $nm bound | speedup | energy $nm/dense |"
+	echo "|---|---:|---:|---:|---|---:|---:|---|---:|---:|"
+fi
 while read -r name m k; do
 	[ -n "$name" ] || continue
 	mp=$(( (m + 15) / 16 * 16 ))
@@ -71,12 +82,24 @@ while read -r name m k; do
 		s=$(run "$name-$n-s" "$dir/$arch" "$dir/$ert" "$dir/constraints.yaml" \
 			"$dir/mma-$dtype-sparse.yaml" "$dir/$sp" "$dir/problem.yaml" "$dir/mapper.yaml" \
 			--prune A=$nm:K "$@")
-		echo "$name $m $k $n $clock_mhz $d | $s" | awk '{
-			split($0, h, "|"); split(h[1], a, " "); split(h[2], b, " ")
+		l=
+		if [ -n "$lib" ]; then
+			set -- --set problem.instance.M=$(( (m + 127) / 128 * 128 )) \
+				--set problem.instance.N=$(( (n + 127) / 128 * 128 )) --set problem.instance.K=$k
+			l=$(run "$name-$n-l" "$dir/$arch" "$dir/$ert" "$lib" "$dir/mma-$dtype-sparse.yaml" \
+				"$dir/$sp" "$dir/problem.yaml" "$dir/mapper.yaml" --prune A=$nm:K "$@")
+		fi
+		echo "$name $m $k $n $clock_mhz $d | $s | $l" | awk '{
+			split($0, h, "|"); split(h[1], a, " "); split(h[2], b, " "); nl = split(h[3], c, " ")
 			db = a[8]; for (i = 9; i <= length(a); i++) db = db " " a[i]
 			sb = b[3]; for (i = 4; i <= length(b); i++) sb = sb " " b[i]
-			printf "| %s (%d x %d) | %d | %d | %.2f | %s | %d | %.2f | %s | %.2fx | %.2f |\n",
+			printf "| %s (%d x %d) | %d | %d | %.2f | %s | %d | %.2f | %s | %.2fx | %.2f |",
 				a[1], a[2], a[3], a[4], a[6], a[6] / a[5], db, b[1], b[1] / a[5], sb,
-				a[6] / b[1], b[2] / a[7] }'
+				a[6] / b[1], b[2] / a[7]
+			if (nl) {
+				lb = c[3]; for (i = 4; i <= nl; i++) lb = lb " " c[i]
+				printf " %d | %s | %.2fx |", c[1], lb, a[6] / c[1]
+			}
+			printf "\n" }'
 	done
 done <"$shapes"
