@@ -404,6 +404,25 @@ static struct spec_set *load_pruned(const char *const *files, size_t n, bool pru
 }
 
 /*
+ * Load and evaluate a dense design into res_ and the same with A pruned 2:4
+ * along K (--prune A=2:4:K) into res2_; a failure ends the test.
+ */
+static void eval_dense_and_pruned(const char *const *dense, size_t nd, const char *const *sparse,
+				  size_t ns)
+{
+	struct spec_set *s;
+
+	s = load_pruned(dense, nd, false);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL_FATAL(eval_set(s, &res_), 0);
+	spec_set_free(s);
+	s = load_pruned(sparse, ns, true);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL_FATAL(eval_set(s, &res2_), 0);
+	spec_set_free(s);
+}
+
+/*
  * The A100 design (examples/a100) on a 4096^3 fp16 GEMM, a CUTLASS-style
  * kernel (examples/a100/map-gemm-*.yaml): 128 blocks of 128 x 256 per
  * quarter of Z, 2 waves on 108 SMs. Dense it is compute-bound at
@@ -422,17 +441,9 @@ static void test_a100_2to4_halves_compute(void)
 					      "examples/a100/problem.yaml",
 					      "examples/a100/sparse-2to4.yaml",
 					      "examples/a100/map-gemm-2to4.yaml" };
-	struct spec_set *s;
 	unsigned l;
 
-	s = load_pruned(dense, 4, false);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(eval_set(s, &res_), 0);
-	spec_set_free(s);
-	s = load_pruned(sparse, 5, true);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(eval_set(s, &res2_), 0);
-	spec_set_free(s);
+	eval_dense_and_pruned(dense, ARRAY_SIZE(dense), sparse, ARRAY_SIZE(sparse));
 
 	CU_ASSERT_EQUAL(res_.compute.waves, 2);
 	CU_ASSERT_EQUAL(res_.compute.cycles, 1048576);
@@ -473,17 +484,9 @@ static void test_a100_2to4_large_below_2x(void)
 					      "examples/a100/sparse-2to4.yaml",
 					      "tests/data/model/a100-gemm-4096-2to4.yaml" };
 	const unsigned l2 = 3;
-	struct spec_set *s;
 	double speedup;
 
-	s = load_pruned(dense, 4, false);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(eval_set(s, &res_), 0);
-	spec_set_free(s);
-	s = load_pruned(sparse, 5, true);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(eval_set(s, &res2_), 0);
-	spec_set_free(s);
+	eval_dense_and_pruned(dense, ARRAY_SIZE(dense), sparse, ARRAY_SIZE(sparse));
 
 	CU_ASSERT_EQUAL(res_.compute.waves, 19);
 	CU_ASSERT_EQUAL(res_.cycles, 622592);
@@ -513,17 +516,9 @@ static void test_h100_2to4_gemv_memory_bound(void)
 					      "examples/h100/sparse-2to4.yaml",
 					      "tests/data/model/h100-gemv-2to4.yaml" };
 	const unsigned hbm = 4;
-	struct spec_set *s;
 	double speedup, words;
 
-	s = load_pruned(dense, 3, false);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(eval_set(s, &res_), 0);
-	spec_set_free(s);
-	s = load_pruned(sparse, 4, true);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(eval_set(s, &res2_), 0);
-	spec_set_free(s);
+	eval_dense_and_pruned(dense, ARRAY_SIZE(dense), sparse, ARRAY_SIZE(sparse));
 
 	CU_ASSERT_EQUAL(res_.compute.cycles, 512);
 	CU_ASSERT_EQUAL(res2_.compute.cycles, 256);
@@ -558,17 +553,9 @@ static void test_a100_2to4_gemv_library_kernel(void)
 					      "examples/a100/sparse-2to4.yaml",
 					      "tests/data/model/a100-gemv-qkvo-cutlass-2to4.yaml" };
 	const unsigned smem = 2, hbm = 4;
-	struct spec_set *s;
 	double speedup;
 
-	s = load_pruned(dense, 3, false);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(eval_set(s, &res_), 0);
-	spec_set_free(s);
-	s = load_pruned(sparse, 4, true);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(eval_set(s, &res2_), 0);
-	spec_set_free(s);
+	eval_dense_and_pruned(dense, ARRAY_SIZE(dense), sparse, ARRAY_SIZE(sparse));
 
 	CU_ASSERT_EQUAL(res_.cycles, res_.levels[hbm].cycles);            /* dense: HBM-bound */
 	CU_ASSERT_EQUAL(res_.cycles, 30546);
