@@ -21,6 +21,7 @@ extern const struct cli_command cmd_sweep;
 extern const struct cli_command cmd_results;
 extern const struct cli_command cmd_batch;
 extern const struct cli_command cmd_plot;
+extern const struct cli_command cmd_energy;
 
 static const struct cli_command cmd_help = {
 	.name = "help",
@@ -35,6 +36,7 @@ const struct cli_command *const cli_commands[] = {
 	&cmd_map,
 	&cmd_exec,
 	&cmd_validate,
+	&cmd_energy,
 	&cmd_stpu,
 	&cmd_ipu,
 	&cmd_sweep,

@@ -68,11 +68,6 @@ const char *job_status_name(enum job_status st)
 	return (unsigned)st < JOB_STATUS_COUNT ? names[st] : "?";
 }
 
-const char *const *job_energy_presets(void)
-{
-	return model_energy_preset_names();
-}
-
 enum job_status job_fail(struct job_summary *sum, enum job_status st, const char *fmt, ...)
 {
 	va_list ap;
@@ -97,7 +92,7 @@ void job_model_options(const struct job_options *o, struct model_options *mo)
 	*mo = (struct model_options)MODEL_OPTIONS_INIT;
 	mo->footprint = o->footprint == JOB_FOOTPRINT_EXACT ? MODEL_FOOTPRINT_EXACT
 							    : MODEL_FOOTPRINT_TIMELOOP;
-	mo->energy_preset = o->energy_preset;
+	mo->energy_preset = job_energy_is_estimate(o) ? NULL : o->energy_preset;
 }
 
 void job_describe_mapping(const struct spec_set *s, const struct spec_mapping *m,

@@ -20,7 +20,10 @@
 #include "util/diag.h"
 #include "util/strbuf.h"
 
-enum job_command { JOB_CHECK, JOB_MODEL, JOB_MAP, JOB_EXEC, JOB_VALIDATE, JOB_IPU, JOB_COMMAND_COUNT };
+struct energy_cache;
+
+enum job_command { JOB_CHECK, JOB_MODEL, JOB_MAP, JOB_EXEC, JOB_VALIDATE, JOB_IPU, JOB_ENERGY,
+		   JOB_COMMAND_COUNT };
 
 enum job_status {
 	JOB_OK,
@@ -82,7 +85,9 @@ struct job_options {
 	const char *const *files;      /* the inputs' names, for the JSON documents */
 	size_t n_files;
 	/* model (and the model side of map and validate) */
-	const char *energy_preset;     /* NULL: the default preset */
+	const char *energy_preset;     /* NULL or "estimate": estimated (energy/); else a preset */
+	struct energy_cache *energy_cache;  /* estimated tables shared by the jobs of a run
+					       (one per architecture); NULL: per job */
 	enum job_footprint footprint;
 	bool roofline;                 /* the roofline view in the summary and the JSON */
 	/* map: the search seed; exec: the tensors' seed */
@@ -174,13 +179,20 @@ struct job_design {
  */
 struct spec_set *job_load(const struct job_design *d, struct diag_list *dl);
 
-/* Names of the energy presets (NULL-terminated), for option checking. */
+/*
+ * The choices of --energy (NULL-terminated): "estimate" (the default: what
+ * the design's ERT/ART leave open is estimated as Accelergy would), then the
+ * energy presets.
+ */
 const char *const *job_energy_presets(void);
+
+/* True when 'o' asks for the estimator (no preset named). */
+bool job_energy_is_estimate(const struct job_options *o);
 
 /* "ok", "bad-input", "infeasible", "mismatch", "system". */
 const char *job_status_name(enum job_status st);
 
-/* "check", "model", "map", "exec", "validate", "ipu". */
+/* "check", "model", "map", "exec", "validate", "ipu", "energy". */
 const char *job_command_name(enum job_command c);
 
 /* ------------------------------------------------------- many jobs at once */

@@ -35,6 +35,8 @@ enum job_status job_run(const struct spec_set *s, const struct job_options *o,
 		return job_run_validate(s, o, sum, out);
 	case JOB_IPU:
 		return job_run_ipu(s, o, sum, out);
+	case JOB_ENERGY:
+		return job_run_energy(s, o, sum, out);
 	default:
 		BUG("unknown job command %d", (int)o->command);
 	}

@@ -24,6 +24,7 @@ const char *job_command_name(enum job_command c)
 	static const char *const names[] = {
 		[JOB_CHECK] = "check", [JOB_MODEL] = "model", [JOB_MAP] = "map",
 		[JOB_EXEC] = "exec", [JOB_VALIDATE] = "validate", [JOB_IPU] = "ipu",
+		[JOB_ENERGY] = "energy",
 	};
 	_Static_assert(sizeof(names) / sizeof(names[0]) == JOB_COMMAND_COUNT, "a name per command");
 	return (unsigned)c < JOB_COMMAND_COUNT ? names[c] : "?";
@@ -87,7 +88,7 @@ void job_hash_options(struct job_hash *h, const struct job_options *o)
 
 	job_hash_add(h, u, sizeof(u));
 	job_hash_add(h, d, sizeof(d));
-	job_hash_str(h, o->energy_preset);
+	job_hash_str(h, job_energy_is_estimate(o) ? "estimate" : o->energy_preset);
 }
 
 /* ------------------------------------------------------------- the run */

@@ -32,8 +32,8 @@ static const struct top_key top_keys[] = {
 	{ "model", "model", TOP_SINGLE },
 	{ "stpu", "stpu", TOP_SINGLE },
 	{ "ipu", "ipu", TOP_SINGLE },
-	{ "compound_components", "compound_components", TOP_IGNORED },
-	{ "components", "components", TOP_IGNORED },
+	{ "compound_components", "compound_components", TOP_CLASSES },
+	{ "components", "components", TOP_CLASSES },
 	{ "globals", "globals", TOP_IGNORED },
 	{ "variables", "variables", TOP_MERGED },
 	{ "dumped_by_timeloop_front_end", "dumped_by_timeloop_front_end", TOP_IGNORED },
@@ -70,7 +70,7 @@ const struct ld_top *ld_top_get(const struct ld *ld, const char *key)
  */
 static const struct top_key part_keys[] = {
 	{ "ignore", "ignore", TOP_IGNORED },
-	{ "components", "components", TOP_IGNORED },
+	{ "components", "components", TOP_CLASSES },
 	{ "constraints", "architecture_constraints", TOP_TARGETS },
 	{ "mapping", "mapping", TOP_LIST },
 	{ "globals", "globals", TOP_IGNORED },
@@ -148,7 +148,8 @@ static int add_top_pair(struct spec_source *src, const struct ysrc_pair *pr, boo
 		return -1;
 	}
 	slot = ld_top_slot(src->top, &src->n_top, tk->canonical);
-	if (replace && tk->merge != TOP_TARGETS && tk->merge != TOP_LIST)
+	if (replace && tk->merge != TOP_TARGETS && tk->merge != TOP_LIST &&
+	    tk->merge != TOP_CLASSES)
 		slot->n = 0;
 	if (slot->n && tk->merge == TOP_SINGLE) {
 		diag_error(dl, pr->key->loc, "'%s' is given twice (only one file may give it)",
@@ -350,6 +351,8 @@ static int run_sections(struct ld *ld)
 		rc = diag_error(ld->dl, design_loc(ld), "no 'problem' given in any file");
 	if (!ld_top_get(ld, "architecture"))
 		return diag_error(ld->dl, design_loc(ld), "no 'architecture' given in any file");
+	if (spec_components_load(ld) < 0)   /* first: the attributes a class declares */
+		rc = -1;
 	if (spec_arch_load(ld) < 0)
 		rc = -1;
 	if (!ld->arch_ok)
