@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "energy/energy.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -308,6 +309,7 @@ int job_sweep_run(const struct job_sweep *sw, const struct job_runner *rn,
 	struct sweep_ctx c;
 	struct job_runner_jobs jobs;
 	struct job_hash design;
+	struct energy_cache *cache = NULL;
 	uint64_t n_points;
 	size_t a;
 	int rc;
@@ -339,11 +341,14 @@ int job_sweep_run(const struct job_sweep *sw, const struct job_runner *rn,
 	c.lo.tensor_files = sw->design->tensors;
 	c.lo.n_tensor_files = sw->design->n_tensors;
 	job_quiet_options(sw->options, rn->stop, &c.opts);
+	if (!c.opts.energy_cache)      /* tables built once per architecture the axes make */
+		c.opts.energy_cache = cache = energy_cache_new();
 	c.n_ov = sw->design->n_overrides;
 	for (a = 0; a < sw->n_axes; a++)
 		c.n_ov += sw->axes[a].n_paths;
 	if (job_design_source(sw->design, &c.src, &design, dl) < 0) {
 		spec_source_free(c.src);
+		energy_cache_free(cache);
 		return -1;
 	}
 	sweep_hashes(&c, &design);
@@ -359,5 +364,6 @@ int job_sweep_run(const struct job_sweep *sw, const struct job_runner *rn,
 	rc = job_runner_go(&jobs, rn, res);
 	free(c.input_names);
 	spec_source_free(c.src);
+	energy_cache_free(cache);
 	return rc;
 }
