@@ -325,6 +325,7 @@ static int network_rows(struct batch_ctx *c, const struct table *t, const struct
 			row.actual_computes = total.actual_computes;
 			row.pj_per_compute = total.pj_per_compute;
 			row.compute_energy_pj = total.compute_energy_pj;
+			row.area_um2 = total.area_um2;
 			row.mapping = total.mapping;
 			row.has_search = true;
 			row.n_evaluated = total.n_evaluated;

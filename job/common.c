@@ -146,6 +146,7 @@ void job_summarize_model(const struct spec_set *s, const struct spec_mapping *m,
 		sum->level_energy_pj[l] = r->levels[l].energy_pj;
 	}
 	sum->compute_energy_pj = r->compute.energy_pj;
+	sum->area_um2 = r->area_total_um2;
 	job_describe_mapping(s, m, &sb);
 	snprintf(sum->mapping, sizeof(sum->mapping), "%s", sb.buf);
 	strbuf_release(&sb);

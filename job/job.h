@@ -127,6 +127,7 @@ struct job_summary {
 	char level_names[SPEC_MAX_LEVELS][JOB_LEVEL_NAME];
 	double level_energy_pj[SPEC_MAX_LEVELS];
 	double compute_energy_pj;
+	double area_um2;               /* every level's and the compute unit's area, 0: none */
 	char mapping[JOB_MAPPING_TEXT]; /* "DRAM:Q2 P8 M4[W I O] | ..." outermost first */
 	uint64_t n_evaluated, n_valid;  /* map: candidates visited and valid */
 	unsigned n_fields, n_outside;   /* validate: fields compared and outside tolerance */

@@ -236,6 +236,7 @@ void job_net_total(const struct job_summary *const *sums, const char *const *nam
 		t->algorithmic_computes += s->algorithmic_computes;
 		t->actual_computes += s->actual_computes;
 		t->compute_energy_pj += s->compute_energy_pj;
+		t->area_um2 = s->area_um2;     /* one design: the same area for every layer */
 		t->n_evaluated += s->n_evaluated;
 		t->n_valid += s->n_valid;
 		for (l = 0; l < s->n_levels; l++)
@@ -286,6 +287,7 @@ void job_net_summary_of_row(const struct table *t, size_t r, struct job_summary 
 	s->actual_computes = (uint64_t)num(t, r, "actual_computes");
 	s->pj_per_compute = num(t, r, "pj_per_compute");
 	s->compute_energy_pj = num(t, r, "compute_energy_pj");
+	s->area_um2 = num(t, r, "area_um2");
 	s->n_evaluated = (uint64_t)num(t, r, "n_evaluated");
 	s->n_valid = (uint64_t)num(t, r, "n_valid");
 	for (c = 0; c < t->n_cols; c++) {

@@ -227,6 +227,7 @@ static void fill_row(const struct job_runner_jobs *J, const struct job_runner_ro
 	w->actual_computes = s->actual_computes;
 	w->pj_per_compute = s->pj_per_compute;
 	w->compute_energy_pj = s->compute_energy_pj;
+	w->area_um2 = s->area_um2;
 	w->mapping = s->mapping[0] ? s->mapping : NULL;
 	w->has_search = s->command == JOB_MAP;
 	w->n_evaluated = s->n_evaluated;

@@ -31,7 +31,8 @@ static const char schema_sql[] =
 	" overrides TEXT NOT NULL, status TEXT NOT NULL, error TEXT,"
 	" energy_pj REAL, cycles INTEGER, edp_j_cycles REAL, utilization REAL,"
 	" algorithmic_computes INTEGER, actual_computes INTEGER, pj_per_compute REAL,"
-	" compute_energy_pj REAL, mapping TEXT, n_evaluated INTEGER, n_valid INTEGER);"
+	" compute_energy_pj REAL, mapping TEXT, n_evaluated INTEGER, n_valid INTEGER,"
+	" area_um2 REAL);"
 	"CREATE INDEX points_order ON points(run, idx);"
 	"CREATE TABLE levels(point INTEGER NOT NULL REFERENCES points(id),"
 	" level INTEGER NOT NULL, name TEXT NOT NULL, energy_pj REAL NOT NULL,"
@@ -42,14 +43,15 @@ static const char *const point_cols[] = {
 	"id", "key", "run", "idx", "kind", "name", "parent", "tags", "command", "design_hash",
 	"overrides", "status", "error", "energy_pj", "cycles", "edp_j_cycles", "utilization",
 	"algorithmic_computes", "actual_computes", "pj_per_compute", "compute_energy_pj",
-	"mapping", "n_evaluated", "n_valid",
+	"mapping", "n_evaluated", "n_valid", "area_um2",
 };
 
 /* What a query lists before the inputs, between the inputs and the levels, and after. */
 static const char *const head_cols[] = { "run", "idx", "kind", "name" };
 static const char *const metric_cols[] = {
 	"status", "energy_pj", "cycles", "edp_j_cycles", "utilization", "algorithmic_computes",
-	"actual_computes", "pj_per_compute", "compute_energy_pj", "n_evaluated", "n_valid",
+	"actual_computes", "pj_per_compute", "compute_energy_pj", "area_um2", "n_evaluated",
+	"n_valid",
 };
 static const char *const tail_cols[] = {
 	"error", "mapping", "tags", "parent", "command", "design_hash", "overrides", "key",
@@ -348,6 +350,16 @@ static bool is_point_col(const char *name)
 	return false;
 }
 
+static bool has_col(char *const *cols, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(cols[i], name))
+			return true;
+	return false;
+}
+
 /* The columns of 'points' (all of them, in table order) into 'cols' (strings owned). */
 static int points_columns(struct store *st, char ***cols, size_t *n, struct strbuf *err)
 {
@@ -394,6 +406,9 @@ static int add_inputs(struct store *st, const struct store_run_def *def, struct 
 		}
 	if (points_columns(st, &cols, &n, err) < 0)
 		return -1;
+	if (!has_col(cols, n, "area_um2"))     /* a database from before the column */
+		rc = exec_sql(st, "ALTER TABLE points ADD COLUMN area_um2 REAL",
+			      "cannot add the area column", err);
 	for (i = 0; i < def->n_inputs && rc == 0; i++) {
 		for (j = 0; j < n && strcmp(cols[j], def->inputs[i]); j++)
 			;
@@ -471,13 +486,13 @@ static int prepare_puts(struct store *st, const struct store_run_def *def, struc
 	strbuf_addstr(&sql, "INSERT INTO points(key, run, idx, kind, name, parent, tags, command,"
 		      " design_hash, overrides, status, error, energy_pj, cycles, edp_j_cycles,"
 		      " utilization, algorithmic_computes, actual_computes, pj_per_compute,"
-		      " compute_energy_pj, mapping, n_evaluated, n_valid");
+		      " compute_energy_pj, mapping, n_evaluated, n_valid, area_um2");
 	for (i = 0; i < def->n_inputs; i++) {
 		strbuf_addstr(&sql, ", ");
 		add_ident(&sql, def->inputs[i]);
 	}
 	strbuf_addstr(&sql, ") VALUES(?");
-	for (i = 1; i < 23 + def->n_inputs; i++)
+	for (i = 1; i < 24 + def->n_inputs; i++)
 		strbuf_addstr(&sql, ", ?");
 	strbuf_addstr(&sql, ") ON CONFLICT(key) DO NOTHING");
 	rc = prepare(st, sql.buf, &st->put_point, err);
@@ -589,6 +604,10 @@ static void bind_metrics(sqlite3_stmt *q, const struct store_row *r)
 		sqlite3_bind_null(q, 22);
 		sqlite3_bind_null(q, 23);
 	}
+	if (r->has_metrics && r->area_um2 > 0)
+		sqlite3_bind_double(q, 24, r->area_um2);
+	else
+		sqlite3_bind_null(q, 24);
 }
 
 /* Insert one row and its levels (inside the caller's transaction). */
@@ -614,7 +633,7 @@ static int put_one(struct store *st, const struct store_row *r, struct strbuf *e
 	bind_text(q, 12, r->error);
 	bind_metrics(q, r);
 	for (i = 0; i < st->n_inputs; i++)
-		bind_value(q, (int)(24 + i), r->inputs ? r->inputs[i] : NULL);
+		bind_value(q, (int)(25 + i), r->inputs ? r->inputs[i] : NULL);
 	if (sqlite3_step(q) != SQLITE_DONE)
 		return db_error(st, "cannot write a result", err);
 	if (sqlite3_changes(st->db) == 0)
@@ -914,7 +933,8 @@ int store_query(struct store *st, const struct store_cond *w, size_t n_w, struct
 		if (!is_point_col(cols[i]))
 			names[n_names++] = cols[i];
 	for (i = 0; i < ARRAY_SIZE(metric_cols); i++)
-		names[n_names++] = metric_cols[i];
+		if (has_col(cols, n_cols, metric_cols[i]))   /* area_um2: not in older databases */
+			names[n_names++] = metric_cols[i];
 	n_before = n_names;
 	for (i = 0; i < ARRAY_SIZE(tail_cols); i++)
 		names[n_names++] = tail_cols[i];

@@ -62,6 +62,7 @@ struct store_row {
 	double edp_j_cycles, utilization;
 	uint64_t algorithmic_computes, actual_computes;
 	double pj_per_compute, compute_energy_pj;
+	double area_um2;               /* the design's area; 0: none (NULL) */
 	const char *mapping;
 	bool has_search;               /* map: n_evaluated and n_valid are meaningful */
 	uint64_t n_evaluated, n_valid;

@@ -80,6 +80,7 @@ static void fill_row(const struct row_case *c, const char **in, struct store_lev
 	r->has_metrics = !c->error;
 	r->energy_pj = c->energy_pj;
 	r->cycles = c->cycles;
+	r->area_um2 = c->energy_pj * 8;
 	lv[0] = (struct store_level){ "Buffer", c->energy_pj / 4 };
 	lv[1] = (struct store_level){ "DRAM", c->energy_pj / 2 };
 	r->n_levels = c->error ? 0 : 2;
@@ -121,8 +122,8 @@ static void test_round_trip(void)
 	static const char *const want_cols[] = {
 		"run", "idx", "kind", "name", "density", "format", "status", "energy_pj",
 		"cycles", "edp_j_cycles", "utilization", "algorithmic_computes",
-		"actual_computes", "pj_per_compute", "compute_energy_pj", "n_evaluated",
-		"n_valid", "energy_pj[DRAM]", "energy_pj[Buffer]", "error", "mapping", "tags",
+		"actual_computes", "pj_per_compute", "compute_energy_pj", "area_um2",
+		"n_evaluated", "n_valid", "energy_pj[DRAM]", "energy_pj[Buffer]", "error", "mapping", "tags",
 		"parent", "command", "design_hash", "overrides", "key",
 	};
 	size_t i;
@@ -150,6 +151,8 @@ static void test_round_trip(void)
 	CU_ASSERT_STRING_EQUAL(cell(&t, 0, "energy_pj"), "0.125");
 	CU_ASSERT_STRING_EQUAL(cell(&t, 0, "energy_pj[DRAM]"), "0.0625");
 	CU_ASSERT_STRING_EQUAL(cell(&t, 0, "energy_pj[Buffer]"), "0.03125");
+	CU_ASSERT_STRING_EQUAL(cell(&t, 0, "area_um2"), "1");
+	CU_ASSERT_STRING_EQUAL(cell(&t, 3, "area_um2"), "(null)");     /* not ok */
 	CU_ASSERT_STRING_EQUAL(cell(&t, 1, "energy_pj"), "1e-300");     /* shortest round trip */
 	CU_ASSERT_STRING_EQUAL(cell(&t, 1, "cycles"), "1.8446744073709552e+19");
 	CU_ASSERT_STRING_EQUAL(cell(&t, 2, "cycles"), "200");
@@ -325,6 +328,53 @@ static void test_refused(void)
 	strbuf_release(&err);
 }
 
+/*
+ * A database written before the area column: read, it lists no area_um2;
+ * written again, the column is added and the new rows carry their area.
+ */
+static void test_without_area(void)
+{
+	static const char before[] =   /* the schema as fiberloop wrote it before the column */
+		"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+		"INSERT INTO meta VALUES('schema_version', '1'), ('application', 'fiberloop');"
+		"CREATE TABLE runs(id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE,"
+		" kind TEXT NOT NULL, definition TEXT NOT NULL, n_points INTEGER NOT NULL,"
+		" inputs TEXT NOT NULL);"
+		"CREATE TABLE points(id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE,"
+		" run INTEGER NOT NULL REFERENCES runs(id), idx INTEGER NOT NULL, kind TEXT NOT NULL,"
+		" name TEXT, parent TEXT, tags TEXT, command TEXT NOT NULL, design_hash TEXT NOT NULL,"
+		" overrides TEXT NOT NULL, status TEXT NOT NULL, error TEXT,"
+		" energy_pj REAL, cycles INTEGER, edp_j_cycles REAL, utilization REAL,"
+		" algorithmic_computes INTEGER, actual_computes INTEGER, pj_per_compute REAL,"
+		" compute_energy_pj REAL, mapping TEXT, n_evaluated INTEGER, n_valid INTEGER);"
+		"CREATE TABLE levels(point INTEGER NOT NULL REFERENCES points(id),"
+		" level INTEGER NOT NULL, name TEXT NOT NULL, energy_pj REAL NOT NULL,"
+		" PRIMARY KEY(point, level)) WITHOUT ROWID;";
+	struct strbuf err = STRBUF_INIT;
+	struct table t = TABLE_INIT;
+	struct store *st;
+	char path[300];
+
+	make_db(db_path("noarea.db", path, sizeof(path)), before);
+	st = store_open(path, STORE_READ, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+	CU_ASSERT_EQUAL(store_query(st, NULL, 0, &t, &err), 0);
+	CU_ASSERT(table_col(&t, "area_um2") < 0);
+	CU_ASSERT(table_col(&t, "compute_energy_pj") >= 0);
+	table_release(&t);
+	store_close(st);
+	st = store_open(path, STORE_WRITE, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+	CU_ASSERT_EQUAL(store_begin_run(st, &run_def, &err), 0);
+	put_rows(st, 0, 2);
+	CU_ASSERT_EQUAL(store_query(st, NULL, 0, &t, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(t.n_rows, 2);
+	CU_ASSERT_STRING_EQUAL(cell(&t, 1, "area_um2"), "20");      /* k2: 2.5 pJ x 8 */
+	table_release(&t);
+	store_close(st);
+	strbuf_release(&err);
+}
+
 /* A database that cannot be made: where, and the exact error ('@' is the test directory). */
 struct create_case {
 	const char *path;
@@ -408,6 +458,7 @@ static CU_TestInfo store_tests[] = {
 	{ "filters", test_where },
 	{ "kill -9 after two commits, then resume", test_crash_resume },
 	{ "refused files", test_refused },
+	{ "a database from before the area column", test_without_area },
 	{ "a database that cannot be made", test_cannot_create },
 	CU_TEST_INFO_NULL,
 };
