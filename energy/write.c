@@ -71,11 +71,13 @@ void energy_write_ert_summary(const struct energy_tables *t, struct strbuf *sb)
 	}
 }
 
-void energy_write_art(const struct energy_tables *t, struct strbuf *sb)
+/* ART.yaml, or ART_summary.yaml with each component's primitives. */
+static void write_art(const struct energy_tables *t, struct strbuf *sb, bool summary)
 {
 	size_t i;
 
-	strbuf_addf(sb, "ART:\n  version: '%s'\n  tables:\n", ERT_VERSION);
+	strbuf_addf(sb, "%s:\n  version: '%s'\n  %s:\n", summary ? "ART_summary" : "ART",
+		    ERT_VERSION, summary ? "table_summary" : "tables");
 	for (i = 0; i < t->n_components; i++) {
 		const struct energy_component *c = &t->components[i];
 		if (!c->has_area)
@@ -83,21 +85,17 @@ void energy_write_art(const struct energy_tables *t, struct strbuf *sb)
 		strbuf_addf(sb, "  - name: %s\n    area: ", c->name);
 		number(sb, c->area_um2);
 		strbuf_addch(sb, '\n');
+		if (summary)
+			estimators(sb, c->n_prims, c->prims, "primitive_estimations");
 	}
+}
+
+void energy_write_art(const struct energy_tables *t, struct strbuf *sb)
+{
+	write_art(t, sb, false);
 }
 
 void energy_write_art_summary(const struct energy_tables *t, struct strbuf *sb)
 {
-	size_t i;
-
-	strbuf_addf(sb, "ART_summary:\n  version: '%s'\n  table_summary:\n", ERT_VERSION);
-	for (i = 0; i < t->n_components; i++) {
-		const struct energy_component *c = &t->components[i];
-		if (!c->has_area)
-			continue;
-		strbuf_addf(sb, "  - name: %s\n    area: ", c->name);
-		number(sb, c->area_um2);
-		strbuf_addch(sb, '\n');
-		estimators(sb, c->n_prims, c->prims, "primitive_estimations");
-	}
+	write_art(t, sb, true);
 }
