@@ -101,6 +101,11 @@ struct wire {
 	double r, c, pitch;      /* Ohm/um, F/um, um */
 };
 
+/* A driver: energy per transition (J), delay (s), leakage (W), device width (um). */
+struct chain {
+	double e, t, leak, width;
+};
+
 struct tech {
 	double F, vdd, vs;
 	double cg, cov;          /* gate capacitance and overlap per um of width */
@@ -117,6 +122,10 @@ struct tech {
 	double rep_e, rep_t, rep_leak, rep_s;
 	double w_max;            /* the widest NMOS a driver stage uses */
 	double fo4;
+	double cnand;            /* a NAND2's input */
+	double e_sa;             /* a sense amplifier's latch, per read */
+	double cd_bmux;          /* the two drains a column mux adds to a bitline pair */
+	struct chain out, node;  /* a min-sized gate driving a repeated wire's first repeater */
 };
 
 static double gate_c(const struct tech *t, double w)
@@ -248,6 +257,8 @@ static void repeated_wire(struct tech *t)
 	}
 }
 
+static struct chain drive(const struct tech *t, double cin, double load);
+
 static void tech_init(const struct node_params *p, int ports, struct tech *t)
 {
 	double F = p->nm / 1000.0;
@@ -287,6 +298,15 @@ static void tech_init(const struct node_params *p, int ports, struct tech *t)
 	t->w_max = 100 * F;
 	t->fo4 = 0.69 * inv_r(t, 1) * (4 * inv_cin(t, 1) + inv_cout(t, 1));
 	repeated_wire(t);
+	t->cnand = gate_c(t, 2 * t->w_min + t->n2p * t->w_min);
+	t->cd_bmux = 2 * drain_c(t, t->w_bmux);
+	t->e_sa = t->vdd * t->vdd *
+		  (gate_c(t, t->w_sep + t->w_sen) + drain_c(t, t->w_sen) + drain_c(t, t->w_sep) +
+		   drain_c(t, t->w_iso) + drain_c(t, t->w_samux));
+	/* the first repeater belongs to the wire's energy, not to its driver's */
+	t->out = drive(t, inv_cin(t, 1), inv_cin(t, t->rep_s));
+	t->out.e -= inv_cin(t, t->rep_s) * t->vdd * t->vdd;
+	t->node = t->out;
 }
 
 /* ------------------------------------------------------------ circuits */
@@ -296,21 +316,17 @@ static void tech_init(const struct node_params *p, int ports, struct tech *t)
  * 'load', no stage wider than w_max: energy per transition (J), delay (s),
  * leakage (W), device width (um, for area).
  */
-struct chain {
-	double e, t, leak, width;
-};
-
 static struct chain drive(const struct tech *t, double cin, double load)
 {
 	struct chain c = { 0, 0, 0, 0 };
 	double n = fmax(1, ceil(log(fmax(load / cin, 1)) / log(STAGE_EFFORT)));
 	double f = pow(fmax(load / cin, 1), 1 / n), s0 = cin / inv_cin(t, 1);
-	double s_max = t->w_max / t->w_min, caps = load;
+	double s_max = t->w_max / t->w_min, caps = load, size = s0;
 	int i;
 
 	for (i = 0; i < (int)n; i++) {
-		double s = fmin(s0 * pow(f, i), s_max), cd = inv_cout(t, s);
-		double next = i + 1 < (int)n ? inv_cin(t, fmin(s0 * pow(f, i + 1), s_max)) : load;
+		double s = fmin(size, s_max), cd = inv_cout(t, s);
+		double next = i + 1 < (int)n ? inv_cin(t, fmin(size * f, s_max)) : load;
 
 		if (i > 0)
 			caps += inv_cin(t, s);
@@ -318,6 +334,7 @@ static struct chain drive(const struct tech *t, double cin, double load)
 		c.t += 0.69 * inv_r(t, s) * (cd + next);
 		c.leak += inv_leak(t, s * t->w_min, s * t->w_min * t->n2p);
 		c.width += s * t->w_min * (1 + t->n2p);
+		size *= f;
 	}
 	c.e = caps * t->vdd * t->vdd;
 	return c;
@@ -374,57 +391,74 @@ static bool org_valid(double bank_bytes, double block_bytes, struct org *o)
 	return o->act_mats >= 1 && o->act_mats <= o->mats_h;
 }
 
-/* One bank of 'o', 'bits_in/out' moved per access. */
-static void evaluate(const struct tech *t, const struct org *o, long out_bits, struct eval *ev)
-{
-	double v2 = t->vdd * t->vdd;
-	double R = (double)o->rows, C = (double)o->cols;
-	double sub_h = R * t->cell_h;
-	double sub_w = C * t->cell_w + floor(C / STRAP_COLS) * 7.5 * t->F;
-	double c_bl = R * (drain_c(t, t->a_w) / 2 + t->cell_h * t->local.c);
-	double r_bl = R * t->cell_h * t->local.r;
-	double sa_per_sub = ceil(C / o->ndcm);
-	double n_sa = 4 * sa_per_sub;
-	double e_mat = 0, e_blr, e_blw, e_sa, leak_mat = 0, e_htree_in, e_htree_out;
-	double t_dec, t_bl, t_sa, t_out, t_in;
-	double col_strip, row_strip, mat_w, mat_h, c_wl, r_wl, cnand, c_mux, c_pre;
-	double cd_bmux = o->ndcm > 1 ? 2 * drain_c(t, t->w_bmux) : 0;
-	int addr_row = ilog2(R), addr_bits, k, blocks, lines = 0;
-	struct chain wl, pre, mux, out;
-	double fanout_e = 0, pred_w = 0, t_pd = 0;
+/* What depends only on a subarray's rows and columns, shared by the partitions that have them. */
+struct rc_parts {
+	double R, C, sub_h, sub_w, c_bl, r_bl, c_wl, r_wl;
+	double fanout_e, t_pd, pred_w, pd_leak;    /* the row predecoder */
+	int lines;                                  /* predecode lines */
+	struct chain wl, pre;                       /* a wordline's and a precharge driver */
+};
 
-	/* --- row decode: predecode blocks of up to 3 bits, one line each switches */
-	cnand = gate_c(t, 2 * t->w_min + t->n2p * t->w_min);
+static void rc_parts_init(const struct tech *t, long rows, long cols, struct rc_parts *p)
+{
+	double R = (double)rows, C = (double)cols;
+	int addr_row = ilog2(R), k, blocks;
+
+	memset(p, 0, sizeof(*p));
+	p->R = R;
+	p->C = C;
+	p->sub_h = R * t->cell_h;
+	p->sub_w = C * t->cell_w + floor(C / STRAP_COLS) * 7.5 * t->F;
+	p->c_bl = R * (drain_c(t, t->a_w) / 2 + t->cell_h * t->local.c);
+	p->r_bl = R * t->cell_h * t->local.r;
+	/* the row predecoder: blocks of up to 3 bits, one line of each switches */
 	blocks = (addr_row + 2) / 3;
 	for (k = 0; k < blocks; k++) {
 		int bits = addr_row / blocks + (k < addr_row % blocks);
 		double n_lines = ldexp(1, bits);
-		double load = 2 * R / n_lines * cnand + 2 * sub_h * t->semi.c;  /* both halves */
+		double load = 2 * R / n_lines * t->cnand + 2 * p->sub_h * t->semi.c;  /* both halves */
 		struct chain pd = drive(t, inv_cin(t, 1), load);
 
-		lines += (int)n_lines;
-		t_pd = fmax(t_pd, pd.t);
-		fanout_e += pd.e;
-		pred_w += pd.width * n_lines;
-		leak_mat += pd.leak * n_lines;
+		p->lines += (int)n_lines;
+		p->t_pd = fmax(p->t_pd, pd.t);
+		p->fanout_e += pd.e;
+		p->pred_w += pd.width * n_lines;
+		p->pd_leak += pd.leak * n_lines;
 	}
-	e_mat += fanout_e;
+	/* a wordline: two access gates and a cell width of wire per column */
+	p->c_wl = C * (2 * gate_c(t, t->a_w) + t->cell_w * t->local.c);
+	p->r_wl = p->sub_w * t->local.r;
+	p->wl = drive(t, t->cnand, p->c_wl);
+	/* precharge and equalization */
+	p->pre = drive(t, inv_cin(t, 1),
+		       C * (2 * gate_c(t, t->w_pre) + gate_c(t, t->w_eq)) + p->sub_w * t->local.c);
+}
 
-	/* --- wordlines: four subarrays */
-	c_wl = C * (2 * gate_c(t, t->a_w) + t->cell_w * t->local.c);
-	r_wl = sub_w * t->local.r;
-	wl = drive(t, cnand, c_wl);
-	e_mat += 4 * wl.e;
-	leak_mat += 4 * R * wl.leak;
-	t_dec = t_pd + t->fo4 + wl.t + 0.38 * r_wl * c_wl;   /* predecode, NAND, driver, wire */
+/* One bank of partition 'o' (its subarrays' parts 'p'), 'out_bits' per access. */
+static void evaluate(const struct tech *t, const struct org *o, const struct rc_parts *p,
+		     long out_bits, struct eval *ev)
+{
+	double v2 = t->vdd * t->vdd;
+	double R = p->R, C = p->C, sub_h = p->sub_h, sub_w = p->sub_w, c_bl = p->c_bl;
+	double sa_per_sub = ceil(C / o->ndcm);
+	double n_sa = 4 * sa_per_sub;
+	double e_mat = 0, e_blr, e_blw, e_sa, leak_mat = 0, e_htree_in, e_htree_out;
+	double t_dec, t_bl, t_sa, t_out, t_in;
+	double col_strip, row_strip, mat_w, mat_h, c_mux;
+	double cd_bmux = o->ndcm > 1 ? t->cd_bmux : 0;
+	int addr_row = ilog2(R), addr_bits;
+	struct chain wl = p->wl, pre = p->pre, mux, out = t->out;
+
+	/* --- row decode and the four wordlines */
+	e_mat += p->fanout_e + 4 * wl.e;
+	leak_mat += p->pd_leak + 4 * R * wl.leak;
+	t_dec = p->t_pd + t->fo4 + wl.t + 0.38 * p->r_wl * p->c_wl;   /* predecode, NAND, driver, wire */
 
 	/* --- bitlines */
 	e_blr = 4 * C * (c_bl + cd_bmux) * 2 * t->vs * t->vdd;
 	e_blw = (double)out_bits * (c_bl + cd_bmux) * 2 * v2;
 
 	/* --- precharge and equalization */
-	c_pre = C * (2 * gate_c(t, t->w_pre) + gate_c(t, t->w_eq)) + sub_w * t->local.c;
-	pre = drive(t, inv_cin(t, 1), c_pre);
 	e_mat += 4 * pre.e;
 	leak_mat += 4 * pre.leak;
 
@@ -437,23 +471,22 @@ static void evaluate(const struct tech *t, const struct org *o, long out_bits, s
 	if (o->ndsam2 > 1)
 		c_mux += sa_per_sub / o->ndsam1 / o->ndsam2 * gate_c(t, t->w_samux) +
 			 sub_w * t->local.c;
-	mux = drive(t, inv_cin(t, 1), fmax(c_mux, inv_cin(t, 1)));
+	memset(&mux, 0, sizeof(mux));
 	if (c_mux > 0) {
+		mux = drive(t, inv_cin(t, 1), fmax(c_mux, inv_cin(t, 1)));
 		e_mat += 4 * mux.e;
 		leak_mat += 4 * mux.leak * (o->ndcm + o->ndsam1 + o->ndsam2);
 	}
 
 	/* --- sense amplifiers */
-	e_sa = n_sa * v2 * (gate_c(t, t->w_sep + t->w_sen) + drain_c(t, t->w_sen) +
-			    drain_c(t, t->w_sep) + drain_c(t, t->w_iso) + drain_c(t, t->w_samux));
+	e_sa = n_sa * t->e_sa;
 	leak_mat += n_sa * t->vdd * (t->w_seen * t->ioff + t->w_seen * t->ig) / 2;
-	t_bl = ((t->rn / t->n_w + t->rn / t->a_w) * (c_bl + cd_bmux) + r_bl * c_bl / 2) *
+	t_bl = ((t->rn / t->n_w + t->rn / t->a_w) * (c_bl + cd_bmux) + p->r_bl * c_bl / 2) *
 	       log(t->vdd / (t->vdd - t->vs));
 	t_sa = t->sense_t;
 
 	/* --- output drivers: each output bit across the subarray on a repeated wire */
-	out = drive(t, inv_cin(t, 1), inv_cin(t, t->rep_s));
-	out.e += t->rep_e * sub_w - inv_cin(t, t->rep_s) * v2;  /* the first repeater is the wire's */
+	out.e += t->rep_e * sub_w;
 	e_mat += (double)o->do_mat * out.e;
 	leak_mat += (double)o->do_mat * (out.leak + t->rep_leak * sub_w);
 	t_out = out.t + t->rep_t * sub_w;
@@ -470,7 +503,7 @@ static void evaluate(const struct tech *t, const struct org *o, long out_bits, s
 					     t->w_samux) +
 			       (double)o->do_mat / 4 * out.width + pre.width + mux.width) /
 			 sub_w);
-	row_strip = lines * t->semi.pitch + 2 * dev_area(t, R * wl.width + pred_w / 2) / sub_h;
+	row_strip = p->lines * t->semi.pitch + 2 * dev_area(t, R * wl.width + p->pred_w / 2) / sub_h;
 	mat_w = 2 * sub_w + row_strip;
 	mat_h = 2 * sub_h + col_strip;
 
@@ -488,14 +521,13 @@ static void evaluate(const struct tech *t, const struct org *o, long out_bits, s
 		int lh = ilog2((double)o->mats_h), lv = ilog2((double)o->mats_v);
 
 		int levels = lh + lv;
-		struct chain node = drive(t, inv_cin(t, 1), inv_cin(t, t->rep_s));
+		struct chain node = t->node;
 
 		for (; lh > 0; lh--, w /= 2)
 			path += w;
 		for (; lv > 0; lv--, h /= 2)
 			path += h;
 		/* a buffer at each node of the tree drives the next link's first repeater */
-		node.e -= inv_cin(t, t->rep_s) * v2;
 		e_htree_in = addr_bits * levels * node.e;
 		e_htree_out = (double)out_bits * levels * node.e;
 		t_in = levels * node.t;
@@ -509,7 +541,7 @@ static void evaluate(const struct tech *t, const struct org *o, long out_bits, s
 	}
 
 	ev->o = *o;
-	ev->e_dec = o->act_mats * fanout_e;
+	ev->e_dec = o->act_mats * p->fanout_e;
 	ev->e_wl = o->act_mats * 4 * wl.e;
 	ev->e_pre = o->act_mats * 4 * pre.e;
 	ev->e_mux = c_mux > 0 ? o->act_mats * 4 * mux.e : 0;
@@ -533,7 +565,12 @@ static void evaluate(const struct tech *t, const struct org *o, long out_bits, s
 	ev->area = ev->bank_w * ev->bank_h * 1e-12;
 }
 
-/* The best organization of one bank of 'bank_bytes' at technology 't' (ED^2); false if none. */
+/*
+ * The best organization of one bank of 'bank_bytes' at technology 't'
+ * (ED^2); false if none. The loops stop early where org_valid() would
+ * refuse every partition further on (subarrays too short, too narrow, a
+ * mat's output too small), so that only plausible partitions cost time.
+ */
 static bool search(const struct tech *t, double bank_bytes, double block_bytes, struct eval *best)
 {
 	long out_bits = (long)(block_bytes * 8);
@@ -541,25 +578,41 @@ static bool search(const struct tech *t, double bank_bytes, double block_bytes, 
 	int a, b, c, d, e;
 
 	for (nspd = 1; nspd <= 256; nspd *= 2)
-		for (a = 1; a <= 9; a++)
-			for (b = 1; b <= 9; b++)
+		for (b = 1; b <= 9; b++) {
+			if (ceil(bank_bytes / (block_bytes * (1 << b) * nspd)) < 16)
+				break;                  /* rows only shrink with Ndbl */
+			for (a = 1; a <= 9; a++) {
+				double cols = ceil(8 * block_bytes * nspd / (1 << a));
+				struct org o0 = { 1 << a, 1 << b, 1, 1, 1, nspd, 0, 0, 0, 0, 0, 0 };
+				struct rc_parts rc;
+
+				if (cols < 2)
+					break;          /* columns only shrink with Ndwl */
+				org_valid(bank_bytes, block_bytes, &o0);
+				if (o0.rows < 16 || o0.rows > 262144 || o0.cols > 262144)
+					continue;
+				rc_parts_init(t, o0.rows, o0.cols, &rc);
 				for (c = 0; c <= 8; c++)
 					for (d = 0; d <= 8; d++)
 						for (e = 0; e <= 8; e++) {
-							struct org o = { 1 << a, 1 << b, 1 << c, 1 << d, 1 << e,
-									 nspd, 0, 0, 0, 0, 0, 0 };
+							struct org o = { 1 << a, 1 << b, 1 << c, 1 << d,
+									 1 << e, nspd, 0, 0, 0, 0, 0, 0 };
 							struct eval ev;
 							double cost;
 
+							if (4 * (long)cols < (1L << (c + d + e)) * 4)
+								break;  /* a mat's output only shrinks */
 							if (!org_valid(bank_bytes, block_bytes, &o))
 								continue;
-							evaluate(t, &o, out_bits, &ev);
+							evaluate(t, &o, &rc, out_bits, &ev);
 							cost = ev.access * ev.access * ev.read;
 							if (cost < best_cost) {
 								best_cost = cost;
 								*best = ev;
 							}
 						}
+			}
+		}
 	return best_cost < HUGE_VAL;
 }
 
