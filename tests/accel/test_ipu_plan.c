@@ -7,6 +7,7 @@
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "tests/accel/ipu_fixture.h"
 #include "tests/unit.h"
@@ -180,6 +181,16 @@ static void plan_cost(const struct ipu_layer *L, const struct ipu_method *m, con
 	}
 }
 
+/* Whether the tile holds the plan's buckets, dense shares and 'temp'. */
+static bool plan_fits(const struct ipu_layer *L, const struct ipu_method *m, const struct ipu_geom *g,
+		      uint64_t temp)
+{
+	struct ipu_sizes z;
+
+	ipu_sizes_init(L, m, g, false, &z);
+	return ipu_tile_bytes(L, m, g, &z, temp) <= L->dev->bytes_per_tile;
+}
+
 static const char *const search_layers[] = {
 	"x: 256, y: 512, z: 16, block_size: 16, density: 0.0625",
 	"x: 128, y: 128, z: 32, passes: [fwd, grad_a], density: 0.1",
@@ -234,7 +245,8 @@ static void test_search(void)
 							continue;
 						ipu_geom_init(&L, &ms[k], (unsigned)px, (unsigned)py, (unsigned)pz, &h);
 						plan_cost(&L, &ms[k], &h, &cycles, &temp);
-						if (temp <= bound && cycles < best - 1e-6) {
+						if (temp <= bound && plan_fits(&L, &ms[k], &h, temp) &&
+						    cycles < best - 1e-6) {
 							fprintf(stderr, "layer %zu: %llu x %llu x %llu costs %g < %g\n",
 								i, (unsigned long long)px, (unsigned long long)py,
 								(unsigned long long)pz, cycles, best);
@@ -304,6 +316,110 @@ static void test_memory_bound(void)
 	spec_set_free(s);
 }
 
+/*
+ * The shapes where the doubled bound (1.2 tiles) admitted a plan that
+ * overflowed its tile while plans that fit exist: m = k = 8192, n = 1024,
+ * static Fwd (t7.sh's largest layer) at several block sizes and densities,
+ * and the dynamic Fwd + GradA layer at 4 x 4 blocks. Each plan now fits,
+ * and is the fastest of those that fit within the bound it was found under.
+ */
+static const char *const overflow_layers[] = {
+	"x: 8192, y: 8192, z: 1024, block_size: 4, sparsity: static, passes: [fwd], "
+	"density: {distribution: hypergeometric, density: 0.125}",
+	"x: 8192, y: 8192, z: 1024, block_size: 4, sparsity: static, passes: [fwd], "
+	"density: {distribution: hypergeometric, density: 0.0625}",
+	"x: 8192, y: 8192, z: 1024, block_size: 4, sparsity: static, passes: [fwd], "
+	"density: {distribution: hypergeometric, density: 0.03125}",
+	"x: 8192, y: 8192, z: 1024, block_size: 8, sparsity: static, passes: [fwd], "
+	"density: {distribution: hypergeometric, density: 0.125}",
+	"x: 8192, y: 8192, z: 1024, block_size: 16, sparsity: static, passes: [fwd], "
+	"density: {distribution: hypergeometric, density: 0.125}",
+	"x: 8192, y: 8192, z: 1024, block_size: 16, sparsity: static, passes: [fwd], "
+	"density: {distribution: hypergeometric, density: 0.0625}",
+};
+
+static void test_overflow_shapes(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(overflow_layers) / sizeof(overflow_layers[0]); i++) {
+		struct spec_set *s = ipf_load("bow", overflow_layers[i]);
+		struct accel_ipu_result *r = xcalloc(1, sizeof(*r));
+		struct ipu_layer L;
+		struct ipu_method m;
+		struct ipu_geom g;
+		struct ipu_sizes z;
+		uint64_t bound, n_eval;
+		char why[256];
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		ipu_layer_init(&L, s);
+		CU_ASSERT_FATAL(ipu_plan_search(&L, true, &m, &g, &z, &bound, &n_eval, why,
+						sizeof(why)) == 0);
+		/* nothing fitted 0.6 of the tile: the bound was doubled */
+		CU_ASSERT_EQUAL(bound, 2 * (uint64_t)floor(0.6 * 624 * 1024));
+		CU_ASSERT_EQUAL(accel_ipu_eval(s, NULL, r, why, sizeof(why)), 0);
+		CU_ASSERT_EQUAL(r->status, ACCEL_IPU_OK);
+		CU_ASSERT(r->memory.total_bytes <= r->memory.tile_bytes);
+		CU_ASSERT(r->memory.temp_bytes > r->memory.temp_limit_bytes);
+		if (r->memory.total_bytes > r->memory.tile_bytes)
+			fprintf(stderr, "layer %zu: %llu bytes\n", i,
+				(unsigned long long)r->memory.total_bytes);
+		spec_set_free(s);
+		free(r);
+	}
+}
+
+/*
+ * A dynamic layer at the failing shape: no plan's temporaries fit 0.6 of
+ * the tile; of every partition the search may pick (§1.3), the chosen plan
+ * fits its tile and no fitting one is faster.
+ */
+static void test_overflow_exhaustive(void)
+{
+	struct spec_set *s = ipf_load("bow", "x: 8192, y: 8192, z: 1024, block_size: 4, "
+				      "density: {distribution: hypergeometric, density: 0.0625}");
+	struct ipu_layer L;
+	struct ipu_method m, ms[4];
+	struct ipu_geom g, h;
+	struct ipu_sizes z;
+	uint64_t bound, n_eval, px, py, pz, temp, n_fit = 0;
+	double best, cycles;
+	unsigned n_m, k;
+	char why[256];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	ipu_layer_init(&L, s);
+	CU_ASSERT_FATAL(ipu_plan_search(&L, false, &m, &g, &z, &bound, &n_eval, why, sizeof(why)) == 0);
+	plan_cost(&L, &m, &g, &best, &temp);
+	CU_ASSERT(plan_fits(&L, &m, &g, temp));
+	CU_ASSERT(temp > (uint64_t)floor(0.6 * 624 * 1024));
+	n_m = ipu_methods(&L, ms);
+	for (k = 0; k < n_m; k++) {
+		uint64_t Nx = ceil_div_u64(L.X, ms[k].gx), Ny = ceil_div_u64(L.Y, ms[k].gy);
+		uint64_t Nz = ceil_div_u64(L.Z, ms[k].gz);
+		for (pz = 1; pz <= Nz && pz <= L.dev->tiles; pz++) {
+			if (Nz % pz)
+				continue;
+			for (px = 1; px <= Nx && px * pz <= L.dev->tiles; px++) {
+				if (px > 1 && ceil_div_u64(Nx, px) == ceil_div_u64(Nx, px - 1))
+					continue;
+				for (py = 1; py <= Ny && px * py * pz <= L.dev->tiles; py++) {
+					if (py > 1 && ceil_div_u64(Ny, py) == ceil_div_u64(Ny, py - 1))
+						continue;
+					ipu_geom_init(&L, &ms[k], (unsigned)px, (unsigned)py, (unsigned)pz, &h);
+					plan_cost(&L, &ms[k], &h, &cycles, &temp);
+					if (!plan_fits(&L, &ms[k], &h, temp))
+						continue;
+					n_fit++;
+					CU_ASSERT(cycles >= best - 1e-6);
+				}
+			}
+		}
+	}
+	CU_ASSERT(n_fit > 0);
+	spec_set_free(s);
+}
+
 static CU_TestInfo tests[] = {
 	{ "uniform helper U(d, a, c)", test_uniform },
 	{ "worker split", test_split },
@@ -313,6 +429,8 @@ static CU_TestInfo tests[] = {
 	{ "search is exhaustive and within bounds", test_search },
 	{ "plan constraint", test_constraint },
 	{ "memory bound relaxation", test_memory_bound },
+	{ "no overflowing plan at the failing shapes", test_overflow_shapes },
+	{ "the fastest plan that fits, when the bound is doubled", test_overflow_exhaustive },
 	CU_TEST_INFO_NULL,
 };
 
