@@ -8,12 +8,19 @@
 # prints how far the model is from the measurements: the median of
 # model / measured, the median and 95th percentile of the factor
 # max(r, 1/r), the share within 2x and within 1.25x, overall and per block.
-# About 30 s on one core.
+# Then the best-batch figures of measured-best.csv (T6 and the paper's
+# plots): each is the best non-zero FLOP rate over n = 1 ... 8192 (element-
+# wise: multiples of the vector width) against the best dense rate times d,
+# as t6.sh computes it (dynamic: Fwd and GradA planned, 64 draws, Fwd
+# timed), printed as a table with the median model / measured per kind of
+# sparsity. About 3 minutes on one core.
 # Usage: sh measured.sh [OUT.csv]   (FIBERLOOP=path/to/fiberloop to choose one)
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/measured-static-model.csv}
 fl=${FIBERLOOP:-fiberloop}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
 
 echo "m,n,density,block,measured_speedup,model_speedup,status" >"$out"
 grep -v '^#' "$here/measured-static.csv" | tail -n +2 | while IFS=, read -r m n d b meas; do
@@ -49,3 +56,41 @@ for b in 1 4 8 16; do
 done
 echo
 echo "$(awk -F, 'NR > 1 && $7 != "ok"' "$out" | wc -l) measured points have no plan that fits in the model."
+
+# best SPARSITY DTYPE BLOCK DENSITY M: the model's best-batch speedup
+best() {
+	passes="[fwd, grad_a]"
+	[ "$1" = static ] && passes="[fwd]"
+	n=1
+	[ "$3" = 1 ] && n=$([ "$2" = half ] && echo 4 || echo 2)
+	: >"$tmp/rows"
+	while [ $n -le 8192 ]; do
+		"$fl" ipu "$here/layer.yaml" --format csv --samples 64 --set ipu.layer.x=$5 \
+			--set ipu.layer.y=$5 --set ipu.layer.z=$n --set ipu.layer.dtype=$2 \
+			--set ipu.layer.block_size=$3 --set ipu.layer.sparsity=$1 \
+			--set "ipu.layer.passes=$passes" \
+			--set "ipu.layer.density={distribution: hypergeometric, density: $4}" \
+			2>/dev/null | tail -1 >>"$tmp/rows" || true
+		n=$((n * 2))
+	done
+	# CSV columns: 4 z, 17 fwd_cycles, 20 fwd_dense_cycles, 26 status
+	awk -F, '$26 == "ok" { s = $4 / $17; t = $4 / $20; if (s > bs) bs = s; if (t > bd) bd = t }
+		END { if (bs > 0 && bd > 0) printf "%.3g\n", bs / bd }' "$tmp/rows"
+}
+
+echo
+echo "| figure | data | sparsity | b | d | m | measured | model | model / measured |"
+echo "|---|---|---|---:|---|---:|---:|---:|---:|"
+: >"$tmp/ratios"
+grep -v '^#' "$here/measured-best.csv" | tail -n +2 | while IFS=, read -r fig dt sp b d m meas; do
+	model=$(best "$sp" "$dt" "$b" "$d" "$m")
+	echo "$sp $model $meas" >>"$tmp/ratios"
+	echo "$fig $dt $sp $b $d $m $meas $model" | awk '{
+		printf "| %s | %s | %s | %s | 1/%d | %s | %sx | %sx | %.2f |\n", $1, $2 == "half" ? "FP16" : "FP32",
+		       $3, $4, 1 / $5 + 0.5, $6, $7, $8, $8 / $7 }'
+done
+for sp in static dynamic; do
+	awk -v sp=$sp '$1 == sp { print $2 / $3 }' "$tmp/ratios" | sort -g |
+		awk -v sp=$sp '{ r[NR] = $1 } END { printf "\n%s: median model / measured %.2f over %d figures\n", sp,
+			NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2, NR }'
+done
