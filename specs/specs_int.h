@@ -339,7 +339,7 @@ int spec_arch_build(struct ld *ld, bool partial);
 /* arch.c: the whole 'architecture' key. */
 int spec_arch_load(struct ld *ld);
 
-/* raw component helpers (arch.c) */
+/* raw component helpers (level.c; spec_split_range in arch.c) */
 struct raw_comp *ld_comp_add(struct ld *ld);
 void ld_comp_add_attr(struct ld *ld, struct raw_comp *rc, const char *key,
 		      const struct ysrc_node *value, bool inherited);
