@@ -128,7 +128,7 @@ struct ld {
 /* The entry of top-level key 'key' (canonical spelling), or NULL. */
 const struct ld_top *ld_top_get(const struct ld *ld, const char *key);
 
-/* How the files' values of a top-level key are merged (load.c). */
+/* How the files' values of a top-level key are merged (top.c). */
 enum top_merge {
 	TOP_SINGLE,    /* at most one file may give it */
 	TOP_LIST,      /* lists from several files are concatenated */
