@@ -135,15 +135,15 @@ struct cli_command {
 	const char *const *opt_help;   /* per option, overriding the table's help; may be NULL */
 };
 
-/* The table of subcommands, NULL-terminated (cli/fiberloop.c). */
-extern const struct cli_command *const cli_commands[];
-
 /*
  * Parse argv (argv[0] is the command's name) for 'cmd' into 'a', starting
- * from the command's defaults. Returns 0, or CLI_EXIT_USAGE after printing
- * the error and the usage line. Release 'a' with cli_args_release().
+ * from the command's defaults; all[] (NULL-terminated: every command) names
+ * the commands an option belongs to when 'cmd' does not take it. Returns 0,
+ * or CLI_EXIT_USAGE after printing the error and the usage line. Release
+ * 'a' with cli_args_release().
  */
-int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_args *a);
+int cli_parse(const struct cli_command *const *all, const struct cli_command *cmd, int argc,
+	      char **argv, struct cli_args *a);
 void cli_args_release(struct cli_args *a);
 
 /* Print "fiberloop CMD: message" and the usage line to stderr; returns 2. */

@@ -29,7 +29,8 @@ static const struct cli_command cmd_help = {
 	.help = "",
 };
 
-const struct cli_command *const cli_commands[] = {
+/* The table of subcommands, NULL-terminated. */
+static const struct cli_command *const cli_commands[] = {
 	&cmd_check,
 	&cmd_model,
 	&cmd_map,
@@ -93,7 +94,7 @@ static const char *suggest_command(const char *name);
 static int run_command(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct cli_args a;
-	int rc = cli_parse(cmd, argc, argv, &a);
+	int rc = cli_parse(cli_commands, cmd, argc, argv, &a);
 
 	if (!rc)
 		rc = cmd->run(cmd, &a);

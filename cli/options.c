@@ -398,15 +398,16 @@ static int find_short(char c)
 	return -1;
 }
 
-/* The commands that take option 'id', as "'a' and 'b'". */
-static void commands_of(enum cli_opt id, char *buf, size_t size)
+/* The commands of all[] that take option 'id', as "'a' and 'b'". */
+static void commands_of(const struct cli_command *const *all, enum cli_opt id, char *buf,
+			size_t size)
 {
 	size_t i, n = 0;
 	buf[0] = '\0';
-	for (i = 0; cli_commands[i] && n < size; i++)
-		if (cli_commands[i]->options & CLI_OPT_BIT(id))
+	for (i = 0; all[i] && n < size; i++)
+		if (all[i]->options & CLI_OPT_BIT(id))
 			n += (size_t)snprintf(buf + n, size - n, "%s'%s'", n ? ", " : "",
-					      cli_commands[i]->name);
+					      all[i]->name);
 }
 
 /* "unknown option '--x'" with the nearest option of the command. */
@@ -433,8 +434,8 @@ static int unknown_option(const struct cli_command *cmd, const char *arg, size_t
  * a short option, or the next argument) and store it. A flag takes no
  * value; '--no-NAME' is the negatable flag NAME turned off.
  */
-static int parse_one(const struct cli_command *cmd, int argc, char **argv, int *i,
-		     struct cli_args *a)
+static int parse_one(const struct cli_command *const *all, const struct cli_command *cmd,
+		     int argc, char **argv, int *i, struct cli_args *a)
 {
 	const char *arg = argv[*i], *v = NULL, *eq;
 	bool negated = false;
@@ -467,7 +468,7 @@ static int parse_one(const struct cli_command *cmd, int argc, char **argv, int *
 	}
 	if (!(cmd->options & CLI_OPT_BIT(id))) {
 		char cmds[160];
-		commands_of((enum cli_opt)id, cmds, sizeof(cmds));
+		commands_of(all, (enum cli_opt)id, cmds, sizeof(cmds));
 		return cli_usage_error(cmd, "'%s' is not an option of '%s' (it is one of %s)", shown,
 				       cmd->name, cmds);
 	}
@@ -485,7 +486,8 @@ static int parse_one(const struct cli_command *cmd, int argc, char **argv, int *
 	return store(cmd, (enum cli_opt)id, v, a) < 0 ? CLI_EXIT_USAGE : 0;
 }
 
-int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_args *a)
+int cli_parse(const struct cli_command *const *all, const struct cli_command *cmd, int argc,
+	      char **argv, struct cli_args *a)
 {
 	bool opts_done = false;
 	int i, rc;
@@ -514,7 +516,7 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_a
 			a->files[a->n_files++] = s;
 		} else if (!strcmp(s, "--")) {
 			opts_done = true;
-		} else if ((rc = parse_one(cmd, argc, argv, &i, a))) {
+		} else if ((rc = parse_one(all, cmd, argc, argv, &i, a))) {
 			return rc;
 		}
 	}
