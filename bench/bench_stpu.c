@@ -21,6 +21,7 @@
 
 #include "accel/accel.h"
 #include "accel/stpu_int.h"
+#include "job/job.h"
 #include "specs/spec.h"
 #include "util/diag.h"
 
@@ -39,6 +40,7 @@ static struct spec_set *load(const char *yaml)
 	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
 	const char *p = path;
 	struct diag_list dl = DIAG_LIST_INIT;
+	struct spec_load_options lo = { .kinds = job_spec_kinds() };
 	struct spec_set *s;
 
 	if (!fp) {
@@ -47,7 +49,7 @@ static struct spec_set *load(const char *yaml)
 	}
 	fputs(yaml, fp);
 	fclose(fp);
-	s = spec_set_load(&p, 1, NULL, &dl);
+	s = spec_set_load(&p, 1, &lo, &dl);
 	diag_print(&dl, stderr);
 	diag_list_release(&dl);
 	remove(path);

@@ -18,7 +18,7 @@
 static int run(const struct cli_command *cmd, struct cli_args *a)
 {
 	struct diag_list dl = DIAG_LIST_INIT;
-	struct strbuf definition = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf definition = STRBUF_INIT, out = STRBUF_INIT, notes = STRBUF_INIT;
 	struct table t = TABLE_INIT;
 	struct job_run_result res;
 	struct job_runner rn;
@@ -27,7 +27,7 @@ static int run(const struct cli_command *cmd, struct cli_args *a)
 
 	if (a->n_files != 1)
 		return cli_usage_error(cmd, "one batch file, not %zu files", a->n_files);
-	batch = spec_batch_load(a->files[0], &dl);
+	batch = spec_batch_load(a->files[0], job_command_names(), &dl);
 	if (job_rank() == 0)
 		diag_print(&dl, stderr);
 	diag_list_release(&dl);
@@ -36,8 +36,10 @@ static int run(const struct cli_command *cmd, struct cli_args *a)
 	{
 		struct job_batch b = { batch, &a->job, a->vars, a->n_vars };
 		cli_runner_init(cmd, a, DEFAULT_DB, &rn, &definition);
-		rc = job_batch_run(&b, &rn, a->metric, &t, &res);
+		rc = job_batch_run(&b, &rn, a->metric, &t, &notes, &res);
 		rc = cli_run_report(cmd, &rn, &res, rc, "jobs to run (a network's distinct layers each)");
+		if (job_rank() == 0 && rc != CLI_EXIT_BAD_INPUT && notes.len)
+			fprintf(stderr, "fiberloop %s: %s", cmd->name, notes.buf);
 		cli_stop_end();
 	}
 	if (job_rank() == 0 && rc != CLI_EXIT_BAD_INPUT) {
@@ -53,6 +55,7 @@ static int run(const struct cli_command *cmd, struct cli_args *a)
 	spec_batch_free(batch);
 	strbuf_release(&definition);
 	strbuf_release(&out);
+	strbuf_release(&notes);
 	return rc;
 }
 

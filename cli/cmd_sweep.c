@@ -71,14 +71,15 @@ static int run(const struct cli_command *cmd, struct cli_args *a)
 		return cli_usage_error(cmd, "no --axis: nothing to sweep");
 	}
 	opts = a->job;
-	opts.command = a->has_command ? a->command : JOB_MODEL;
+	if (job_command_parse(a->command ? a->command : "model", &opts.command, &opts.kind) < 0)
+		BUG("--command '%s' is no command", a->command);
 	if (cli_parse_overrides(a, &dl) == 0 && parse_axes(a, axes) == 0) {
 		struct job_design d = {
 			.files = a->files, .n_files = a->n_files,
 			.tensors = a->tensors, .n_tensors = a->n_tensors,
 			.overrides = a->overrides, .n_overrides = a->n_overrides,
 			.vars = a->vars, .n_vars = a->n_vars,
-			.command = opts.command,
+			.command = opts.command, .kind = opts.kind,
 		};
 		struct job_sweep sw = { &d, axes, a->n_axes, a->zip, &opts };
 		cli_runner_init(cmd, a, DEFAULT_DB, &rn, &definition);

@@ -47,22 +47,22 @@ static const char *const *format_choices(void)
 	return names;
 }
 
-/* Indexed by enum job_command. */
+/* The commands of job/ and of the kinds of design. */
 static const char *const *command_choices(void)
 {
-	static const char *const names[] = { "check", "model", "map", "exec", "validate", "ipu",
-					     NULL };
-	_Static_assert(sizeof(names) / sizeof(names[0]) == JOB_COMMAND_COUNT + 1,
-		       "one name per command");
-	return names;
+	return job_command_names();
 }
 
-/* Indexed by enum job_metric. */
+/* What --metric ranks by, as metric_ids[] says. */
 static const char *const *metric_choices(void)
 {
 	static const char *const names[] = { "energy", "cycles", "edp", NULL };
 	return names;
 }
+
+static const enum job_metric_id metric_ids[] = {
+	JOB_METRIC_ENERGY_PJ, JOB_METRIC_CYCLES, JOB_METRIC_EDP_J_CYCLES,
+};
 
 /* Indexed by the CLI_LOG_* bits. */
 static const char *const *logscale_choices(void)
@@ -357,11 +357,11 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 	case CLI_OPT_PERCENTILE: j->percentile = d / 100.0; break;
 	case CLI_OPT_AXIS: a->axes[a->n_axes++] = v; break;
 	case CLI_OPT_ZIP: a->zip = c; break;
-	case CLI_OPT_COMMAND: a->command = (enum job_command)c; a->has_command = true; break;
+	case CLI_OPT_COMMAND: a->command = job_command_names()[c]; break;
 	case CLI_OPT_DB: a->db_path = v; break;
 	case CLI_OPT_RESUME: a->resume = c; break;
 	case CLI_OPT_JOBS: a->jobs = (unsigned)u; break;
-	case CLI_OPT_METRIC: a->metric = (enum job_metric)c; break;
+	case CLI_OPT_METRIC: a->metric = metric_ids[c]; break;
 	case CLI_OPT_WHERE: a->wheres[a->n_wheres++] = v; break;
 	case CLI_OPT_X: a->x = v; break;
 	case CLI_OPT_Y: a->ys[a->n_ys++] = v; break;
@@ -494,12 +494,13 @@ int cli_parse(const struct cli_command *const *all, const struct cli_command *cm
 
 	memset(a, 0, sizeof(*a));
 	job_options_init(&a->job, cmd->job);
+	a->job.kind = cmd->kind;
 	if (cmd->job == JOB_MAP)
 		a->job.seed = 0;       /* the mapper's default seed */
 	a->argc = argc;
 	a->argv = argv;
 	a->resume = true;
-	a->metric = JOB_METRIC_EDP;
+	a->metric = JOB_METRIC_EDP_J_CYCLES;
 	a->files = xcalloc((size_t)argc + 1, sizeof(*a->files));
 	a->tensors = xcalloc((size_t)argc + 1, sizeof(*a->tensors));
 	a->sets = xcalloc((size_t)argc + 1, sizeof(*a->sets));

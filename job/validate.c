@@ -227,7 +227,7 @@ static enum job_status run_model(const struct spec_set *s, const struct job_opti
 	if (model_eval(ws, s->mapping, mr) < 0)
 		job_fail(sum, JOB_INFEASIBLE, "the mapping is infeasible: %s", mr->reason);
 	else
-		job_summarize_model(s, s->mapping, mr, sum);
+		job_summarize_model(s, o, s->mapping, mr, sum);
 	model_ws_free(ws);
 	return sum->status;
 }

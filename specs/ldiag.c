@@ -92,3 +92,11 @@ void ld_add_hint(struct strbuf *sb, const char *word, const char *const *cands, 
 	if (hint)
 		strbuf_addf(sb, "; did you mean '%s'?", hint);
 }
+
+struct diag_loc ld_design_loc(const struct ld *ld)
+{
+	const struct spec_source *src = ld->s->source;
+	if (src && src->first_root.file)
+		return src->first_root;
+	return ld->s->n_files ? (struct diag_loc){ ld->s->files[0], 1, 1 } : DIAG_LOC_NONE;
+}

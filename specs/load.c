@@ -16,14 +16,12 @@
 #include "util/xalloc.h"
 
 /* "unknown top-level key" with a did-you-mean hint. */
-static void unknown_top_key(struct diag_list *dl, const struct ysrc_node *k)
+static void unknown_top_key(const struct spec_source *src, struct diag_list *dl,
+			    const struct ysrc_node *k)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t n;
-	const char *const *names = ld_top_key_names(&n);
 
-	strbuf_addf(&sb, "unknown top-level key '%s'", k->str);
-	ld_add_hint(&sb, k->str, names, n);
+	ld_top_key_unknown(src, k->str, &sb);
 	diag_error(dl, k->loc, "%s", sb.buf);
 	strbuf_release(&sb);
 }
@@ -35,11 +33,12 @@ static void unknown_top_key(struct diag_list *dl, const struct ysrc_node *k)
 static int add_top_pair(struct spec_source *src, const struct ysrc_pair *pr, bool replace,
 			struct diag_list *dl)
 {
-	const struct top_key *tk = ld_top_key_find(pr->key->str);
+	struct top_key buf;
+	const struct top_key *tk = ld_top_key_of(src, pr->key->str, &buf);
 	struct ld_top *slot;
 
 	if (!tk) {
-		unknown_top_key(dl, pr->key);
+		unknown_top_key(src, dl, pr->key);
 		return -1;
 	}
 	slot = ld_top_slot(src->top, &src->n_top, tk->canonical);
@@ -169,26 +168,20 @@ void spec_source_free(struct spec_source *src)
 }
 
 /*
- * The design's kind from its top-level keys: an accelerator model's key
- * ('ipu', 'stpu') stands alone, without the Timeloop sections. -1 (reported)
- * when keys of two kinds are mixed.
+ * The kind of the design from its top-level keys (into ld->s->kind): a kind
+ * with a key of its own stands alone; without one, the default kind (the
+ * first). -1 (reported) when keys of two kinds are mixed.
  */
-static int accel_design(struct ld *ld)
+static int design_kind(struct ld *ld, const struct spec_kind *const *kinds)
 {
-	static const struct {
-		const char *key;
-		enum spec_design_kind kind;
-	} accels[] = { { "ipu", SPEC_DESIGN_IPU }, { "stpu", SPEC_DESIGN_STPU } };
-	static const char *const timeloop_keys[] = {
-		"architecture", "problem", "mapping", "sparse_optimizations", "mapper",
-		"architecture_constraints", "mapspace_constraints", "mapspace",
-	};
 	const struct ld_top *given = NULL;
-	size_t i;
+	const struct spec_kind *const *k;
+	const char *const *sec;
 	int rc = 0;
 
-	for (i = 0; i < ARRAY_SIZE(accels); i++) {
-		const struct ld_top *t = ld_top_get(ld, accels[i].key);
+	ld->s->kind = kinds[0];
+	for (k = kinds; *k; k++) {
+		const struct ld_top *t = (*k)->key ? ld_top_get(ld, (*k)->key) : NULL;
 		if (!t)
 			continue;
 		if (given) {
@@ -199,10 +192,10 @@ static int accel_design(struct ld *ld)
 			continue;
 		}
 		given = t;
-		ld->s->kind = accels[i].kind;
+		ld->s->kind = *k;
 	}
-	for (i = 0; given && i < ARRAY_SIZE(timeloop_keys); i++) {
-		const struct ld_top *t = ld_top_get(ld, timeloop_keys[i]);
+	for (sec = kinds[0]->sections; given && sec && *sec; sec++) {
+		const struct ld_top *t = ld_top_get(ld, *sec);
 		if (t)
 			rc = ld_error(ld, t->keys[0], NULL, "'%s' does not apply to an '%s' design "
 				      "(it stands alone: everything it needs is under '%s')",
@@ -211,64 +204,31 @@ static int accel_design(struct ld *ld)
 	return rc;
 }
 
-/*
- * Where an error about the design as a whole (a section no file gives) is
- * reported: the first file's top-level mapping.
- */
-static struct diag_loc design_loc(const struct ld *ld)
+/* The kinds of 'src': those it was given, or the default kind alone. */
+static const struct spec_kind *const *kinds_of(const struct spec_source *src)
 {
-	const struct spec_source *src = ld->s->source;
-	if (src && src->first_root.file)
-		return src->first_root;
-	return ld->s->n_files ? (struct diag_loc){ ld->s->files[0], 1, 1 } : DIAG_LOC_NONE;
+	static const struct spec_kind *const only_default[] = { &spec_kind_timeloop, NULL };
+	return src->kinds[0] ? src->kinds : only_default;
 }
 
-/*
- * Run the section parsers. A section whose input is broken stops only the
- * sections that depend on it (the mapping needs the architecture and the
- * problem), so that one run reports the errors of every section.
- */
+const struct spec_kind *spec_source_kind(const struct spec_source *src)
+{
+	const struct spec_kind *const *k, *const *all = kinds_of(src);
+	size_t i;
+
+	for (k = all; *k; k++)
+		for (i = 0; (*k)->key && i < src->n_top; i++)
+			if (!strcmp(src->top[i].key, (*k)->key) && src->top[i].n)
+				return *k;
+	return all[0];
+}
+
+/* Find the design's kind and run its loader. */
 static int run_sections(struct ld *ld)
 {
-	const struct spec_load_options *opt = ld->opt;
-	int rc = 0;
+	int rc = design_kind(ld, kinds_of(ld->s->source));
 
-	if (accel_design(ld) < 0)
-		rc = -1;
-	if (ld->s->kind == SPEC_DESIGN_STPU)
-		return spec_stpu_load(ld) < 0 ? -1 : rc;
-	if (ld->s->kind == SPEC_DESIGN_IPU)
-		return spec_ipu_load(ld) < 0 ? -1 : rc;
-	if (spec_problem_load(ld) < 0)
-		rc = -1;
-	if (!ld_top_get(ld, "problem") && !(opt && opt->allow_no_problem))
-		rc = diag_error(ld->dl, design_loc(ld), "no 'problem' given in any file");
-	if (!ld_top_get(ld, "architecture"))
-		return diag_error(ld->dl, design_loc(ld), "no 'architecture' given in any file");
-	if (spec_arch_load(ld) < 0)
-		rc = -1;
-	if (!ld->arch_ok)
-		return -1;
-	if (spec_energy_load(ld) < 0)
-		rc = -1;
-	if (spec_mapper_load(ld) < 0)
-		rc = -1;
-	if (!ld->problem_ok)
-		return -1;
-	if (spec_sparse_load(ld) < 0)
-		rc = -1;
-	if (spec_mapping_load(ld) < 0)
-		rc = -1;
-	if (spec_constraints_load(ld) < 0)
-		rc = -1;
-	if (rc == 0 && !ld->s->has_mapping && opt && opt->require_mapping) {
-		const struct ld_top *m = ld_top_get(ld, "mapping");
-		rc = diag_error(ld->dl, m ? m->values[0]->loc : design_loc(ld), m ?
-				"the mapping is empty" : "no 'mapping' given in any file");
-	}
-	if (rc == 0 && spec_check_all(ld) < 0)
-		rc = -1;
-	return rc;
+	return ld->s->kind->load(ld) < 0 ? -1 : rc;
 }
 
 /*
@@ -349,8 +309,10 @@ struct spec_set *spec_set_load_overrides(const char *const *paths, size_t n_path
 	size_t i;
 
 	src->borrow_names = true;
-	if (opt)
+	if (opt) {
 		spec_source_set_templates(src, opt->template_vars, opt->n_template_vars, opt->jinja);
+		spec_source_set_kinds(src, opt->kinds);
+	}
 	for (i = 0; i < n_paths; i++)
 		spec_source_add_file(src, paths[i], dl);
 	if (n_paths == 0)

@@ -1,12 +1,14 @@
 /*
  * The top-level keys of a design: the known spellings and how the files'
  * values of each are merged (Timeloop's front end's rules, parts of names
- * included), and the merged entries the section parsers read.
+ * included; each kind of design with a key of its own adds that key), and
+ * the merged entries the section parsers read.
  */
 #include "specs/specs_int.h"
 
 #include <string.h>
 
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static const struct top_key top_keys[] = {
@@ -24,8 +26,6 @@ static const struct top_key top_keys[] = {
 	{ "mapspace_constraints", "mapspace_constraints", TOP_TARGETS },
 	{ "mapspace", "mapspace", TOP_SINGLE },
 	{ "model", "model", TOP_SINGLE },
-	{ "stpu", "stpu", TOP_SINGLE },
-	{ "ipu", "ipu", TOP_SINGLE },
 	{ "compound_components", "compound_components", TOP_IGNORED },
 	{ "components", "components", TOP_IGNORED },
 	{ "globals", "globals", TOP_IGNORED },
@@ -38,7 +38,7 @@ static const struct top_key top_keys[] = {
 static const char *const top_key_names[] = {
 	"architecture", "arch", "problem", "mapping", "sparse_optimizations", "ERT", "ART",
 	"mapper", "architecture_constraints", "arch_constraints", "constraints",
-	"mapspace_constraints", "mapspace", "model", "stpu", "ipu", "compound_components",
+	"mapspace_constraints", "mapspace", "model", "compound_components",
 	"components",
 	"globals", "variables", "dumped_by_timeloop_front_end", "ERT_summary", "ART_summary",
 };
@@ -114,4 +114,45 @@ struct ld_top *ld_top_slot(struct ld_top *top, size_t *n_top, const char *canoni
 	memset(&top[*n_top], 0, sizeof(top[*n_top]));
 	top[*n_top].key = canonical;
 	return &top[(*n_top)++];
+}
+
+
+const struct top_key *ld_top_key_of(const struct spec_source *src, const char *name,
+				    struct top_key *buf)
+{
+	const struct spec_kind *const *k;
+
+	for (k = src ? src->kinds : NULL; k && *k; k++)
+		if ((*k)->key && ysrc_key_eq(name, (*k)->key)) {
+			*buf = (struct top_key){ (*k)->key, (*k)->key, TOP_SINGLE };
+			return buf;
+		}
+	return ld_top_key_find(name);
+}
+
+void ld_top_key_unknown(const struct spec_source *src, const char *name, struct strbuf *sb)
+{
+	const char *names[ARRAY_SIZE(top_key_names) + SPEC_MAX_KINDS];
+	const struct spec_kind *const *k;
+	size_t n;
+
+	for (n = 0; n < ARRAY_SIZE(top_key_names); n++)
+		names[n] = top_key_names[n];
+	for (k = src ? src->kinds : NULL; k && *k; k++)
+		if ((*k)->key)
+			names[n++] = (*k)->key;
+	strbuf_addf(sb, "unknown top-level key '%s'", name);
+	ld_add_hint(sb, name, names, n);
+}
+
+void spec_source_set_kinds(struct spec_source *src, const struct spec_kind *const *kinds)
+{
+	size_t n = 0;
+
+	for (; kinds && kinds[n]; n++) {
+		if (n == SPEC_MAX_KINDS)
+			BUG("more than %d kinds of design", SPEC_MAX_KINDS);
+		src->kinds[n] = kinds[n];
+	}
+	src->kinds[n] = NULL;
 }

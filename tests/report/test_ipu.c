@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "accel/accel.h"
+#include "exec/exec.h"
 #include "report/report.h"
 #include "tests/specs/spec_test.h"
 #include "tests/unit.h"
