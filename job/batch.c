@@ -31,6 +31,7 @@ struct bjob {
 	char key[JOB_KEY_CHARS + 1];   /* the job's row (the network's, for a network) */
 	char *tags;                    /* "a,b" or NULL */
 	bool is_network;
+	struct spec_load_options lo;   /* its loader's options (its command's, its prunes) */
 	struct job_net_plan plan;
 	char plan_error[512];          /* its layers cannot be read: the job's error */
 	uint64_t first_task, n_tasks;
@@ -44,7 +45,6 @@ struct batch_ctx {
 	size_t n_jobs;
 	uint64_t n_tasks;
 	char run_key[JOB_KEY_CHARS + 1];
-	struct spec_load_options lo[JOB_COMMAND_COUNT], lo_kind;
 };
 
 /* The job of task 'i' and the task's place in it. */
@@ -84,6 +84,8 @@ static void parse_sets(struct bjob *j)
 	j->design.n_overrides = j->spec->n_sets;
 	j->design.command = j->opts.command;
 	j->design.kind = j->opts.kind;
+	j->design.prunes = j->spec->prunes;
+	j->design.n_prunes = j->spec->n_prunes;
 }
 
 /* The design's hash: its variables, its files' bytes (or why one cannot be read). */
@@ -116,6 +118,8 @@ static void job_key(struct bjob *j)
 	job_hash_options(&h, &j->opts);
 	for (i = 0; i < j->spec->n_sets; i++)
 		job_hash_str(&h, j->spec->sets[i]);
+	for (i = 0; i < j->spec->n_prunes; i++)    /* none: the keys of earlier runs stay */
+		job_hash_str(&h, j->spec->prunes[i]);
 	for (i = 0; i < j->plan.n_files; i++) {
 		job_hash_str(&h, j->plan.names[i]);
 		job_hash_str(&h, j->plan.hash[i]);
@@ -139,6 +143,11 @@ static void job_init(const struct job_batch *b, const atomic_int *stop,
 		j->opts.has_seed = true;
 	}
 	parse_sets(j);
+	j->lo.require_mapping = !j->opts.kind && (j->opts.command == JOB_MODEL ||
+			j->opts.command == JOB_EXEC || j->opts.command == JOB_VALIDATE);
+	j->lo.allow_no_problem = j->opts.command == JOB_CHECK;
+	j->lo.prunes = sj->prunes;
+	j->lo.n_prunes = sj->n_prunes;
 	j->vars = xcalloc(b->n_vars + sj->n_vars + 1, sizeof(*j->vars));
 	for (i = 0; i < b->n_vars; i++)
 		j->vars[j->design.n_vars++] = b->vars[i];
@@ -255,8 +264,7 @@ static bool b_run(void *arg, void *ws, uint64_t i, struct job_summary *sum)
 	}
 	return job_net_run_layer(&j->design,
 			     has_layers(j) ? j->plan.files[j->plan.task_file[sub]] : NULL,
-			     j->opts.kind ? &c->lo_kind : &c->lo[j->opts.command], &j->opts, c->stop,
-			     sum);
+			     &j->lo, &j->opts, c->stop, sum);
 }
 
 /* ------------------------------------------------------- after the run */
@@ -454,18 +462,12 @@ static void batch_init(const struct job_batch *b, const atomic_int *stop, struct
 	struct job_hash h;
 	uint64_t task = 0, idx = 0;
 	size_t i;
-	enum job_command k;
 
 	memset(c, 0, sizeof(*c));
 	c->b = b;
 	c->stop = stop;
 	c->n_jobs = b->batch->n_jobs;
 	c->jobs = xcalloc(c->n_jobs + 1, sizeof(*c->jobs));
-	for (k = 0; k < JOB_COMMAND_COUNT; k++) {
-		c->lo[k].require_mapping = k == JOB_MODEL || k == JOB_EXEC || k == JOB_VALIDATE;
-		c->lo[k].allow_no_problem = k == JOB_CHECK;
-	}
-	/* a kind's own command: what its design needs is its loader's business */
 	job_hash_init(&h);
 	job_hash_str(&h, "batch");
 	for (i = 0; i < c->n_jobs; i++) {

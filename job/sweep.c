@@ -287,6 +287,8 @@ static void sweep_hashes(struct sweep_ctx *c, const struct job_hash *design)
 	job_hash_options(&c->base, &c->opts);
 	for (k = 0; k < sw->design->n_overrides; k++)
 		job_hash_str(&c->base, sw->design->overrides[k].text);
+	for (k = 0; k < sw->design->n_prunes; k++)   /* none: the keys of earlier runs stay */
+		job_hash_str(&c->base, sw->design->prunes[k]);
 	run = c->base;
 	job_hash_str(&run, "sweep");
 	job_hash_add(&run, &sw->zip, sizeof(sw->zip));
@@ -333,6 +335,8 @@ int job_sweep_run(const struct job_sweep *sw, const struct job_runner *rn,
 	c.lo.allow_no_problem = sw->options->command == JOB_CHECK;
 	c.lo.tensor_files = sw->design->tensors;
 	c.lo.n_tensor_files = sw->design->n_tensors;
+	c.lo.prunes = sw->design->prunes;
+	c.lo.n_prunes = sw->design->n_prunes;
 	job_quiet_options(sw->options, rn->stop, &c.opts);
 	c.n_ov = sw->design->n_overrides;
 	for (a = 0; a < sw->n_axes; a++)

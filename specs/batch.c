@@ -20,7 +20,7 @@ static const char *const default_commands[] = { "check", "model", "map", "exec",
 
 static const char *const top_keys[] = { "defaults", "jobs" };
 static const char *const job_keys[] = { "name", "files", "set", "vars", "command", "tags",
-					"layers", "seed" };
+					"layers", "seed", "prune" };
 
 /* What a batch file's reader keeps. */
 struct batch_ld {
@@ -235,6 +235,12 @@ static int read_job(struct batch_ld *b, const struct ysrc_node *n, const struct 
 		struct kpath kp = KP_KEY(p, "tags");
 		if (str_list(b, v, &kp, pre ? pre->tags : NULL, NULL, pre ? pre->n_tags : 0, false,
 			     &j->tags, NULL, &j->n_tags) < 0)
+			rc = -1;
+	}
+	if ((v = ld_get(n, "prune"))) {
+		struct kpath kp = KP_KEY(p, "prune");
+		if (str_list(b, v, &kp, pre ? pre->prunes : NULL, NULL, pre ? pre->n_prunes : 0,
+			     false, &j->prunes, NULL, &j->n_prunes) < 0)
 			rc = -1;
 	}
 	if ((v = ld_get(n, "layers"))) {

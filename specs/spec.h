@@ -871,6 +871,8 @@ struct spec_batch_job {
 	const char **tags;
 	size_t n_layers;
 	const char **layers;           /* a network: layer files or directories of them */
+	size_t n_prunes;
+	const char **prunes;           /* "NAME=N:M[:DIM]": as --prune (the defaults' first) */
 	bool has_command;
 	const char *command;           /* one of the loader's command names; default "model" */
 	bool has_seed;
