@@ -76,7 +76,8 @@ const struct cli_command cmd_batch = {
 		   CLI_OPT_BIT(CLI_OPT_ALGORITHM) | CLI_OPT_BIT(CLI_OPT_STREAMS) |
 		   CLI_OPT_BIT(CLI_OPT_REFINE) | CLI_OPT_BIT(CLI_OPT_SEARCH_SIZE) |
 		   CLI_OPT_BIT(CLI_OPT_TIMEOUT) | CLI_OPT_BIT(CLI_OPT_VICTORY) |
-		   CLI_OPT_BIT(CLI_OPT_ROOFLINE),
+		   CLI_OPT_BIT(CLI_OPT_ROOFLINE) | CLI_OPT_BIT(CLI_OPT_SAMPLES) |
+		   CLI_OPT_BIT(CLI_OPT_PERCENTILE),
 	.formats = 1u << JOB_FORMAT_TABLE | 1u << JOB_FORMAT_CSV | 1u << JOB_FORMAT_JSON,
 	.opt_help = (const char *const[CLI_OPT_COUNT]){
 		[CLI_OPT_FORMAT] = "the final table: table (the default), csv or json",

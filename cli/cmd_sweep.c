@@ -127,7 +127,8 @@ const struct cli_command cmd_sweep = {
 		   CLI_OPT_BIT(CLI_OPT_TIMEOUT) | CLI_OPT_BIT(CLI_OPT_VICTORY) |
 		   CLI_OPT_BIT(CLI_OPT_RETENTION) | CLI_OPT_BIT(CLI_OPT_SEEDS) |
 		   CLI_OPT_BIT(CLI_OPT_TOLERANCE) | CLI_OPT_BIT(CLI_OPT_SIGMAS) |
-		   CLI_OPT_BIT(CLI_OPT_PRUNE) | CLI_OPT_BIT(CLI_OPT_ROOFLINE),
+		   CLI_OPT_BIT(CLI_OPT_PRUNE) | CLI_OPT_BIT(CLI_OPT_ROOFLINE) |
+		   CLI_OPT_BIT(CLI_OPT_SAMPLES) | CLI_OPT_BIT(CLI_OPT_PERCENTILE),
 	.formats = 1u << JOB_FORMAT_TEXT | 1u << JOB_FORMAT_CSV | 1u << JOB_FORMAT_JSONL,
 	.opt_help = (const char *const[CLI_OPT_COUNT]){
 		[CLI_OPT_FORMAT] = "text (a summary on stderr at the end; the default), or csv or jsonl: every row on stdout as it finishes (in finishing order; the database lists them in point order)",

@@ -27,6 +27,8 @@ JOB_GET_COUNT(cycles, IR, ceil(r->total_cycles))
 JOB_GET_REAL(speedup, IR, r->speedup)
 JOB_GET_REAL(dense_cycles, IR, r->dense_total_cycles)
 JOB_GET_REAL(steps, IR, r->passes[SPEC_IPU_FWD].steps.expected)
+JOB_GET_REAL(fwd_cycles, IR, r->passes[SPEC_IPU_FWD].total_cycles)
+JOB_GET_REAL(fwd_dense_cycles, IR, r->passes[SPEC_IPU_FWD].dense_cycles)
 JOB_GET_COUNT(memory, IR, r->memory.total_bytes)
 JOB_GET_REAL(seconds, IR, r->seconds)
 #undef IR
@@ -36,6 +38,8 @@ static const struct job_metric_get ipu_gets[] = {
 	{ JOB_METRIC_SPEEDUP, speedup },
 	{ JOB_METRIC_BASELINE_CYCLES, dense_cycles },
 	{ JOB_METRIC_PROPAGATION_STEPS, steps },
+	{ JOB_METRIC_FWD_CYCLES, fwd_cycles },
+	{ JOB_METRIC_FWD_BASELINE_CYCLES, fwd_dense_cycles },
 	{ JOB_METRIC_MEMORY_BYTES, memory },
 	{ JOB_METRIC_SECONDS, seconds },
 };

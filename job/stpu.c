@@ -57,6 +57,14 @@ SCHEME_GET(pj_per_compute, real, r->nnz ? x->energy.total_pj / (double)r->nnz : 
 SCHEME_GET(efficiency, real, x->packing.efficiency)
 #undef SCHEME_GET
 
+static bool estimate(const struct spec_set *s, const void *result, struct job_metric_value *v)
+{
+	const struct accel_stpu_result *r = result;
+	(void)s;
+	v->real = r->estimate.efficiency;
+	return r->estimate.valid;
+}
+
 static bool scheme(const struct spec_set *s, const void *r, struct job_metric_value *v)
 {
 	(void)r;
@@ -121,6 +129,7 @@ static const struct job_metric_get stpu_gets[] = {
 	{ JOB_METRIC_PJ_PER_COMPUTE, pj_per_compute },
 	{ JOB_METRIC_SCHEME, scheme },
 	{ JOB_METRIC_PACKING_EFFICIENCY, efficiency },
+	{ JOB_METRIC_ESTIMATED_PACKING_EFFICIENCY, estimate },
 	{ JOB_METRIC_BASELINE_CYCLES, baseline_cycles },
 	{ JOB_METRIC_BASELINE_ENERGY_PJ, baseline_energy },
 	{ JOB_METRIC_SPEEDUP, speedup },

@@ -83,6 +83,11 @@ void job_hash_options(struct job_hash *h, const struct job_options *o)
 		job_hash_str(h, o->kind);
 	if (o->roofline)
 		job_hash_str(h, "roofline");
+	if (o->samples != 256 || o->percentile != 0.99) {   /* the IPU model's, when not the default */
+		uint64_t samples = o->samples;
+		job_hash_add(h, &samples, sizeof(samples));
+		job_hash_add(h, &o->percentile, sizeof(o->percentile));
+	}
 }
 
 /* ------------------------------------------------------------- the run */
