@@ -81,11 +81,6 @@ struct job_kind {
 /* The table, NULL-ended, the default kind (Timeloop's) first (job/kinds.c). */
 extern const struct job_kind *const job_kinds[];
 
-/* The rows of the built-in kinds (each in its kind's own file). */
-extern const struct job_kind job_kind_timeloop;
-extern const struct job_kind job_kind_ipu;
-extern const struct job_kind job_kind_stpu;
-
 /* The row of the kind named 'name', or NULL. */
 const struct job_kind *job_kind_find(const char *name);
 
