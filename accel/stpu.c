@@ -26,6 +26,7 @@
 
 #include "accel/stpu_int.h"
 #include "density/density.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static const char *const scheme_names[ACCEL_STPU_N_SCHEMES] = {
@@ -342,7 +343,7 @@ static void describe_source(const struct spec_stpu *st, char *buf, size_t size)
 }
 
 int accel_stpu_eval(const struct spec_set *s, const struct accel_stpu_options *o,
-		    struct accel_stpu_result *out, char *err, size_t err_size)
+		    struct accel_stpu_result *out, struct strbuf *err)
 {
 	static const struct accel_stpu_options defaults = ACCEL_STPU_OPTIONS_INIT;
 	const struct spec_stpu *st = s->stpu;
@@ -354,10 +355,10 @@ int accel_stpu_eval(const struct spec_set *s, const struct accel_stpu_options *o
 		o = &defaults;
 	memset(out, 0, sizeof(*out));
 	if (!st) {
-		snprintf(err, err_size, "the design has no 'stpu' section");
+		strbuf_setf(err, "the design has no 'stpu' section");
 		return -1;
 	}
-	if (stpu_pattern_build(st, &pat, err, err_size) < 0)
+	if (stpu_pattern_build(st, &pat, err) < 0)
 		return -1;
 	b = stpu_bits_of(st);
 	out->rows = pat.rows;
@@ -403,14 +404,14 @@ int accel_stpu_eval(const struct spec_set *s, const struct accel_stpu_options *o
 }
 
 const struct spec_matrix *accel_stpu_matrix(const struct spec_stpu *st, struct arena *a,
-					    char *err, size_t err_size)
+					    struct strbuf *err)
 {
 	struct stpu_pattern pat;
 	struct spec_matrix *m;
 	uint64_t *coords, c, k;
 	double *values;
 
-	if (stpu_pattern_build(st, &pat, err, err_size) < 0)
+	if (stpu_pattern_build(st, &pat, err) < 0)
 		return NULL;
 	m = arena_calloc(a, 1, sizeof(*m));
 	coords = arena_calloc(a, pat.nnz ? 2 * pat.nnz : 1, sizeof(*coords));

@@ -17,6 +17,8 @@
 
 #include "accel/accel.h"
 
+struct strbuf;
+
 /* A non-zero pattern in compressed columns: rows of column c are
  * row_idx[col_ptr[c] .. col_ptr[c+1]), strictly increasing. */
 struct stpu_pattern {
@@ -33,8 +35,8 @@ struct stpu_pattern {
  * non-zeros placed uniformly; banded: |row - col| <= band width). Returns 0,
  * or -1 with 'err' when the matrix is too large to generate.
  */
-int stpu_pattern_build(const struct spec_stpu *st, struct stpu_pattern *p, char *err,
-		       size_t err_size);
+int stpu_pattern_build(const struct spec_stpu *st, struct stpu_pattern *p,
+		       struct strbuf *err);
 
 /* The pattern of matrix 'm' (2 ranks; duplicates merged). */
 void stpu_pattern_from_matrix(const struct spec_matrix *m, struct stpu_pattern *p);

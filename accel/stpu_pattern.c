@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "util/rng.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /* Generation through a bitmap of rows x cols bits is bounded to 2^32 positions (512 MiB). */
@@ -129,7 +130,7 @@ static uint64_t *random_subset(uint64_t n, uint64_t k, struct rng *r)
 
 /* Uniform: exactly 'nnz' positions, every set equally likely. */
 static int generate_uniform(struct stpu_pattern *p, uint64_t rows, uint64_t cols, uint64_t nnz,
-			    struct rng *r, char *err, size_t err_size)
+			    struct rng *r, struct strbuf *err)
 {
 	uint64_t n = rows * cols;
 
@@ -140,7 +141,7 @@ static int generate_uniform(struct stpu_pattern *p, uint64_t rows, uint64_t cols
 		return 0;
 	}
 	if (nnz > STPU_MAX_SORTED_NONZEROS) {
-		snprintf(err, err_size, "a %llu x %llu matrix with %llu non-zeros is too large to "
+		strbuf_setf(err, "a %llu x %llu matrix with %llu non-zeros is too large to "
 			 "generate (at most 2^32 positions, or 2^27 non-zeros)",
 			 (unsigned long long)rows, (unsigned long long)cols,
 			 (unsigned long long)nnz);
@@ -198,7 +199,7 @@ static bool bit_of(const uint64_t *bits, uint64_t i)
 
 /* Block-structured: round(density x blocks) whole blocks of br x bc. */
 static int generate_block(struct stpu_pattern *p, uint64_t rows, uint64_t cols,
-			  const struct spec_density *d, struct rng *r, char *err, size_t err_size)
+			  const struct spec_density *d, struct rng *r, struct strbuf *err)
 {
 	uint64_t br = d->block_shape[0], bc = d->block_shape[1];
 	uint64_t gr = (rows + br - 1) / br, gc = (cols + bc - 1) / bc, n_blocks = gr * gc;
@@ -208,7 +209,7 @@ static int generate_block(struct stpu_pattern *p, uint64_t rows, uint64_t cols,
 	if (k > n_blocks)
 		k = n_blocks;
 	if (n_blocks > STPU_MAX_BITMAP_POSITIONS) {
-		snprintf(err, err_size, "%llu blocks are too many to generate",
+		strbuf_setf(err, "%llu blocks are too many to generate",
 			 (unsigned long long)n_blocks);
 		return -1;
 	}
@@ -295,15 +296,14 @@ static void power_law_rows(uint64_t n, uint64_t width, uint64_t total, double al
 
 /* Power law: fixed row lengths, uniform places in each row. */
 static int generate_power_law(struct stpu_pattern *p, uint64_t rows, uint64_t cols,
-			      const struct spec_density *d, struct rng *r, char *err,
-			      size_t err_size)
+			      const struct spec_density *d, struct rng *r, struct strbuf *err)
 {
 	uint64_t total = (uint64_t)llround(d->density * (double)rows * (double)cols);
 	uint64_t *len = xmalloc((size_t)rows * sizeof(*len)), *row_of = NULL, i, k, nnz = 0;
 	struct entry *e;
 
 	if (total > STPU_MAX_SORTED_NONZEROS) {
-		snprintf(err, err_size, "a power-law matrix with %llu non-zeros is too large to "
+		strbuf_setf(err, "a power-law matrix with %llu non-zeros is too large to "
 			 "generate (at most 2^27)", (unsigned long long)total);
 		free(len);
 		return -1;
@@ -367,8 +367,7 @@ void stpu_pattern_from_matrix(const struct spec_matrix *m, struct stpu_pattern *
 	free(e);
 }
 
-int stpu_pattern_build(const struct spec_stpu *st, struct stpu_pattern *p, char *err,
-		       size_t err_size)
+int stpu_pattern_build(const struct spec_stpu *st, struct stpu_pattern *p, struct strbuf *err)
 {
 	const struct spec_density *d = &st->matrix;
 	uint64_t rows = st->matrix_rows, cols = st->matrix_cols;
@@ -384,19 +383,19 @@ int stpu_pattern_build(const struct spec_stpu *st, struct stpu_pattern *p, char 
 		generate_banded(p, rows, cols, d->band_width);
 		return 0;
 	case SPEC_DENSITY_BLOCK:
-		return generate_block(p, rows, cols, d, &r, err, err_size);
+		return generate_block(p, rows, cols, d, &r, err);
 	case SPEC_DENSITY_POWER_LAW:
-		return generate_power_law(p, rows, cols, d, &r, err, err_size);
+		return generate_power_law(p, rows, cols, d, &r, err);
 	case SPEC_DENSITY_FIXED_STRUCTURED:
 	case SPEC_DENSITY_HYPERGEOMETRIC: {
 		double want = ceil(d->density * (double)rows * (double)cols);
 		uint64_t nnz = (uint64_t)want;
 		if (nnz > rows * cols)
 			nnz = rows * cols;
-		return generate_uniform(p, rows, cols, nnz, &r, err, err_size);
+		return generate_uniform(p, rows, cols, nnz, &r, err);
 	}
 	default:
-		snprintf(err, err_size, "distribution '%s' cannot generate an STPU matrix",
+		strbuf_setf(err, "distribution '%s' cannot generate an STPU matrix",
 			 spec_density_kind_name(d->kind));
 		return -1;
 	}

@@ -107,7 +107,7 @@ int main(int argc, char **argv)
 		}
 		for (k = 0; k < 2; k++) {
 			double t0 = now_s(), t;
-			accel_ipu_eval(s, NULL, r, NULL, 0);
+			accel_ipu_eval(s, NULL, r, NULL);
 			t = now_s() - t0;
 			if (t < best_eval)
 				best_eval = t;

@@ -24,6 +24,7 @@
 #include "job/job.h"
 #include "specs/spec.h"
 #include "util/diag.h"
+#include "util/strbuf.h"
 
 static double now_s(void)
 {
@@ -69,15 +70,15 @@ static void bench_packing_speed(void)
 				  "  matrix: {rows: 10000, cols: 10000, density: 0.01, seed: 1}\n");
 	struct stpu_pattern pat = STPU_PATTERN_INIT;
 	struct stpu_pack_params pp;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 	double t0;
 	unsigned k;
 
 	if (!s)
 		return;
 	t0 = now_s();
-	if (stpu_pattern_build(s->stpu, &pat, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s\n", err);
+	if (stpu_pattern_build(s->stpu, &pat, &err) < 0) {
+		fprintf(stderr, "%s\n", err.buf);
 		return;
 	}
 	printf("Packing a 10000 x 10000 matrix at density 0.01 (%llu non-zeros), "
@@ -115,7 +116,8 @@ static bool wanted(enum mode md, unsigned dim, double density)
 static bool eval(unsigned dim, double density, const char *dtype, bool estimate,
 		 struct accel_stpu_result *r)
 {
-	char yaml[512], err[256];
+	char yaml[512];
+	struct strbuf err = STRBUF_INIT;
 	struct accel_stpu_options o = { estimate, 0 };
 	struct spec_set *s;
 	int rc;
@@ -126,9 +128,9 @@ static bool eval(unsigned dim, double density, const char *dtype, bool estimate,
 	s = load(yaml);
 	if (!s)
 		return false;
-	rc = accel_stpu_eval(s, &o, r, err, sizeof(err));
+	rc = accel_stpu_eval(s, &o, r, &err);
 	if (rc < 0)
-		fprintf(stderr, "%s\n", err);
+		fprintf(stderr, "%s\n", err.buf);
 	spec_set_free(s);
 	return rc == 0;
 }

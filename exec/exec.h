@@ -293,7 +293,7 @@ struct exec_stpu_result {
  * 'err' when the matrix is not 2-D or too large to simulate.
  */
 int exec_stpu_run(const struct spec_stpu *st, const struct spec_matrix *m, enum exec_stpu_scheme k,
-		  uint64_t seed, struct exec_stpu_result *out, char *err, size_t err_size);
+		  uint64_t seed, struct exec_stpu_result *out, struct strbuf *err);
 /* -------------------------------------------------------------------- IPU */
 
 /*

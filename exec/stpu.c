@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "util/rng.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /* The rng stream of the simulated values ("STPX"). */
@@ -1062,7 +1063,7 @@ static void sim_release(struct sim *s)
 }
 
 int exec_stpu_run(const struct spec_stpu *st, const struct spec_matrix *m, enum exec_stpu_scheme k,
-		  uint64_t seed, struct exec_stpu_result *out, char *err, size_t err_size)
+		  uint64_t seed, struct exec_stpu_result *out, struct strbuf *err)
 {
 	struct smat a;
 	struct spart *parts;
@@ -1071,12 +1072,12 @@ int exec_stpu_run(const struct spec_stpu *st, const struct spec_matrix *m, enum 
 
 	memset(out, 0, sizeof(*out));
 	if (m->n_ranks != 2) {
-		snprintf(err, err_size, "the STPU simulation needs a 2-rank matrix, got %u ranks",
+		strbuf_setf(err, "the STPU simulation needs a 2-rank matrix, got %u ranks",
 			 m->n_ranks);
 		return -1;
 	}
 	if ((double)m->shape[0] * (double)m->shape[1] > 1e9) {
-		snprintf(err, err_size, "a %llu x %llu matrix is too large to simulate",
+		strbuf_setf(err, "a %llu x %llu matrix is too large to simulate",
 			 (unsigned long long)m->shape[0], (unsigned long long)m->shape[1]);
 		return -1;
 	}

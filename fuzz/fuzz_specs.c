@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s = diag_has_errors(&dl) ? NULL : spec_set_build(src, NULL, 0, &lo, &dl);
 	if (s && s->has_mapping) {
 		struct model_result *r = malloc(sizeof(*r));
-		struct model_ws *ws = model_ws_new(s, NULL, NULL, 0);
+		struct model_ws *ws = model_ws_new(s, NULL, NULL);
 		if (ws && r)
 			model_eval(ws, s->mapping, r);
 		model_ws_free(ws);

@@ -14,6 +14,7 @@
 #include "exec/exec.h"
 #include "model/model.h"
 #include "util/arena.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 void job_options_init(struct job_options *o, enum job_command command)
@@ -80,6 +81,13 @@ enum job_status job_fail(struct job_summary *sum, enum job_status st, const char
 	va_start(ap, fmt);
 	vsnprintf(sum->error, sizeof(sum->error), fmt, ap);
 	va_end(ap);
+	return st;
+}
+
+enum job_status job_fail_with(struct job_summary *sum, enum job_status st, struct strbuf *why)
+{
+	job_fail(sum, st, "%s", why->buf);
+	strbuf_release(why);
 	return st;
 }
 

@@ -103,14 +103,14 @@ static enum job_status run(const struct spec_set *s, const struct job_options *o
 	struct accel_ipu_options ao = ACCEL_IPU_OPTIONS_INIT;
 	struct accel_ipu_result *r;
 	enum job_status st = JOB_OK;
-	char err[256];
 
 	ao.n_samples = o->samples;
 	ao.percentile = o->percentile;
 	ao.seed = o->seed;
 	r = xmalloc(sizeof(*r));
-	if (accel_ipu_eval(s, &ao, r, err, sizeof(err)) < 0)
-		st = job_fail(sum, JOB_INFEASIBLE, "%s: %s", accel_ipu_status_name(r->status), err);
+	if (accel_ipu_eval(s, &ao, r, NULL) < 0)
+		st = job_fail(sum, JOB_INFEASIBLE, "%s: %s", accel_ipu_status_name(r->status),
+			      r->reason);
 	if (r->status == ACCEL_IPU_NO_PLAN) {
 		free(r);
 		return st;

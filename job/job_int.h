@@ -27,6 +27,9 @@ enum job_status job_run_validate(const struct spec_set *s, const struct job_opti
 enum job_status job_fail(struct job_summary *sum, enum job_status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* job_fail() with the message in 'why', which it releases; returns 'st'. */
+enum job_status job_fail_with(struct job_summary *sum, enum job_status st, struct strbuf *why);
+
 /* A new output file 'name' (a static string) of 'out'; its buffer. */
 struct strbuf *job_out_file(struct job_outputs *out, const char *name);
 

@@ -160,7 +160,7 @@ static void best_outputs(const struct spec_set *s, const struct job_options *o,
 			 struct job_summary *sum, struct job_outputs *out)
 {
 	struct model_result *mr = xmalloc(sizeof(*mr));
-	struct model_ws *ws = model_ws_new(s, mo, NULL, 0);
+	struct model_ws *ws = model_ws_new(s, mo, NULL);
 	struct job_model_view v = { &r->best, mr };
 	double metrics[SPEC_METRIC_COUNT];
 
@@ -223,7 +223,7 @@ enum job_status job_run_map(const struct spec_set *s, const struct job_options *
 	struct mapper_result *r;
 	struct model_ws *ws;
 	bool lead = true;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 	int rc = 0;
 
 	job_model_options(jo, &mo);
@@ -234,10 +234,10 @@ enum job_status job_run_map(const struct spec_set *s, const struct job_options *
 		sum->status = JOB_BAD_INPUT;   /* the diagnostics say why */
 		return sum->status;
 	}
-	ws = model_ws_new(s, &mo, err, sizeof(err));   /* before threads ask for one each */
+	ws = model_ws_new(s, &mo, &err);   /* before threads ask for one each */
 	if (!ws) {
 		mapper_space_free(ms);
-		return job_fail(sum, JOB_BAD_INPUT, "%s", err);
+		return job_fail_with(sum, JOB_BAD_INPUT, &err);
 	}
 	model_ws_free(ws);
 	hook_up(&hooks, &o);

@@ -33,14 +33,14 @@ enum job_status job_run_model(const struct spec_set *s, const struct job_options
 	struct model_options mo;
 	struct model_ws *ws;
 	struct model_result *r;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	if (!s->has_mapping)
 		return job_fail(sum, JOB_BAD_INPUT, "the design has no mapping");
 	job_model_options(o, &mo);
-	ws = model_ws_new(s, &mo, err, sizeof(err));
+	ws = model_ws_new(s, &mo, &err);
 	if (!ws)
-		return job_fail(sum, JOB_BAD_INPUT, "%s", err);
+		return job_fail_with(sum, JOB_BAD_INPUT, &err);
 	r = xmalloc(sizeof(*r));
 	if (model_eval(ws, s->mapping, r) < 0) {
 		job_fail(sum, JOB_INFEASIBLE, "infeasible mapping (%s): %s",

@@ -167,19 +167,19 @@ static enum job_status simulate(const struct spec_set *s, const struct job_optio
 				bool *ran, struct job_summary *sum)
 {
 	struct arena a = ARENA_INIT;
-	char err[256];
-	const struct spec_matrix *m = accel_stpu_matrix(s->stpu, &a, err, sizeof(err));
+	struct strbuf err = STRBUF_INIT;
+	const struct spec_matrix *m = accel_stpu_matrix(s->stpu, &a, &err);
 	unsigned k;
 
 	if (!m)
-		return job_fail(sum, JOB_BAD_INPUT, "%s", err);
+		return job_fail_with(sum, JOB_BAD_INPUT, &err);
 	for (k = 0; k < N_SCHEMES; k++) {
 		if (!r->scheme[k].evaluated)
 			continue;
 		if (exec_stpu_run(s->stpu, m, (enum exec_stpu_scheme)k, o->has_seed ? o->seed : 1,
-				  &sim[k], err, sizeof(err)) < 0) {
+				  &sim[k], &err) < 0) {
 			arena_release(&a);
-			return job_fail(sum, JOB_BAD_INPUT, "%s", err);
+			return job_fail_with(sum, JOB_BAD_INPUT, &err);
 		}
 		ran[k] = true;
 	}
@@ -204,14 +204,14 @@ static enum job_status run(const struct spec_set *s, const struct job_options *o
 	struct accel_stpu_result *r;
 	struct exec_stpu_result sim[N_SCHEMES];
 	bool ran[N_SCHEMES] = { false };
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 	unsigned k;
 
 	memset(sim, 0, sizeof(sim));
 	r = xmalloc(sizeof(*r));
 	ao.estimate = o->command == JOB_MODEL;
-	if (accel_stpu_eval(s, &ao, r, err, sizeof(err)) < 0) {
-		job_fail(sum, JOB_BAD_INPUT, "%s", err);
+	if (accel_stpu_eval(s, &ao, r, &err) < 0) {
+		job_fail_with(sum, JOB_BAD_INPUT, &err);
 		goto out;
 	}
 	summarize(s, r, sum);

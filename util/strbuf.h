@@ -41,6 +41,14 @@ void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * Make 'sb' hold the printf-formatted text alone; nothing when 'sb' is
+ * NULL. How a function below cli/ says why it failed (a non-spec failure:
+ * docs/ARCHITECTURE.md, "Failures") into its caller's buffer.
+ */
+void strbuf_setf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Append vprintf-formatted text. */
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0), nonnull(2)));

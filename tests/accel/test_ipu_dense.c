@@ -9,6 +9,7 @@
 
 #include "tests/accel/ipu_fixture.h"
 #include "tests/unit.h"
+#include "util/strbuf.h"
 
 /*
  * One tile, 16 x 16 x 4 half with float partials: one 16 x 16 AMP block
@@ -21,10 +22,10 @@ static void test_one_tile(void)
 {
 	struct spec_set *s = ipf_load("bow, tiles: 1", "x: 16, y: 16, z: 4, block_size: 16, density: 0.5");
 	struct accel_ipu_result *r = calloc(1, sizeof(*r));
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, NULL, r, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, NULL, r, &err), 0);
 	CU_ASSERT_EQUAL(r->dense.pm * r->dense.pk * r->dense.pn, 1);
 	CU_ASSERT_DOUBLE_EQUAL(r->dense.fwd_compute_cycles, 66 + 224 + 6 * 48, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r->dense.fwd_exchange_cycles, 0, 0);
@@ -39,10 +40,10 @@ static double dense_fwd(const char *layer, double *fraction)
 	struct spec_set *s = ipf_load("bow", layer);
 	struct accel_ipu_result *r = calloc(1, sizeof(*r));
 	double c;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	accel_ipu_eval(s, NULL, r, err, sizeof(err));
+	accel_ipu_eval(s, NULL, r, &err);
 	CU_ASSERT(r->dense.pm * r->dense.pk * r->dense.pn <= 1472);
 	c = r->passes[SPEC_IPU_FWD].dense_cycles;
 	*fraction = r->dense.fwd_peak_fraction;

@@ -12,6 +12,7 @@
 #include "accel/accel.h"
 #include "tests/accel/stpu_fixture.h"
 #include "tests/unit.h"
+#include "util/strbuf.h"
 
 /* 4 x 6: columns {0,1} {1} {2,3} {0} {} {1,2} (rows), as in test_stpu_pack's case A. */
 static const char mtx_a[] =
@@ -50,11 +51,11 @@ static void test_counts(void)
 {
 	struct spec_set *s = load_a("fp32", "");
 	struct accel_stpu_result r;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 	size_t i;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, &err), 0);
 	CU_ASSERT_EQUAL(r.rows, 4);
 	CU_ASSERT_EQUAL(r.cols, 6);
 	CU_ASSERT_EQUAL(r.nnz, 8);
@@ -96,10 +97,10 @@ static void test_energy(void)
 	const double *e = r.energy_pj;
 	const double reg = 0.009, cmp = 0.029 / 32, sram = 10.0 / 64, mac = 3.7 + 0.9;
 	double c0, tpu;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, &err), 0);
 	CU_ASSERT_STRING_EQUAL(r.energy_preset, "horowitz45");
 	CU_ASSERT_DOUBLE_EQUAL(e[SPEC_STPU_E_MAC], mac, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(e[SPEC_STPU_E_REGISTER_BIT], reg, 1e-15);
@@ -132,10 +133,10 @@ static void test_int8_and_overrides(void)
 	struct spec_set *s = load_a("int8", "  energy: {register_pj_per_bit: 0.01, hold_pj: 1, "
 					    "output_buffer_pj_per_bit: 0}\n");
 	struct accel_stpu_result r;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, &err), 0);
 	CU_ASSERT_EQUAL(r.value_bits, 8);
 	CU_ASSERT_DOUBLE_EQUAL(r.energy_pj[SPEC_STPU_E_MAC], 0.2 + 0.1, 1e-15);
 	CU_ASSERT_DOUBLE_EQUAL(r.energy_pj[SPEC_STPU_E_REGISTER_BIT], 0.01, 1e-15);
@@ -157,10 +158,10 @@ static void test_schemes_mask(void)
 	struct spec_set *s = load_a("fp32", "");
 	struct accel_stpu_options o = { false, 1u << ACCEL_STPU_C1 };
 	struct accel_stpu_result r;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, &o, &r, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, &o, &r, &err), 0);
 	CU_ASSERT_FALSE(r.scheme[ACCEL_STPU_TPU].evaluated);
 	CU_ASSERT_FALSE(r.scheme[ACCEL_STPU_C0].evaluated);
 	CU_ASSERT_TRUE(r.scheme[ACCEL_STPU_C1].evaluated);
@@ -191,10 +192,10 @@ static void test_estimate_kinds(void)
 	for (i = 0; i < sizeof(designs) / sizeof(designs[0]); i++) {
 		struct spec_set *s = sf_load(designs[i]);
 		struct accel_stpu_result r1, r2;
-		char err[256];
+		struct strbuf err = STRBUF_INIT;
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-		CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r1, err, sizeof(err)), 0);
-		CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r2, err, sizeof(err)), 0);
+		CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r1, &err), 0);
+		CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r2, &err), 0);
 		CU_ASSERT_EQUAL(r1.estimate.valid, estimated[i]);
 		CU_ASSERT_EQUAL(memcmp(&r1, &r2, sizeof(r1)), 0);
 		spec_set_free(s);
@@ -209,15 +210,16 @@ static void test_too_large(void)
 {
 	struct spec_set *s = sf_load("stpu:\n  matrix: {rows: 10, cols: 10, density: 0.5}\n");
 	struct accel_stpu_result r;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	((struct spec_stpu *)s->stpu)->matrix_rows = 10000000;
 	((struct spec_stpu *)s->stpu)->matrix_cols = 10000000;
-	CU_ASSERT_EQUAL(accel_stpu_eval(s, NULL, &r, err, sizeof(err)), -1);
-	CU_ASSERT_STRING_EQUAL(err, "a 10000000 x 10000000 matrix with 50000000000000 non-zeros "
+	CU_ASSERT_EQUAL(accel_stpu_eval(s, NULL, &r, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.buf, "a 10000000 x 10000000 matrix with 50000000000000 non-zeros "
 			       "is too large to generate (at most 2^32 positions, or 2^27 "
 			       "non-zeros)");
+	strbuf_release(&err);
 	spec_set_free(s);
 }
 

@@ -14,6 +14,7 @@
 #include "accel/accel.h"
 #include "tests/accel/stpu_fixture.h"
 #include "tests/unit.h"
+#include "util/strbuf.h"
 
 static struct spec_set *load_packing(enum job_command cmd, const char *packing)
 {
@@ -45,11 +46,11 @@ static void test_model(void)
 	struct job_summary sum;
 	struct job_outputs out;
 	struct accel_stpu_result r;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 	unsigned k;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, &err), 0);
 	job_options_init(&o, JOB_MODEL);
 	o.want = JOB_WANT_PRINT | JOB_WANT_FILES;
 	job_outputs_init(&out);
@@ -118,10 +119,10 @@ static void test_scheme(void)
 		struct job_options o;
 		struct job_summary sum;
 		struct job_outputs out;
-		char err[256];
+		struct strbuf err = STRBUF_INIT;
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-		CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, err, sizeof(err)), 0);
+		CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, &err), 0);
 		x = &r.scheme[cases[i].k];
 		job_options_init(&o, JOB_MODEL);
 		o.want = 0;
