@@ -164,6 +164,15 @@ static void test_vars(void)
 	diag_list_release(&dl);
 }
 
+/* Write 'text' to the temporary file 'tmp'. */
+static void write_tmp(const char *tmp, const char *text)
+{
+	FILE *fp = fopen(tmp, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
 /*
  * The commands a job may name are the caller's (the kinds' own commands
  * among them); without a list, the five of every design.
@@ -176,14 +185,11 @@ static void test_commands(void)
 	struct diag_list dl = DIAG_LIST_INIT;
 	char tmp[] = "/tmp/test_batch.XXXXXX";
 	struct spec_batch *b;
-	FILE *fp;
 	int fd = mkstemp(tmp);
 
 	CU_ASSERT_FATAL(fd >= 0);
 	close(fd);
-	fp = fopen(tmp, "w");
-	fputs(text, fp);
-	fclose(fp);
+	write_tmp(tmp, text);
 	b = spec_batch_load(tmp, commands, &dl);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	CU_ASSERT_STRING_EQUAL(b->jobs[0].command, "stpu");
@@ -197,15 +203,6 @@ static void test_commands(void)
 		fprintf(stderr, "%s\n", dl.items[0].message);
 	unlink(tmp);
 	diag_list_release(&dl);
-}
-
-/* Write 'text' to the temporary file 'tmp'. */
-static void write_tmp(const char *tmp, const char *text)
-{
-	FILE *fp = fopen(tmp, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-	fputs(text, fp);
-	fclose(fp);
 }
 
 /*
