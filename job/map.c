@@ -5,11 +5,11 @@
  * mapping as YAML (loadable by 'model'), its stats.txt, map.txt and JSON.
  */
 #include "job/job_int.h"
-#include "job/kind_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "job/kind_int.h"
 #include "mapper/mapper.h"
 #include "model/model.h"
 #include "report/report.h"

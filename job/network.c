@@ -8,7 +8,6 @@
  * runner's threads and ranks.
  */
 #include "job/job_int.h"
-#include "job/kind_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "job/kind_int.h"
 #include "util/fileio.h"
 #include "util/json.h"
 #include "util/strbuf.h"

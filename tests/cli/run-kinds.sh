@@ -21,7 +21,7 @@ K=$srcdir/examples/kinds
 	fail "the ranking: $(cut -d, -f1,2 "$tmp/rank.csv")"
 grep -qx "fiberloop batch: 1 job not ranked: 'ipu-4096-1/16' gives no edp_j_cycles" "$tmp/err" ||
 	fail "the note: $(cat "$tmp/err")"
-head -1 "$tmp/rank.csv" | grep -q '^rank,name,kind,command,status,energy_pj,cycles,edp_j_cycles,utilization,speedup,baseline_cycles,baseline_energy_pj,energy_ratio,scheme,packing_efficiency,propagation_steps,memory_bytes,seconds,bound,tags,error$' ||
+head -1 "$tmp/rank.csv" | grep -q '^rank,name,kind,command,status,energy_pj,cycles,edp_j_cycles,utilization,speedup,baseline_cycles,baseline_energy_pj,energy_ratio,scheme,packing_efficiency,estimated_packing_efficiency,propagation_steps,fwd_cycles,fwd_baseline_cycles,memory_bytes,seconds,bound,tags,error$' ||
 	fail "the ranking's columns: $(head -1 "$tmp/rank.csv")"
 
 "$FIBERLOOP" results "$tmp/k.db" --format csv >"$tmp/all.csv" || fail "results exits $?"
