@@ -40,10 +40,9 @@ static double dense_fwd(const char *layer, double *fraction)
 	struct spec_set *s = ipf_load("bow", layer);
 	struct accel_ipu_result *r = calloc(1, sizeof(*r));
 	double c;
-	struct strbuf err = STRBUF_INIT;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	accel_ipu_eval(s, NULL, r, &err);
+	accel_ipu_eval(s, NULL, r, NULL);   /* the dense figures stand even without a plan that fits */
 	CU_ASSERT(r->dense.pm * r->dense.pk * r->dense.pn <= 1472);
 	c = r->passes[SPEC_IPU_FWD].dense_cycles;
 	*fraction = r->dense.fwd_peak_fraction;
