@@ -196,6 +196,41 @@ static void real_range(struct job_axis *ax, const struct part *p, double a, bool
 }
 
 /*
+ * Integer text s[0..n) (is_int_text()) as an int64_t; -1 with an error
+ * located at 'off' when it is outside the 64-bit integers.
+ */
+static int int_of(struct job_axis *ax, const char *s, size_t n, size_t off, int64_t *out,
+		  struct diag_list *dl)
+{
+	char buf[64];
+
+	if (n >= sizeof(buf))
+		return axis_error(dl, ax, off, "'%.*s' is outside the 64-bit integers", (int)n, s);
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	*out = strtoll(buf, NULL, 10);
+	if (errno == ERANGE)
+		return axis_error(dl, ax, off, "'%.*s' is outside the 64-bit integers", (int)n, s);
+	return 0;
+}
+
+/* True when s[0..n) is numeric text that is not a finite number (nan, inf, 1e999). */
+static bool nonfinite_number(const char *s, size_t n)
+{
+	char buf[64], *end;
+	double v;
+
+	if (n == 0 || n >= sizeof(buf) || isspace((unsigned char)*s))
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	v = strtod(buf, &end);
+	return !*end && (errno == ERANGE || !isfinite(v));
+}
+
+/*
  * Item s[off..off+n) of the value list when it is a range A:B:STEP
  * (A a number): its number of values into '*count' and, with 'expand',
  * its values appended. '*is_range' says whether it was one.
@@ -210,6 +245,9 @@ static int parse_range(struct job_axis *ax, size_t off, size_t n, bool expand, b
 	bool geometric = false;
 
 	*is_range = false;
+	if (c1 < n && nonfinite_number(s + off, c1))
+		return axis_error(dl, ax, off, "the start of a range must be a finite number, "
+				  "got '%.*s'", (int)c1, s + off);
 	if (c1 == n || !number_of(s + off, c1, &a))
 		return 0;
 	c2 = c1 + 1 + find_top(s + off + c1 + 1, n - c1 - 1, ':');
@@ -240,9 +278,12 @@ static int parse_range(struct job_axis *ax, size_t off, size_t n, bool expand, b
 		return axis_error(dl, ax, p[2].off, "the step of a range must be +D, D, xF or *F, "
 				  "got '%.*s'", (int)p[2].n, p[2].s);
 	if (is_int_text(p[0].s, p[0].n) && is_int_text(p[1].s, p[1].n) &&
-	    is_int_text(p[2].s, p[2].n) && fabs(a) < 9e18 && fabs(b) < 9e18 &&
-	    fabs(step) < 9e18) {
-		int64_t ia = (int64_t)a, ib = (int64_t)b, istep = (int64_t)step;
+	    is_int_text(p[2].s, p[2].n)) {
+		int64_t ia, ib, istep;
+		if (int_of(ax, p[0].s, p[0].n, p[0].off, &ia, dl) < 0 ||
+		    int_of(ax, p[1].s, p[1].n, p[1].off, &ib, dl) < 0 ||
+		    int_of(ax, p[2].s, p[2].n, p[2].off, &istep, dl) < 0)
+			return -1;
 		*count = int_range_count(ia, ib, geometric, istep);
 		if (*count == 0)
 			return axis_error(dl, ax, p[0].off, "range '%.*s' never reaches its end",
