@@ -164,23 +164,21 @@ static int count_tables(struct store *st, int *n, struct strbuf *err)
 	return 0;
 }
 
-/* Create the schema in an empty database. */
+/* Create the schema in an empty database (inside the caller's transaction). */
 static int create_schema(struct store *st, struct strbuf *err)
 {
 	struct strbuf sql = STRBUF_INIT;
 	int rc;
 
-	strbuf_addf(&sql, "BEGIN IMMEDIATE;%sINSERT INTO meta VALUES('schema_version', '%d'),"
-		    "('application', 'fiberloop');COMMIT;", schema_sql, STORE_SCHEMA_VERSION);
+	strbuf_addf(&sql, "%sINSERT INTO meta VALUES('schema_version', '%d'),"
+		    "('application', 'fiberloop');", schema_sql, STORE_SCHEMA_VERSION);
 	rc = exec_sql(st, sql.buf, "cannot create the database", err);
-	if (rc < 0)
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	strbuf_release(&sql);
 	return rc;
 }
 
 /* Check that the database is a fiberloop database of our schema (creating it when empty). */
-static int check_schema(struct store *st, enum store_mode mode, struct strbuf *err)
+static int check_schema_locked(struct store *st, enum store_mode mode, struct strbuf *err)
 {
 	struct strbuf v = STRBUF_INIT;
 	bool has_meta = false;
@@ -205,6 +203,27 @@ static int check_schema(struct store *st, enum store_mode mode, struct strbuf *e
 		rc = -1;
 	}
 	strbuf_release(&v);
+	return rc;
+}
+
+/*
+ * check_schema_locked() for a writer inside one IMMEDIATE transaction, so
+ * that of two writers opening a new database together the second waits
+ * for the first's schema and finds it, instead of creating it again.
+ */
+static int check_schema(struct store *st, enum store_mode mode, struct strbuf *err)
+{
+	int rc;
+
+	if (mode != STORE_WRITE)
+		return check_schema_locked(st, mode, err);
+	if (exec_sql(st, "BEGIN IMMEDIATE", "cannot create the database", err) < 0)
+		return -1;
+	rc = check_schema_locked(st, mode, err);
+	if (rc == 0 && exec_sql(st, "COMMIT", "cannot create the database", err) < 0)
+		rc = -1;
+	if (rc < 0)
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	return rc;
 }
 
