@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -358,11 +359,12 @@ const char *store_op_name(enum store_op op)
 
 /* ------------------------------------------------------------- columns */
 
+/* Is 'name' a fixed column? (SQLite's column names ignore ASCII case, as strcasecmp() does.) */
 static bool is_point_col(const char *name)
 {
 	size_t i;
 	for (i = 0; i < ARRAY_SIZE(point_cols); i++)
-		if (!strcmp(point_cols[i], name))
+		if (!strcasecmp(point_cols[i], name))
 			return true;
 	return false;
 }
@@ -414,7 +416,7 @@ static int add_inputs(struct store *st, const struct store_run_def *def, struct 
 	if (points_columns(st, &cols, &n, err) < 0)
 		return -1;
 	for (i = 0; i < def->n_inputs && rc == 0; i++) {
-		for (j = 0; j < n && strcmp(cols[j], def->inputs[i]); j++)
+		for (j = 0; j < n && strcasecmp(cols[j], def->inputs[i]); j++)
 			;
 		if (j < n)
 			continue;

@@ -33,4 +33,30 @@ for try in 1 2 3 4; do
 	[ "$n" = 4 ] || fail "F3 try $try: $n lines of results, not a header and 3 rows"
 done
 
+# F4: axis names meet SQLite's column names, which ignore case
+sweep1() { # DB AXIS...: a check sweep of the design
+	db=$1
+	shift
+	for ax in "$@"; do set -- "$@" --axis "$ax"; shift; done
+	# shellcheck disable=SC2086
+	"$FIBERLOOP" sweep $design --db "$db" --command check "$@"
+}
+for name in Status ID KEY Energy_PJ; do
+	sweep1 "$tmp/f4.db" "$name:problem.instance.P=56" >/dev/null 2>"$tmp/f4.err"
+	rc=$?
+	[ $rc = 1 ] || fail "F4 '$name': exit $rc, not 1"
+	grep -q "the input '$name' has the name of a result column" "$tmp/f4.err" ||
+		fail "F4 '$name': $(cat "$tmp/f4.err")"
+done
+rm -f "$tmp"/f4.db*
+sweep1 "$tmp/f4.db" "width:problem.instance.P=56" >/dev/null 2>&1 || fail "F4: 'width' exits $?"
+sweep1 "$tmp/f4.db" "Width:problem.instance.P=28,14" >/dev/null 2>"$tmp/f4.err" ||
+	fail "F4: 'Width' after 'width' exits $?: $(cat "$tmp/f4.err")"
+got=$("$FIBERLOOP" results "$tmp/f4.db" --columns run,width --format csv | tr '\n' ' ')
+[ "$got" = "run,width 1,56 2,28 2,14 " ] || fail "F4: 'Width' rows in 'width': $got"
+sweep1 "$tmp/f4b.db" "a:problem.instance.P=28" "A:problem.instance.C=2" >/dev/null 2>"$tmp/f4.err"
+rc=$?
+[ $rc = 1 ] && grep -q "two axes are named 'A', one database column" "$tmp/f4.err" ||
+	fail "F4: axes 'a' and 'A': exit $rc, $(cat "$tmp/f4.err")"
+
 exit $status
