@@ -54,8 +54,21 @@ int fileio_write_atomic(const char *path, const void *data, size_t len, struct s
 int fileio_write_files_atomic(const char *dir, const char *const *names,
 			      const struct strbuf *const *bufs, size_t n, struct strbuf *err);
 
-/* Read the whole file into 'out'. Returns 0, or -1 with 'err' filled. */
+/*
+ * The largest input fileio_read() takes, in bytes (256 MiB, docs/yaml-reference.md
+ * section 1): a regular file larger than this is refused before it is read, and
+ * any other input (a FIFO, /dev/zero, standard input) once it has given more.
+ */
+#define FILEIO_MAX_READ_BYTES ((size_t)256 << 20)
+
+/*
+ * Read the whole file into 'out', at most FILEIO_MAX_READ_BYTES. Returns 0,
+ * or -1 with 'err' filled.
+ */
 int fileio_read(const char *path, struct strbuf *out, struct strbuf *err);
+
+/* fileio_read() with a limit of 'max' bytes instead of FILEIO_MAX_READ_BYTES. */
+int fileio_read_max(const char *path, size_t max, struct strbuf *out, struct strbuf *err);
 
 /*
  * Create directory 'path' (and parents) if missing. Returns 0 or -1 + 'err'

@@ -59,4 +59,12 @@ rc=$?
 [ $rc = 1 ] && grep -q "two axes are named 'A', one database column" "$tmp/f4.err" ||
 	fail "F4: axes 'a' and 'A': exit $rc, $(cat "$tmp/f4.err")"
 
+# F8: an input file has a size limit, checked before it is read (a sparse file of 300 MiB)
+truncate -s 300M "$tmp/huge.yaml"
+"$FIBERLOOP" check "$tmp/huge.yaml" >/dev/null 2>"$tmp/f8.err"
+rc=$?
+[ $rc = 1 ] || fail "F8: exit $rc, not 1"
+[ "$(cat "$tmp/f8.err")" = "$tmp/huge.yaml: error: '$tmp/huge.yaml' is larger than 256 MiB, the limit of an input file" ] ||
+	fail "F8: $(cat "$tmp/f8.err")"
+
 exit $status
