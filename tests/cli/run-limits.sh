@@ -67,4 +67,13 @@ rc=$?
 [ "$(cat "$tmp/f8.err")" = "$tmp/huge.yaml: error: '$tmp/huge.yaml' is larger than 256 MiB, the limit of an input file" ] ||
 	fail "F8: $(cat "$tmp/f8.err")"
 
+# F12: raw database bytes (from an axis value) never reach the output raw:
+# JSON stays UTF-8 (U+FFFD), the table escapes ESC and BEL
+sweep1 "$tmp/f12.db" "$(printf 'v:problem.instance.P=a\377b,\033[31mRED\007')" >/dev/null 2>&1
+got=$("$FIBERLOOP" results "$tmp/f12.db" --columns v --format json | tr -d '\n')
+[ "$got" = '[  {"v": "a\ufffdb"},  {"v": "\u001b[31mRED\u0007"}]' ] || fail "F12: JSON $got"
+"$FIBERLOOP" results "$tmp/f12.db" --columns v,status >"$tmp/f12.txt"
+tr -d '\033\007\377' <"$tmp/f12.txt" | cmp -s - "$tmp/f12.txt" || fail "F12: raw bytes in the table"
+grep -q '^\\x1b\[31mRED\\x07 ' "$tmp/f12.txt" || fail "F12: table $(cat "$tmp/f12.txt")"
+
 exit $status
