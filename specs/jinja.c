@@ -2,13 +2,18 @@
  * The fiberloop-jinja helper process: found, started on first use, and
  * spoken to in the field protocol its script describes. A socket pair
  * carries the requests (sent with MSG_NOSIGNAL, so a helper that died is an
- * error, not a SIGPIPE); its standard error goes to /dev/null.
+ * error, not a SIGPIPE); its standard error goes to /dev/null. A helper
+ * takes one request at a time (a mutex), so threads may share one; the
+ * process has one shared helper for the loads that name none, so that a
+ * run starts Python (and whatever stands for 'python3' on the PATH, such
+ * as a pyenv shim) once, however many templates it renders.
  */
 #include "specs/template_int.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -45,6 +50,7 @@
 extern char **environ;
 
 struct spec_jinja {
+	pthread_mutex_t mu;            /* held for a whole request and its reply */
 	char *python;                  /* the interpreter (searched in PATH without a '/') */
 	char *script;                  /* the helper script */
 	pid_t pid;                     /* 0: not running */
@@ -85,10 +91,33 @@ struct spec_jinja *spec_jinja_new(const char *python, const char *script)
 	struct spec_jinja *j = xcalloc(1, sizeof(*j));
 	const char *env = getenv("FIBERLOOP_PYTHON");
 
+	pthread_mutex_init(&j->mu, NULL);
 	j->python = xstrdup(python ? python : env && *env ? env : "python3");
 	j->script = find_script(script);
 	j->fd = -1;
 	return j;
+}
+
+static struct spec_jinja *shared_jinja;
+static pthread_once_t shared_once = PTHREAD_ONCE_INIT;
+
+/* At exit: stop the shared helper (it ends at the end of its input) and wait for it. */
+static void shared_stop(void)
+{
+	spec_jinja_free(shared_jinja);
+	shared_jinja = NULL;
+}
+
+static void shared_init(void)
+{
+	shared_jinja = spec_jinja_new(NULL, NULL);
+	atexit(shared_stop);
+}
+
+struct spec_jinja *spec_jinja_shared(void)
+{
+	pthread_once(&shared_once, shared_init);
+	return shared_jinja;
 }
 
 /* Remember why the helper cannot run (the first reason wins); returns -1. */
@@ -420,8 +449,11 @@ int jinja_render(struct spec_jinja *j, const char *path, const char *name,
 
 	memset(res, 0, sizeof(*res));
 	strbuf_init(&res->text, 0);
-	if (j->pid == 0 && start(j, why) < 0)
+	pthread_mutex_lock(&j->mu);
+	if (j->pid == 0 && start(j, why) < 0) {
+		pthread_mutex_unlock(&j->mu);
 		return -1;
+	}
 	build_request(&rq, path, name, vars, n_vars, dirs, n_dirs);
 	if (!send_all(j, &rq)) {
 		stop(j);
@@ -447,6 +479,7 @@ int jinja_render(struct spec_jinja *j, const char *path, const char *name,
 	}
 	rc = res->error ? 1 : 0;
 out:
+	pthread_mutex_unlock(&j->mu);
 	strbuf_release(&rq);
 	strbuf_release(&key);
 	strbuf_release(&value);
@@ -487,6 +520,7 @@ void spec_jinja_free(struct spec_jinja *j)
 	if (!j)
 		return;
 	stop(j);
+	pthread_mutex_destroy(&j->mu);
 	free(j->python);
 	free(j->script);
 	free(j->broken);

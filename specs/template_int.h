@@ -74,8 +74,7 @@ struct tmpl_ctx {
 	struct diag_list *dl;
 	const char *const *vars;       /* "NAME=VALUE" for templates */
 	size_t n_vars;
-	struct spec_jinja *jinja;      /* NULL: one is made when a template needs it */
-	bool own_jinja;                /* 'jinja' was made here: tmpl_ctx_release() frees it */
+	struct spec_jinja *jinja;      /* NULL: the shared one, spec_jinja_shared() */
 	unsigned depth;                /* include nesting */
 };
 
@@ -89,7 +88,7 @@ struct tmpl_ctx {
 int tmpl_parse_file(struct tmpl_ctx *t, const char *path, const char *name,
 		    const char *const *dirs, size_t n_dirs, struct ysrc_node **root);
 
-/* Stop a helper that tmpl_parse_file() started. */
+/* Forget the helper of 't' (the caller's, or the shared one: neither is freed here). */
 void tmpl_ctx_release(struct tmpl_ctx *t);
 
 #endif
