@@ -107,6 +107,10 @@ enum job_status job_run_stpu(const struct spec_set *s, const struct job_options 
 	if (o->command == JOB_MAP)
 		return job_fail(sum, JOB_BAD_INPUT, "an STPU design has no mapping to search; "
 				"run 'fiberloop stpu' (or model, exec, validate)");
+	if (o->command != JOB_MODEL && s->stpu &&
+	    exec_stpu_check(s->stpu, s->stpu->matrix_rows, s->stpu->matrix_cols, err,
+			    sizeof(err)) < 0)
+		return job_fail(sum, JOB_BAD_INPUT, "%s", err);   /* before the model's work */
 	memset(sim, 0, sizeof(sim));
 	r = xmalloc(sizeof(*r));
 	ao.estimate = o->command == JOB_MODEL;
