@@ -14,9 +14,11 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/diag.h"
+#include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/table.h"
 #include "util/xalloc.h"
@@ -228,17 +230,27 @@ static int check_schema(struct store *st, enum store_mode mode, struct strbuf *e
 	return rc;
 }
 
-/* WAL mode, commits that survive a killed process, and a wait on a busy database. */
+/*
+ * WAL mode, commits that survive a killed process, and a wait on a busy
+ * database. Switching a new database to WAL needs it to itself, and SQLite
+ * answers SQLITE_BUSY at once (no busy handler) when another process opens
+ * it at the same moment: that is retried for up to the busy timeout.
+ */
 static int set_pragmas(struct store *st, struct strbuf *err)
 {
+	const struct timespec pause = { 0, 20 * 1000 * 1000 };
 	sqlite3_stmt *q;
 	bool wal;
+	int rc, tries = 0;
 
 	sqlite3_busy_timeout(st->db, 10000);
 	if (prepare(st, "PRAGMA journal_mode=WAL", &q, err) < 0)
 		return -1;
-	wal = sqlite3_step(q) == SQLITE_ROW &&
-	      !strcmp((const char *)sqlite3_column_text(q, 0), "wal");
+	while ((rc = sqlite3_step(q)) == SQLITE_BUSY && ++tries < 500) {
+		sqlite3_reset(q);
+		nanosleep(&pause, NULL);
+	}
+	wal = rc == SQLITE_ROW && !strcmp((const char *)sqlite3_column_text(q, 0), "wal");
 	sqlite3_finalize(q);
 	if (!wal)
 		return db_error(st, "cannot switch to WAL mode", err);
@@ -297,7 +309,6 @@ struct store *store_open(const char *path, enum store_mode mode, struct strbuf *
 	bool is_new;
 
 	st->path = xstrdup(path);
-	is_new = mode == STORE_WRITE && lstat(path, &sb) < 0 && errno == ENOENT;
 	if (mode == STORE_READ && stat(path, &sb) < 0) {
 		strbuf_reset(err);
 		strbuf_addf(err, "%s: %s", path, strerror(errno));
@@ -316,9 +327,13 @@ struct store *store_open(const char *path, enum store_mode mode, struct strbuf *
 		store_close(st);
 		return NULL;
 	}
+	/* one process makes the file, and only it may remove it on failure */
+	is_new = mode == STORE_WRITE && fileio_create_new(path);
 	if (flags && sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
 		db_error(st, "cannot open", err);
 		store_close(st);
+		if (is_new)
+			remove_db_files(path);
 		return NULL;
 	}
 	if (mode == STORE_WRITE && sqlite3_db_readonly(st->db, "main") == 1) {

@@ -361,6 +361,15 @@ static int too_large(const char *path, size_t max, struct strbuf *err)
 	return -1;
 }
 
+bool fileio_create_new(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 int fileio_read(const char *path, struct strbuf *out, struct strbuf *err)
 {
 	return fileio_read_max(path, FILEIO_MAX_READ_BYTES, out, err);

@@ -71,6 +71,13 @@ int fileio_read(const char *path, struct strbuf *out, struct strbuf *err);
 int fileio_read_max(const char *path, size_t max, struct strbuf *out, struct strbuf *err);
 
 /*
+ * Create 'path' as an empty file (mode 0644 less the umask) unless something
+ * is there already: true when this call made it, so that of several
+ * processes creating it at once exactly one learns it did (O_EXCL).
+ */
+bool fileio_create_new(const char *path);
+
+/*
  * Create directory 'path' (and parents) if missing. Returns 0 or -1 + 'err'
  * (also for an empty 'path', and when 'path' or a parent is not a directory).
  */

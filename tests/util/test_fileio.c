@@ -476,7 +476,22 @@ static void test_read_limit(void)
 	scratch_remove();
 }
 
+/* Of two creations of one new file the first makes it, the second finds it there. */
+static void test_create_new(void)
+{
+	struct stat sb;
+
+	scratch_new();
+	CU_ASSERT_TRUE(fileio_create_new(at("new.db")));
+	CU_ASSERT_FALSE(fileio_create_new(at("new.db")));
+	CU_ASSERT_EQUAL(stat(at("new.db"), &sb), 0);
+	CU_ASSERT_EQUAL(sb.st_size, 0);
+	CU_ASSERT_FALSE(fileio_create_new(at("none/x.db")));
+	scratch_remove();
+}
+
 static CU_TestInfo fileio_tests[] = {
+	{ "a new file, made once", test_create_new },
 	{ "an input's size limit", test_read_limit },
 	{ "writes that fail and writes through", test_write_cases },
 	{ "a FIFO", test_fifo },
