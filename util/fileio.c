@@ -349,15 +349,16 @@ out:
 	return rc;
 }
 
-/* The error of an input larger than 'max' bytes; returns -1. */
-static int too_large(const char *path, size_t max, struct strbuf *err)
+/* The error of an input larger than 'max' bytes ('stream': not a regular file); returns -1. */
+static int too_large(const char *path, size_t max, bool stream, struct strbuf *err)
 {
-	if (max >= (1 << 20))
-		strbuf_addf(err, "'%s' is larger than %zu MiB, the limit of an input file", path,
-			    max >> 20);
+	const char *what = stream ? "an input that is not a regular file" : "an input file";
+
+	if (max >= (1 << 20) && max % (1 << 20) == 0)
+		strbuf_addf(err, "'%s' is larger than %zu MiB, the limit of %s", path, max >> 20,
+			    what);
 	else
-		strbuf_addf(err, "'%s' is larger than %zu bytes, the limit of an input file", path,
-			    max);
+		strbuf_addf(err, "'%s' is larger than %zu bytes, the limit of %s", path, max, what);
 	return -1;
 }
 
@@ -379,16 +380,19 @@ int fileio_read_max(const char *path, size_t max, struct strbuf *out, struct str
 {
 	size_t n, start = out->len, chunk = 65536;
 	struct stat sb;
+	bool stream;
 	FILE *fp = fopen(path, "rb");
 	if (!fp) {
 		strbuf_addf(err, "cannot open '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) &&
-	    (uint64_t)sb.st_size > max) {
+	stream = fstat(fileno(fp), &sb) != 0 || !S_ISREG(sb.st_mode);
+	if (!stream && (uint64_t)sb.st_size > max) {
 		fclose(fp);
-		return too_large(path, max, err);
+		return too_large(path, max, false, err);
 	}
+	if (stream && max > FILEIO_MAX_STREAM_BYTES)
+		max = FILEIO_MAX_STREAM_BYTES;
 	for (;;) {                          /* read straight into 'out', in growing chunks */
 		strbuf_grow(out, chunk);
 		n = fread(out->buf + out->len, 1, chunk, fp);
@@ -399,7 +403,7 @@ int fileio_read_max(const char *path, size_t max, struct strbuf *out, struct str
 		if (out->len - start > max) {
 			fclose(fp);
 			strbuf_setlen(out, start);
-			return too_large(path, max, err);
+			return too_large(path, max, stream, err);
 		}
 		if (chunk < ((size_t)16 << 20))
 			chunk *= 2;

@@ -55,19 +55,25 @@ int fileio_write_files_atomic(const char *dir, const char *const *names,
 			      const struct strbuf *const *bufs, size_t n, struct strbuf *err);
 
 /*
- * The largest input fileio_read() takes, in bytes (256 MiB, docs/yaml-reference.md
- * section 1): a regular file larger than this is refused before it is read, and
- * any other input (a FIFO, /dev/zero, standard input) once it has given more.
+ * The largest input fileio_read() takes, in bytes (docs/yaml-reference.md
+ * section 1): a regular file larger than FILEIO_MAX_READ_BYTES is refused
+ * from its size, before it is read; any other input (a FIFO, a pipe,
+ * /dev/zero), whose size is not known before, once it has given more than
+ * FILEIO_MAX_STREAM_BYTES.
  */
 #define FILEIO_MAX_READ_BYTES ((size_t)256 << 20)
+#define FILEIO_MAX_STREAM_BYTES ((size_t)64 << 20)
 
 /*
- * Read the whole file into 'out', at most FILEIO_MAX_READ_BYTES. Returns 0,
- * or -1 with 'err' filled.
+ * Read the whole file into 'out', within the limits above. Returns 0, or
+ * -1 with 'err' filled.
  */
 int fileio_read(const char *path, struct strbuf *out, struct strbuf *err);
 
-/* fileio_read() with a limit of 'max' bytes instead of FILEIO_MAX_READ_BYTES. */
+/*
+ * fileio_read() with a limit of 'max' bytes for a regular file, and of the
+ * smaller of 'max' and FILEIO_MAX_STREAM_BYTES for anything else.
+ */
 int fileio_read_max(const char *path, size_t max, struct strbuf *out, struct strbuf *err);
 
 /*

@@ -429,7 +429,8 @@ static void test_write_files(void)
 /*
  * Inputs have a size limit: a regular file over it is refused before it is
  * read (its size), anything else once it has given more (a never-ending
- * device); at the limit exactly the file is read whole.
+ * device; at most 64 MiB, whatever the limit asked); at the limit exactly
+ * the file is read whole.
  */
 static void test_read_limit(void)
 {
@@ -445,7 +446,8 @@ static void test_read_limit(void)
 		{ NULL, (off_t)300 << 20, FILEIO_MAX_READ_BYTES, -1,
 		  "'@' is larger than 256 MiB, the limit of an input file" },
 		{ "/dev/zero", 0, 100000, -1,
-		  "'@' is larger than 100000 bytes, the limit of an input file" },
+		  "'@' is larger than 100000 bytes, the limit of an input that is not a regular "
+		  "file" },
 	};
 	size_t i;
 
