@@ -238,6 +238,16 @@ static void test_bad_variable(void)
 	diag_list_release(&dl);
 }
 
+/* The diagnostics of 'dl' must read 'want' (row 'row' of a table, shown when they do not). */
+static void expect_diags(const struct diag_list *dl, const char *want, size_t row)
+{
+	char *got = diags(dl);
+	if (strcmp(got, want))
+		fprintf(stderr, "row %zu:\n%s", row, got);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	free(got);
+}
+
 /* Without Python 3 or Jinja2, a template gets an error that says what to install. */
 static void test_no_jinja(void)
 {
@@ -265,7 +275,6 @@ static void test_no_jinja(void)
 						      rows[i].script);
 		struct diag_list dl = DIAG_LIST_INIT;
 		struct strbuf want = STRBUF_INIT;
-		char *got;
 
 		/* a file without template syntax never needs the helper */
 		CU_ASSERT_PTR_NOT_NULL(load("plain.yaml", NULL, 0, j, &dl));
@@ -278,11 +287,7 @@ static void test_no_jinja(void)
 		else
 			strbuf_addf(&want, "the helper script '%s' is missing (set "
 				    "FIBERLOOP_JINJA_HELPER to its path)\n", rows[i].script);
-		got = diags(&dl);
-		if (strcmp(got, want.buf))
-			fprintf(stderr, "row %zu:\n%s", i, got);
-		CU_ASSERT_STRING_EQUAL(got, want.buf);
-		free(got);
+		expect_diags(&dl, want.buf, i);
 		strbuf_release(&want);
 		diag_list_release(&dl);
 		spec_jinja_free(j);
@@ -337,7 +342,6 @@ static void test_forged_replies(void)
 		struct diag_list dl = DIAG_LIST_INIT;
 		struct strbuf want = STRBUF_INIT;
 		const char *w;
-		char *got;
 
 		put_fake("fake-forged.py", rows[i].reply);
 		j = spec_jinja_new(NULL, "fake-forged.py");
@@ -350,11 +354,7 @@ static void test_forged_replies(void)
 			else
 				strbuf_addch(&want, *w);
 		strbuf_addch(&want, '\n');
-		got = diags(&dl);
-		if (strcmp(got, want.buf))
-			fprintf(stderr, "row %zu:\n%s", i, got);
-		CU_ASSERT_STRING_EQUAL(got, want.buf);
-		free(got);
+		expect_diags(&dl, want.buf, i);
 		strbuf_release(&want);
 		diag_list_release(&dl);
 		spec_jinja_free(j);
