@@ -28,43 +28,115 @@ struct dense_cost {
 	uint64_t temp;
 };
 
-/* The AMP weight block of the input type: 16 (half), 8 (float). */
-static unsigned amp_block(const struct ipu_layer *L)
+/*
+ * The dense matmul runs as poplin plans it: a 1 x 1 convolution whose AMP
+ * vertex (ConvPartial1x1Out) takes, per pass, one group of input channels
+ * (the weights a conv unit holds) against one group of output channels
+ * (one per conv unit) over the output positions (the n columns) split
+ * between the workers. Its cycles are poplin's own estimate
+ * (lib/poplin/PerformanceEstimation.hpp: getConvPartial1x1Supervisor...
+ * CycleEstimate, half and float activations, float partials), with these
+ * device figures:
+ *  - core loop: 4 worker-cycles an output position for half activations,
+ *    8 for float ("core loop cycles for 16x8 AMP vertex");
+ *  - output channels per group: the conv units (16 half, 8 float);
+ *  - input channels per group: the weights a conv unit holds, i.e. the
+ *    device's AMP MACs per tile-cycle x the core loop / the conv units
+ *    (64 x 4 / 16 = 16 half, 16 x 8 / 8 = 16 float): W workers each
+ *    finishing out x in MACs per core loop give the AMP rate;
+ *  - coefficient loads at 8 bytes a cycle (popsparse's static estimator,
+ *    cweiLoadBytesPerCycle, StaticMatMulPartitioner.cpp; poplin halves the
+ *    128-bit load rate unless use128BitConvUnitLoad is set).
+ */
+struct amp_groups {
+	unsigned out, in;          /* channels per group */
+	unsigned core;             /* worker-cycles an output position */
+};
+
+static struct amp_groups amp_groups(const struct ipu_layer *L)
 {
-	return L->half ? 16 : 8;
+	struct amp_groups g;
+	unsigned conv = L->dev->conv_units[L->l->dtype];
+
+	g.core = L->half ? 4 : 8;
+	g.out = conv;
+	g.in = (unsigned)((uint64_t)L->dev->amp_macs_per_cycle[L->l->dtype] * g.core / conv);
+	if (g.in == 0)
+		g.in = 1;
+	return g;
+}
+
+/* getConvPartial1x1SupervisorInnerLoopCycleEstimate: the slowest worker, x W. */
+static double conv1x1_inner(const struct ipu_layer *L, const struct amp_groups *g, uint64_t nt,
+			    bool zeroing)
+{
+	bool fa = !L->half, fp = !L->half_partials;
+	bool common = (!fa && g->out == 16) || fp;
+	double zc = fa && g->out == 16 ? 8 : fp ? 4 : 2, save = (!fa && (fp || g->out == 16)) ? 7 : 0;
+	double mx = 0, mn = INFINITY;
+	uint64_t w, used = nt < L->W ? nt : L->W;
+
+	for (w = 0; w < L->W; w++) {
+		uint64_t e = nt / L->W + (w < nt % L->W ? 1 : 0);
+		double c;
+		if (e == 0) {
+			if (w < used)
+				continue;
+			c = 0;
+		} else if (e == 1) {
+			c = fa ? 47 + (2 + zc) * zeroing : common ? 31 + (zeroing ? 1 : 2)
+							     : 39 + (2 + zc) * zeroing;
+		} else if (e == 2) {
+			c = fa ? 46 + (2 + zc * 2) * zeroing : common ? 40 + (zeroing ? 1 : 2)
+								 : 40 + (2 + zc * 2) * zeroing;
+		} else {
+			double ex = (double)(e - 3) * g->core;
+			c = fa ? 46 + (2 + zc * (double)e) * zeroing + ex
+			       : common ? (zeroing ? 37 : 38) + ex
+					: 41 + (2 + zc * (double)e) * zeroing + ex;
+		}
+		if (e > 0)
+			c -= save;
+		c *= L->W;
+		if (c > mx)
+			mx = c;
+		if (c < mn)
+			mn = c;
+	}
+	return mx > mn + 14 ? mx : mn + 14;
 }
 
 /*
- * One tile's AMP matmul of m_t x k_t weight blocks over n_t columns: the
- * §3.2 block kernel with one bucket and one sub-group (no search), cycles
- * per column block^2 / (dense AMP MACs per tile-cycle), Z split over the
- * workers; zeroing the partials first (§1.6 (c)).
+ * One tile's matmul: m_t output-channel groups x k_t input-channel groups
+ * over n_t columns (getConvPartial1x1SupervisorOuterLoopCycleEstimate, one
+ * conv group, one pass of the conv units per output group).
  */
 static double tile_matmul(const struct ipu_layer *L, uint64_t mt, uint64_t kt, uint64_t nt)
 {
-	unsigned a = amp_block(L), conv = L->dev->conv_units[L->l->dtype];
-	double cpz = (double)a * a / (double)L->dev->amp_macs_per_cycle[L->l->dtype];
-	double ov, io, nu, blocks = (double)mt * (double)kt, c_ld = (double)a * a / (L->half ? 4.0 : 2.0);
-	double sup, worker;
-	uint64_t rw, cw;
+	struct amp_groups g = amp_groups(L);
+	bool fa = !L->half, fp = !L->half_partials;
+	bool common = (!fa && g.out == 16) || fp;
+	double save1 = (!fa && (fp || g.out == 16)) ? 7 : 0, save2 = save1 ? 3 : 0;
+	double loads = (double)g.out * g.in * L->b_in / 8.0;
+	double zin = conv1x1_inner(L, &g, nt, true), in = conv1x1_inner(L, &g, nt, false);
+	double c = (double)common, ig = (double)kt, og = (double)mt;
 
-	ipu_split_workers(1, nt, L->W, &rw, &cw);
-	ipu_block_consts(a, L->half, L->half_partials, conv, cw, &ov, &io, &nu);
-	worker = ov + blocks * nu * (io + (double)cw * cpz - 3.0);
-	sup = 40.0 + 102.0 + blocks * (c_ld + 3.0 + 12.0 * nu) + (double)mt + 2.0;
-	return ipu_zero_cycles(L, (double)(mt * a * nt)) + sup + (double)L->W * worker;
+	return 50 + (double)L->W * (save1 + save2 * (ig - 1)) +
+	       (12 + c + (ig - 1) * (15 - c + 1 + og * (19 + 6 + loads + in)) +
+		(10 + 1 + og * (19 - c + 7 + loads + zin)));
 }
 
 /* The cost of 'mm' split (pm, pk, pn) over the tiles. */
 static void dense_split(const struct ipu_layer *L, const struct mm *mm, uint64_t pm, uint64_t pk,
 			uint64_t pn, struct dense_cost *c)
 {
-	unsigned a = amp_block(L);
-	uint64_t Mg = ceil_div_u64(mm->M, a), Kg = ceil_div_u64(mm->K, a), T = pm * pk * pn;
+	struct amp_groups g = amp_groups(L);
+	uint64_t Mg = ceil_div_u64(mm->M, g.out), Kg = ceil_div_u64(mm->K, g.in), T = pm * pk * pn;
 	uint64_t mt = ceil_div_u64(Mg, pm), kt = ceil_div_u64(Kg, pk), nt = ceil_div_u64(mm->N, pn);
-	uint64_t S0 = ceil_div_u64(Kg * mm->N, T) * a * L->b_in, S1 = kt * a * nt * L->b_in;
-	uint64_t A0 = ceil_div_u64(Mg * Kg, T) * a * a * L->b_in, A1 = mt * kt * a * a * L->b_in;
-	uint64_t pi = mt * a * nt, pi0 = ceil_div_u64(pi, pk);
+	uint64_t S0 = ceil_div_u64(Kg * mm->N, T) * g.in * L->b_in, S1 = kt * g.in * nt * L->b_in;
+	uint64_t A0 = ceil_div_u64(Mg * Kg, T) * g.out * g.in * L->b_in;
+	uint64_t A1 = mt * kt * g.out * g.in * L->b_in;
+	uint64_t pi = mt * g.out * nt, pi0 = ceil_div_u64(pi, pk);
 	bool s_exch = S1 > S0, a_exch = !mm->a_resident && A1 > A0;
 
 	memset(c, 0, sizeof(*c));
@@ -103,10 +175,11 @@ static void dense_plan(const struct ipu_layer *L, const struct mm *mm, struct de
 	enum { CAP = 4096 };
 	uint64_t *ms = xcalloc(CAP, sizeof(*ms)), *ks = xcalloc(CAP, sizeof(*ks));
 	uint64_t *ns = xcalloc(CAP, sizeof(*ns)), tiles = L->dev->tiles;
-	uint64_t tile = L->dev->bytes_per_tile, a = amp_block(L);
+	uint64_t tile = L->dev->bytes_per_tile;
 	uint64_t bound = (uint64_t)floor((double)tile * L->l->available_memory_proportion);
-	size_t nm = counts(ceil_div_u64(mm->M, a), tiles, ms, CAP);
-	size_t nk = counts(ceil_div_u64(mm->K, a), tiles, ks, CAP);
+	struct amp_groups g = amp_groups(L);
+	size_t nm = counts(ceil_div_u64(mm->M, g.out), tiles, ms, CAP);
+	size_t nk = counts(ceil_div_u64(mm->K, g.in), tiles, ks, CAP);
 	size_t nn = counts(mm->N, tiles, ns, CAP), i, j, k;
 	bool found = false;
 

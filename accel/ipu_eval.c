@@ -126,9 +126,8 @@ static void fill_memory(const struct ipu_layer *L, const struct ipu_method *m,
 	mem->temp_limit_bytes = (uint64_t)floor((double)mem->tile_bytes *
 						L->l->available_memory_proportion);
 	mem->bucket_bytes = z->nz_elems * L->b_in + 2 * z->meta_words;
-	mem->dense_bytes = (ceil_div_u64(g->Ny * g->Nz, g->T) * m->gy +
-			    ceil_div_u64(g->Nx * g->Nz, g->T) * m->gx) * m->gz * L->b_in;
-	mem->total_bytes = mem->bucket_bytes + mem->dense_bytes + mem->temp_bytes;
+	mem->total_bytes = ipu_tile_bytes(L, m, g, z, mem->temp_bytes);
+	mem->dense_bytes = mem->total_bytes - mem->bucket_bytes - mem->temp_bytes;
 }
 
 /* Time, rates, speedups and totals from the cycles. */

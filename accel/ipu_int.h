@@ -121,6 +121,10 @@ void ipu_pass_plan(const struct ipu_layer *L, const struct ipu_method *m, const 
 		   const struct ipu_sizes *z, enum spec_ipu_pass p, bool is_static,
 		   struct ipu_pass_est *e);
 
+/* Bytes a tile holds under the plan (bucket, dense shares, 'temp' temporaries). */
+uint64_t ipu_tile_bytes(const struct ipu_layer *L, const struct ipu_method *m,
+			const struct ipu_geom *g, const struct ipu_sizes *z, uint64_t temp);
+
 /* The candidate methods of the layer (§1.2); returns their count (<= 4). */
 unsigned ipu_methods(const struct ipu_layer *L, struct ipu_method *out);
 

@@ -500,9 +500,32 @@ struct best {
 	struct ipu_sizes z;
 };
 
-/* Cost every pass of the layer under (m, g); false when over 'bound'. */
+/*
+ * What a tile holds under a plan: its bucket (W's values and metaInfo, or
+ * the exact share for static sparsity), its even shares of the dense input
+ * [Y, Z] and output [X, Z] (S_0, Q_0 of §1.6), and the passes' peak
+ * temporary bytes 'temp'.
+ */
+uint64_t ipu_tile_bytes(const struct ipu_layer *L, const struct ipu_method *m,
+			const struct ipu_geom *g, const struct ipu_sizes *z, uint64_t temp)
+{
+	uint64_t bucket = z->nz_elems * L->b_in + 2 * z->meta_words;
+	uint64_t dense = (ceil_div_u64(g->Ny * g->Nz, g->T) * m->gy +
+			  ceil_div_u64(g->Nx * g->Nz, g->T) * m->gx) * m->gz * L->b_in;
+
+	return bucket + dense + temp;
+}
+
+/*
+ * Cost every pass of the layer under (m, g) and keep it in 'b' when it is
+ * the best so far. A plan whose temporaries exceed 'bound' (0: none) is
+ * left out, and so is one whose tile would overflow when 'fit' (every
+ * bounded search, so that no overflowing plan is returned while one that
+ * fits exists).
+ */
 static void consider(const struct ipu_layer *L, bool is_static, const struct ipu_method *m,
-		     unsigned px, unsigned py, unsigned pz, uint64_t bound, struct best *b)
+		     unsigned px, unsigned py, unsigned pz, uint64_t bound, bool fit,
+		     struct best *b)
 {
 	struct ipu_geom g;
 	struct ipu_sizes z;
@@ -526,6 +549,8 @@ static void consider(const struct ipu_layer *L, bool is_static, const struct ipu
 			return;
 	}
 	if (bound && temp > bound)
+		return;
+	if (fit && ipu_tile_bytes(L, m, &g, &z, temp) > L->dev->bytes_per_tile)
 		return;
 	if (b->found && (cycles > b->cycles || (cycles == b->cycles && temp >= b->temp)))
 		return;
@@ -562,7 +587,8 @@ static uint64_t search_bound(const struct ipu_layer *L, bool is_static, const st
 		for (t = 0; t < nzs; t++)
 			for (i = 0; i < nxs && (uint64_t)xs[i] * zs[t] <= tiles; i++)
 				for (j = 0; j < nys && (uint64_t)xs[i] * ys[j] * zs[t] <= tiles; j++) {
-					consider(L, is_static, m, xs[i], ys[j], zs[t], bound, b);
+					consider(L, is_static, m, xs[i], ys[j], zs[t], bound,
+						 bound != 0, b);
 					n_eval++;
 				}
 	}
@@ -576,7 +602,12 @@ static uint64_t search_bound(const struct ipu_layer *L, bool is_static, const st
  * The search (§1.8): minimise (summed cycles of the passes, temporary
  * bytes) over methods and partitions with temp <= floor(bytes_per_tile x
  * availableMemoryProportion); when nothing fits, double the bound while it
- * is below 2 x bytes_per_tile, then search with no bound.
+ * is below 2 x bytes_per_tile, then search with no bound. PopLibs bounds
+ * only the temporaries; here every bounded search also requires that the
+ * plan's buckets, dense shares and temporaries fit the tile
+ * (ipu_tile_bytes), so the doubled bound (1.2 tiles at the default 0.6)
+ * never admits an overflowing plan while a fitting one exists; only the
+ * last, unbounded search may return one, reported "out of tile memory".
  */
 int ipu_plan_search(const struct ipu_layer *L, bool is_static, struct ipu_method *m,
 		    struct ipu_geom *g, struct ipu_sizes *z, uint64_t *bound, uint64_t *n_evaluated,

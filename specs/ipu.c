@@ -261,7 +261,7 @@ static int keyword(struct ld *ld, const struct ysrc_node *n, const struct kpath 
 	return 0;
 }
 
-/* passes: a list of fwd, grad_a, grad_w; fwd must be one of them. */
+/* passes: a list of fwd, grad_a, grad_w; fwd must be one of them (an empty list too). */
 static int parse_passes(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 			uint32_t *mask)
 {
@@ -291,7 +291,10 @@ static int parse_passes(struct ld *ld, const struct ysrc_node *n, const struct k
 			*mask |= 1u << k;
 		}
 	}
-	if (*mask && !(*mask & (1u << SPEC_IPU_FWD)))
+	if (n->kind != YSRC_SCALAR && n->n == 0)
+		rc = ld_error(ld, n, p, "an empty list plans nothing: expected a list of passes "
+			      "including 'fwd' (fwd, grad_a, grad_w)");
+	else if (*mask && !(*mask & (1u << SPEC_IPU_FWD)))
 		rc = ld_error(ld, n, p, "the passes must include 'fwd' (PopSparse always plans the "
 			      "forward pass)");
 	return rc;

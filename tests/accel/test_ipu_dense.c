@@ -1,7 +1,8 @@
 /*
- * ipu_dense.c: the dense baseline, worked by hand on one tile; it never
- * beats the AMP peak, gets most of it on a large layer, and float is
- * slower than half by about the AMP rates' ratio.
+ * ipu_dense.c: the dense baseline (poplin's 1 x 1 AMP vertex estimate),
+ * worked by hand on one tile; it never beats the AMP peak, gets most of it
+ * on a large layer, and float is slower than half by about the AMP rates'
+ * ratio.
  */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
@@ -11,27 +12,50 @@
 #include "tests/unit.h"
 
 /*
- * One tile, 16 x 16 x 4 half with float partials: one 16 x 16 AMP block
- * over 4 columns, 1 column a worker: worker 23 + (24 + 1 x 4 - 3) = 48,
- * supervisor 40 + 102 + (64 + 3 + 12) + 1 + 2 = 224, zeroing ceil(64/6) 6
- * = 66; no exchange (the slice is the tile's share); a cast of 64 partials:
- * m = 11, (max(6, 3) + 26) 6 = 192. Total 66 + 224 + 6 x 48 + 192 = 770.
+ * One tile, 16 x 16 x n half with float partials: poplin's 1 x 1 AMP
+ * vertex with one input and one output channel group (16 each), the n
+ * columns split between the 6 workers; no exchange (the slice is the
+ * tile's share), then a cast of the 16 n partials.
+ *  - n = 4, 1 column on 4 workers: inner loop with zeroing (31 + 1 - 7) 6 =
+ *    150 (2 idle workers: min 0 + 14 is below it); supervisor 50 + 6 x 7 +
+ *    (12 + 1) + (10 + 1 + (19 - 1 + 7 + 64 + 150)) = 355, 64 = 16 x 16 x 2
+ *    bytes of coefficients at 8 a cycle; cast m = 11, (max(6, 3) + 26) 6 =
+ *    192. Total 547.
+ *  - n = 24, 4 columns a worker: (37 + 1 x 4 - 7) 6 = 204 on every worker,
+ *    so min + 14 = 218 binds; 50 + 42 + 13 + (11 + (25 + 64 + 218)) = 423;
+ *    cast m = 64, (32 + 26) 6 = 348. Total 771.
  */
+struct tile_row {
+	unsigned z;
+	double compute, reduce, total;
+};
+
+static const struct tile_row tile_rows[] = {
+	{ 4, 355, 192, 547 },
+	{ 24, 423, 348, 771 },
+};
+
 static void test_one_tile(void)
 {
-	struct spec_set *s = ipf_load("bow, tiles: 1", "x: 16, y: 16, z: 4, block_size: 16, density: 0.5");
-	struct accel_ipu_result *r = calloc(1, sizeof(*r));
-	char err[256];
+	size_t i;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, NULL, r, err, sizeof(err)), 0);
-	CU_ASSERT_EQUAL(r->dense.pm * r->dense.pk * r->dense.pn, 1);
-	CU_ASSERT_DOUBLE_EQUAL(r->dense.fwd_compute_cycles, 66 + 224 + 6 * 48, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(r->dense.fwd_exchange_cycles, 0, 0);
-	CU_ASSERT_DOUBLE_EQUAL(r->dense.fwd_reduce_cycles, 192, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(r->passes[SPEC_IPU_FWD].dense_cycles, 770, 1e-9);
-	spec_set_free(s);
-	free(r);
+	for (i = 0; i < sizeof(tile_rows) / sizeof(tile_rows[0]); i++) {
+		struct accel_ipu_result *r = calloc(1, sizeof(*r));
+		struct spec_set *s;
+		char layer[128], err[256];
+		snprintf(layer, sizeof(layer), "x: 16, y: 16, z: %u, block_size: 16, density: 0.5",
+			 tile_rows[i].z);
+		s = ipf_load("bow, tiles: 1", layer);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, NULL, r, err, sizeof(err)), 0);
+		CU_ASSERT_EQUAL(r->dense.pm * r->dense.pk * r->dense.pn, 1);
+		CU_ASSERT_DOUBLE_EQUAL(r->dense.fwd_compute_cycles, tile_rows[i].compute, 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(r->dense.fwd_exchange_cycles, 0, 0);
+		CU_ASSERT_DOUBLE_EQUAL(r->dense.fwd_reduce_cycles, tile_rows[i].reduce, 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(r->passes[SPEC_IPU_FWD].dense_cycles, tile_rows[i].total, 1e-9);
+		spec_set_free(s);
+		free(r);
+	}
 }
 
 static double dense_fwd(const char *layer, double *fraction)

@@ -7,6 +7,7 @@
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "tests/accel/ipu_fixture.h"
 #include "tests/unit.h"
@@ -180,6 +181,79 @@ static void plan_cost(const struct ipu_layer *L, const struct ipu_method *m, con
 	}
 }
 
+/* Whether the tile holds the plan's buckets, dense shares and 'temp'. */
+static bool plan_fits(const struct ipu_layer *L, const struct ipu_method *m, const struct ipu_geom *g,
+		      uint64_t temp)
+{
+	struct ipu_sizes z;
+
+	ipu_sizes_init(L, m, g, false, &z);
+	return ipu_tile_bytes(L, m, g, &z, temp) <= L->dev->bytes_per_tile;
+}
+
+/*
+ * Of every partition the search may pick (P the smallest count of its
+ * quotient, P_z dividing the Z grains, §1.3), under every method: the
+ * fewest summed cycles of those whose temporaries are within 'bound' (0:
+ * any) and whose tile holds the plan. Returns how many such plans exist.
+ */
+static uint64_t cheapest_fitting(const struct ipu_layer *L, uint64_t bound, double *cheapest)
+{
+	struct ipu_method ms[4];
+	struct ipu_geom h;
+	uint64_t px, py, pz, temp, n_fit = 0;
+	unsigned n_m = ipu_methods(L, ms), k;
+	double cycles;
+
+	*cheapest = INFINITY;
+	for (k = 0; k < n_m; k++) {
+		uint64_t Nx = ceil_div_u64(L->X, ms[k].gx), Ny = ceil_div_u64(L->Y, ms[k].gy);
+		uint64_t Nz = ceil_div_u64(L->Z, ms[k].gz);
+		for (pz = 1; pz <= Nz && pz <= L->dev->tiles; pz++) {
+			if (Nz % pz)
+				continue;
+			for (px = 1; px <= Nx && px * pz <= L->dev->tiles; px++) {
+				if (px > 1 && ceil_div_u64(Nx, px) == ceil_div_u64(Nx, px - 1))
+					continue;
+				for (py = 1; py <= Ny && px * py * pz <= L->dev->tiles; py++) {
+					if (py > 1 && ceil_div_u64(Ny, py) == ceil_div_u64(Ny, py - 1))
+						continue;
+					ipu_geom_init(L, &ms[k], (unsigned)px, (unsigned)py, (unsigned)pz, &h);
+					plan_cost(L, &ms[k], &h, &cycles, &temp);
+					if ((bound && temp > bound) || !plan_fits(L, &ms[k], &h, temp))
+						continue;
+					n_fit++;
+					if (cycles < *cheapest)
+						*cheapest = cycles;
+				}
+			}
+		}
+	}
+	return n_fit;
+}
+
+/* A layer of 'layer' on the bow preset, planned: the set (to free) and the plan. */
+struct planned {
+	struct spec_set *s;
+	struct ipu_layer L;
+	struct ipu_method m;
+	struct ipu_geom g;
+	struct ipu_sizes z;
+	uint64_t bound, n_eval;
+	int rc;                    /* ipu_plan_search's */
+};
+
+static void plan_layer(const char *layer, bool is_static, struct planned *p)
+{
+	char why[256];
+
+	p->s = ipf_load("bow", layer);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p->s);
+	ipu_layer_init(&p->L, p->s);
+	p->rc = ipu_plan_search(&p->L, is_static, &p->m, &p->g, &p->z, &p->bound, &p->n_eval, why,
+				sizeof(why));
+}
+
 static const char *const search_layers[] = {
 	"x: 256, y: 512, z: 16, block_size: 16, density: 0.0625",
 	"x: 128, y: 128, z: 32, passes: [fwd, grad_a], density: 0.1",
@@ -198,83 +272,42 @@ static void test_search(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(search_layers) / sizeof(search_layers[0]); i++) {
-		struct spec_set *s = ipf_load("bow", search_layers[i]);
-		struct ipu_layer L;
-		struct ipu_method m, ms[4];
-		struct ipu_geom g, h;
-		struct ipu_sizes z;
-		uint64_t bound, n_eval, px, py, pz, temp, best_temp;
-		double best, cycles;
-		unsigned n_m, k;
-		char why[256];
-		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-		ipu_layer_init(&L, s);
-		CU_ASSERT_FATAL(ipu_plan_search(&L, false, &m, &g, &z, &bound, &n_eval, why,
-						sizeof(why)) == 0);
-		CU_ASSERT(g.T <= L.dev->tiles);
-		CU_ASSERT_EQUAL(g.T, (uint64_t)g.px * g.py * g.pz);
-		CU_ASSERT_EQUAL(g.Nz % g.pz, 0);
-		plan_cost(&L, &m, &g, &best, &best_temp);
-		CU_ASSERT(bound == 0 || best_temp <= bound);
-		CU_ASSERT_EQUAL(bound, (uint64_t)floor(0.6 * 624 * 1024));
-		n_m = ipu_methods(&L, ms);
-		for (k = 0; k < n_m; k++)
-			for (pz = 1; pz <= L.dev->tiles; pz++) {
-				uint64_t Nz = ceil_div_u64(L.Z, ms[k].gz);
-				if (pz > Nz || Nz % pz)
-					continue;
-				for (px = 1; px * pz <= L.dev->tiles; px++) {
-					uint64_t Nx = ceil_div_u64(L.X, ms[k].gx);
-					if (px > Nx || (px > 1 && ceil_div_u64(Nx, px) == ceil_div_u64(Nx, px - 1)))
-						continue;
-					for (py = 1; px * py * pz <= L.dev->tiles; py++) {
-						uint64_t Ny = ceil_div_u64(L.Y, ms[k].gy);
-						if (py > Ny ||
-						    (py > 1 && ceil_div_u64(Ny, py) == ceil_div_u64(Ny, py - 1)))
-							continue;
-						ipu_geom_init(&L, &ms[k], (unsigned)px, (unsigned)py, (unsigned)pz, &h);
-						plan_cost(&L, &ms[k], &h, &cycles, &temp);
-						if (temp <= bound && cycles < best - 1e-6) {
-							fprintf(stderr, "layer %zu: %llu x %llu x %llu costs %g < %g\n",
-								i, (unsigned long long)px, (unsigned long long)py,
-								(unsigned long long)pz, cycles, best);
-							CU_FAIL("a cheaper partition exists");
-							goto next;
-						}
-					}
-				}
-			}
-next:
-		spec_set_free(s);
+		struct planned p;
+		uint64_t best_temp;
+		double best, cheapest;
+		plan_layer(search_layers[i], false, &p);
+		CU_ASSERT_FATAL(p.rc == 0);
+		CU_ASSERT(p.g.T <= p.L.dev->tiles);
+		CU_ASSERT_EQUAL(p.g.T, (uint64_t)p.g.px * p.g.py * p.g.pz);
+		CU_ASSERT_EQUAL(p.g.Nz % p.g.pz, 0);
+		plan_cost(&p.L, &p.m, &p.g, &best, &best_temp);
+		CU_ASSERT(p.bound == 0 || best_temp <= p.bound);
+		CU_ASSERT_EQUAL(p.bound, (uint64_t)floor(0.6 * 624 * 1024));
+		CU_ASSERT(cheapest_fitting(&p.L, p.bound, &cheapest) > 0);
+		if (cheapest < best - 1e-6)
+			fprintf(stderr, "layer %zu: a partition costs %g < %g\n", i, cheapest, best);
+		CU_ASSERT(cheapest >= best - 1e-6);
+		spec_set_free(p.s);
 	}
 }
 
 /* A plan constraint fixes the partition (planConstraints, §1.3). */
 static void test_constraint(void)
 {
-	struct spec_set *s = ipf_load("bow", "x: 256, y: 256, z: 16, block_size: 4, density: 0.1, "
-				      "partition: {x: 3, y: 5, z: 2}");
-	struct ipu_layer L;
-	struct ipu_method m;
-	struct ipu_geom g;
-	struct ipu_sizes z;
-	uint64_t bound, n_eval;
-	char why[256];
+	struct planned p;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	ipu_layer_init(&L, s);
-	CU_ASSERT_FATAL(ipu_plan_search(&L, false, &m, &g, &z, &bound, &n_eval, why, sizeof(why)) == 0);
-	CU_ASSERT_EQUAL(g.px, 3);
-	CU_ASSERT_EQUAL(g.py, 5);
-	CU_ASSERT_EQUAL(g.pz, 2);
-	CU_ASSERT_EQUAL(n_eval, 1);
-	spec_set_free(s);
+	plan_layer("x: 256, y: 256, z: 16, block_size: 4, density: 0.1, "
+		   "partition: {x: 3, y: 5, z: 2}", false, &p);
+	CU_ASSERT_FATAL(p.rc == 0);
+	CU_ASSERT_EQUAL(p.g.px, 3);
+	CU_ASSERT_EQUAL(p.g.py, 5);
+	CU_ASSERT_EQUAL(p.g.pz, 2);
+	CU_ASSERT_EQUAL(p.n_eval, 1);
+	spec_set_free(p.s);
 	/* P_z must divide the Z grains: 3 does not divide 16 */
-	s = ipf_load("bow", "x: 256, y: 256, z: 16, block_size: 4, density: 0.1, partition: {z: 3}");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	ipu_layer_init(&L, s);
-	CU_ASSERT(ipu_plan_search(&L, false, &m, &g, &z, &bound, &n_eval, why, sizeof(why)) < 0);
-	spec_set_free(s);
+	plan_layer("x: 256, y: 256, z: 16, block_size: 4, density: 0.1, partition: {z: 3}", false, &p);
+	CU_ASSERT(p.rc < 0);
+	spec_set_free(p.s);
 }
 
 /*
@@ -283,25 +316,85 @@ static void test_constraint(void)
  */
 static void test_memory_bound(void)
 {
-	struct spec_set *s = ipf_load("bow", "x: 1024, y: 1024, z: 1024, block_size: 16, "
-				      "density: 0.25, available_memory_proportion: 0.001");
-	struct ipu_layer L;
-	struct ipu_method m;
-	struct ipu_geom g;
-	struct ipu_sizes z;
-	uint64_t bound, n_eval;
-	char why[256];
+	struct planned p;
 	double cycles;
 	uint64_t temp;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	ipu_layer_init(&L, s);
-	CU_ASSERT_FATAL(ipu_plan_search(&L, false, &m, &g, &z, &bound, &n_eval, why, sizeof(why)) == 0);
-	CU_ASSERT(bound > (uint64_t)floor(0.001 * 624 * 1024));
-	plan_cost(&L, &m, &g, &cycles, &temp);
-	CU_ASSERT(bound == 0 || temp <= bound);
-	CU_ASSERT(bound == 0 || temp > bound / 2);   /* it did not fit the previous bound */
-	spec_set_free(s);
+	plan_layer("x: 1024, y: 1024, z: 1024, block_size: 16, density: 0.25, "
+		   "available_memory_proportion: 0.001", false, &p);
+	CU_ASSERT_FATAL(p.rc == 0);
+	CU_ASSERT(p.bound > (uint64_t)floor(0.001 * 624 * 1024));
+	plan_cost(&p.L, &p.m, &p.g, &cycles, &temp);
+	CU_ASSERT(p.bound == 0 || temp <= p.bound);
+	CU_ASSERT(p.bound == 0 || temp > p.bound / 2);   /* it did not fit the previous bound */
+	spec_set_free(p.s);
+}
+
+/*
+ * The shapes where the doubled bound (1.2 tiles) admitted a plan that
+ * overflowed its tile while plans that fit exist: m = k = 8192, n = 1024,
+ * static Fwd (t7.sh's largest layer) at several block sizes and densities.
+ * Each plan now fits its tile after the bound was doubled.
+ */
+static const char *const overflow_layers[] = {
+	"x: 8192, y: 8192, z: 1024, block_size: 4, sparsity: static, passes: [fwd], "
+	"density: {distribution: hypergeometric, density: 0.125}",
+	"x: 8192, y: 8192, z: 1024, block_size: 4, sparsity: static, passes: [fwd], "
+	"density: {distribution: hypergeometric, density: 0.0625}",
+	"x: 8192, y: 8192, z: 1024, block_size: 4, sparsity: static, passes: [fwd], "
+	"density: {distribution: hypergeometric, density: 0.03125}",
+	"x: 8192, y: 8192, z: 1024, block_size: 8, sparsity: static, passes: [fwd], "
+	"density: {distribution: hypergeometric, density: 0.125}",
+	"x: 8192, y: 8192, z: 1024, block_size: 16, sparsity: static, passes: [fwd], "
+	"density: {distribution: hypergeometric, density: 0.125}",
+	"x: 8192, y: 8192, z: 1024, block_size: 16, sparsity: static, passes: [fwd], "
+	"density: {distribution: hypergeometric, density: 0.0625}",
+};
+
+static void test_overflow_shapes(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(overflow_layers) / sizeof(overflow_layers[0]); i++) {
+		struct accel_ipu_result *r = xcalloc(1, sizeof(*r));
+		struct planned p;
+		char why[256];
+		plan_layer(overflow_layers[i], true, &p);
+		CU_ASSERT_FATAL(p.rc == 0);
+		/* nothing fitted 0.6 of the tile: the bound was doubled */
+		CU_ASSERT_EQUAL(p.bound, 2 * (uint64_t)floor(0.6 * 624 * 1024));
+		CU_ASSERT_EQUAL(accel_ipu_eval(p.s, NULL, r, why, sizeof(why)), 0);
+		CU_ASSERT_EQUAL(r->status, ACCEL_IPU_OK);
+		CU_ASSERT(r->memory.total_bytes <= r->memory.tile_bytes);
+		CU_ASSERT(r->memory.temp_bytes > r->memory.temp_limit_bytes);
+		if (r->memory.total_bytes > r->memory.tile_bytes)
+			fprintf(stderr, "layer %zu: %llu bytes\n", i,
+				(unsigned long long)r->memory.total_bytes);
+		spec_set_free(p.s);
+		free(r);
+	}
+}
+
+/*
+ * The dynamic Fwd + GradA layer at the failing shape, 4 x 4 blocks: no
+ * plan's temporaries fit 0.6 of the tile; of every partition the search
+ * may pick, the chosen plan fits its tile and no fitting one is faster.
+ */
+static void test_overflow_exhaustive(void)
+{
+	struct planned p;
+	double best, cheapest;
+	uint64_t temp;
+
+	plan_layer("x: 8192, y: 8192, z: 1024, block_size: 4, "
+		   "density: {distribution: hypergeometric, density: 0.0625}", false, &p);
+	CU_ASSERT_FATAL(p.rc == 0);
+	plan_cost(&p.L, &p.m, &p.g, &best, &temp);
+	CU_ASSERT(plan_fits(&p.L, &p.m, &p.g, temp));
+	CU_ASSERT(temp > (uint64_t)floor(0.6 * 624 * 1024));
+	CU_ASSERT(cheapest_fitting(&p.L, 0, &cheapest) > 0);
+	CU_ASSERT(cheapest >= best - 1e-6);
+	spec_set_free(p.s);
 }
 
 static CU_TestInfo tests[] = {
@@ -313,6 +406,8 @@ static CU_TestInfo tests[] = {
 	{ "search is exhaustive and within bounds", test_search },
 	{ "plan constraint", test_constraint },
 	{ "memory bound relaxation", test_memory_bound },
+	{ "no overflowing plan at the failing shapes", test_overflow_shapes },
+	{ "the fastest plan that fits, when the bound is doubled", test_overflow_exhaustive },
 	CU_TEST_INFO_NULL,
 };
 

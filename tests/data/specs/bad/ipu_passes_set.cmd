@@ -1,0 +1,1 @@
+ipu ipu_passes_set.yaml --set 'ipu.layer.passes=[]'
