@@ -223,6 +223,38 @@ static void cost_part(void *ctx, const struct stpu_part *part)
 	}
 }
 
+/*
+ * The counts and schedule of a scheme whose groups are the same in every
+ * partition (TPU, KMZ: see the top of the file with L_c = 1 for the TPU):
+ * its full partitions at once, then the short last one.
+ */
+static void cost_uniform(struct cost_ctx *x, const struct stpu_uniform *u, uint64_t rows,
+			 unsigned part_rows)
+{
+	struct accel_stpu_counts *n = &x->n;
+	uint64_t saw = x->saw, G = u->n_groups, nb = (G + saw - 1) / saw;
+	struct {
+		uint64_t count;
+		unsigned rows;
+	} runs[2] = { { rows / part_rows, part_rows }, { rows % part_rows != 0, rows % part_rows } };
+	unsigned i;
+
+	for (i = 0; i < 2 && G; i++) {
+		uint64_t P = runs[i].count, R = runs[i].rows;
+		if (!P)
+			continue;
+		stpu_sched_arrival_blocks(&x->sched, runs[i].rows, P * nb);
+		n->blocks += P * nb;
+		n->weight_words += P * nb * R * saw;
+		n->weight_hops += P * nb * R * (saw * (saw + 1) / 2);
+		n->output_accesses += P * nb * R;
+		n->x_forward += P * R * u->sum_len;
+		n->mac += P * R * G;
+		n->bypass += P * R * (saw * nb - G);
+		n->vector_reads += P * u->sum_len;
+	}
+}
+
 /* Pack and cost one scheme. */
 static void eval_scheme(const struct spec_stpu *st, const struct stpu_pattern *pat,
 			enum accel_stpu_scheme k, struct accel_stpu_scheme_result *r)
@@ -243,7 +275,14 @@ static void eval_scheme(const struct spec_stpu *st, const struct stpu_pattern *p
 	stpu_sched_init(&x.sched, st->array_rows, st->array_cols,
 			k == ACCEL_STPU_C0 || k == ACCEL_STPU_C1 ? STPU_TRIGGER_END
 								 : STPU_TRIGGER_ARRIVAL);
-	stpu_pack(pat, k, &pp, &r->packing, cost_part, &x);
+	if (k == ACCEL_STPU_TPU || k == ACCEL_STPU_KMZ) {
+		struct stpu_uniform u;
+		stpu_pack_uniform(pat, k, &pp, &r->packing, &u);
+		cost_uniform(&x, &u, pat->rows, st->array_rows);
+		stpu_uniform_release(&u);
+	} else {
+		stpu_pack(pat, k, &pp, &r->packing, cost_part, &x);
+	}
 	x.n.cycles = stpu_sched_cycles(&x.sched);
 	stpu_sched_release(&x.sched);
 	r->counts = x.n;

@@ -80,6 +80,28 @@ void stpu_pack(const struct stpu_pattern *pat, enum accel_stpu_scheme scheme,
 	       const struct stpu_pack_params *pp, struct accel_stpu_packing *stats,
 	       stpu_part_fn fn, void *ctx);
 
+/*
+ * The groups of a scheme that presents the same groups to every partition
+ * (TPU: every column, one column each; KMZ: its full-height groups), for a
+ * cost model that does not walk partition by partition.
+ */
+struct stpu_uniform {
+	size_t n_groups;
+	uint32_t *len;                    /* columns of each group; NULL: one each (TPU) */
+	uint64_t sum_len;                 /* the columns of all the groups */
+};
+
+/*
+ * Pack 'pat' with TPU or KMZ ('scheme'), fill 'stats' as stpu_pack() does
+ * and the groups into 'u' (release with stpu_uniform_release()): in time and
+ * memory of the non-zeros and the groups, not of partitions x groups.
+ */
+void stpu_pack_uniform(const struct stpu_pattern *pat, enum accel_stpu_scheme scheme,
+		       const struct stpu_pack_params *pp, struct accel_stpu_packing *stats,
+		       struct stpu_uniform *u);
+
+void stpu_uniform_release(struct stpu_uniform *u);
+
 /* ------------------------------------------------------------ schedule */
 
 /* How a PE column starts its multiply-add. */
@@ -109,6 +131,13 @@ void stpu_sched_init(struct stpu_sched *s, unsigned sah, unsigned saw, enum stpu
 
 /* Schedule one block of 'rows' matrix rows and 'width' used columns with input group lengths 'len'. */
 void stpu_sched_block(struct stpu_sched *s, unsigned rows, unsigned width, const uint32_t *len);
+
+/*
+ * Schedule 'n' blocks of 'rows' matrix rows on a TRIGGER_ARRIVAL schedule
+ * at once, in O(saw): what n calls of stpu_sched_block() would give (their
+ * widths and group lengths do not matter there).
+ */
+void stpu_sched_arrival_blocks(struct stpu_sched *s, unsigned rows, uint64_t n);
 
 /* Cycles from the first load to the last output collected (0 without blocks). */
 uint64_t stpu_sched_cycles(const struct stpu_sched *s);

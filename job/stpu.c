@@ -207,6 +207,9 @@ static enum job_status run(const struct spec_set *s, const struct job_options *o
 	struct strbuf err = STRBUF_INIT;
 	unsigned k;
 
+	if (o->command != JOB_MODEL && s->stpu &&
+	    exec_stpu_check(s->stpu, s->stpu->matrix_rows, s->stpu->matrix_cols, &err) < 0)
+		return job_fail_with(sum, JOB_BAD_INPUT, &err);   /* before the model's work */
 	memset(sim, 0, sizeof(sim));
 	r = xmalloc(sizeof(*r));
 	ao.estimate = o->command == JOB_MODEL;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "job/kind_int.h"
 #include "util/strbuf.h"
@@ -322,10 +323,11 @@ int job_sweep_run(const struct job_sweep *sw, const struct job_runner *rn,
 	for (a = 0; a < sw->n_axes; a++) {
 		size_t b;
 		for (b = 0; b < a; b++)
-			if (!strcmp(sw->axes[a].name, sw->axes[b].name)) {
+			if (!strcasecmp(sw->axes[a].name, sw->axes[b].name)) {
 				diag_error(dl, (struct diag_loc){ sw->axes[a].origin, 1, 1 },
-					   "two axes are named '%s' (name one with NAME:PATH=...)",
-					   sw->axes[a].name);
+					   "two axes are named '%s'%s (name one with NAME:PATH=...)",
+					   sw->axes[a].name, strcmp(sw->axes[a].name, sw->axes[b].name)
+					   ? ", one database column: column names ignore case" : "");
 				diag_note(dl, (struct diag_loc){ sw->axes[b].origin, 1, 1 },
 					  "'%s' first named here", sw->axes[b].name);
 				return -1;

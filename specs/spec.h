@@ -698,8 +698,8 @@ struct spec_load_options {
 	size_t n_prunes;
 	const char *const *template_vars; /* "NAME=VALUE": Jinja2 variables ('--var') */
 	size_t n_template_vars;
-	struct spec_jinja *jinja;      /* a helper to share between loads; NULL: one per
-					  file, started only for a template */
+	struct spec_jinja *jinja;      /* the helper for templates; NULL: the shared one
+					  (spec_jinja_shared()) */
 	const struct spec_kind *const *kinds;  /* the kinds a design may be of, the default
 					  first, NULL-ended; NULL: { &spec_kind_timeloop } */
 };
@@ -756,9 +756,17 @@ struct spec_set *spec_set_load_overrides(const char *const *paths, size_t n_path
  * caller that loads many designs shares one. 'python' is the interpreter
  * (NULL: $FIBERLOOP_PYTHON, else "python3" from PATH); 'script' the helper
  * (NULL: $FIBERLOOP_JINJA_HELPER, else the installed copy, else the source
- * tree's). Not thread-safe: one per thread.
+ * tree's). Threads may share one: it renders one template at a time.
  */
 struct spec_jinja *spec_jinja_new(const char *python, const char *script);
+
+/*
+ * The process's shared helper (spec_jinja_new(NULL, NULL), made on the
+ * first call and stopped at exit), which every load that names no helper
+ * uses: a run renders all its templates (a network's layers, a sweep's
+ * points, a batch's designs) through one Python process. Do not free it.
+ */
+struct spec_jinja *spec_jinja_shared(void);
 
 /* Stop the helper process and free 'j'. spec_jinja_free(NULL) is a no-op. */
 void spec_jinja_free(struct spec_jinja *j);
@@ -805,8 +813,8 @@ int spec_source_add_layer(struct spec_source *src, const char *path, struct diag
  * Render the templates among the files added from now on with the Jinja2
  * variables vars[0..n_vars) ("NAME=VALUE"; the value typed as a YAML
  * scalar: true/false, a number, else a string) using the helper 'jinja'
- * (NULL: one is started for each file that needs it). Both are borrowed
- * until the last spec_source_add_file().
+ * (NULL: the shared one, spec_jinja_shared()). Both are borrowed until the
+ * last spec_source_add_file().
  */
 void spec_source_set_templates(struct spec_source *src, const char *const *vars, size_t n_vars,
 			       struct spec_jinja *jinja);

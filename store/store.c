@@ -12,10 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/diag.h"
+#include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/table.h"
 #include "util/xalloc.h"
@@ -171,14 +174,15 @@ static int count_tables(struct store *st, int *n, struct strbuf *err)
 	return 0;
 }
 
-/* Create the schema in an empty database: the metric columns are the schema's 'always' ones. */
+/* Create the schema in an empty database (inside the caller's transaction): the metric
+ * columns are the schema's 'always' ones. */
 static int create_schema(struct store *st, struct strbuf *err)
 {
 	struct strbuf sql = STRBUF_INIT;
 	size_t i;
 	int rc;
 
-	strbuf_addf(&sql, "BEGIN IMMEDIATE;%s%s", tables_sql, points_head_sql);
+	strbuf_addf(&sql, "%s%s", tables_sql, points_head_sql);
 	for (i = 0; i < st->schema->n_metrics; i++) {
 		const struct store_metric *m = &st->schema->metrics[i];
 		if (!m->always)
@@ -188,16 +192,14 @@ static int create_schema(struct store *st, struct strbuf *err)
 		strbuf_addf(&sql, " %s", type_sql[m->type]);
 	}
 	strbuf_addf(&sql, "%sINSERT INTO meta VALUES('schema_version', '%d'),"
-		    "('application', 'fiberloop');COMMIT;", points_tail_sql, STORE_SCHEMA_VERSION);
+		    "('application', 'fiberloop');", points_tail_sql, STORE_SCHEMA_VERSION);
 	rc = exec_sql(st, sql.buf, "cannot create the database", err);
-	if (rc < 0)
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	strbuf_release(&sql);
 	return rc;
 }
 
 /* Check that the database is a fiberloop database of our schema (creating it when empty). */
-static int check_schema(struct store *st, enum store_mode mode, struct strbuf *err)
+static int check_schema_locked(struct store *st, enum store_mode mode, struct strbuf *err)
 {
 	struct strbuf v = STRBUF_INIT;
 	bool has_meta = false;
@@ -225,17 +227,48 @@ static int check_schema(struct store *st, enum store_mode mode, struct strbuf *e
 	return rc;
 }
 
-/* WAL mode, commits that survive a killed process, and a wait on a busy database. */
+/*
+ * check_schema_locked() for a writer inside one IMMEDIATE transaction, so
+ * that of two writers opening a new database together the second waits
+ * for the first's schema and finds it, instead of creating it again.
+ */
+static int check_schema(struct store *st, enum store_mode mode, struct strbuf *err)
+{
+	int rc;
+
+	if (mode != STORE_WRITE)
+		return check_schema_locked(st, mode, err);
+	if (exec_sql(st, "BEGIN IMMEDIATE", "cannot create the database", err) < 0)
+		return -1;
+	rc = check_schema_locked(st, mode, err);
+	if (rc == 0 && exec_sql(st, "COMMIT", "cannot create the database", err) < 0)
+		rc = -1;
+	if (rc < 0)
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+/*
+ * WAL mode, commits that survive a killed process, and a wait on a busy
+ * database. Switching a new database to WAL needs it to itself, and SQLite
+ * answers SQLITE_BUSY at once (no busy handler) when another process opens
+ * it at the same moment: that is retried for up to the busy timeout.
+ */
 static int set_pragmas(struct store *st, struct strbuf *err)
 {
+	const struct timespec pause = { 0, 20 * 1000 * 1000 };
 	sqlite3_stmt *q;
 	bool wal;
+	int rc, tries = 0;
 
 	sqlite3_busy_timeout(st->db, 10000);
 	if (prepare(st, "PRAGMA journal_mode=WAL", &q, err) < 0)
 		return -1;
-	wal = sqlite3_step(q) == SQLITE_ROW &&
-	      !strcmp((const char *)sqlite3_column_text(q, 0), "wal");
+	while ((rc = sqlite3_step(q)) == SQLITE_BUSY && ++tries < 500) {
+		sqlite3_reset(q);
+		nanosleep(&pause, NULL);
+	}
+	wal = rc == SQLITE_ROW && !strcmp((const char *)sqlite3_column_text(q, 0), "wal");
 	sqlite3_finalize(q);
 	if (!wal)
 		return db_error(st, "cannot switch to WAL mode", err);
@@ -298,7 +331,6 @@ struct store *store_open(const char *path, enum store_mode mode,
 	st->schema = schema;
 	st->has_metric = xcalloc(schema->n_metrics + 1, sizeof(*st->has_metric));
 	st->metric_param = xcalloc(schema->n_metrics + 1, sizeof(*st->metric_param));
-	is_new = mode == STORE_WRITE && lstat(path, &sb) < 0 && errno == ENOENT;
 	if (mode == STORE_READ && stat(path, &sb) < 0) {
 		strbuf_reset(err);
 		strbuf_addf(err, "%s: %s", path, strerror(errno));
@@ -317,9 +349,13 @@ struct store *store_open(const char *path, enum store_mode mode,
 		store_close(st);
 		return NULL;
 	}
+	/* one process makes the file, and only it may remove it on failure */
+	is_new = mode == STORE_WRITE && fileio_create_new(path);
 	if (flags && sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
 		db_error(st, "cannot open", err);
 		store_close(st);
+		if (is_new)
+			remove_db_files(path);
 		return NULL;
 	}
 	if (mode == STORE_WRITE && sqlite3_db_readonly(st->db, "main") == 1) {
@@ -367,17 +403,18 @@ static long metric_of(const struct store *st, const char *name)
 {
 	size_t i;
 	for (i = 0; i < st->schema->n_metrics; i++)
-		if (!strcmp(st->schema->metrics[i].name, name))
+		if (!strcasecmp(st->schema->metrics[i].name, name))
 			return (long)i;
 	return -1;
 }
 
-/* True for a column of 'points' that is no input: a fixed column or a metric. */
+/* True for a column of 'points' that is no input: a fixed column or a metric (SQLite's
+ * column names ignore ASCII case, as strcasecmp() does). */
 static bool is_point_col(const struct store *st, const char *name)
 {
 	size_t i;
 	for (i = 0; i < ARRAY_SIZE(point_cols); i++)
-		if (!strcmp(point_cols[i], name))
+		if (!strcasecmp(point_cols[i], name))
 			return true;
 	return metric_of(st, name) >= 0;
 }
@@ -386,7 +423,7 @@ static bool is_point_col(const struct store *st, const char *name)
 static bool is_level_col(const struct store *st, const char *name)
 {
 	size_t n = strlen(st->schema->level_metric);
-	return !strncmp(name, st->schema->level_metric, n) && name[n] == '.';
+	return !strncasecmp(name, st->schema->level_metric, n) && name[n] == '.';
 }
 
 /* The columns of 'points' (all of them, in table order) into 'cols' (strings owned). */
@@ -436,7 +473,7 @@ static int add_inputs(struct store *st, const struct store_run_def *def, struct 
 	if (points_columns(st, &cols, &n, err) < 0)
 		return -1;
 	for (i = 0; i < def->n_inputs && rc == 0; i++) {
-		for (j = 0; j < n && strcmp(cols[j], def->inputs[i]); j++)
+		for (j = 0; j < n && strcasecmp(cols[j], def->inputs[i]); j++)
 			;
 		if (j < n)
 			continue;

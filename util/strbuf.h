@@ -68,4 +68,12 @@ char *strbuf_detach(struct strbuf *sb, size_t *len);
 /* Free the buffer; 'sb' becomes an empty strbuf again. */
 void strbuf_release(struct strbuf *sb);
 
+/*
+ * The length in bytes (1 to 4) of the well-formed UTF-8 character at 's'
+ * (RFC 3629: shortest form, no surrogates, at most U+10FFFF), or 0 when
+ * the bytes there are not one (or 's' is at its NUL). Its code point goes
+ * to '*cp' (may be NULL).
+ */
+size_t strbuf_utf8_len(const char *s, unsigned long *cp);
+
 #endif

@@ -154,12 +154,66 @@ static void test_refused(void)
 	m3.n_ranks = 3;
 	CU_ASSERT_EQUAL(exec_stpu_run(s->stpu, &m3, EXEC_STPU_C0, 1, &r, &err), -1);
 	CU_ASSERT_STRING_EQUAL(err.buf, "the STPU simulation needs a 2-rank matrix, got 3 ranks");
-	m3.n_ranks = 2;
-	m3.shape[0] = m3.shape[1] = 100000;
-	CU_ASSERT_EQUAL(exec_stpu_run(s->stpu, &m3, EXEC_STPU_C0, 1, &r, &err), -1);
-	CU_ASSERT_STRING_EQUAL(err.buf, "a 100000 x 100000 matrix is too large to simulate");
 	strbuf_release(&err);
 	spec_set_free(s);
+	arena_release(&a);
+}
+
+/* The message of a size refused: located at the design's 'stpu' key. */
+static void assert_refused(const struct spec_set *s, const char *err, const char *what)
+{
+	char where[64];
+	snprintf(where, sizeof(where), ":%u:%u: error: in 'stpu': simulating ", s->stpu->loc.line,
+		 s->stpu->loc.col);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, where));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, what));
+	if (!strstr(err, what))
+		fprintf(stderr, "\ngot: %s\n", err);
+}
+
+/*
+ * What a simulation takes is checked before it runs, from its packed
+ * columns and an estimate of its cycles (a 4096 x 4096 array once took
+ * minutes and gigabytes); a sparse matrix of large dimensions simulates in
+ * time of its non-zeros with the packing schemes that skip empty columns.
+ */
+static void test_limits(void)
+{
+	struct arena a = ARENA_INIT;
+	struct spec_matrix big = *sf_matrix(&a, 2, 2, "0,0 1,1");
+	struct spec_set *s = design(2, 2, ""), *wide = design(4096, 4096, "");
+	struct exec_stpu_result r;
+	struct strbuf err = STRBUF_INIT;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(wide);
+	big.shape[0] = big.shape[1] = 100000;
+	/* the TPU holds every column in every partition: 50000 x 100000 */
+	CU_ASSERT_EQUAL(exec_stpu_run(s->stpu, &big, EXEC_STPU_TPU, 1, &r, &err), -1);
+	assert_refused(s, err.buf, "TPU would hold 5000000000 packed columns, over the limit of "
+		       "2097152; simulate a smaller matrix (the model has no such limit)");
+	CU_ASSERT_EQUAL(exec_stpu_check(s->stpu, 100000, 100000, &err), -1);
+	assert_refused(s, err.buf, "TPU would hold 5000000000 packed columns");
+	/* KMZ: one full-height group, streamed through each of the 50000 partitions */
+	CU_ASSERT_EQUAL(exec_stpu_run(s->stpu, &big, EXEC_STPU_KMZ, 1, &r, &err), 0);
+	CU_ASSERT_EQUAL(r.blocks, 50000);
+	CU_ASSERT_EQUAL(r.n_wrong, 0);
+	/* C0 and C1 skip the empty columns: two groups in the first partition */
+	CU_ASSERT_EQUAL(exec_stpu_run(s->stpu, &big, EXEC_STPU_C0, 1, &r, &err), 0);
+	CU_ASSERT_EQUAL(r.blocks, 1);
+	CU_ASSERT_EQUAL(r.packed_width, 1);
+	CU_ASSERT_EQUAL(r.n_wrong, 0);
+	CU_ASSERT_EQUAL(exec_stpu_run(s->stpu, &big, EXEC_STPU_C1, 1, &r, &err), 0);
+	CU_ASSERT_EQUAL(r.n_wrong, 0);
+	/* a 4096 x 4096 array: one block, about 4096 x 4 cycles, is already too much work */
+	CU_ASSERT_EQUAL(exec_stpu_check(wide->stpu, 4, 4, &err), -1);
+	assert_refused(wide, err.buf, "TPU would take about 2.75e+11 PE-cycles (1.64e+04 cycles on "
+		       "4096 x 4096 PEs), over the limit of 2.15e+09; simulate a smaller matrix "
+		       "or array");
+	CU_ASSERT_EQUAL(exec_stpu_check(s->stpu, 300, 300, &err), 0);
+	strbuf_release(&err);
+	spec_set_free(s);
+	spec_set_free(wide);
 	arena_release(&a);
 }
 
@@ -169,6 +223,7 @@ static CU_TestInfo tests[] = {
 	{ "KMZ lossy", test_kmz_lossy },
 	{ "deterministic", test_deterministic },
 	{ "refused", test_refused },
+	{ "sizes checked before simulating", test_limits },
 	CU_TEST_INFO_NULL,
 };
 
