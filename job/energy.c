@@ -10,34 +10,9 @@
  */
 #include "job/job_int.h"
 
-#include <string.h>
-
 #include "energy/energy.h"
 #include "model/model.h"
 #include "util/xalloc.h"
-
-/* The name that asks for the estimator, first among --energy's choices. */
-#define ESTIMATE "estimate"
-
-const char *const *job_energy_presets(void)
-{
-	static const char *names[8];
-	const char *const *presets;
-	size_t i;
-
-	if (!names[0]) {
-		presets = model_energy_preset_names();
-		for (i = 0; presets[i] && i + 2 < ARRAY_SIZE(names); i++)
-			names[i + 1] = presets[i];
-		names[0] = ESTIMATE;
-	}
-	return names;
-}
-
-bool job_energy_is_estimate(const struct job_options *o)
-{
-	return !o->energy_preset || !strcmp(o->energy_preset, ESTIMATE);
-}
 
 /* One warning per component a preset prices, naming the entry that stands in. */
 static void preset_warnings(const struct spec_set *s, const char *preset, struct diag_list *dl)

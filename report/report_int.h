@@ -7,7 +7,9 @@
 
 #include <stdint.h>
 
+#include "model/model.h"
 #include "report/report.h"
+#include "specs/spec.h"
 #include "util/strbuf.h"
 
 /* "<indent spaces><label left-justified in width>: " */
@@ -45,6 +47,9 @@ uint64_t report_tile_metadata_bits(const struct model_tile *t);
 double report_tile_stored_fraction(const struct model_tile *t, unsigned word_bits);
 
 struct json_writer;
+
+/* The workload of 's' as text ('fiberloop check'; an IPU layer's too). */
+void report_workload_text(const struct spec_set *s, struct strbuf *sb);
 
 /* The "roofline" object of the JSON document (report_json_roofline()). */
 void report_roofline_json(struct json_writer *w, const struct spec_set *s,

@@ -25,6 +25,7 @@
 #include "energy/energy.h"
 #include "model/model.h"
 #include "tests/unit.h"
+#include "util/strbuf.h"
 
 static const char *const cases[] = {
 	"01.2.1-DUDU-dot-product", "01.2.2-SUDU-dot-product", "01.2.3-SCDU-dot-product",
@@ -326,7 +327,7 @@ static double estimated_total_pj(const char *c)
 	struct energy_tables *t;
 	struct model_ws *ws;
 	struct spec_set *s;
-	char err[512];
+	struct strbuf err = STRBUF_INIT;
 	double pj = -1;
 
 	s = unit_load_case(c, files, 2, true);
@@ -334,8 +335,9 @@ static double estimated_total_pj(const char *c)
 	t = energy_estimate(s, NULL, &dl);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	mo.energy = t;
-	ws = model_ws_new(s, &mo, err, sizeof(err));
+	ws = model_ws_new(s, &mo, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ws);
+	strbuf_release(&err);
 	if (model_eval(ws, s->mapping, res) == 0)
 		pj = res->energy_pj;
 	model_ws_free(ws);

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "job/job_int.h"
+#include "job/kind_int.h"
 #include "tests/unit.h"
 #include "util/fileio.h"
 
@@ -144,8 +146,10 @@ static void test_model(void)
 		job_outputs_init(&out);
 		CU_ASSERT_EQUAL(job_run(s, &o, &sum, &out), JOB_OK);
 		/* the summary carries Timeloop's figures */
-		CU_ASSERT_DOUBLE_EQUAL(sum.cycles, ref_value(cases[k], "Cycles"), 0.5);
-		CU_ASSERT_DOUBLE_EQUAL(sum.energy_pj * 1e-6, ref_value(cases[k], "Energy"),
+		CU_ASSERT_DOUBLE_EQUAL(job_summary_count(&sum, JOB_METRIC_CYCLES),
+				       ref_value(cases[k], "Cycles"), 0.5);
+		CU_ASSERT_DOUBLE_EQUAL(job_summary_real(&sum, JOB_METRIC_ENERGY_PJ) * 1e-6,
+				       ref_value(cases[k], "Energy"),
 				       0.006 * fabs(ref_value(cases[k], "Energy")) + 0.01);
 		CU_ASSERT(sum.n_levels == s->arch.n_levels);
 		CU_ASSERT(strstr(sum.mapping, s->arch.levels[s->arch.n_levels - 1].name) ==
@@ -223,10 +227,13 @@ static void test_map(void)
 	o.map.threads = 2;
 	job_outputs_init(&out);
 	CU_ASSERT_EQUAL(job_run(s, &o, &sum, &out), JOB_OK);
-	CU_ASSERT(sum.n_valid >= 300);
-	CU_ASSERT(sum.energy_pj > 0 && sum.cycles > 0);
-	CU_ASSERT_DOUBLE_EQUAL(sum.edp_j_cycles, sum.energy_pj * 1e-12 * (double)sum.cycles,
-			       1e-9 * sum.edp_j_cycles);
+	CU_ASSERT(job_summary_count(&sum, JOB_METRIC_N_VALID) >= 300);
+	CU_ASSERT(job_summary_real(&sum, JOB_METRIC_ENERGY_PJ) > 0 &&
+		  job_summary_count(&sum, JOB_METRIC_CYCLES) > 0);
+	CU_ASSERT_DOUBLE_EQUAL(job_summary_real(&sum, JOB_METRIC_EDP_J_CYCLES),
+			       job_summary_real(&sum, JOB_METRIC_ENERGY_PJ) * 1e-12 *
+			       (double)job_summary_count(&sum, JOB_METRIC_CYCLES),
+			       1e-9 * job_summary_real(&sum, JOB_METRIC_EDP_J_CYCLES));
 	CU_ASSERT_EQUAL(out.n_files, 4);
 	CU_ASSERT_STRING_EQUAL(out.file_names[0], "fiberloop-mapper.map.yaml");
 	/* the same search from the command writes the same four files */
@@ -299,8 +306,12 @@ static void test_exec(void)
 	o.seed = 3;
 	job_outputs_init(&out);
 	CU_ASSERT_EQUAL(job_run(s, &o, &sum, &out), JOB_OK);
-	CU_ASSERT_EQUAL(sum.algorithmic_computes, 512);   /* 8 x 8 x 8 */
-	CU_ASSERT(sum.actual_computes < sum.algorithmic_computes);
+	CU_ASSERT_EQUAL(job_summary_count(&sum, JOB_METRIC_ALGORITHMIC_COMPUTES), 512);   /* 8^3 */
+	CU_ASSERT(job_summary_count(&sum, JOB_METRIC_ACTUAL_COMPUTES) <
+		  job_summary_count(&sum, JOB_METRIC_ALGORITHMIC_COMPUTES));
+	/* the executor gives no energy nor cycles: they are missing, not 0 */
+	CU_ASSERT(!job_summary_has(&sum, JOB_METRIC_ENERGY_PJ));
+	CU_ASSERT(!job_summary_has(&sum, JOB_METRIC_CYCLES));
 	CU_ASSERT(strstr(out.print.buf, "\"seed\": 3,") != NULL);
 	command_line(&cmd, "exec --seed=3 --format=json", &d);
 	CU_ASSERT_EQUAL(run_cmd(cmd.buf, &printed), 0);
@@ -309,6 +320,52 @@ static void test_exec(void)
 	strbuf_release(&cmd);
 	strbuf_release(&printed);
 	spec_set_free(s);
+}
+
+/*
+ * A network's row: the area is the design's, kept only when every layer
+ * gives the same one (JOB_AGG_SAME); energies add up beside it.
+ */
+static void test_area_combines(void)
+{
+	static const struct {
+		double area[3];           /* 0: the layer gives none */
+		size_t n;
+		bool has;
+		double want;
+	} cases[] = {
+		{ { 1253568.5, 1253568.5, 1253568.5 }, 3, true, 1253568.5 },
+		{ { 42, 0, 0 }, 1, true, 42 },
+		{ { 1253568.5, 1253568.75, 0 }, 2, false, 0 },      /* two designs: no area */
+		{ { 1253568.5, 0, 1253568.5 }, 3, false, 0 },       /* a layer without one */
+	};
+	static const char *const names[] = { "l0", "l1", "l2" };
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct job_summary *sums = calloc(3, sizeof(*sums)), t;
+		const struct job_summary *ptrs[3];
+		for (size_t i = 0; i < cases[k].n; i++) {
+			struct job_metric_value v = { 1000.0 * (double)(i + 1), 0, NULL, "" };
+			sums[i].status = JOB_OK;
+			job_summary_set(&sums[i], JOB_METRIC_ENERGY_PJ, &v);
+			v.real = cases[k].area[i];
+			if (v.real > 0)
+				job_summary_set(&sums[i], JOB_METRIC_AREA_UM2, &v);
+			ptrs[i] = &sums[i];
+		}
+		job_net_total(ptrs, names, cases[k].n, &t);
+		CU_ASSERT_EQUAL(t.status, JOB_OK);
+		CU_ASSERT_EQUAL(job_summary_has(&t, JOB_METRIC_AREA_UM2), cases[k].has);
+		CU_ASSERT_EQUAL(job_summary_real(&t, JOB_METRIC_AREA_UM2), cases[k].want);
+		CU_ASSERT_EQUAL(job_summary_real(&t, JOB_METRIC_ENERGY_PJ),
+				500.0 * (double)(cases[k].n * (cases[k].n + 1)));
+		free(sums);
+	}
+	CU_ASSERT_EQUAL(job_metric_get(JOB_METRIC_AREA_UM2)->agg, JOB_AGG_SAME);
+	CU_ASSERT_EQUAL(job_metric_get(JOB_METRIC_AREA_UM2)->better, JOB_BETTER_LOWER);
+	CU_ASSERT_STRING_EQUAL(job_metric_get(JOB_METRIC_AREA_UM2)->unit, "um^2");
+	CU_ASSERT(job_kind_provides("timeloop", JOB_METRIC_AREA_UM2));
+	CU_ASSERT(!job_kind_provides("ipu", JOB_METRIC_AREA_UM2));
 }
 
 /* The summary of a job stays small enough to keep one per sweep point. */
@@ -336,6 +393,7 @@ static CU_TestInfo job_tests[] = {
 	{ "map: the command writes the job's files", test_map },
 	{ "validate: the command prints the job's table", test_validate },
 	{ "exec: --seed=3 --format=json", test_exec },
+	{ "a network's area: the layers' common one", test_area_combines },
 	{ "summary under 4 KiB", test_summary_size },
 	CU_TEST_INFO_NULL,
 };
