@@ -89,6 +89,7 @@ struct xplan {
 	int chain[SPEC_MAX_TENSORS][SPEC_MAX_LEVELS];  /* kept levels, inner first */
 	bool exact;                           /* exact footprints */
 	bool perfect;                         /* the loops tile the op space exactly */
+	bool clipped[XD];                     /* the loops on d reach past its bound (residuals) */
 };
 
 /* Prepare 'p' from 's'. Returns 0, or -1 with 'why' filled. */

@@ -100,9 +100,11 @@ int exec_plan_init(struct xplan *p, const struct spec_set *s, bool exact, char w
 		p->bound[d] = s->workload.bounds[d];
 	init_loops(p, m);
 	p->perfect = true;
-	for (d = 0; d < p->n_dims; d++)
-		if ((p->n_loops ? p->extent[p->n_loops - 1][d] : 1) != p->bound[d])
+	for (d = 0; d < p->n_dims; d++) {
+		p->clipped[d] = (p->n_loops ? p->extent[p->n_loops - 1][d] : 1) != p->bound[d];
+		if (p->clipped[d])
 			p->perfect = false;
+	}
 	for (l = 0; l < p->n_levels; l++)
 		p->boundary[l] = (int)m->boundary[l];
 	for (t = 0; t < p->n_tensors; t++)

@@ -18,6 +18,7 @@ struct col {
 	unsigned top;
 	uint64_t size[SPEC_MAX_LEVELS];
 	uint64_t partition[SPEC_MAX_LEVELS];
+	double part[SPEC_MAX_LEVELS];         /* partition per instance, unrounded */
 	double content[SPEC_MAX_LEVELS];
 	double share[SPEC_MAX_LEVELS];
 	double link[SPEC_MAX_LEVELS];
@@ -60,6 +61,27 @@ static uint64_t scale_partition(uint64_t parent, uint64_t size, uint64_t den)
 	return (uint64_t)((long double)parent * size / den);
 }
 
+/*
+ * Level l's instances and the children each of them serves. Exact mode
+ * (the nest recorded totals): the instances the mapping ever uses, and the
+ * children's over them; else Timeloop's replication (an average under
+ * spatial residuals) and logical fan-out.
+ */
+static void instances(const struct model_ws *ws, unsigned l, double *replication,
+		      double *fanout)
+{
+	double below;
+
+	if (!ws->exact) {
+		*replication = ws->loops[ws->lv[l].boundary].utilized_spatial_elems;
+		*fanout = (double)ws->loops[ws->lv[l].in].logical_fanout;
+		return;
+	}
+	below = (double)(l == 0 ? ws->compute_instances : ws->level_instances[l - 1]);
+	*replication = (double)ws->level_instances[l];
+	*fanout = *replication > 0 ? below / *replication : 0;
+}
+
 static void load(struct model_ws *ws, unsigned pv, struct col *c)
 {
 	unsigned l, i;
@@ -68,22 +90,50 @@ static void load(struct model_ws *ws, unsigned pv, struct col *c)
 	for (l = 0; l < ws->n_levels; l++) {
 		const struct nest_tile *nt = &ws->nest.t[l][pv];
 		struct coll_tile *ct = &ws->coll[l][pv];
+		double per;
+		instances(ws, l, &c->replication[l], &c->fanout[l]);
+		per = ws->exact && c->replication[l] > 0 ? c->replication[l] : 1.0;
 		ct->n_rec = nt->n_rec;
 		for (i = 0; i < nt->n_rec; i++) {
 			ct->m[i] = (double)nt->rec[i].m;
 			ct->scatter[i] = (double)nt->rec[i].scatter;
-			ct->acc[i] = (double)nt->rec[i].accesses;
+			ct->acc[i] = (double)nt->rec[i].accesses / per;
 		}
 		c->rec[l] = ct;
 		c->size[l] = nt->size;
 		c->content[l] = total(ct);
-		c->link[l] = (double)nt->link_transfers;
+		c->link[l] = (double)nt->link_transfers / per;
 		c->peer[l] = 0;
 		c->share[l] = 0;
-		c->fanout[l] = (double)ws->loops[ws->lv[l].in].logical_fanout;
-		c->replication[l] = ws->loops[ws->lv[l].boundary].utilized_spatial_elems;
 		c->kept[l] = ws->m->levels[l].keep_mask & (1u << pv);
 	}
+}
+
+/*
+ * Exact mode, a tensor whose ranks are each one dimension (each dimension in
+ * one rank): the points the instances of level l ever hold, summed over
+ * them. An instance holds every value of a dimension of the tensor that its
+ * spatial indices give it (the values of one dimension, over the instances,
+ * are the bound), and shares the others with its replicas: bound x bound ...
+ * x the instances the other dimensions' spatial loops make. -1 otherwise.
+ */
+static double exact_partition_total(const struct model_ws *ws, unsigned pv, unsigned l)
+{
+	const struct proj *p = &ws->proj[pv];
+	const struct spec_workload *w = &ws->s->workload;
+	double total = 1;
+	unsigned r, d;
+
+	for (r = 0; r < p->n_ranks; r++)
+		if (p->ranks[r].n_terms != 1)
+			return -1;
+	for (d = 0; d < ws->n_dims; d++) {
+		if (p->dims[d].n > 1)
+			return -1;
+		if (p->dims[d].n == 1)
+			total *= (double)w->bounds[d];
+	}
+	return total * (double)model_loops_count(ws, ~p->dim_mask, true, (int)ws->lv[l].boundary);
 }
 
 /* Steps 1 and 2: partition sizes and parent access shares. */
@@ -96,6 +146,14 @@ static void partitions_and_shares(struct model_ws *ws, unsigned pv, struct col *
 		const struct mlevel *up = &ws->lv[l + 1];
 		uint64_t den = up->has_master ? ws->nest.t[l + 1][pv].spatial_size : c->size[l];
 		c->partition[l] = scale_partition(c->partition[l + 1], c->size[l], den);
+	}
+	for (l = 0; l <= c->top; l++) {
+		double t = ws->exact ? exact_partition_total(ws, pv, l) : -1;
+		c->part[l] = (double)c->partition[l];
+		if (t >= 0 && c->replication[l] > 0) {
+			c->part[l] = t / c->replication[l];
+			c->partition[l] = (uint64_t)llround(c->part[l]);
+		}
 	}
 	for (l = 0; l < c->top; l++) {
 		if (c->size[l] == 0)
@@ -112,6 +170,7 @@ static void zero_buffer(struct col *c, unsigned l)
 {
 	c->size[l] = 0;
 	c->partition[l] = 0;
+	c->part[l] = 0;
 	c->content[l] = 0;
 	c->share[l] = 0;
 }
@@ -169,11 +228,11 @@ static void accesses(struct model_ws *ws, unsigned pv, const struct col *c, unsi
 	const struct spec_map_level *ml = &ws->m->levels[l];
 	double content = c->content[l] + c->peer[l];
 	double fills = c->share[l] + c->peer[l];
-	double part = (double)c->partition[l];
+	double part = c->part[l];
 
 	if (!ws->proj[pv].read_write) {
 		t->reads = round_u64(content);
-		t->fills = trunc_u64(fills);
+		t->fills = ws->exact ? round_u64(fills) : trunc_u64(fills);
 		t->updates = 0;
 		t->temporal_reductions = 0;
 		return;

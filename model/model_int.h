@@ -155,6 +155,14 @@ struct model_ws {
 	uint64_t compute_max_x, compute_max_y;
 	double compute_replication;
 	uint64_t max_temporal_iterations;
+	/* exact counting of residuals (MODEL_IMPERFECT_EXACT on an imperfect
+	 * mapping): the nest records totals over instances, and these are the
+	 * instances each level and the compute units ever use and the temporal
+	 * steps that run (model_loops_count) */
+	bool exact;
+	uint64_t level_instances[SPEC_MAX_LEVELS];
+	uint64_t compute_instances;
+	uint64_t temporal_steps;
 	struct nest_out nest;
 	uint64_t tile_ext[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS][SPEC_MAX_TENSOR_RANKS];
 	struct coll_tile coll[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];
@@ -221,6 +229,15 @@ void model_loops_prepare(struct model_ws *ws, const struct spec_mapping *m);
 
 /* Product of the trip counts (ends) of all temporal loops. */
 uint64_t model_loops_temporal_product(const struct model_ws *ws);
+
+/*
+ * The distinct index tuples that the loops L > 'above' with is_spatial ==
+ * 'spatial' on the dimensions of 'dims' take over the whole run, residual
+ * iterations as they happen: the instances used below those spatial loops,
+ * or the temporal steps. The product of the ends when the factorization is
+ * perfect.
+ */
+uint64_t model_loops_count(const struct model_ws *ws, uint32_t dims, bool spatial, int above);
 
 /* ------------------------------------------------------- nest analysis */
 

@@ -16,7 +16,7 @@
 static const char *const mapper_keys[] = {
 	"algorithm", "num_threads", "optimization_metrics", "optimization_metric",
 	"search_size", "timeout", "victory_condition", "max_permutations_per_if_visit",
-	"seed", "time_limit",
+	"seed", "time_limit", "imperfect",
 	"version", "live_status", "diagnostics", "out_prefix", "sync_interval", "log_interval",
 	"log_oaves", "log_oaves_mappings", "log_stats", "log_suboptimal", "log_all",
 	"log_mappings_yaml", "log_mappings_verbose", "log_all_mappings",
@@ -34,6 +34,8 @@ static const enum spec_search algo_kinds[] = {
 	SPEC_SEARCH_LINEAR_PRUNED, SPEC_SEARCH_HYBRID,
 };
 static const char *const metric_names[] = { "energy", "delay", "edp", "last_level_accesses" };
+/* Indexed by enum spec_imperfect. */
+static const char *const imperfect_names[] = { "auto", "off", "on" };
 
 /* Timeloop's mapper defaults. */
 static void mapper_defaults(struct spec_mapper_settings *m)
@@ -152,6 +154,16 @@ static int parse_mapper(struct ld *ld, const struct ysrc_node *n, const struct k
 	if ((v = ld_get(n, "time_limit")) && ld_double(ld, v, &tp, 0.0, HUGE_VAL,
 						       &m->time_limit_s) < 0)
 		rc = -1;
+	if ((v = ld_get(n, "imperfect"))) {
+		struct kpath ip = KP_KEY(p, "imperfect");
+		int k = ld_want_scalar(ld, v, &ip) < 0 ? -1 :
+			ld_lookup_keyword(ld, v, &ip, "imperfect setting", v->str, imperfect_names,
+					  ARRAY_SIZE(imperfect_names));
+		if (k < 0)
+			rc = -1;
+		else
+			m->imperfect = (enum spec_imperfect)k;
+	}
 	return rc;
 }
 

@@ -107,6 +107,9 @@ static int parse_one_factor(struct ld *ld, const struct ysrc_node *n, const stru
 	if (s[*i] == ',' && isdigit((unsigned char)s[*i + 1])) {
 		(*i)++;
 		read_number(s, i, &it->residual);
+	} else if (s[*i] == '+' && !it->is_max) {
+		(*i)++;
+		it->derive = true;
 	}
 	it->loc = ysrc_scalar_loc_at(n, start);
 	d = spec_dim_find(w, name);
@@ -137,6 +140,10 @@ static int finish_factor(struct ld *ld, const struct kpath *p, struct factor_ite
 		it->value = w->bounds[it->dim];
 		if (it->residual == 0)
 			it->residual = it->value;
+	}
+	if (it->derive) {
+		it->residual = 0;
+		return 0;
 	}
 	if (it->residual == 0 || it->residual > it->value)
 		return ld_error_at(ld, it->loc, p, "the residual of '%s' must be in [1, %llu]",
@@ -536,6 +543,69 @@ static void force_outer_keep(struct ld *ld, struct map_state *st)
 	st->m->levels[top].keep_mask = all;
 }
 
+/* The tiling slots of dimension 'd', inner to outer: factor, residual, level, spatial. */
+struct dim_slot {
+	uint64_t *factor, *residual;
+	unsigned level;
+	bool spatial;
+};
+
+static unsigned dim_slots(struct spec_mapping *m, unsigned d, struct dim_slot *out)
+{
+	unsigned l, n = 0;
+
+	for (l = 0; l < m->n_levels; l++) {
+		struct spec_map_level *ml = &m->levels[l];
+		if (ml->has_spatial)
+			out[n++] = (struct dim_slot){ &ml->spatial_factors[d], &ml->spatial_residuals[d],
+						      l, true };
+		out[n++] = (struct dim_slot){ &ml->temporal_factors[d], &ml->temporal_residuals[d],
+					      l, false };
+	}
+	return n;
+}
+
+/*
+ * Give the loops of dimension 'd' residuals that cover 'bound' (docs/
+ * yaml-reference.md, "factors"), inner to outer: the extent R left to cover
+ * starts at the bound; a loop of factor f whose residual is to be derived
+ * (0) runs ceil(R / f) tiles of f, the last one R - f (ceil(R / f) - 1),
+ * unless it is the outermost loop that iterates (then it runs R); a loop
+ * with a residual r given leaves (R - r) / f + 1. 'all' derives every
+ * residual (the hint for factors that do not multiply to the bound).
+ * Returns 0, or -1 when they do not cover it exactly; R is left in '*left'.
+ */
+static int derive_residuals(struct spec_mapping *m, unsigned d, uint64_t bound, bool all,
+			    uint64_t *res_out, uint64_t *left)
+{
+	struct dim_slot sl[2 * SPEC_MAX_LEVELS];
+	unsigned n = dim_slots(m, d, sl), i, outer = 0;
+	uint64_t R = bound;
+
+	*left = R;
+	for (i = 0; i < n; i++)
+		if (*sl[i].factor > 1)
+			outer = i;
+	for (i = 0; i < n; i++) {
+		uint64_t f = *sl[i].factor, r = all ? 0 : *sl[i].residual, q;
+		if (f == 0)
+			return -1;
+		if (r == 0) {
+			q = (R + f - 1) / f;
+			r = i == outer && q > 1 ? f : R - f * (q - 1);
+			R = q;
+		} else {
+			if (R < r || (R - r) % f)
+				return -1;
+			R = (R - r) / f + 1;
+			*left = R;
+		}
+		res_out[i] = r;
+	}
+	*left = R;
+	return R == 1 ? 0 : -1;
+}
+
 /* The extent that the factors of dimension 'd' give (semantics 1.4 validity). */
 static uint64_t dim_extent(const struct spec_mapping *m, unsigned d)
 {
@@ -603,6 +673,40 @@ static struct diag_loc product_loc(const struct spec_mapping *m, unsigned d,
 	return fallback;
 }
 
+/* Derive the residuals left to the bound ('+' factors) of every dimension. */
+static int derive_all(struct ld *ld, struct spec_mapping *m, const struct ysrc_node *at)
+{
+	const struct spec_workload *w = &ld->s->workload;
+	struct kpath p = KP_KEY(NULL, "mapping");
+	unsigned d, i, n;
+	int rc = 0;
+
+	for (d = 0; d < m->n_dims; d++) {
+		struct dim_slot sl[2 * SPEC_MAX_LEVELS];
+		uint64_t res[2 * SPEC_MAX_LEVELS], left;
+		bool any = false;
+		n = dim_slots(m, d, sl);
+		for (i = 0; i < n; i++)
+			any |= *sl[i].residual == 0;
+		if (!any)
+			continue;
+		if (derive_residuals(m, d, w->bounds[d], false, res, &left) < 0) {
+			rc = ld_error_at(ld, product_loc(m, d, at->loc), &p,
+					 "the factors of dimension '%s' do not cover its bound %llu "
+					 "with residuals (%llu of its extent left above the outermost "
+					 "loop)", w->dim_names[d], (unsigned long long)w->bounds[d],
+					 (unsigned long long)left);
+			for (i = 0; i < n; i++)
+				if (*sl[i].residual == 0)
+					*sl[i].residual = *sl[i].factor ? *sl[i].factor : 1;
+			continue;
+		}
+		for (i = 0; i < n; i++)
+			*sl[i].residual = res[i];
+	}
+	return rc;
+}
+
 /* Every dimension's factors must give its bound; notes name the directives. */
 static int check_products(struct ld *ld, const struct spec_mapping *m,
 			  const struct ysrc_node *at)
@@ -656,6 +760,8 @@ int spec_mapping_load(struct ld *ld)
 	}
 	complete_containers(ld, st);
 	force_outer_keep(ld, st);
+	if (rc == 0 && n_dirs > 0 && derive_all(ld, st->m, top->keys[0]) < 0)
+		rc = -1;
 	if (rc == 0 && n_dirs > 0 && check_products(ld, st->m, top->keys[0]) < 0)
 		rc = -1;
 	if (rc == 0 && n_dirs > 0) {

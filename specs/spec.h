@@ -473,6 +473,14 @@ struct spec_sparse {
 
 /* ---------------------------------------------- mapper and its constraints */
 
+/* Imperfect factors in the mapspace (docs/mapper.md, "Imperfect factors"). */
+enum spec_imperfect {
+	SPEC_IMPERFECT_AUTO,          /* dimensions whose bound has a prime factor above 7 */
+	SPEC_IMPERFECT_OFF,           /* perfect factors only */
+	SPEC_IMPERFECT_ON,            /* every dimension */
+	SPEC_IMPERFECT_COUNT
+};
+
 struct spec_mapper_settings {
 	bool present;
 	struct diag_loc loc;
@@ -486,6 +494,7 @@ struct spec_mapper_settings {
 	unsigned max_permutations_per_if_visit;
 	uint64_t seed;
 	double time_limit_s;           /* 0 = none */
+	enum spec_imperfect imperfect;
 };
 
 struct spec_constraint {
