@@ -104,11 +104,14 @@ static int apply_factors(struct mapper_space *ms, struct ms_tl *t, const struct 
 	int ret = 0;
 	unsigned d;
 
+	if (c->max_remainder)
+		t->max_remainder = c->max_remainder;
+	ms->pad_mask |= c->pad_mask & ((1u << ms->n_dims) - 1);
 	for (d = 0; d < ms->n_dims; d++) {
 		if (c->fixed_mask & (1u << d)) {
 			uint64_t bound = ms->spec->workload.bounds[d];
 			uint64_t v = c->factors[d] ? c->factors[d] : bound;
-			if (v > bound) {
+			if (v > bound && !(c->pad_mask & (1u << d))) {
 				diag_warning(dl, c->loc, "factor %s=%" PRIu64 " exceeds the bound %" PRIu64
 					     " of '%s'; it is taken as %s=%" PRIu64 ", as Timeloop does",
 					     dim_name(ms, d), v, bound, dim_name(ms, d), dim_name(ms, d),
@@ -303,7 +306,7 @@ static void note_dim_bounds(struct mapper_space *ms, unsigned d, struct diag_lis
 static int fixed_product(struct mapper_space *ms, unsigned d, uint64_t *rest,
 			 const struct spec_constraint **last, struct diag_list *dl)
 {
-	uint64_t bound = ms->spec->workload.bounds[d], prod = 1;
+	uint64_t bound = ms->dim[d].bound, prod = 1;
 	unsigned i;
 
 	*last = NULL;
@@ -326,8 +329,7 @@ static int fixed_product(struct mapper_space *ms, unsigned d, uint64_t *rest,
 	return 0;
 }
 
-/* Upper bound of a free slot of dimension 'd' at tiling level 't'. */
-static uint64_t slot_bound(const struct ms_tl *t, unsigned d)
+uint64_t ms_slot_bound(const struct ms_tl *t, unsigned d)
 {
 	uint64_t b = t->max[d];
 	if (t->is_spatial) {
@@ -416,15 +418,8 @@ static bool smooth7(uint64_t n)
 	return n <= 1;
 }
 
-/*
- * The tiles worth trying for an extent R at one tiling level, ascending, at
- * most 'cap': the smallest tile for each trip count q, ceil(R / q) (a
- * larger tile with as many trips holds more and moves as much). With
- * 'spacing' > 1, only the divisors of R and trip counts at least 'spacing'
- * times apart are kept. Returns the count; 'out' holds at most 'max'.
- */
-static size_t imperfect_candidates(uint64_t R, uint64_t cap, double spacing, uint64_t *out,
-				   size_t max)
+size_t ms_imperfect_candidates(uint64_t R, uint64_t cap, double spacing, uint64_t *out,
+			       size_t max)
 {
 	uint64_t q = 1, last_q = 0, v;
 	size_t n = 0, i;
@@ -467,8 +462,8 @@ static bool remainder_ok(const struct mapper_space *ms, const struct ms_tl *t, u
 
 /*
  * Emit every imperfect split of the extent R left at tiling level 'tl'
- * (the 'fi'-th free slot next): a fixed factor takes min(f, R), a free
- * one each of imperfect_candidates(); the rest is ceil(R / f).
+ * (the 'fi'-th free slot next): a fixed factor f needs R >= f, a free
+ * slot takes each of imperfect_candidates(); the rest is ceil(R / f).
  */
 static void imperfect_rec(struct imperfect_walk *w, unsigned tl, unsigned fi, uint64_t R)
 {
@@ -495,13 +490,15 @@ static void imperfect_rec(struct imperfect_walk *w, unsigned tl, unsigned fi, ui
 	}
 	t = &w->ms->tl[tl];
 	if (t->fixed[w->d]) {
-		f = t->fixed[w->d] < R ? t->fixed[w->d] : R;
+		f = t->fixed[w->d];
+		if (f > R)     /* the levels inside left less than the fixed tile */
+			return;
 		q = (R + f - 1) / f;
 		if (remainder_ok(w->ms, t, f, R - f * (q - 1)))
 			imperfect_rec(w, tl + 1, fi, q);
 		return;
 	}
-	n = imperfect_candidates(R, slot_bound(t, w->d), w->spacing, cands, ARRAY_SIZE(cands));
+	n = ms_imperfect_candidates(R, ms_slot_bound(t, w->d), w->spacing, cands, ARRAY_SIZE(cands));
 	for (k = 0; k < n; k++) {
 		f = cands[k];
 		q = (R + f - 1) / f;
@@ -567,7 +564,6 @@ static int build_dim(struct mapper_space *ms, unsigned d, struct diag_list *dl)
 	unsigned i;
 
 	memset(&w, 0, sizeof(w));
-	dm->bound = ms->spec->workload.bounds[d];
 	if (dm->imperfect)
 		return build_dim_imperfect(ms, d, dl);
 	if (fixed_product(ms, d, &rest, &last, dl) < 0)
@@ -576,7 +572,7 @@ static int build_dim(struct mapper_space *ms, unsigned d, struct diag_list *dl)
 	for (i = 0; i < ms->n_tl; i++) {
 		if (ms->tl[i].fixed[d])
 			continue;
-		w.bound[dm->n_free] = slot_bound(&ms->tl[i], d);
+		w.bound[dm->n_free] = ms_slot_bound(&ms->tl[i], d);
 		dm->free_tl[dm->n_free++] = (uint8_t)i;
 	}
 	if (dm->n_free == 0) {
@@ -690,9 +686,9 @@ static int check_utilization(struct mapper_space *ms, struct diag_list *dl)
 			if (fixed_product(ms, d, &rest, &last, dl) < 0)
 				return -1;
 			if (ms->dim[d].imperfect)
-				most = sat_mul(most, rest < slot_bound(t, d) ? rest : slot_bound(t, d));
+				most = sat_mul(most, rest < ms_slot_bound(t, d) ? rest : ms_slot_bound(t, d));
 			else
-				most = sat_mul(most, largest_divisor(rest, slot_bound(t, d)));
+				most = sat_mul(most, largest_divisor(rest, ms_slot_bound(t, d)));
 		}
 		if (most > fan)
 			most = fan;
@@ -734,7 +730,7 @@ static uint64_t min_extent(const struct mapper_space *ms, unsigned d, unsigned t
 			return fixed_below;
 		above = sat_mul(above, ms->tl[i].fixed[d]);
 	}
-	return ms->spec->workload.bounds[d] / above;
+	return ms->dim[d].bound / above;
 }
 
 /*
@@ -789,7 +785,9 @@ static int check_min_capacity(struct mapper_space *ms, struct model_ws *mws, str
  * bound has a prime factor above 7 ('auto'), none ('off'); under 'auto' or
  * 'on', also a dimension with a fixed factor that does not divide its bound
  * (as Timeloop's mapspace takes it since its imperfect factors), and every
- * one when a level bounds its residuals (Ruby's 'remainders').
+ * one when a level bounds its residuals (Ruby's 'remainders'). A padded
+ * dimension ('pad' constraint) is split perfectly over the bound rounded up
+ * to a multiple of its fixed factors: every tile full, the rest padding.
  */
 static void choose_imperfect(struct mapper_space *ms, enum spec_imperfect imperfect)
 {
@@ -799,11 +797,20 @@ static void choose_imperfect(struct mapper_space *ms, enum spec_imperfect imperf
 		if (ms->tl[i].max_remainder)
 			ms->any_remainders = true;
 	for (d = 0; d < ms->n_dims; d++) {
-		uint64_t bound = ms->spec->workload.bounds[d];
+		uint64_t bound = ms->spec->workload.bounds[d], fixed = 1;
 		bool on = imperfect == SPEC_IMPERFECT_ON || ms->any_remainders ||
 			  (imperfect == SPEC_IMPERFECT_AUTO && !smooth7(bound));
-		for (i = 0; i < ms->n_tl && !on; i++)
-			on = ms->tl[i].fixed[d] && bound % ms->tl[i].fixed[d];
+		for (i = 0; i < ms->n_tl; i++) {
+			if (!ms->tl[i].fixed[d])
+				continue;
+			fixed = sat_mul(fixed, ms->tl[i].fixed[d]);
+			on |= bound % ms->tl[i].fixed[d] != 0;
+		}
+		ms->dim[d].bound = bound;
+		if (ms->pad_mask & (1u << d)) {   /* the fixed factors' tiles, full */
+			ms->dim[d].bound = sat_mul(fixed, (bound + fixed - 1) / fixed);
+			on = false;
+		}
 		ms->dim[d].imperfect = imperfect != SPEC_IMPERFECT_OFF && on && bound > 1;
 	}
 }

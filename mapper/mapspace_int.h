@@ -86,6 +86,7 @@ struct mapper_space {
 	struct ms_level lvl[SPEC_MAX_LEVELS];
 	uint64_t n_if;                       /* saturating product of n_choices */
 	bool any_remainders;                 /* some level bounds its residuals (Ruby) */
+	uint32_t pad_mask;                   /* padded dimensions ('pad' constraints) */
 	unsigned max_free_keep;              /* most free tensors at one level */
 };
 
@@ -192,6 +193,19 @@ void ms_random_keep(const struct mapper_space *ms, const struct ms_if *fi, struc
 		    struct ms_point *p);
 bool ms_random_orders(const struct mapper_space *ms, const struct ms_if *fi, struct rng *r,
 		      struct ms_point *p);
+
+/* Upper bound of a free slot of dimension 'd' at tiling level 't'. */
+uint64_t ms_slot_bound(const struct ms_tl *t, unsigned d);
+
+/*
+ * The tiles worth trying for an extent R at one tiling level, ascending, at
+ * most 'cap': the smallest tile for each trip count q, ceil(R / q) (a
+ * larger tile with as many trips holds more and moves as much). With
+ * 'spacing' > 1, only the divisors of R and trip counts at least 'spacing'
+ * times apart are kept. Returns the count; 'out' holds at most 'max'.
+ */
+size_t ms_imperfect_candidates(uint64_t R, uint64_t cap, double spacing, uint64_t *out,
+			       size_t max);
 
 /* Factorization number 'idx' (dimension 0 varies fastest) into 'choice'. */
 void ms_choice_decode(const struct mapper_space *ms, uint64_t idx, uint32_t *choice);

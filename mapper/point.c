@@ -514,6 +514,10 @@ void ms_point_mapping(const struct mapper_space *ms, const struct ms_if *fi,
 		ml->no_link_transfer_mask = ms->lvl[l].no_link_transfer;
 		ml->no_multicast_mask = ms->lvl[l].no_multicast;
 	}
+	m->pad_mask = 0;
+	for (d = 0; d < ms->n_dims; d++)
+		if (ms->dim[d].bound != ms->spec->workload.bounds[d])
+			m->pad_mask |= 1u << d;
 	if (spec_mapping_derive(m, &ms->spec->workload) < 0)
 		BUG("factors of a mapspace point do not multiply to the bounds");
 }

@@ -241,6 +241,12 @@ struct model_result {
 	double utilization;           /* fraction */
 	uint64_t algorithmic_computes;
 	uint64_t actual_computes;
+	/* a padded mapping (spec_mapping.pad_mask): the computes of the problem
+	 * itself (the product of its bounds; the rest compute padding), and the
+	 * utilization counting only them */
+	bool padded;
+	uint64_t useful_computes;
+	double useful_utilization;
 	double pj_per_compute;        /* per actual compute */
 	double edp_j_cycles;          /* cycles x joules */
 	uint64_t last_level_accesses; /* scalar accesses of the outermost level */

@@ -192,7 +192,7 @@ int spec_mapper_load(struct ld *ld)
 static const char *const con_keys[] = {
 	"target", "type", "factors", "permutation", "split", "keep", "bypass", "min", "max",
 	"no_reuse", "no_temporal_reuse", "no_link_transfer", "rmw_first_update", "no_coalesce",
-	"default_max_factor", "default_min_factor",
+	"default_max_factor", "default_min_factor", "remainders", "pad",
 	/* the v0.4 front end's macros (macros.c) */
 	"factors_only", "no_iteration_over_dataspaces", "must_iterate_over_dataspaces",
 	"maximize_dims", "maximize_dims_capacity", "keep_only", "bypass_only", "proportion",
@@ -298,6 +298,16 @@ static int con_body(struct ld *ld, const struct ysrc_node *e, const struct kpath
 		else if (ld_tensor_list(ld, v, &np, &c->no_link_transfer_mask, NULL, NULL) < 0)
 			rc = -1;
 	}
+	if ((v = ld_get(e, "remainders"))) {
+		struct kpath rp = KP_KEY(p, "remainders");
+		if (ld_uint(ld, v, &rp, 1, UINT64_MAX, &c->max_remainder) < 0)
+			rc = -1;
+	}
+	if ((v = ld_get(e, "pad"))) {
+		struct kpath np = KP_KEY(p, "pad");
+		if (spec_parse_dim_list(ld, v, &np, &c->pad_mask) < 0)
+			rc = -1;
+	}
 	warn_unsupported(ld, e, p);
 	return rc;
 }
@@ -309,6 +319,7 @@ static int con_kind_keys(struct ld *ld, const struct ysrc_node *e, const struct 
 	static const char *const tiling[] = {
 		"factors", "permutation", "split", "factors_only", "no_iteration_over_dataspaces",
 		"must_iterate_over_dataspaces", "maximize_dims", "maximize_dims_capacity",
+		"remainders", "pad",
 	};
 	static const char *const bypass[] = { "keep", "bypass", "keep_only", "bypass_only" };
 	size_t i;

@@ -25,15 +25,15 @@ static const enum dir_type type_of[] = {
 static const char *const directive_keys[] = {
 	"target", "type", "factors", "permutation", "split", "keep", "bypass", "no_reuse",
 	"no_temporal_reuse", "no_link_transfer", "rmw_first_update", "no_coalesce", "modulo",
-	"terms", "stream",
+	"terms", "stream", "pad",
 };
 
 /* Keys each directive type accepts besides 'target' and 'type'. */
 static const char *const *const type_keys[] = {
 	[DIR_TEMPORAL] = (const char *const[]){ "factors", "permutation", "no_reuse",
-						"no_temporal_reuse", "rmw_first_update", NULL },
+						"no_temporal_reuse", "rmw_first_update", "pad", NULL },
 	[DIR_SPATIAL] = (const char *const[]){ "factors", "permutation", "split", "no_reuse",
-					       "no_link_transfer", NULL },
+					       "no_link_transfer", "pad", NULL },
 	[DIR_DATATYPE] = (const char *const[]){ "keep", "bypass", "no_coalesce", "stream", NULL },
 	[DIR_SKEW] = (const char *const[]){ "modulo", "terms", NULL },
 };
@@ -352,6 +352,47 @@ static int parse_tiling(struct ld *ld, const struct ysrc_node *d, const struct k
 	return rc;
 }
 
+/* Dimension 'n' (a scalar) into 'mask'. */
+static int dim_list_item(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			 uint32_t *mask)
+{
+	const struct spec_workload *w = &ld->s->workload;
+	struct strbuf sb = STRBUF_INIT;
+	int d;
+
+	if (ld_want_scalar(ld, n, p) < 0)
+		return -1;
+	d = spec_dim_find(w, n->str);
+	if (d >= 0) {
+		*mask |= 1u << d;
+		return 0;
+	}
+	strbuf_addf(&sb, "unknown dimension '%s'", n->str);
+	ld_add_hint(&sb, n->str, w->dim_names, w->n_dims);
+	ld_error(ld, n, p, "%s", sb.buf);
+	strbuf_release(&sb);
+	return -1;
+}
+
+int spec_parse_dim_list(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			uint32_t *mask)
+{
+	size_t i;
+	int rc = 0;
+
+	*mask = 0;
+	if (!n)
+		return 0;
+	if (n->kind != YSRC_SEQ)
+		return dim_list_item(ld, n, p, mask);
+	for (i = 0; i < n->n; i++) {
+		struct kpath ip = KP_IDX(p, i);
+		if (dim_list_item(ld, n->items[i], &ip, mask) < 0)
+			rc = -1;
+	}
+	return rc;
+}
+
 /* A list of tensors given under 'key' of directive 'd', as a mask. */
 static int tensor_key(struct ld *ld, const struct ysrc_node *d, const struct kpath *p,
 		      const char *key, uint32_t *mask)
@@ -378,6 +419,19 @@ static int parse_temporal(struct ld *ld, const struct ysrc_node *d, const struct
 	ml->rmw_first_update_mask = c;
 	ml->temporal_loc = d->loc;
 	return rc;
+}
+
+/* 'pad: [dims]' of a tiling directive, added to the mapping's pad_mask. */
+static int parse_pad(struct ld *ld, const struct ysrc_node *d, const struct kpath *p,
+		     struct spec_mapping *m)
+{
+	struct kpath pp = KP_KEY(p, "pad");
+	uint32_t mask;
+
+	if (spec_parse_dim_list(ld, ld_get(d, "pad"), &pp, &mask) < 0)
+		return -1;
+	m->pad_mask |= mask;
+	return 0;
 }
 
 /* A spatial directive: only on a level with a fanout; factors, split, masks. */
@@ -483,6 +537,8 @@ static int parse_directive(struct ld *ld, const struct ysrc_node *d, const struc
 	}
 	if (mark_seen(ld, st, (unsigned)l, type, d, p) < 0)
 		return -1;
+	if ((type == DIR_TEMPORAL || type == DIR_SPATIAL) && parse_pad(ld, d, p, st->m) < 0)
+		bad = -1;
 	if (type == DIR_TEMPORAL)
 		return parse_temporal(ld, d, p, &st->m->levels[l]) < 0 ? -1 : bad;
 	if (type == DIR_SPATIAL)
@@ -690,6 +746,15 @@ static int derive_all(struct ld *ld, struct spec_mapping *m, const struct ysrc_n
 			any |= *sl[i].residual == 0;
 		if (!any)
 			continue;
+		if (m->pad_mask & (1u << d)) {
+			rc = ld_error_at(ld, product_loc(m, d, at->loc), &p, "padded dimension '%s' "
+					 "takes no residual ('+'): every tile is full",
+					 w->dim_names[d]);
+			for (i = 0; i < n; i++)
+				if (*sl[i].residual == 0)
+					*sl[i].residual = *sl[i].factor ? *sl[i].factor : 1;
+			continue;
+		}
 		if (derive_residuals(m, d, w->bounds[d], false, res, &left) < 0) {
 			rc = ld_error_at(ld, product_loc(m, d, at->loc), &p,
 					 "the factors of dimension '%s' do not cover its bound %llu "
@@ -707,9 +772,73 @@ static int derive_all(struct ld *ld, struct spec_mapping *m, const struct ysrc_n
 	return rc;
 }
 
+/*
+ * Factors that do not give the bound but cover it with residuals (Timeloop
+ * issue #300: P2 over P4 for P = 7): a note with the residual to write.
+ */
+static void note_residual_hint(struct ld *ld, struct spec_mapping *m, unsigned d, uint64_t bound)
+{
+	struct dim_slot sl[2 * SPEC_MAX_LEVELS];
+	uint64_t res[2 * SPEC_MAX_LEVELS], left;
+	unsigned n = dim_slots(m, d, sl), i;
+	const char *dn = ld->s->workload.dim_names[d];
+
+	for (i = 0; i < n; i++)
+		if (*sl[i].residual != *sl[i].factor)
+			return;   /* residuals were given: no guess */
+	if (derive_residuals(m, d, bound, true, res, &left) < 0)
+		return;
+	for (i = 0; i < n && res[i] == *sl[i].factor; i++)
+		;
+	if (i == n)
+		return;
+	ld_note(ld, sl[i].spatial ? m->levels[sl[i].level].spatial_loc
+				  : m->levels[sl[i].level].temporal_loc,
+		"with a residual they cover %llu: write '%s=%llu,%llu' (Timeloop's form) or "
+		"'%s=%llu+' in the %s factors of '%s', or list '%s' under 'pad' to compute "
+		"the padding", (unsigned long long)bound, dn, (unsigned long long)*sl[i].factor,
+		(unsigned long long)res[i], dn, (unsigned long long)*sl[i].factor,
+		sl[i].spatial ? "spatial" : "temporal", ld->s->arch.levels[sl[i].level].name, dn);
+}
+
+/*
+ * A padded dimension: every tile full, no residual, the factors' product at
+ * least the bound, and some of the outermost loop's last tile in it.
+ */
+static int check_padded(struct ld *ld, struct spec_mapping *m, unsigned d, struct diag_loc loc)
+{
+	const struct spec_workload *w = &ld->s->workload;
+	struct kpath p = KP_KEY(NULL, "mapping");
+	struct dim_slot sl[2 * SPEC_MAX_LEVELS];
+	unsigned n = dim_slots(m, d, sl), i;
+	uint64_t prod = 1, outer = 1;
+
+	for (i = 0; i < n; i++) {
+		if (*sl[i].residual != *sl[i].factor)
+			return ld_error_at(ld, loc, &p, "padded dimension '%s' takes no residual (%llu,"
+					   "%llu): every tile is full", w->dim_names[d],
+					   (unsigned long long)*sl[i].factor,
+					   (unsigned long long)*sl[i].residual);
+		if (!ck_mul_u64(prod, *sl[i].factor, &prod))
+			return ld_error_at(ld, loc, &p, "the factors of dimension '%s' overflow",
+					   w->dim_names[d]);
+		if (*sl[i].factor > 1)
+			outer = *sl[i].factor;
+	}
+	if (prod < w->bounds[d])
+		return ld_error_at(ld, loc, &p, "the factors of padded dimension '%s' multiply to "
+				   "%llu, below its bound %llu", w->dim_names[d],
+				   (unsigned long long)prod, (unsigned long long)w->bounds[d]);
+	if (prod - prod / outer >= w->bounds[d])
+		return ld_error_at(ld, loc, &p, "the factors of padded dimension '%s' multiply to "
+				   "%llu for a bound of %llu: the last iteration of its outermost "
+				   "loop would compute padding only", w->dim_names[d],
+				   (unsigned long long)prod, (unsigned long long)w->bounds[d]);
+	return 0;
+}
+
 /* Every dimension's factors must give its bound; notes name the directives. */
-static int check_products(struct ld *ld, const struct spec_mapping *m,
-			  const struct ysrc_node *at)
+static int check_products(struct ld *ld, struct spec_mapping *m, const struct ysrc_node *at)
 {
 	const struct spec_workload *w = &ld->s->workload;
 	struct kpath p = KP_KEY(NULL, "mapping");
@@ -719,6 +848,11 @@ static int check_products(struct ld *ld, const struct spec_mapping *m,
 	for (d = 0; d < w->n_dims; d++) {
 		uint64_t e = dim_extent(m, d);
 		struct diag_loc loc = product_loc(m, d, at->loc);
+		if (m->pad_mask & (1u << d)) {
+			if (check_padded(ld, m, d, loc) < 0)
+				rc = -1;
+			continue;
+		}
 		if (e == w->bounds[d])
 			continue;
 		if (e == UINT64_MAX)
@@ -729,6 +863,7 @@ static int check_products(struct ld *ld, const struct spec_mapping *m,
 					 "%llu, but its bound is %llu", w->dim_names[d],
 					 (unsigned long long)e, (unsigned long long)w->bounds[d]);
 		note_factors(ld, m, d);
+		note_residual_hint(ld, m, d, w->bounds[d]);
 	}
 	return rc;
 }

@@ -410,6 +410,9 @@ struct spec_mapping {
 	struct spec_loop complete[SPEC_MAX_LOOPS];
 	unsigned complete_begin[SPEC_MAX_LEVELS + 1];
 	bool is_imperfect;                   /* some residual_end != end */
+	/* dimensions whose factors cover more than the bound, every tile full:
+	 * the extra iterations compute padding ('pad' on a directive) */
+	uint32_t pad_mask;
 };
 
 /* ---------------------------------------------------- sparse optimizations */
@@ -513,6 +516,8 @@ struct spec_constraint {
 	uint32_t no_link_transfer_mask;  /* spatial: tensors the level's mappings send no link transfers */
 	uint32_t no_multicast_mask;    /* spatial 'no_reuse': tensors neither multicast nor reduced */
 	double min_utilization;        /* utilization constraints */
+	uint64_t max_remainder;        /* Ruby's 'remainders: N': residuals at most N; 0 = none */
+	uint32_t pad_mask;             /* 'pad: [dims]': those dimensions are padded */
 };
 
 struct spec_constraints {

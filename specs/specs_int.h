@@ -373,6 +373,9 @@ struct factor_item {
 };
 int spec_parse_factors(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		       bool allow_max, struct factor_item *items, unsigned *n_items);
+/* A dimension name or a list of them (e.g. 'pad: [M, N]') as a mask; 0 or -1. */
+int spec_parse_dim_list(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			uint32_t *mask);
 /* Parse a permutation string or list, innermost first; returns count or -1. */
 int spec_parse_perm(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		    uint8_t *perm);

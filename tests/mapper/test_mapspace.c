@@ -367,6 +367,53 @@ static void test_imperfect_fixed(void)
 	diag_list_release(&dl);
 }
 
+/*
+ * Ruby's 'remainders: 1' at Reg (T0), M = 5, imperfect factors on: only T0
+ * may leave a residual, and of 1; the other levels divide what is left
+ * (the outermost that iterates covers it):
+ *   T0 = 1 (R 5): S1 = 1, then T1 = 1 and T2 = 5, or T1 = 5       2
+ *   T0 = 2 (residual 1, R 3): S1 = 1, then T1 = 1 or 3             2
+ *   T0 = 3 has residual 2: out; T0 = 5: the rest 1                 1
+ * 5 in all. A padded dimension ('pad', K = 6 with K4 fixed at T0) is
+ * split perfectly over 8, the 2 tiles of 4 going to S1, T1 or T2: 3
+ * splits, every mapping padding K.
+ */
+static void test_remainders_and_pad(void)
+{
+	struct spec_set *s = fx_matmul(5, 6, 8, three_levels, 3);
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct mapper_space *ms;
+	struct spec_constraint *c;
+	struct spec_mapping *m = xcalloc(1, sizeof(*m));
+	struct ms_if fi;
+	struct ms_point p;
+	unsigned lvl;
+
+	c = fx_constraint(s, SPEC_CON_TEMPORAL, 0, 3);
+	c->max_remainder = 1;
+	fx_fix(c, FX_K, 4);
+	c->pad_mask = 1u << FX_K;
+	ms = mapper_space_new_imperfect(s, NULL, SPEC_IMPERFECT_ON, &dl);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
+	CU_ASSERT_EQUAL(mapper_space_dim_factorizations(ms, FX_M), 5);
+	CU_ASSERT_EQUAL(mapper_space_dim_factorizations(ms, FX_K), 3);
+	CU_ASSERT_EQUAL(ms->dim[FX_K].bound, 8);
+	CU_ASSERT_FALSE(ms->dim[FX_K].imperfect);
+	ms_if_init(&fi, ms);
+	memset(&p, 0, sizeof(p));
+	CU_ASSERT_EQUAL_FATAL(ms_if_load(ms, p.choice, &fi, &lvl), MAPPER_OK);
+	CU_ASSERT_EQUAL(ms_if_keep_sets(ms, &fi, false, &lvl), MAPPER_OK);
+	p.keep[0] = p.keep[1] = p.keep[2] = 7;
+	ms_point_mapping(ms, &fi, &p, m);
+	CU_ASSERT_EQUAL(m->pad_mask, 1u << FX_K);
+	CU_ASSERT_EQUAL(m->levels[0].temporal_factors[FX_K], 4);
+	ms_if_release(&fi);
+	free(m);
+	mapper_space_free(ms);
+	spec_set_free(s);
+	diag_list_release(&dl);
+}
+
 static CU_TestInfo mapspace_tests[] = {
 	{ "tiling levels", test_tiling_levels },
 	{ "factorization counts", test_factorizations },
@@ -374,6 +421,7 @@ static CU_TestInfo mapspace_tests[] = {
 	{ "constraints that leave no mapping", test_diagnostics },
 	{ "imperfect factorizations", test_imperfect_rows },
 	{ "an imperfect fixed factor", test_imperfect_fixed },
+	{ "remainders and padding", test_remainders_and_pad },
 	CU_TEST_INFO_NULL,
 };
 

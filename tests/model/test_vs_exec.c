@@ -35,6 +35,8 @@ static const struct vcase cases[] = {
 	{ { "matmul-2d.yaml" }, 1, 7 * 5 * 3 },
 	{ { "issue328.yaml" }, 1, 512 },
 	{ { "conv1d-glb.yaml" }, 1, 585 },
+	{ { "issue300-small.yaml", "issue300-small-map.yaml" }, 1, 4 * 8 * 9 * 49 },
+	{ { "issue300-small.yaml", "issue300-small-pad.yaml" }, 1, 4 * 8 * 9 * 8 * 7 },
 	{ { "sparse.yaml", "sparse-map.yaml" }, 30, 9 * 13 * 5 },
 };
 
@@ -185,7 +187,7 @@ static void test_corpus(void)
 		unsigned before = CU_get_number_of_failures();
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-		CU_ASSERT(s->mapping->is_imperfect);
+		CU_ASSERT(s->mapping->is_imperfect || s->mapping->pad_mask);
 		ws = model_ws_new(s, &mo, NULL, 0);
 		CU_ASSERT_EQUAL_FATAL(model_eval(ws, s->mapping, mr), 0);
 		CU_ASSERT_EQUAL(mr->compute.algorithmic, vc->computes);
@@ -214,8 +216,128 @@ static void test_corpus(void)
 	}
 }
 
+/* Evaluate files[0..n) of tests/data/imperfect under 'mode' into 'mr'. */
+static struct spec_set *eval_files(const char *const *files, size_t n, enum model_imperfect mode,
+				   struct model_result *mr)
+{
+	struct model_options mo = MODEL_OPTIONS_INIT;
+	struct spec_set *s = unit_load_files(unit_data_path("imperfect"), files, n, true);
+	struct model_ws *ws;
+
+	if (!s)
+		return NULL;
+	mo.imperfect = mode;
+	ws = model_ws_new(s, &mo, NULL, 0);
+	if (model_eval(ws, s->mapping, mr) < 0) {
+		fprintf(stderr, "infeasible: %s\n", mr->reason);
+		spec_set_free(s);
+		s = NULL;
+	}
+	model_ws_free(ws);
+	return s;
+}
+
+/*
+ * Timeloop issue #300: C = M = 2048, R = S = 3, P = Q = 7, the global
+ * buffer's 16 PEs spread M4 and P4, its temporal loops C2048 M512 R3 S3 P2
+ * Q7. Timeloop rejects P2 over P4 (8 for 7); with the residual, P=4,3
+ * (Timeloop's form) or P=4+ (ours), the second round of P uses 3 PEs:
+ *   computes  2048 x 2048 x 9 x 7 x 7 = 1 849 688 064
+ *   cycles    the temporal steps, 2048 x 512 x 9 x 2 x 7 = 132 120 576
+ *   utilization 1 849 688 064 / (16 x 132 120 576) = 7/8
+ *   the buffer's Outputs updates: one per compute (M and P index them: no
+ *   reduction between PEs), 1 849 688 064
+ * Timeloop's extrapolation (--residuals timeloop) counts the same computes
+ * and cycles, but 2 113 929 216 updates: Outputs bypass the register
+ * files, so the buffer serves the PEs directly, and bypass masking scales
+ * the representative PE's updates (PE 0 works in both rounds) by all 16.
+ * Padded (pad: [P]), the 4 PEs compute an 8th row of padding: 2048 x 2048
+ * x 9 x 8 x 7 = 2 113 929 216 computes in the same cycles, utilization
+ * 100%, 7/8 of it useful.
+ */
+static void test_issue300(void)
+{
+	static const struct {
+		const char *mapping;
+		enum model_imperfect mode;
+		bool padded;
+		uint64_t updates;
+	} rows[] = {
+		{ "issue300-map.yaml", MODEL_IMPERFECT_EXACT, false, UINT64_C(1849688064) },
+		{ "issue300-plus.yaml", MODEL_IMPERFECT_EXACT, false, UINT64_C(1849688064) },
+		{ "issue300-map.yaml", MODEL_IMPERFECT_TIMELOOP, false, UINT64_C(2113929216) },
+		{ "issue300-pad.yaml", MODEL_IMPERFECT_EXACT, true, UINT64_C(2113929216) },
+	};
+	const uint64_t useful = UINT64_C(1849688064), padded = UINT64_C(2113929216);
+	struct model_result *mr = xcalloc(1, sizeof(*mr));
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		const char *files[] = { "issue300.yaml", rows[i].mapping };
+		struct spec_set *s = eval_files(files, 2, rows[i].mode, mr);
+		uint64_t n = rows[i].padded ? padded : useful;
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		CU_ASSERT_EQUAL(s->mapping->is_imperfect, !rows[i].padded);
+		CU_ASSERT_EQUAL(mr->algorithmic_computes, n);
+		CU_ASSERT_EQUAL(mr->cycles, UINT64_C(132120576));
+		CU_ASSERT_DOUBLE_EQUAL(mr->utilization, rows[i].padded ? 1.0 : 0.875, 1e-12);
+		CU_ASSERT_EQUAL(mr->useful_computes, useful);
+		CU_ASSERT_DOUBLE_EQUAL(mr->useful_utilization, 0.875, 1e-12);
+		CU_ASSERT_EQUAL(mr->padded, rows[i].padded);
+		CU_ASSERT_EQUAL(mr->tiles[1][2].updates, rows[i].updates);   /* GlobalBuffer, Outputs */
+		CU_ASSERT_EQUAL(mr->tiles[1][2].replication, 1);
+		spec_set_free(s);
+	}
+	free(mr);
+}
+
+/*
+ * Timeloop issue #328: N = 8 over 6 MACs (N=6,2 spatial under N2), M = K
+ * = 8 temporal at the buffer above them. Counted exactly, the second round
+ * uses 2 MACs:
+ *   computes  8 x 8 x 8 = 512; cycles 2 rounds x 64 steps = 128;
+ *   utilization 512 / (6 x 128) = 2/3
+ *   the buffer's reads of A (not indexed by N: one read multicast to the
+ *   MACs of a round per step) 2 x 64 = 128; of B (one word per MAC per
+ *   step) 6 x 64 + 2 x 64 = 512; Z: 512 updates, 512 - 64 = 448 reads
+ *   (the first update of each output reads nothing)
+ * Timeloop's extrapolation counts the second round as 6 MACs: 6 x 128 =
+ * 768 = 8 x 12 x 8 computes, the figure the issue reports, utilization
+ * 100%; the buffer's counts are the same.
+ */
+static void test_issue328(void)
+{
+	static const struct {
+		enum model_imperfect mode;
+		uint64_t computes;
+		double utilization;
+	} rows[] = {
+		{ MODEL_IMPERFECT_EXACT, 512, 2.0 / 3.0 },
+		{ MODEL_IMPERFECT_TIMELOOP, 768, 1.0 },
+	};
+	struct model_result *mr = xcalloc(1, sizeof(*mr));
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		const char *files[] = { "issue328.yaml" };
+		struct spec_set *s = eval_files(files, 1, rows[i].mode, mr);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		CU_ASSERT_EQUAL(mr->algorithmic_computes, rows[i].computes);
+		CU_ASSERT_EQUAL(mr->cycles, 128);
+		CU_ASSERT_DOUBLE_EQUAL(mr->utilization, rows[i].utilization, 1e-12);
+		CU_ASSERT_EQUAL(mr->tiles[0][0].reads, 128);     /* Buffer, A */
+		CU_ASSERT_EQUAL(mr->tiles[0][1].reads, 512);     /* Buffer, B */
+		CU_ASSERT_EQUAL(mr->tiles[0][2].updates, 512);   /* Buffer, Z */
+		CU_ASSERT_EQUAL(mr->tiles[0][2].reads, 448);
+		spec_set_free(s);
+	}
+	free(mr);
+}
+
 static CU_TestInfo tests[] = {
 	{ "imperfect mappings: model = executor", test_corpus },
+	{ "Timeloop issue #300", test_issue300 },
+	{ "Timeloop issue #328", test_issue328 },
 	CU_TEST_INFO_NULL,
 };
 
