@@ -774,18 +774,27 @@ static int derive_all(struct ld *ld, struct spec_mapping *m, const struct ysrc_n
 
 /*
  * Factors that do not give the bound but cover it with residuals (Timeloop
- * issue #300: P2 over P4 for P = 7): a note with the residual to write.
+ * issue #300: P2 over P4 for P = 7), every loop's last pass holding some of
+ * it (the product minus its outermost tile is below the bound): a note with
+ * the residual to write.
  */
 static void note_residual_hint(struct ld *ld, struct spec_mapping *m, unsigned d, uint64_t bound)
 {
 	struct dim_slot sl[2 * SPEC_MAX_LEVELS];
-	uint64_t res[2 * SPEC_MAX_LEVELS], left;
+	uint64_t res[2 * SPEC_MAX_LEVELS], left, prod = 1, outer = 1;
 	unsigned n = dim_slots(m, d, sl), i;
 	const char *dn = ld->s->workload.dim_names[d];
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (*sl[i].residual != *sl[i].factor)
 			return;   /* residuals were given: no guess */
+		if (!ck_mul_u64(prod, *sl[i].factor, &prod))
+			return;
+		if (*sl[i].factor > 1)
+			outer = *sl[i].factor;
+	}
+	if (prod <= bound || prod - prod / outer >= bound)
+		return;
 	if (derive_residuals(m, d, bound, true, res, &left) < 0)
 		return;
 	for (i = 0; i < n && res[i] == *sl[i].factor; i++)
