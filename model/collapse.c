@@ -4,6 +4,11 @@
  * sizes, the parent's access share, bypass masking, peer accesses from link
  * transfers, and the algorithmic reads, fills, updates and temporal
  * reductions with first-read elision.
+ *
+ * Residuals counted exactly (ws->exact) add three passes (exact_*): the
+ * nest's records are totals over the instances, turned into per-instance
+ * averages over the instances the mapping uses; partitions are exact where
+ * they can be; and the counts are rounded from those averages.
  */
 #include "model/model_int.h"
 
@@ -18,13 +23,13 @@ struct col {
 	unsigned top;
 	uint64_t size[SPEC_MAX_LEVELS];
 	uint64_t partition[SPEC_MAX_LEVELS];
-	double part[SPEC_MAX_LEVELS];         /* partition per instance, unrounded */
 	double content[SPEC_MAX_LEVELS];
 	double share[SPEC_MAX_LEVELS];
 	double link[SPEC_MAX_LEVELS];
 	double peer[SPEC_MAX_LEVELS];
 	double fanout[SPEC_MAX_LEVELS];
 	double replication[SPEC_MAX_LEVELS];
+	double part[SPEC_MAX_LEVELS];         /* exact mode: partition per instance, unrounded */
 	bool kept[SPEC_MAX_LEVELS];
 	struct coll_tile *rec[SPEC_MAX_LEVELS];
 };
@@ -61,27 +66,6 @@ static uint64_t scale_partition(uint64_t parent, uint64_t size, uint64_t den)
 	return (uint64_t)((long double)parent * size / den);
 }
 
-/*
- * Level l's instances and the children each of them serves. Exact mode
- * (the nest recorded totals): the instances the mapping ever uses, and the
- * children's over them; else Timeloop's replication (an average under
- * spatial residuals) and logical fan-out.
- */
-static void instances(const struct model_ws *ws, unsigned l, double *replication,
-		      double *fanout)
-{
-	double below;
-
-	if (!ws->exact) {
-		*replication = ws->loops[ws->lv[l].boundary].utilized_spatial_elems;
-		*fanout = (double)ws->loops[ws->lv[l].in].logical_fanout;
-		return;
-	}
-	below = (double)(l == 0 ? ws->compute_instances : ws->level_instances[l - 1]);
-	*replication = (double)ws->level_instances[l];
-	*fanout = *replication > 0 ? below / *replication : 0;
-}
-
 static void load(struct model_ws *ws, unsigned pv, struct col *c)
 {
 	unsigned l, i;
@@ -90,22 +74,43 @@ static void load(struct model_ws *ws, unsigned pv, struct col *c)
 	for (l = 0; l < ws->n_levels; l++) {
 		const struct nest_tile *nt = &ws->nest.t[l][pv];
 		struct coll_tile *ct = &ws->coll[l][pv];
-		double per;
-		instances(ws, l, &c->replication[l], &c->fanout[l]);
-		per = ws->exact && c->replication[l] > 0 ? c->replication[l] : 1.0;
 		ct->n_rec = nt->n_rec;
 		for (i = 0; i < nt->n_rec; i++) {
 			ct->m[i] = (double)nt->rec[i].m;
 			ct->scatter[i] = (double)nt->rec[i].scatter;
-			ct->acc[i] = (double)nt->rec[i].accesses / per;
+			ct->acc[i] = (double)nt->rec[i].accesses;
 		}
 		c->rec[l] = ct;
 		c->size[l] = nt->size;
 		c->content[l] = total(ct);
-		c->link[l] = (double)nt->link_transfers / per;
+		c->link[l] = (double)nt->link_transfers;
 		c->peer[l] = 0;
 		c->share[l] = 0;
+		c->fanout[l] = (double)ws->loops[ws->lv[l].in].logical_fanout;
+		c->replication[l] = ws->loops[ws->lv[l].boundary].utilized_spatial_elems;
 		c->kept[l] = ws->m->levels[l].keep_mask & (1u << pv);
+	}
+}
+
+/*
+ * Exact mode: level l's instances are those the mapping ever uses, each
+ * serving the children's over them; the nest's totals become per instance.
+ */
+static void exact_load(const struct model_ws *ws, struct col *c)
+{
+	unsigned l, i;
+
+	for (l = 0; l < ws->n_levels; l++) {
+		double n = (double)ws->level_instances[l];
+		double below = (double)(l == 0 ? ws->compute_instances : ws->level_instances[l - 1]);
+		c->replication[l] = n;
+		c->fanout[l] = n > 0 ? below / n : 0;
+		if (n <= 0)
+			continue;
+		for (i = 0; i < c->rec[l]->n_rec; i++)
+			c->rec[l]->acc[i] /= n;
+		c->content[l] = total(c->rec[l]);
+		c->link[l] /= n;
 	}
 }
 
@@ -121,7 +126,7 @@ static double exact_partition_total(const struct model_ws *ws, unsigned pv, unsi
 {
 	const struct proj *p = &ws->proj[pv];
 	const struct spec_workload *w = &ws->s->workload;
-	double total = 1;
+	double total_pts = 1;
 	unsigned r, d;
 
 	for (r = 0; r < p->n_ranks; r++)
@@ -131,9 +136,25 @@ static double exact_partition_total(const struct model_ws *ws, unsigned pv, unsi
 		if (p->dims[d].n > 1)
 			return -1;
 		if (p->dims[d].n == 1)
-			total *= (double)w->bounds[d];
+			total_pts *= (double)w->bounds[d];
 	}
-	return total * (double)model_loops_count(ws, ~p->dim_mask, true, (int)ws->lv[l].boundary);
+	return total_pts * (double)model_loops_count(ws, ~p->dim_mask, true,
+						     (int)ws->lv[l].boundary);
+}
+
+/* Exact mode: the partitions per instance, unrounded (after masking). */
+static void exact_partitions(const struct model_ws *ws, unsigned pv, struct col *c)
+{
+	unsigned l;
+
+	for (l = 0; l <= c->top; l++) {
+		double t = c->partition[l] ? exact_partition_total(ws, pv, l) : -1;
+		c->part[l] = (double)c->partition[l];
+		if (t >= 0 && c->replication[l] > 0) {
+			c->part[l] = t / c->replication[l];
+			c->partition[l] = (uint64_t)llround(c->part[l]);
+		}
+	}
 }
 
 /* Steps 1 and 2: partition sizes and parent access shares. */
@@ -146,14 +167,6 @@ static void partitions_and_shares(struct model_ws *ws, unsigned pv, struct col *
 		const struct mlevel *up = &ws->lv[l + 1];
 		uint64_t den = up->has_master ? ws->nest.t[l + 1][pv].spatial_size : c->size[l];
 		c->partition[l] = scale_partition(c->partition[l + 1], c->size[l], den);
-	}
-	for (l = 0; l <= c->top; l++) {
-		double t = ws->exact ? exact_partition_total(ws, pv, l) : -1;
-		c->part[l] = (double)c->partition[l];
-		if (t >= 0 && c->replication[l] > 0) {
-			c->part[l] = t / c->replication[l];
-			c->partition[l] = (uint64_t)llround(c->part[l]);
-		}
 	}
 	for (l = 0; l < c->top; l++) {
 		if (c->size[l] == 0)
@@ -170,7 +183,6 @@ static void zero_buffer(struct col *c, unsigned l)
 {
 	c->size[l] = 0;
 	c->partition[l] = 0;
-	c->part[l] = 0;
 	c->content[l] = 0;
 	c->share[l] = 0;
 }
@@ -221,9 +233,13 @@ static uint64_t trunc_u64(double x)
 	return x > 0 ? (uint64_t)x : 0;
 }
 
-/* Step 7: algorithmic reads, fills, updates of one kept tile. */
-static void accesses(struct model_ws *ws, unsigned pv, const struct col *c, unsigned l,
-		     bool outermost, struct model_tile *t)
+/*
+ * Exact mode, after store(): a kept tile's counts from its per-instance
+ * averages, rounded (read-only fills too), first reads elided by the exact
+ * partition.
+ */
+static void exact_accesses(struct model_ws *ws, unsigned pv, const struct col *c, unsigned l,
+			   bool outermost, struct model_tile *t)
 {
 	const struct spec_map_level *ml = &ws->m->levels[l];
 	double content = c->content[l] + c->peer[l];
@@ -231,8 +247,27 @@ static void accesses(struct model_ws *ws, unsigned pv, const struct col *c, unsi
 	double part = c->part[l];
 
 	if (!ws->proj[pv].read_write) {
+		t->fills = round_u64(fills);
+		return;
+	}
+	if (ml->no_coalesce_mask & (1u << pv) || ml->rmw_first_update_mask & (1u << pv))
+		return;
+	t->reads = t->temporal_reductions = round_u64(content - part);
+	t->fills = round_u64(outermost ? fills : fills - part);
+}
+
+/* Step 7: algorithmic reads, fills, updates of one kept tile. */
+static void accesses(struct model_ws *ws, unsigned pv, const struct col *c, unsigned l,
+		     bool outermost, struct model_tile *t)
+{
+	const struct spec_map_level *ml = &ws->m->levels[l];
+	double content = c->content[l] + c->peer[l];
+	double fills = c->share[l] + c->peer[l];
+	double part = (double)c->partition[l];
+
+	if (!ws->proj[pv].read_write) {
 		t->reads = round_u64(content);
-		t->fills = ws->exact ? round_u64(fills) : trunc_u64(fills);
+		t->fills = trunc_u64(fills);
 		t->updates = 0;
 		t->temporal_reductions = 0;
 		return;
@@ -297,6 +332,8 @@ static void store(struct model_ws *ws, unsigned pv, struct col *c, struct model_
 			if (c->kept[k] && c->size[k])
 				t->child_level = k;
 		accesses(ws, pv, c, (unsigned)l, l == outer_kept, t);
+		if (ws->exact)
+			exact_accesses(ws, pv, c, (unsigned)l, l == outer_kept, t);
 	}
 }
 
@@ -307,8 +344,12 @@ void model_collapse(struct model_ws *ws, struct model_result *out)
 
 	for (pv = 0; pv < ws->n_tensors; pv++) {
 		load(ws, pv, &c);
+		if (ws->exact)
+			exact_load(ws, &c);
 		partitions_and_shares(ws, pv, &c);
 		mask(ws, pv, &c);
+		if (ws->exact)
+			exact_partitions(ws, pv, &c);
 		for (l = 1; l <= c.top; l++)
 			if (c.link[l] > 0 && c.replication[l - 1] > 0)
 				c.peer[l - 1] += c.link[l] / c.replication[l - 1];
