@@ -51,7 +51,7 @@ while read -r name file dims imperfect; do
 import json, sys
 print(json.load(sys.stdin)["workload"]["dimensions"][sys.argv[1]])' "$first")
 	best=
-	for pad in $(smooth7 "$b") $(( (b + 15) / 16 * 16 )); do
+	for pad in $(smooth7 $((b + 1))) $(( b / 8 * 8 + 8 )) $(( b / 16 * 16 + 16 )); do
 		set --
 		for d in $(echo "$dims" | tr , ' '); do
 			set -- "$@" --set "problem.instance.$d=$pad"

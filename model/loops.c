@@ -33,6 +33,19 @@ static void prepare_molds(struct model_ws *ws)
 	}
 }
 
+/* Link every loop to the next outer loop on its dimension (the walk's last_global). */
+static void prepare_outer_same(struct model_ws *ws)
+{
+	uint8_t next[SPEC_MAX_DIMS];
+	unsigned L;
+
+	memset(next, MLOOP_NONE, sizeof(next));
+	for (L = ws->n_loops; L-- > 0;) {
+		ws->loops[L].outer_same = next[ws->loops[L].dim];
+		next[ws->loops[L].dim] = (uint8_t)L;
+	}
+}
+
 /* Effective trip count of the loops outside 'L' on 'dim', folded outer->inner. */
 static uint64_t outer_trips(const struct model_ws *ws, unsigned L, unsigned dim)
 {
@@ -224,6 +237,7 @@ void model_loops_prepare(struct model_ws *ws, const struct spec_mapping *m)
 		lp->is_boundary = m->boundary[sl->level] == L;
 	}
 	prepare_molds(ws);
+	prepare_outer_same(ws);
 	prepare_spatial(ws);
 	prepare_masters(ws);
 	prepare_levels(ws);

@@ -49,6 +49,8 @@ struct proj {
 	bool read_write;
 };
 
+#define MLOOP_NONE 0xff
+
 /* A loop of the mapping's nest with the properties the analysis needs. */
 struct mloop {
 	uint8_t dim;
@@ -57,6 +59,7 @@ struct mloop {
 	bool is_boundary;             /* outermost loop of its level's block */
 	bool is_master;               /* outermost loop of a run of spatial loops */
 	bool dim_imperfect_below;     /* an inner loop on this dim has a residual */
+	uint8_t outer_same;           /* the next outer loop on this dim, or MLOOP_NONE */
 	uint64_t end, residual;
 	uint64_t stride;              /* op-space step of one iteration on 'dim' */
 	uint64_t num_spatial_elems;   /* product of spatial ends strictly outside */

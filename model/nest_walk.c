@@ -110,8 +110,17 @@ static bool last_global(const struct model_ws *ws, const struct walk_state *w,
 {
 	unsigned k;
 
-	for (k = L + 1; k < ws->n_loops; k++)
-		if (ws->loops[k].dim == dim && w->idx[k] + 1 != w->trip[k])
+	if (ws->loops[L].dim != dim) {   /* the first loop above L on dim */
+		for (k = L + 1; k < ws->n_loops && ws->loops[k].dim != dim; k++)
+			;
+		if (k == ws->n_loops)
+			return true;
+		if (w->idx[k] + 1 != w->trip[k])
+			return false;
+		L = k;
+	}
+	for (k = ws->loops[L].outer_same; k != MLOOP_NONE; k = ws->loops[k].outer_same)
+		if (w->idx[k] + 1 != w->trip[k])
 			return false;
 	return true;
 }
@@ -594,8 +603,22 @@ static int cmp_child_key(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Slot 's' holding nothing yet (its deltas are written before they are read). */
+static void slot_clear(const struct model_ws *ws, struct slot *sl)
+{
+	unsigned l, pv;
+
+	for (l = 0; l < ws->n_levels; l++) {
+		for (pv = 0; pv < ws->n_tensors; pv++)
+			sl->st[l][pv].has_last = sl->st[l][pv].has_t = false;
+		sl->group_call[l] = 0;
+	}
+	sl->used_at = 0;
+}
+
 /* The slot of the child at group index 'key' of level l's group under path 'parent'. */
-static unsigned slot_get(struct walk_state *w, unsigned parent, unsigned l, uint64_t key)
+static unsigned slot_get(const struct model_ws *ws, struct walk_state *w, unsigned parent,
+			 unsigned l, uint64_t key)
 {
 	unsigned s;
 
@@ -604,7 +627,7 @@ static unsigned slot_get(struct walk_state *w, unsigned parent, unsigned l, uint
 			return s;
 	XGROW(w->slots, w->n_slots + 1, w->alloc_slots);
 	s = w->n_slots++;
-	memset(&w->slots[s], 0, sizeof(w->slots[s]));
+	slot_clear(ws, &w->slots[s]);
 	w->slots[s].parent = parent;
 	w->slots[s].level = l;
 	w->slots[s].key = key;
@@ -720,7 +743,7 @@ struct child_enum {
 	int64_t t[SPEC_MAX_DIMS][SPEC_MAX_TENSOR_RANKS];   /* per group loop, per rank */
 	int64_t lo[SPEC_MAX_TENSOR_RANKS], span[SPEC_MAX_TENSOR_RANKS];
 	int64_t span_all;
-	unsigned n_ranks;
+	unsigned n_ranks, n_group;
 	uint64_t idx[SPEC_MAX_DIMS];
 	size_t n_keys;
 };
@@ -750,7 +773,7 @@ static void child_keys(struct model_ws *ws, struct walk_state *w, unsigned lo, u
 				continue;
 			for (r = 0; r < ce->n_ranks; r++) {
 				int64_t off = 0;
-				for (j = 0; j < SPEC_MAX_DIMS; j++)
+				for (j = 0; j < ce->n_group; j++)
 					off += (int64_t)ce->idx[j] * ce->t[j][r];
 				key = key * ce->span[r] + (off - ce->lo[r]);
 			}
@@ -808,7 +831,9 @@ static void class_multicast(struct model_ws *ws, struct walk_state *w, unsigned 
 				model_nest_rec_add(tile, 1, cls[c].n, cls[c].n * acc_of[c]);
 		return;
 	}
-	memset(&ce, 0, sizeof(ce));
+	ce.n_keys = 0;
+	ce.n_group = n;
+	memset(ce.idx, 0, sizeof(ce.idx));
 	ce.cls = cls;
 	ce.n_cls = n_cls;
 	ce.canon = canon;
@@ -896,7 +921,7 @@ static void walk_spatial_exact(struct model_ws *ws, struct walk_state *w, unsign
 			key = key * g->end + cls[c].rep[k];
 			zero &= cls[c].rep[k] == 0;
 		}
-		cls[c].slot = zero ? p : slot_get(w, p, l, key);
+		cls[c].slot = zero ? p : slot_get(ws, w, p, l, key);
 	}
 	for (pass = 0; pass < 3; pass++) {
 		for (c = 0; c < n_cls; c++) {
