@@ -258,9 +258,39 @@ static void move_factor(struct refine *R, const struct ms_point *p, unsigned d, 
 }
 
 /*
+ * The free slots of imperfect dimension 'd' from slot 'i' on, after slot i
+ * took 'nrow[i]': each keeps its tile when that is one worth trying at the
+ * extent left to it, else takes the nearest larger one (at most that
+ * extent); the outermost takes what is left.
+ */
+static void imperfect_rest(const struct mapper_space *ms, unsigned d, uint64_t *nrow)
+{
+	const struct ms_dim *dm = &ms->dim[d];
+	uint64_t rest = dm->bound, cands[2048];
+	unsigned tl, j = 0, last = dm->n_free - 1;
+	size_t n, k;
+
+	for (tl = 0; tl < ms->n_tl; tl++) {
+		uint64_t f = ms->tl[tl].fixed[d];
+		if (!f) {
+			if (j == last) {
+				nrow[j] = rest;
+			} else {
+				n = ms_imperfect_candidates(rest, UINT64_MAX, 1, cands, ARRAY_SIZE(cands));
+				for (k = 0; k < n && cands[k] < nrow[j]; k++)
+					;
+				nrow[j] = k < n ? cands[k] : rest;
+			}
+			f = nrow[j++];
+		}
+		rest = (rest + f - 1) / f;
+	}
+}
+
+/*
  * An imperfect dimension's neighbours: the tile of one free slot moved to
- * the next smaller or larger one worth trying at its extent, the outermost
- * free slot taking what is then left (when such a split exists).
+ * the next smaller or larger one worth trying at its extent, the slots
+ * outside it adjusted by imperfect_rest() (when such a split exists).
  */
 static void imperfect_moves(struct refine *R, const struct ms_point *p, unsigned d)
 {
@@ -268,7 +298,7 @@ static void imperfect_moves(struct refine *R, const struct ms_point *p, unsigned
 	const struct ms_dim *dm = &ms->dim[d];
 	const uint64_t *row = dm->choices + (size_t)p->choice[d] * dm->n_free;
 	uint64_t cands[2048], nrow[MS_MAX_TL], rest;
-	unsigned i, j, k, tl, last = dm->n_free - 1, lvl, n_trivial;
+	unsigned i, k, tl, last = dm->n_free - 1, lvl, n_trivial;
 	int step;
 
 	for (i = 0; i < last; i++) {
@@ -287,18 +317,7 @@ static void imperfect_moves(struct refine *R, const struct ms_point *p, unsigned
 				continue;
 			memcpy(nrow, row, dm->n_free * sizeof(*nrow));
 			nrow[i] = cands[pos + (size_t)step];
-			rest = dm->bound;
-			for (tl = 0, j = 0; tl < ms->n_tl; tl++) {
-				uint64_t f = ms->tl[tl].fixed[d];
-				if (!f) {
-					if (j == last)
-						f = nrow[j] = rest;
-					else
-						f = nrow[j];
-					j++;
-				}
-				rest = (rest + f - 1) / f;
-			}
+			imperfect_rest(ms, d, nrow);
 			if ((idx = ms_choice_find(ms, d, nrow)) == UINT32_MAX || idx == p->choice[d])
 				continue;
 			q.choice[d] = idx;
