@@ -38,28 +38,36 @@ static double separable_cost(const struct spec_mapping *m)
 	return c;
 }
 
+/* A cost as the evaluator's context. */
+struct cost {
+	double (*fn)(const struct spec_mapping *m);
+};
+
 static void *ws_new(const void *ctx)
 {
 	return (void *)ctx;
 }
 
-static void sep_eval(void *ws, const struct spec_mapping *m, struct mapper_eval *out)
+static void cost_eval(void *ws, const struct spec_mapping *m, struct mapper_eval *out)
 {
-	(void)ws;
+	const struct cost *c = ws;
+
 	memset(out, 0, sizeof(*out));
 	out->status = MAPPER_OK;
-	out->metrics[SPEC_METRIC_EDP] = separable_cost(m);
+	out->metrics[SPEC_METRIC_EDP] = c->fn(m);
 	out->metrics[SPEC_METRIC_ENERGY] = out->metrics[SPEC_METRIC_EDP];
 	out->metrics[SPEC_METRIC_DELAY] = 1;
 }
 
-static void sep_evaluator(struct mapper_evaluator *ev)
+static void cost_evaluator(struct mapper_evaluator *ev, const struct cost *c)
 {
-	ev->ctx = NULL;
+	ev->ctx = c;
 	ev->ws_new = ws_new;
 	ev->ws_free = NULL;
-	ev->eval = sep_eval;
+	ev->eval = cost_eval;
 }
+
+static const struct cost separable = { separable_cost };
 
 /* Random search alone stops far from the optimum; refinement reaches it. */
 static void test_reaches_optimum(void)
@@ -73,7 +81,7 @@ static void test_reaches_optimum(void)
 	double optimum = 1;   /* every exponent where it is wanted, no spatial loop */
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
-	sep_evaluator(&ev);
+	cost_evaluator(&ev, &separable);
 	mapper_options_init(&o, NULL);
 	o.algorithm = SPEC_SEARCH_RANDOM;
 	o.n_threads = 2;
@@ -118,7 +126,7 @@ static void test_keeps_constraints(void)
 	fx_constraint(s, SPEC_CON_BYPASS, 0, 6)->keep_mask = 1u << FX_B;
 	ms = mapper_space_new(s, NULL, &dl);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
-	sep_evaluator(&ev);
+	cost_evaluator(&ev, &separable);
 	mapper_options_init(&o, NULL);
 	o.algorithm = SPEC_SEARCH_RANDOM_PRUNED;
 	o.n_threads = 2;
@@ -163,15 +171,7 @@ static double imperfect_cost(const struct spec_mapping *m)
 	return c;
 }
 
-static void imp_eval(void *ws, const struct spec_mapping *m, struct mapper_eval *out)
-{
-	(void)ws;
-	memset(out, 0, sizeof(*out));
-	out->status = MAPPER_OK;
-	out->metrics[SPEC_METRIC_EDP] = imperfect_cost(m);
-	out->metrics[SPEC_METRIC_ENERGY] = out->metrics[SPEC_METRIC_EDP];
-	out->metrics[SPEC_METRIC_DELAY] = 1;
-}
+static const struct cost imperfect = { imperfect_cost };
 
 static void test_imperfect_moves(void)
 {
@@ -183,8 +183,7 @@ static void test_imperfect_moves(void)
 	struct mapper_result r;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
-	sep_evaluator(&ev);
-	ev.eval = imp_eval;
+	cost_evaluator(&ev, &imperfect);
 	mapper_options_init(&o, NULL);
 	o.algorithm = SPEC_SEARCH_RANDOM;
 	o.n_threads = 2;
