@@ -233,7 +233,9 @@ enum job_status job_run_map(const struct spec_set *s, const struct job_options *
 		return sum->status;
 	mapper_options_init(&o, &s->mapper);
 	apply_overrides(jo, &o);
-	ms = mapper_space_new(s, &mo, &out->diags);
+	ms = mapper_space_new_imperfect(s, &mo, jo->map.has_imperfect ? jo->map.imperfect
+								       : s->mapper.imperfect,
+					&out->diags);
 	if (!ms) {
 		energy_tables_free(own);
 		sum->status = JOB_BAD_INPUT;   /* the diagnostics say why */
