@@ -178,6 +178,7 @@ static void best_outputs(const struct spec_set *s, const struct job_options *o,
 		report_summary(s, mr, &out->print);
 		if (o->roofline)
 			report_roofline(s, mr, &out->print);
+		report_per_call(s, mr, &out->print);
 	}
 	if (o->want & JOB_WANT_FILES) {
 		spec_mapping_write_yaml(&r->best, &s->arch, &s->workload,

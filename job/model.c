@@ -31,6 +31,7 @@ static void model_outputs(const struct spec_set *s, const struct job_options *o,
 			report_summary(s, r, &out->print);
 			if (o->roofline)
 				report_roofline(s, r, &out->print);
+			report_per_call(s, r, &out->print);
 		}
 	}
 	if (o->want & JOB_WANT_FILES) {

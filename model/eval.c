@@ -230,6 +230,9 @@ static double bw_cycles(const struct spec_level *lvl, double read, double write)
  * tile is used (Little's law), and the first fill is waited for before any
  * work starts (the pipeline's prologue):
  *     latency x (1 + n / max(stages - 1, 1))
+ * At or below a wave level with serial_prologue_epilogue the first fill is
+ * the prologue's, added to the run rather than bounding it (model/gpu.c),
+ * and the bound is latency x n / max(stages - 1, 1).
  * 0 without a fill_latency or a size.
  */
 static uint64_t latency_bound(const struct model_ws *ws, unsigned l,
@@ -239,6 +242,7 @@ static uint64_t latency_bound(const struct model_ws *ws, unsigned l,
 	uint64_t need = 0, n = 0, stages;
 	double wait;
 	unsigned pv;
+	int w;
 
 	if (!lvl->fill_latency_cycles || !lvl->has_size)
 		return 0;
@@ -253,9 +257,12 @@ static uint64_t latency_bound(const struct model_ws *ws, unsigned l,
 	if (!need || !n)
 		return 0;
 	stages = lvl->effective_size_words / need;
-	wait = (double)lvl->fill_latency_cycles +
-	       ceil((double)n * (double)lvl->fill_latency_cycles /
+	w = wave_level(ws);
+	wait = ceil((double)n * (double)lvl->fill_latency_cycles /
 		    (double)(stages > 2 ? stages - 1 : 1));
+	/* the first fill: in the prologue when the blocks' prologue is serial (model/gpu.c) */
+	if (w < 0 || (int)l > w || !ws->s->arch.levels[w].serial_prologue_epilogue)
+		wait += (double)lvl->fill_latency_cycles;
 	return wait < 0x1p64 ? (uint64_t)wait : UINT64_MAX;   /* too large: the caller fails */
 }
 

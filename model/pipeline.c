@@ -88,7 +88,10 @@ int model_eval(struct model_ws *ws, const struct spec_mapping *m, struct model_r
 		return -1;
 	if (model_check_levels(ws, out) < 0)
 		return -1;
+	if (model_gpu_warps(ws, out) < 0)
+		return -1;
 	model_eval_compute(ws, out);
+	model_gpu_tile_overheads(ws, out);
 	model_eval_levels(ws, out);
 	if (out->status != EVAL_OK)   /* a level's cycles past 2^64 - 1 */
 		return -1;

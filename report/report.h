@@ -65,6 +65,14 @@ void report_json_roofline(const struct spec_set *s, const struct spec_mapping *m
 void report_roofline(const struct spec_set *s, const struct model_result *r,
 		     struct strbuf *out);
 
+/*
+ * The per-call view (docs/model.md, "Per call"): when the design has a
+ * 'per_call' key, what a call costs beyond the kernel, device and host;
+ * nothing without one. 'r' must be an EVAL_OK result.
+ */
+void report_per_call(const struct spec_set *s, const struct model_result *r,
+		     struct strbuf *out);
+
 /* The CSV header row for 's' (column names depend on its level names). */
 void report_csv_header(const struct spec_set *s, struct strbuf *out);
 

@@ -46,6 +46,10 @@ double report_tile_stored_fraction(const struct model_tile *t, unsigned word_bit
 
 struct json_writer;
 
+/* The "per_call" object of the JSON document, when the design has a 'per_call' key. */
+void report_per_call_json(struct json_writer *w, const struct spec_set *s,
+			  const struct model_result *r);
+
 /* The "roofline" object of the JSON document (report_json_roofline()). */
 void report_roofline_json(struct json_writer *w, const struct spec_set *s,
 			  const struct model_result *r);

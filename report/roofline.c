@@ -67,6 +67,20 @@ void report_roofline(const struct spec_set *s, const struct model_result *r, str
 			    (unsigned long long)r->compute.waves);
 	strbuf_addf(out, ", %llu actual computes%s\n", (unsigned long long)r->actual_computes,
 		    b < 0 ? "  <- bound" : "");
+	if (r->compute.prologue_cycles + r->compute.epilogue_cycles)
+		strbuf_addf(out, "    prologue + epilogue: (%llu + %llu) cycles x %llu tiles x %llu "
+			    "waves = %llu cycles after the bound, not overlapped\n",
+			    (unsigned long long)r->compute.prologue_cycles,
+			    (unsigned long long)r->compute.epilogue_cycles,
+			    (unsigned long long)r->compute.block_tiles,
+			    (unsigned long long)r->compute.waves,
+			    (unsigned long long)(r->compute.waves * r->compute.block_tiles *
+						 (r->compute.prologue_cycles +
+						  r->compute.epilogue_cycles)));
+	for (l = r->n_levels; l-- > 0;)
+		if (r->levels[l].warps)
+			strbuf_addf(out, "    %s: %llu warps an instance (warp_registers)\n",
+				    s->arch.levels[l].name, (unsigned long long)r->levels[l].warps);
 	strbuf_addf(out, "    %-16s %14s %10s %-24s %14s %14s %14s  %s\n", "level", "bytes moved",
 		    "MACs/byte", "bandwidth (words/cycle)", "at bandwidth", "fill latency",
 		    "cycles", "limit");
@@ -96,6 +110,9 @@ void report_roofline_json(struct json_writer *w, const struct spec_set *s,
 	json_u64(w, "cycles_per_wave", r->compute.cycles_per_wave);
 	json_u64(w, "waves", r->compute.waves);
 	json_str(w, "bound", b < 0 ? "compute" : s->arch.levels[b].name);
+	json_u64(w, "prologue_cycles", r->compute.prologue_cycles);
+	json_u64(w, "epilogue_cycles", r->compute.epilogue_cycles);
+	json_u64(w, "block_tiles", r->compute.block_tiles);
 	json_open(w, "levels", '[');
 	for (l = r->n_levels; l-- > 0;) {
 		const struct model_level *ml = &r->levels[l];
@@ -107,6 +124,7 @@ void report_roofline_json(struct json_writer *w, const struct spec_set *s,
 		json_double(w, "bandwidth_cycles", ml->bw_cycles);
 		json_u64(w, "latency_cycles", ml->latency_cycles);
 		json_u64(w, "cycles", ml->cycles);
+		json_u64(w, "warps", ml->warps);
 		json_str(w, "limit", level_limit(r, l));
 		json_close(w, '}');
 	}

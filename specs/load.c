@@ -30,6 +30,7 @@ static const struct top_key top_keys[] = {
 	{ "mapspace_constraints", "mapspace_constraints", TOP_TARGETS },
 	{ "mapspace", "mapspace", TOP_SINGLE },
 	{ "model", "model", TOP_SINGLE },
+	{ "per_call", "per_call", TOP_SINGLE },
 	{ "stpu", "stpu", TOP_SINGLE },
 	{ "ipu", "ipu", TOP_SINGLE },
 	{ "compound_components", "compound_components", TOP_IGNORED },
@@ -44,7 +45,8 @@ static const struct top_key top_keys[] = {
 static const char *const top_key_names[] = {
 	"architecture", "arch", "problem", "mapping", "sparse_optimizations", "ERT", "ART",
 	"mapper", "architecture_constraints", "arch_constraints", "constraints",
-	"mapspace_constraints", "mapspace", "model", "stpu", "ipu", "compound_components",
+	"mapspace_constraints", "mapspace", "model", "per_call", "stpu", "ipu",
+	"compound_components",
 	"components",
 	"globals", "variables", "dumped_by_timeloop_front_end", "ERT_summary", "ART_summary",
 };
@@ -365,6 +367,8 @@ static int run_sections(struct ld *ld)
 	if (spec_mapping_load(ld) < 0)
 		rc = -1;
 	if (spec_constraints_load(ld) < 0)
+		rc = -1;
+	if (spec_per_call_load(ld) < 0)
 		rc = -1;
 	if (rc == 0 && !ld->s->has_mapping && opt && opt->require_mapping) {
 		const struct ld_top *m = ld_top_get(ld, "mapping");

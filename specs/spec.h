@@ -218,6 +218,9 @@ struct spec_level {
 	uint64_t network_fill_latency_cycles;
 	uint64_t concurrent_instances;  /* instances that run at once (the rest in waves); 0 = all */
 	uint64_t fill_latency_cycles;   /* from a tile fill's request to its data; 0 = not modelled */
+	bool serial_prologue_epilogue;  /* wave level: each instance's first fill and its output's
+					   drain are not overlapped with its work (GPU thread blocks) */
+	uint64_t warp_registers;        /* registers one warp may hold; 0 = no warps modelled */
 	uint64_t network_drain_latency_cycles;
 	bool allow_overbooking;
 	bool concordant_compressed_tile_traversal;
@@ -639,6 +642,29 @@ struct spec_jinja;
  */
 enum spec_design_kind { SPEC_DESIGN_TIMELOOP, SPEC_DESIGN_IPU, SPEC_DESIGN_STPU };
 
+/* A dense stage that runs beside the kernel per call (per_call.stages). */
+struct spec_per_call_stage {
+	const char *name;
+	double bytes;                  /* read and written at the outermost level */
+	double flops;                  /* at the compute units' peak; 0 = memory only */
+	uint64_t count;                /* times per call */
+};
+
+/* What a call costs beyond the kernel: the 'per_call' key (docs/model.md, "Per call"). */
+struct spec_per_call {
+	bool present;
+	struct diag_loc loc;
+	double clock_mhz;              /* the kernel's cycles to time */
+	double host_us;                /* host time per operator the framework dispatches */
+	uint64_t ops;                  /* operators per call */
+	double setup_us;               /* host time per call beyond them (descriptors, plans) */
+	double launch_us;              /* device time per kernel launched beyond its work */
+	uint32_t copy_mask;            /* tensors copied each call (transposes, padding) */
+	uint32_t compress_mask;        /* tensors pruned and compressed each call */
+	size_t n_stages;
+	const struct spec_per_call_stage *stages;
+};
+
 struct spec_set {
 	struct arena arena;            /* owns everything below */
 	size_t n_files;
@@ -651,6 +677,7 @@ struct spec_set {
 	struct spec_energy_tables energy;
 	struct spec_mapper_settings mapper;
 	struct spec_constraints constraints;
+	struct spec_per_call per_call; /* the 'per_call' key; present = false without */
 	enum spec_design_kind kind;    /* which model the design is for */
 	const struct spec_ipu *ipu;    /* SPEC_DESIGN_IPU: the 'ipu' key, else NULL */
 	const struct spec_stpu *stpu;  /* SPEC_DESIGN_STPU: the 'stpu' key, else NULL */
