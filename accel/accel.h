@@ -6,7 +6,7 @@
  * that is a plain value (no pointers), so that job/, sweep and batch can
  * copy and keep it. Library code never prints; a failure that is not a spec
  * error (a matrix too large to generate, out-of-range sizes) comes back as
- * -1 with a message in 'err'.
+ * -1 with a message in the caller's strbuf 'err'.
  *
  * The IPU model (seed 000): a PopSparse sparse fully-connected layer on a
  * Graphcore IPU (docs/ipu.md). The Sparse-TPU model (seed 004): column
@@ -20,6 +20,8 @@
 #include <stdint.h>
 
 #include "specs/spec.h"
+
+struct strbuf;
 
 /* ================================================================== STPU
  *
@@ -129,11 +131,11 @@ const char *accel_stpu_scheme_name(enum accel_stpu_scheme k);
  * the matrix pattern, pack it with every scheme of o->schemes_mask, count
  * the SpMV's cycles and events with the array's scheduling rules and price
  * them with the energy table. 'o' may be NULL (ACCEL_STPU_OPTIONS_INIT).
- * Returns 0, or -1 with a message in err[0..err_size) (e.g. a matrix too
- * large to generate).
+ * Returns 0, or -1 with a message in 'err' (e.g. a matrix too large to
+ * generate).
  */
 int accel_stpu_eval(const struct spec_set *s, const struct accel_stpu_options *o,
-		    struct accel_stpu_result *out, char *err, size_t err_size);
+		    struct accel_stpu_result *out, struct strbuf *err);
 
 /*
  * The matrix of 'st' as a pattern in 'a' (coordinates row-major by entry,
@@ -142,7 +144,7 @@ int accel_stpu_eval(const struct spec_set *s, const struct accel_stpu_options *o
  * the same matrix to the executor. NULL with 'err' on failure.
  */
 const struct spec_matrix *accel_stpu_matrix(const struct spec_stpu *st, struct arena *a,
-					    char *err, size_t err_size);
+					    struct strbuf *err);
 
 /* ------------------------------------------------------------------ enums */
 
@@ -276,7 +278,7 @@ struct accel_ipu_result {
  * holding the reason). 'o' may be NULL (ACCEL_IPU_OPTIONS_INIT).
  */
 int accel_ipu_eval(const struct spec_set *s, const struct accel_ipu_options *o,
-		   struct accel_ipu_result *out, char *err, size_t err_size);
+		   struct accel_ipu_result *out, struct strbuf *err);
 
 /* Names for printing: "fwd"-style method names and statuses. */
 const char *accel_ipu_method_name(enum accel_ipu_method m);

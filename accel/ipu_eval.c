@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util/ckmath.h"
+#include "util/strbuf.h"
 
 static const char *const method_names[] = {
 	[ACCEL_IPU_FORWARD] = "Forward",
@@ -41,11 +42,11 @@ const char *accel_ipu_status_name(enum accel_ipu_status s)
 	return (unsigned)s < ARRAY_SIZE(status_names) ? status_names[s] : (BUG("status %d", (int)s), "");
 }
 
-static int fail(struct accel_ipu_result *out, enum accel_ipu_status st, char *err,
-		size_t err_size, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static int fail(struct accel_ipu_result *out, enum accel_ipu_status st, struct strbuf *err,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-static int fail(struct accel_ipu_result *out, enum accel_ipu_status st, char *err,
-		size_t err_size, const char *fmt, ...)
+static int fail(struct accel_ipu_result *out, enum accel_ipu_status st, struct strbuf *err,
+		const char *fmt, ...)
 {
 	va_list ap;
 
@@ -55,8 +56,7 @@ static int fail(struct accel_ipu_result *out, enum accel_ipu_status st, char *er
 		vsnprintf(out->reason, sizeof(out->reason), fmt, ap);
 		va_end(ap);
 	}
-	if (err && err_size)
-		snprintf(err, err_size, "%s", out->reason);
+	strbuf_setf(err, "%s", out->reason);
 	return -1;
 }
 
@@ -152,7 +152,7 @@ static void fill_rates(const struct ipu_layer *L, struct accel_ipu_result *out)
 }
 
 int accel_ipu_eval(const struct spec_set *s, const struct accel_ipu_options *o,
-		   struct accel_ipu_result *out, char *err, size_t err_size)
+		   struct accel_ipu_result *out, struct strbuf *err)
 {
 	static const struct accel_ipu_options defaults = ACCEL_IPU_OPTIONS_INIT;
 	struct ipu_layer L;
@@ -176,11 +176,11 @@ int accel_ipu_eval(const struct spec_set *s, const struct accel_ipu_options *o,
 	out->nz_blocks = (uint64_t)ceil(L.d * (double)(L.X / L.l->block_size) *
 					(double)(L.Y / L.l->block_size));
 	if (!L.kb)
-		return fail(out, ACCEL_IPU_NO_PLAN, err, err_size, "no %s block kernel divides "
+		return fail(out, ACCEL_IPU_NO_PLAN, err, "no %s block kernel divides "
 			    "block size %u on this device", spec_ipu_dtype_name(L.l->dtype),
 			    L.l->block_size);
 	if (ipu_plan_search(&L, is_static, &m, &g, &z, &bound, &n_eval, why, sizeof(why)) < 0)
-		return fail(out, ACCEL_IPU_NO_PLAN, err, err_size, "%s", why);
+		return fail(out, ACCEL_IPU_NO_PLAN, err, "%s", why);
 	fill_plan(&L, &m, &g, &z, bound, n_eval, is_static, out);
 	fill_memory(&L, &m, &g, &z, out);
 	/*
@@ -196,10 +196,10 @@ int accel_ipu_eval(const struct spec_set *s, const struct accel_ipu_options *o,
 	ipu_dense_eval(&L, out);
 	fill_rates(&L, out);
 	if (out->status == ACCEL_IPU_OK && out->memory.total_bytes > out->memory.tile_bytes)
-		fail(out, ACCEL_IPU_OUT_OF_MEMORY, NULL, 0, "a tile needs %llu bytes, it has %llu",
+		fail(out, ACCEL_IPU_OUT_OF_MEMORY, NULL, "a tile needs %llu bytes, it has %llu",
 		     (unsigned long long)out->memory.total_bytes,
 		     (unsigned long long)out->memory.tile_bytes);
 	if (out->status != ACCEL_IPU_OK)
-		return fail(out, out->status, err, err_size, NULL);
+		return fail(out, out->status, err, NULL);
 	return 0;
 }

@@ -26,6 +26,7 @@
 
 #include "accel/stpu_int.h"
 #include "density/density.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static const char *const scheme_names[ACCEL_STPU_N_SCHEMES] = {
@@ -222,6 +223,38 @@ static void cost_part(void *ctx, const struct stpu_part *part)
 	}
 }
 
+/*
+ * The counts and schedule of a scheme whose groups are the same in every
+ * partition (TPU, KMZ: see the top of the file with L_c = 1 for the TPU):
+ * its full partitions at once, then the short last one.
+ */
+static void cost_uniform(struct cost_ctx *x, const struct stpu_uniform *u, uint64_t rows,
+			 unsigned part_rows)
+{
+	struct accel_stpu_counts *n = &x->n;
+	uint64_t saw = x->saw, G = u->n_groups, nb = (G + saw - 1) / saw;
+	struct {
+		uint64_t count;
+		unsigned rows;
+	} runs[2] = { { rows / part_rows, part_rows }, { rows % part_rows != 0, rows % part_rows } };
+	unsigned i;
+
+	for (i = 0; i < 2 && G; i++) {
+		uint64_t P = runs[i].count, R = runs[i].rows;
+		if (!P)
+			continue;
+		stpu_sched_arrival_blocks(&x->sched, runs[i].rows, P * nb);
+		n->blocks += P * nb;
+		n->weight_words += P * nb * R * saw;
+		n->weight_hops += P * nb * R * (saw * (saw + 1) / 2);
+		n->output_accesses += P * nb * R;
+		n->x_forward += P * R * u->sum_len;
+		n->mac += P * R * G;
+		n->bypass += P * R * (saw * nb - G);
+		n->vector_reads += P * u->sum_len;
+	}
+}
+
 /* Pack and cost one scheme. */
 static void eval_scheme(const struct spec_stpu *st, const struct stpu_pattern *pat,
 			enum accel_stpu_scheme k, struct accel_stpu_scheme_result *r)
@@ -242,7 +275,14 @@ static void eval_scheme(const struct spec_stpu *st, const struct stpu_pattern *p
 	stpu_sched_init(&x.sched, st->array_rows, st->array_cols,
 			k == ACCEL_STPU_C0 || k == ACCEL_STPU_C1 ? STPU_TRIGGER_END
 								 : STPU_TRIGGER_ARRIVAL);
-	stpu_pack(pat, k, &pp, &r->packing, cost_part, &x);
+	if (k == ACCEL_STPU_TPU || k == ACCEL_STPU_KMZ) {
+		struct stpu_uniform u;
+		stpu_pack_uniform(pat, k, &pp, &r->packing, &u);
+		cost_uniform(&x, &u, pat->rows, st->array_rows);
+		stpu_uniform_release(&u);
+	} else {
+		stpu_pack(pat, k, &pp, &r->packing, cost_part, &x);
+	}
 	x.n.cycles = stpu_sched_cycles(&x.sched);
 	stpu_sched_release(&x.sched);
 	r->counts = x.n;
@@ -342,7 +382,7 @@ static void describe_source(const struct spec_stpu *st, char *buf, size_t size)
 }
 
 int accel_stpu_eval(const struct spec_set *s, const struct accel_stpu_options *o,
-		    struct accel_stpu_result *out, char *err, size_t err_size)
+		    struct accel_stpu_result *out, struct strbuf *err)
 {
 	static const struct accel_stpu_options defaults = ACCEL_STPU_OPTIONS_INIT;
 	const struct spec_stpu *st = s->stpu;
@@ -354,10 +394,10 @@ int accel_stpu_eval(const struct spec_set *s, const struct accel_stpu_options *o
 		o = &defaults;
 	memset(out, 0, sizeof(*out));
 	if (!st) {
-		snprintf(err, err_size, "the design has no 'stpu' section");
+		strbuf_setf(err, "the design has no 'stpu' section");
 		return -1;
 	}
-	if (stpu_pattern_build(st, &pat, err, err_size) < 0)
+	if (stpu_pattern_build(st, &pat, err) < 0)
 		return -1;
 	b = stpu_bits_of(st);
 	out->rows = pat.rows;
@@ -403,14 +443,14 @@ int accel_stpu_eval(const struct spec_set *s, const struct accel_stpu_options *o
 }
 
 const struct spec_matrix *accel_stpu_matrix(const struct spec_stpu *st, struct arena *a,
-					    char *err, size_t err_size)
+					    struct strbuf *err)
 {
 	struct stpu_pattern pat;
 	struct spec_matrix *m;
 	uint64_t *coords, c, k;
 	double *values;
 
-	if (stpu_pattern_build(st, &pat, err, err_size) < 0)
+	if (stpu_pattern_build(st, &pat, err) < 0)
 		return NULL;
 	m = arena_calloc(a, 1, sizeof(*m));
 	coords = arena_calloc(a, pat.nnz ? 2 * pat.nnz : 1, sizeof(*coords));

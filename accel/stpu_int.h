@@ -17,6 +17,8 @@
 
 #include "accel/accel.h"
 
+struct strbuf;
+
 /* A non-zero pattern in compressed columns: rows of column c are
  * row_idx[col_ptr[c] .. col_ptr[c+1]), strictly increasing. */
 struct stpu_pattern {
@@ -33,8 +35,8 @@ struct stpu_pattern {
  * non-zeros placed uniformly; banded: |row - col| <= band width). Returns 0,
  * or -1 with 'err' when the matrix is too large to generate.
  */
-int stpu_pattern_build(const struct spec_stpu *st, struct stpu_pattern *p, char *err,
-		       size_t err_size);
+int stpu_pattern_build(const struct spec_stpu *st, struct stpu_pattern *p,
+		       struct strbuf *err);
 
 /* The pattern of matrix 'm' (2 ranks; duplicates merged). */
 void stpu_pattern_from_matrix(const struct spec_matrix *m, struct stpu_pattern *p);
@@ -78,6 +80,28 @@ void stpu_pack(const struct stpu_pattern *pat, enum accel_stpu_scheme scheme,
 	       const struct stpu_pack_params *pp, struct accel_stpu_packing *stats,
 	       stpu_part_fn fn, void *ctx);
 
+/*
+ * The groups of a scheme that presents the same groups to every partition
+ * (TPU: every column, one column each; KMZ: its full-height groups), for a
+ * cost model that does not walk partition by partition.
+ */
+struct stpu_uniform {
+	size_t n_groups;
+	uint32_t *len;                    /* columns of each group; NULL: one each (TPU) */
+	uint64_t sum_len;                 /* the columns of all the groups */
+};
+
+/*
+ * Pack 'pat' with TPU or KMZ ('scheme'), fill 'stats' as stpu_pack() does
+ * and the groups into 'u' (release with stpu_uniform_release()): in time and
+ * memory of the non-zeros and the groups, not of partitions x groups.
+ */
+void stpu_pack_uniform(const struct stpu_pattern *pat, enum accel_stpu_scheme scheme,
+		       const struct stpu_pack_params *pp, struct accel_stpu_packing *stats,
+		       struct stpu_uniform *u);
+
+void stpu_uniform_release(struct stpu_uniform *u);
+
 /* ------------------------------------------------------------ schedule */
 
 /* How a PE column starts its multiply-add. */
@@ -107,6 +131,13 @@ void stpu_sched_init(struct stpu_sched *s, unsigned sah, unsigned saw, enum stpu
 
 /* Schedule one block of 'rows' matrix rows and 'width' used columns with input group lengths 'len'. */
 void stpu_sched_block(struct stpu_sched *s, unsigned rows, unsigned width, const uint32_t *len);
+
+/*
+ * Schedule 'n' blocks of 'rows' matrix rows on a TRIGGER_ARRIVAL schedule
+ * at once, in O(saw): what n calls of stpu_sched_block() would give (their
+ * widths and group lengths do not matter there).
+ */
+void stpu_sched_arrival_blocks(struct stpu_sched *s, unsigned rows, uint64_t n);
 
 /* Cycles from the first load to the last output collected (0 without blocks). */
 uint64_t stpu_sched_cycles(const struct stpu_sched *s);

@@ -135,13 +135,13 @@ static uint64_t valid_mask(size_t w, size_t n_groups)
  */
 struct slices {
 	unsigned n;
-	uint64_t s[16];
+	uint64_t s[32];
 };
 
 static void slices_init(struct slices *sl, size_t max_count)
 {
 	unsigned n = 1;
-	while (n < 16 && (UINT64_C(1) << n) <= max_count)
+	while (n < 32 && (UINT64_C(1) << n) <= max_count)
 		n++;
 	sl->n = n;
 	memset(sl->s, 0, sizeof(sl->s));
@@ -312,6 +312,53 @@ static void walker_col(struct walker *wk, uint64_t c, uint64_t *b, uint64_t *e)
 	wk->cursor[c] = k;
 }
 
+/*
+ * The entries of the pattern by partition, then column, then row (a stable
+ * counting sort of the columns' entries by partition): the packers that
+ * skip empty columns visit each partition's non-empty columns only, so
+ * their work follows the non-zeros and the partitions, not partitions x
+ * columns. Entries of partition p are [ptr[p], ptr[p + 1]); rows are
+ * relative to the partition.
+ */
+struct by_part {
+	uint64_t *ptr;
+	uint32_t *col, *row;
+};
+
+static void by_part_build(struct by_part *bp, const struct stpu_pattern *pat, unsigned part_rows,
+			  uint64_t n_parts)
+{
+	uint64_t c, k, p;
+
+	bp->ptr = xcalloc((size_t)n_parts + 2, sizeof(*bp->ptr));
+	bp->col = xmalloc((size_t)(pat->nnz ? pat->nnz : 1) * sizeof(*bp->col));
+	bp->row = xmalloc((size_t)(pat->nnz ? pat->nnz : 1) * sizeof(*bp->row));
+	for (k = 0; k < pat->nnz; k++)
+		bp->ptr[pat->row_idx[k] / part_rows + 2]++;
+	for (p = 0; p < n_parts; p++)
+		bp->ptr[p + 2] += bp->ptr[p + 1];
+	for (c = 0; c < pat->cols; c++)            /* ptr[p + 1]: the next free slot of p */
+		for (k = pat->col_ptr[c]; k < pat->col_ptr[c + 1]; k++) {
+			uint64_t at = bp->ptr[pat->row_idx[k] / part_rows + 1]++;
+			bp->col[at] = (uint32_t)c;
+			bp->row[at] = pat->row_idx[k] % part_rows;
+		}
+}
+
+static void by_part_free(struct by_part *bp)
+{
+	free(bp->ptr);
+	free(bp->col);
+	free(bp->row);
+}
+
+/* The rows of partition p: part_rows, or what is left for the last one. */
+static unsigned part_rows_of(const struct stpu_pattern *pat, unsigned part_rows, uint64_t p)
+{
+	uint64_t left = pat->rows - p * part_rows;
+	return left < part_rows ? (unsigned)left : part_rows;
+}
+
 /* ------------------------------------------------------------------ TPU */
 
 static void pack_none(const struct stpu_pattern *pat, const struct stpu_pack_params *pp,
@@ -385,45 +432,42 @@ static size_t c0_place(struct c0_state *s, const uint32_t *rows, size_t m)
 static void pack_c0(const struct stpu_pattern *pat, const struct stpu_pack_params *pp,
 		    struct accel_stpu_packing *st, stpu_part_fn fn, void *ctx)
 {
-	struct walker wk;
+	struct by_part bp;
 	struct out o;
 	struct c0_state s;
-	struct u32vec rows = { NULL, 0, 0 };
-	uint64_t p, c, n_parts = (pat->rows + pp->part_rows - 1) / pp->part_rows;
+	uint64_t p, n_parts = (pat->rows + pp->part_rows - 1) / pp->part_rows;
 
 	memset(&o, 0, sizeof(o));
 	memset(&s, 0, sizeof(s));
-	walker_init(&wk, pat, pp->part_rows);
+	by_part_build(&bp, pat, pp->part_rows, n_parts);
 	for (p = 0; p < n_parts; p++) {
-		walker_part(&wk, p);
+		unsigned rows = part_rows_of(pat, pp->part_rows, p);
+		uint64_t b = bp.ptr[p], e;
 		out_reset(&o);
-		occ_reset(&s.occ, wk.rows);
+		occ_reset(&s.occ, rows);
 		s.n_groups = 0;
-		for (c = 0; c < pat->cols; c++) {
-			uint64_t b, e, k;
-			size_t g;
-			walker_col(&wk, c, &b, &e);
-			if (b == e)
-				continue;
-			rows.n = 0;
-			for (k = b; k < e; k++)
-				u32_push(&rows, (uint32_t)(pat->row_idx[k] - wk.r0));
-			g = c0_place(&s, rows.v, rows.n);
+		for (; b < bp.ptr[p + 1]; b = e) {    /* one non-empty column at a time */
+			uint32_t c = bp.col[b];
+			size_t g, m;
+			uint64_t k;
+			for (e = b; e < bp.ptr[p + 1] && bp.col[e] == c; e++)
+				;
+			m = (size_t)(e - b);
+			g = c0_place(&s, bp.row + b, m);
 			if (g == o.len.n) {
 				u32_push(&o.len, 0);
 				u32_push(&o.nnz, 0);
 			}
 			o.len.v[g]++;
-			o.nnz.v[g] += (uint32_t)rows.n;
-			for (k = 0; k < rows.n; k++)
-				out_member(&o, pp, (uint32_t)g, rows.v[k], (uint32_t)c);
+			o.nnz.v[g] += (uint32_t)m;
+			for (k = b; k < e; k++)
+				out_member(&o, pp, (uint32_t)g, bp.row[k], c);
 		}
 		st->n_groups_total += o.len.n;
-		out_emit(&o, pp, p, wk.rows, st, fn, ctx);
+		out_emit(&o, pp, p, rows, st, fn, ctx);
 	}
-	free(wk.cursor);
+	by_part_free(&bp);
 	free(s.occ.bits);
-	free(rows.v);
 	out_free(&o);
 }
 
@@ -686,35 +730,32 @@ static void c1_partition(struct c1_scratch *x, const struct stpu_pack_params *pp
 static void pack_c1(const struct stpu_pattern *pat, const struct stpu_pack_params *pp,
 		    struct accel_stpu_packing *st, stpu_part_fn fn, void *ctx)
 {
-	struct walker wk;
+	struct by_part bp;
 	struct out o;
 	struct c1_scratch x;
-	uint64_t p, c, n_parts = (pat->rows + pp->part_rows - 1) / pp->part_rows;
+	uint64_t p, n_parts = (pat->rows + pp->part_rows - 1) / pp->part_rows;
 
 	memset(&o, 0, sizeof(o));
 	memset(&x, 0, sizeof(x));
 	x.stamp = xcalloc((size_t)(pat->cols ? pat->cols : 1), sizeof(*x.stamp));
-	walker_init(&wk, pat, pp->part_rows);
+	by_part_build(&bp, pat, pp->part_rows, n_parts);
 	for (p = 0; p < n_parts; p++) {
-		walker_part(&wk, p);
+		unsigned rows = part_rows_of(pat, pp->part_rows, p);
+		uint64_t k;
 		out_reset(&o);
-		x.ps.occ.rows = wk.rows;
+		x.ps.occ.rows = rows;
 		cands_reset(&x.a);
-		for (c = 0; c < pat->cols; c++) {
-			uint64_t b, e, k;
-			walker_col(&wk, c, &b, &e);
-			if (b == e)
-				continue;
-			for (k = b; k < e; k++)
-				cands_add(&x.a, (uint32_t)(pat->row_idx[k] - wk.r0), (uint32_t)c);
-			cands_close(&x.a);
+		for (k = bp.ptr[p]; k < bp.ptr[p + 1]; k++) {
+			cands_add(&x.a, bp.row[k], bp.col[k]);
+			if (k + 1 == bp.ptr[p + 1] || bp.col[k + 1] != bp.col[k])
+				cands_close(&x.a);
 		}
-		c1_pass_reset(&x.ps, wk.rows);
+		c1_pass_reset(&x.ps, rows);
 		c1_partition(&x, pp, st, &o);
 		st->n_groups_total += o.len.n;
-		out_emit(&o, pp, p, wk.rows, st, fn, ctx);
+		out_emit(&o, pp, p, rows, st, fn, ctx);
 	}
-	free(wk.cursor);
+	by_part_free(&bp);
 	free(x.ps.occ.bits);
 	free(x.ps.full.bits);
 	free(x.ps.owner);
@@ -730,52 +771,103 @@ static void pack_c1(const struct stpu_pattern *pat, const struct stpu_pack_param
 
 /* ------------------------------------------------------------------ KMZ */
 
+/*
+ * KMZ's first-fit over full-height groups. Only open groups (fewer than
+ * alpha columns) take columns, so the occupancy bits are kept for open
+ * groups only, each in a slot that a closing group gives back (its bits
+ * cleared from its own rows), and for the rows that hold a non-zero only
+ * (rows renumbered): memory follows the rows with non-zeros times the
+ * groups open at once, not rows x groups. Slots are not in group order, so
+ * a column takes the lowest-numbered group among the slots that fit it.
+ */
 struct kmz {
-	struct occ occ;             /* full height */
+	struct occ occ;             /* active rows x slots */
 	size_t n_groups, cap;
 	uint32_t *size;             /* columns per group */
 	uint64_t *conflicts;        /* per group */
-	uint64_t *open;             /* bit per group: fewer than alpha columns */
-	size_t open_words;
-	struct u32vec *rows;        /* kept rows per group */
+	uint32_t *slot;             /* per group: its slot while open */
+	struct u32vec *rows;        /* kept rows per group (active numbers, ascending) */
+	uint32_t *group_of;         /* per slot: its group */
+	uint64_t *used;             /* bit per slot: held by an open group */
+	size_t n_slots, slots_alloc, used_words;
+	struct u32vec free_slots;
 };
+
+/* A slot for a new group: the last one given back, else a new one. */
+static uint32_t kmz_take_slot(struct kmz *k)
+{
+	uint32_t s;
+
+	if (k->free_slots.n) {
+		s = k->free_slots.v[--k->free_slots.n];
+	} else {
+		s = (uint32_t)k->n_slots++;
+		occ_need(&k->occ, s);
+		XGROW(k->group_of, k->n_slots, k->slots_alloc);
+		if (s / 64 >= k->used_words) {
+			k->used = xreallocarray(k->used, s / 64 + 1, sizeof(*k->used));
+			k->used[s / 64] = 0;
+			k->used_words = s / 64 + 1;
+		}
+	}
+	k->used[s / 64] |= UINT64_C(1) << (s % 64);
+	return s;
+}
 
 static void kmz_new_group(struct kmz *k)
 {
 	size_t g = k->n_groups++;
-	occ_need(&k->occ, g);
 	if (g >= k->cap) {
 		size_t cap = k->cap ? 2 * k->cap : 64;
 		k->size = xreallocarray(k->size, cap, sizeof(*k->size));
 		k->conflicts = xreallocarray(k->conflicts, cap, sizeof(*k->conflicts));
+		k->slot = xreallocarray(k->slot, cap, sizeof(*k->slot));
 		k->rows = xreallocarray(k->rows, cap, sizeof(*k->rows));
 		k->cap = cap;
-	}
-	if (g / 64 >= k->open_words) {
-		k->open = xreallocarray(k->open, g / 64 + 1, sizeof(*k->open));
-		k->open[g / 64] = 0;
-		k->open_words = g / 64 + 1;
 	}
 	k->size[g] = 0;
 	k->conflicts[g] = 0;
 	memset(&k->rows[g], 0, sizeof(k->rows[g]));
-	k->open[g / 64] |= UINT64_C(1) << (g % 64);
+	k->slot[g] = kmz_take_slot(k);
+	k->group_of[k->slot[g]] = (uint32_t)g;
 }
 
-/* The first open group that takes column rows[0..m) within 'budget' conflicts. */
+/* Group g has its alpha columns: give its slot back, its bits cleared on its rows. */
+static void kmz_close(struct kmz *k, size_t g)
+{
+	uint32_t s = k->slot[g];
+	size_t i;
+
+	for (i = 0; i < k->rows[g].n; i++)
+		k->occ.bits[(s / 64) * k->occ.rows + k->rows[g].v[i]] &= ~(UINT64_C(1) << (s % 64));
+	k->used[s / 64] &= ~(UINT64_C(1) << (s % 64));
+	u32_push(&k->free_slots, s);
+}
+
+/*
+ * The lowest-numbered open group that takes column rows[0..m) (active row
+ * numbers) within 'budget' conflicts: one it does not conflict with, or one
+ * whose conflicts with it keep the group's within the budget. n_groups
+ * when none does.
+ */
 static size_t kmz_find(const struct kmz *k, const uint32_t *rows, size_t m, uint64_t budget)
 {
-	size_t w, i, R = k->occ.rows;
+	size_t w, i, R = k->occ.rows, best = k->n_groups;
 
-	for (w = 0; w < k->occ.n_words; w++) {
-		uint64_t any = 0, open = k->open[w] & valid_mask(w, k->n_groups), nocoll, below, cand;
+	for (w = 0; w < k->used_words; w++) {
+		uint64_t any = 0, open = k->used[w], nocoll, cand;
 		if (!open)
 			continue;
 		for (i = 0; i < m && (budget || (any & open) != open); i++)
 			any |= k->occ.bits[w * R + rows[i]];
 		nocoll = ~any & open;
-		below = nocoll ? (UINT64_C(1) << __builtin_ctzll(nocoll)) - 1 : ~UINT64_C(0);
-		cand = budget ? any & open & below : 0;
+		while (nocoll) {
+			size_t g = k->group_of[w * 64 + (size_t)__builtin_ctzll(nocoll)];
+			if (g < best)
+				best = g;
+			nocoll &= nocoll - 1;
+		}
+		cand = budget ? any & open : 0;
 		if (cand) {
 			struct slices sl;
 			slices_init(&sl, m);
@@ -783,16 +875,14 @@ static size_t kmz_find(const struct kmz *k, const uint32_t *rows, size_t m, uint
 				slices_add(&sl, k->occ.bits[w * R + rows[i]] & cand);
 			while (cand) {
 				unsigned b = (unsigned)__builtin_ctzll(cand);
-				size_t g = w * 64 + b;
-				if (k->conflicts[g] + slices_count(&sl, b) <= budget)
-					return g;
+				size_t g = k->group_of[w * 64 + b];
+				if (g < best && k->conflicts[g] + slices_count(&sl, b) <= budget)
+					best = g;
 				cand &= cand - 1;
 			}
 		}
-		if (nocoll)
-			return w * 64 + (size_t)__builtin_ctzll(nocoll);
 	}
-	return k->n_groups;
+	return best;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -801,42 +891,100 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Pack full-height columns into k; the members of each group go to 'members' when kept. */
+/*
+ * The rows that hold a non-zero, ascending, into '*act' (their number is
+ * returned), and each entry's row as its index there into '*idx': a bit per
+ * matrix row and a running count per 64 rows give each row's rank.
+ */
+static size_t active_rows(const struct stpu_pattern *pat, uint32_t **act, uint32_t **idx)
+{
+	size_t n_words = (size_t)(pat->rows + 63) / 64, n = 0, w;
+	uint64_t *bits = xcalloc(n_words + 1, sizeof(*bits)), k;
+	uint32_t *rank = xmalloc((n_words + 1) * sizeof(*rank));
+
+	for (k = 0; k < pat->nnz; k++)
+		bits[pat->row_idx[k] / 64] |= UINT64_C(1) << (pat->row_idx[k] % 64);
+	*act = xmalloc((size_t)(pat->nnz ? pat->nnz : 1) * sizeof(**act));
+	for (w = 0; w < n_words; w++) {
+		uint64_t x = bits[w];
+		rank[w] = (uint32_t)n;
+		while (x) {
+			(*act)[n++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(x));
+			x &= x - 1;
+		}
+	}
+	*idx = xmalloc((size_t)(pat->nnz ? pat->nnz : 1) * sizeof(**idx));
+	for (k = 0; k < pat->nnz; k++) {
+		uint32_t r = pat->row_idx[k];
+		uint64_t below = bits[r / 64] & ((UINT64_C(1) << (r % 64)) - 1);
+		(*idx)[k] = rank[r / 64] + (uint32_t)__builtin_popcountll(below);
+	}
+	free(bits);
+	free(rank);
+	return n;
+}
+
+/*
+ * Pack full-height columns into k; the members of each group go to
+ * 'members' when kept. The groups' rows are left as matrix rows, ascending.
+ */
 static void kmz_pack_all(struct kmz *k, const struct stpu_pattern *pat,
 			 const struct stpu_pack_params *pp, struct accel_stpu_packing *st,
 			 struct cands *members)
 {
 	uint64_t budget = (uint64_t)floor(pp->kmz_max_conflict_fraction * (double)pat->rows);
+	uint32_t *act, *idx;
 	uint64_t c;
-	size_t g;
+	size_t g, i, n_act = active_rows(pat, &act, &idx);
 
-	occ_reset(&k->occ, (unsigned)pat->rows);
+	occ_reset(&k->occ, (unsigned)(n_act ? n_act : 1));
 	for (c = 0; c < pat->cols; c++) {
-		const uint32_t *rows = pat->row_idx + pat->col_ptr[c];
-		size_t m = (size_t)(pat->col_ptr[c + 1] - pat->col_ptr[c]), i;
+		const uint32_t *rows = idx + pat->col_ptr[c];
+		size_t m = (size_t)(pat->col_ptr[c + 1] - pat->col_ptr[c]);
 		if (!m)
 			continue;
 		g = kmz_find(k, rows, m, budget);
 		if (g == k->n_groups)
 			kmz_new_group(k);
 		for (i = 0; i < m; i++) {
-			if (occ_test(&k->occ, g, rows[i])) {
+			uint32_t s = k->slot[g];
+			if (occ_test(&k->occ, s, rows[i])) {
 				k->conflicts[g]++;
 				st->n_collisions++;
 				st->n_dropped++;
 				continue;
 			}
-			occ_set(&k->occ, g, rows[i]);
+			occ_set(&k->occ, s, rows[i]);
 			u32_push(&k->rows[g], rows[i]);
 		}
 		if (++k->size[g] >= pp->kmz_max_columns)
-			k->open[g / 64] &= ~(UINT64_C(1) << (g % 64));
-		if (members) {
+			kmz_close(k, g);
+		if (members)
 			cands_add(members, (uint32_t)g, (uint32_t)c);
-		}
 	}
-	for (g = 0; g < k->n_groups; g++)
+	for (g = 0; g < k->n_groups; g++) {
 		qsort(k->rows[g].v, k->rows[g].n, sizeof(uint32_t), cmp_u32);
+		for (i = 0; i < k->rows[g].n; i++)
+			k->rows[g].v[i] = act[k->rows[g].v[i]];
+	}
+	free(act);
+	free(idx);
+}
+
+static void kmz_free(struct kmz *k)
+{
+	size_t g;
+
+	for (g = 0; g < k->n_groups; g++)
+		free(k->rows[g].v);
+	free(k->rows);
+	free(k->size);
+	free(k->conflicts);
+	free(k->slot);
+	free(k->group_of);
+	free(k->used);
+	free(k->free_slots.v);
+	free(k->occ.bits);
 }
 
 static void pack_kmz(const struct stpu_pattern *pat, const struct stpu_pack_params *pp,
@@ -876,16 +1024,62 @@ static void pack_kmz(const struct stpu_pattern *pat, const struct stpu_pack_para
 		out_emit(&o, pp, p, rows, st, fn, ctx);
 	}
 	st->n_groups_total = k.n_groups;
-	for (g = 0; g < k.n_groups; g++)
-		free(k.rows[g].v);
-	free(k.rows);
-	free(k.size);
-	free(k.conflicts);
-	free(k.open);
-	free(k.occ.bits);
+	kmz_free(&k);
 	free(cursor);
 	cands_free(&members);
 	out_free(&o);
+}
+
+/* The statistics that follow from the packed width (as the paper defines the efficiency). */
+static void finish_stats(const struct stpu_pattern *pat, struct accel_stpu_packing *st)
+{
+	st->mean_groups = st->n_partitions ? (double)st->packed_width / (double)st->n_partitions
+					   : 0.0;
+	st->efficiency = st->packed_width ? (double)st->n_partitions * (double)pat->cols /
+						    (double)st->packed_width
+					  : 0.0;
+}
+
+void stpu_pack_uniform(const struct stpu_pattern *pat, enum accel_stpu_scheme scheme,
+		       const struct stpu_pack_params *pp, struct accel_stpu_packing *st,
+		       struct stpu_uniform *u)
+{
+	size_t g;
+	uint32_t max_len = 1;
+
+	memset(st, 0, sizeof(*st));
+	memset(u, 0, sizeof(*u));
+	st->n_partitions = (pat->rows + pp->part_rows - 1) / pp->part_rows;
+	if (scheme == ACCEL_STPU_TPU) {
+		u->n_groups = (size_t)pat->cols;
+		u->sum_len = pat->cols;
+	} else if (scheme == ACCEL_STPU_KMZ) {
+		struct kmz k;
+		memset(&k, 0, sizeof(k));
+		kmz_pack_all(&k, pat, pp, st, NULL);
+		u->n_groups = k.n_groups;
+		u->len = xmalloc((k.n_groups ? k.n_groups : 1) * sizeof(*u->len));
+		for (g = 0, max_len = 0; g < k.n_groups; g++) {
+			u->len[g] = k.size[g];
+			u->sum_len += k.size[g];
+			if (k.size[g] > max_len)
+				max_len = k.size[g];
+		}
+		kmz_free(&k);
+	} else {
+		BUG("STPU scheme %d has groups of its own in each partition", (int)scheme);
+	}
+	st->packed_width = st->n_partitions * u->n_groups;
+	st->min_groups = st->max_groups = u->n_groups;
+	st->max_group_columns = u->n_groups ? max_len : 0;
+	st->n_groups_total = u->n_groups;
+	finish_stats(pat, st);
+}
+
+void stpu_uniform_release(struct stpu_uniform *u)
+{
+	free(u->len);
+	memset(u, 0, sizeof(*u));
 }
 
 void stpu_pack(const struct stpu_pattern *pat, enum accel_stpu_scheme scheme,
@@ -910,9 +1104,5 @@ void stpu_pack(const struct stpu_pattern *pat, enum accel_stpu_scheme scheme,
 	default:
 		BUG("STPU scheme %d", (int)scheme);
 	}
-	st->mean_groups = st->n_partitions ? (double)st->packed_width / (double)st->n_partitions
-					   : 0.0;
-	st->efficiency = st->packed_width ? (double)st->n_partitions * (double)pat->cols /
-						    (double)st->packed_width
-					  : 0.0;
+	finish_stats(pat, st);
 }

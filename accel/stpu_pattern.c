@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "util/rng.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /* Generation through a bitmap of rows x cols bits is bounded to 2^32 positions (512 MiB). */
@@ -51,27 +52,6 @@ static void pattern_alloc(struct stpu_pattern *p, uint64_t rows, uint64_t cols, 
 	p->nnz = nnz;
 	p->col_ptr = xcalloc((size_t)cols + 1, sizeof(*p->col_ptr));
 	p->row_idx = xmalloc((size_t)(nnz ? nnz : 1) * sizeof(*p->row_idx));
-}
-
-/* Fill 'p' from the column-major bitmap 'bits' (bit c * rows + r) holding 'nnz' bits. */
-static void pattern_from_bitmap(struct stpu_pattern *p, const uint64_t *bits, uint64_t rows,
-				uint64_t cols, uint64_t nnz)
-{
-	uint64_t n_words = (rows * cols + 63) / 64, w, k = 0;
-	uint64_t c;
-
-	pattern_alloc(p, rows, cols, nnz);
-	for (w = 0; w < n_words; w++) {
-		uint64_t word = bits[w];
-		while (word) {
-			uint64_t pos = w * 64 + (uint64_t)__builtin_ctzll(word);
-			word &= word - 1;
-			p->col_ptr[pos / rows + 1]++;
-			p->row_idx[k++] = (uint32_t)(pos % rows);
-		}
-	}
-	for (c = 0; c < cols; c++)
-		p->col_ptr[c + 1] += p->col_ptr[c];
 }
 
 /* Set (or, with 'clear', clear) 'count' distinct random bits of the n-bit map. */
@@ -111,52 +91,106 @@ static uint64_t *sorted_positions(uint64_t n, uint64_t count, struct rng *r)
 	return pos;
 }
 
-/* A uniform 'k'-subset of [0, n) as a bitmap of n bits (caller frees). */
-static uint64_t *random_subset(uint64_t n, uint64_t k, struct rng *r)
+/*
+ * 'k' distinct positions drawn from [0, n) as a bitmap of n bits would draw
+ * them (scatter_bits(): draw, skip a position already taken), kept in an
+ * open-addressing set of about 4k slots instead: memory and time follow k,
+ * not n. Returns them sorted (caller frees).
+ */
+static uint64_t *drawn_positions(uint64_t n, uint64_t k, struct rng *r)
 {
-	uint64_t *bits = xcalloc((size_t)((n + 63) / 64 + 1), sizeof(*bits));
+	uint64_t *out = xmalloc((size_t)(k ? k : 1) * sizeof(*out)), *set, mask, have = 0;
+	size_t slots = 16;
+
+	while (slots < 4 * k)
+		slots *= 2;
+	set = xmalloc(slots * sizeof(*set));
+	memset(set, 0xff, slots * sizeof(*set));   /* UINT64_MAX: empty (n <= 2^32) */
+	mask = slots - 1;
+	while (have < k) {
+		uint64_t pos = rng_below(r, n), h = (pos * UINT64_C(0x9E3779B97F4A7C15)) >> 20;
+		while (set[h & mask] != UINT64_MAX && set[h & mask] != pos)
+			h++;
+		if (set[h & mask] == pos)
+			continue;
+		set[h & mask] = pos;
+		out[have++] = pos;
+	}
+	free(set);
+	qsort(out, (size_t)k, sizeof(*out), cmp_u64);
+	return out;
+}
+
+/*
+ * A uniform 'k'-subset of [0, n) (n <= 2^32), sorted, into '*out' (caller
+ * frees): the positions a bitmap of n bits gets from scatter_bits() (set k
+ * bits, or clear n - k of a full map when k > n / 2), with the same random
+ * draws. The bitmap is used only where it is no larger than a set of the
+ * positions would be (k > n / 128); below that the drawn positions are
+ * kept in a hash set, so memory and time follow k, not n.
+ */
+static void random_subset(uint64_t n, uint64_t k, struct rng *r, uint64_t **out)
+{
+	uint64_t *bits, w, at = 0;
 	bool dense = k > n / 2;
+
+	if (!dense && k <= n / 128) {
+		*out = drawn_positions(n, k, r);
+		return;
+	}
+	bits = xcalloc((size_t)((n + 63) / 64 + 1), sizeof(*bits));
 	if (dense) {
-		uint64_t w;
 		for (w = 0; w < n / 64; w++)
 			bits[w] = ~UINT64_C(0);
 		if (n % 64)
 			bits[n / 64] = (UINT64_C(1) << (n % 64)) - 1;
 	}
 	scatter_bits(bits, n, dense ? n - k : k, dense, r);
-	return bits;
+	*out = xmalloc((size_t)(k ? k : 1) * sizeof(**out));
+	for (w = 0; w < (n + 63) / 64; w++) {
+		uint64_t word = bits[w];
+		while (word) {
+			(*out)[at++] = w * 64 + (uint64_t)__builtin_ctzll(word);
+			word &= word - 1;
+		}
+	}
+	free(bits);
+}
+
+/* Fill 'p' from 'nnz' sorted column-major positions (column pos / rows, row pos % rows). */
+static void pattern_from_positions(struct stpu_pattern *p, const uint64_t *pos, uint64_t rows,
+				   uint64_t cols, uint64_t nnz)
+{
+	uint64_t k, c;
+
+	pattern_alloc(p, rows, cols, nnz);
+	for (k = 0; k < nnz; k++) {
+		p->col_ptr[pos[k] / rows + 1]++;
+		p->row_idx[k] = (uint32_t)(pos[k] % rows);
+	}
+	for (c = 0; c < cols; c++)
+		p->col_ptr[c + 1] += p->col_ptr[c];
 }
 
 /* Uniform: exactly 'nnz' positions, every set equally likely. */
 static int generate_uniform(struct stpu_pattern *p, uint64_t rows, uint64_t cols, uint64_t nnz,
-			    struct rng *r, char *err, size_t err_size)
+			    struct rng *r, struct strbuf *err)
 {
-	uint64_t n = rows * cols;
+	uint64_t n = rows * cols, *pos;
 
 	if (n <= STPU_MAX_BITMAP_POSITIONS) {
-		uint64_t *bits = random_subset(n, nnz, r);
-		pattern_from_bitmap(p, bits, rows, cols, nnz);
-		free(bits);
-		return 0;
-	}
-	if (nnz > STPU_MAX_SORTED_NONZEROS) {
-		snprintf(err, err_size, "a %llu x %llu matrix with %llu non-zeros is too large to "
+		random_subset(n, nnz, r, &pos);
+	} else if (nnz > STPU_MAX_SORTED_NONZEROS) {
+		strbuf_setf(err, "a %llu x %llu matrix with %llu non-zeros is too large to "
 			 "generate (at most 2^32 positions, or 2^27 non-zeros)",
 			 (unsigned long long)rows, (unsigned long long)cols,
 			 (unsigned long long)nnz);
 		return -1;
+	} else {
+		pos = sorted_positions(n, nnz, r);
 	}
-	{
-		uint64_t *pos = sorted_positions(n, nnz, r), k, c;
-		pattern_alloc(p, rows, cols, nnz);
-		for (k = 0; k < nnz; k++) {
-			p->col_ptr[pos[k] / rows + 1]++;
-			p->row_idx[k] = (uint32_t)(pos[k] % rows);
-		}
-		for (c = 0; c < cols; c++)
-			p->col_ptr[c + 1] += p->col_ptr[c];
-		free(pos);
-	}
+	pattern_from_positions(p, pos, rows, cols, nnz);
+	free(pos);
 	return 0;
 }
 
@@ -191,46 +225,53 @@ static int cmp_entry(const void *a, const void *b)
 	return x->row < y->row ? -1 : x->row > y->row;
 }
 
-static bool bit_of(const uint64_t *bits, uint64_t i)
-{
-	return (bits[i / 64] >> (i % 64)) & 1;
-}
-
-/* Block-structured: round(density x blocks) whole blocks of br x bc. */
+/*
+ * Block-structured: round(density x blocks) whole blocks of br x bc. The
+ * chosen blocks are listed by block column (then block row), so the work
+ * follows the non-zeros and the columns, not the blocks.
+ */
 static int generate_block(struct stpu_pattern *p, uint64_t rows, uint64_t cols,
-			  const struct spec_density *d, struct rng *r, char *err, size_t err_size)
+			  const struct spec_density *d, struct rng *r, struct strbuf *err)
 {
 	uint64_t br = d->block_shape[0], bc = d->block_shape[1];
 	uint64_t gr = (rows + br - 1) / br, gc = (cols + bc - 1) / bc, n_blocks = gr * gc;
-	uint64_t k = (uint64_t)llround(d->density * (double)n_blocks), c, nnz = 0, at = 0;
-	uint64_t *chosen;
+	uint64_t k = (uint64_t)llround(d->density * (double)n_blocks), c, nnz = 0, at = 0, i;
+	uint64_t *chosen, *by_col, *ptr;
 
 	if (k > n_blocks)
 		k = n_blocks;
 	if (n_blocks > STPU_MAX_BITMAP_POSITIONS) {
-		snprintf(err, err_size, "%llu blocks are too many to generate",
+		strbuf_setf(err, "%llu blocks are too many to generate",
 			 (unsigned long long)n_blocks);
 		return -1;
 	}
-	chosen = random_subset(n_blocks, k, r);
-	for (c = 0; c < cols; c++) {
-		uint64_t b;
-		for (b = 0; b < gr; b++)
-			if (bit_of(chosen, b * gc + c / bc))
-				nnz += (b + 1) * br < rows ? br : rows - b * br;
-	}
+	random_subset(n_blocks, k, r, &chosen);      /* b * gc + j, ascending */
+	ptr = xcalloc((size_t)gc + 1, sizeof(*ptr));
+	by_col = xmalloc((size_t)(k ? k : 1) * sizeof(*by_col));
+	for (i = 0; i < k; i++)
+		ptr[chosen[i] % gc + 1]++;
+	for (c = 0; c < gc; c++)
+		ptr[c + 1] += ptr[c];
+	for (i = 0; i < k; i++)                      /* stable: block rows stay ascending */
+		by_col[ptr[chosen[i] % gc]++] = chosen[i] / gc;
+	for (c = gc; c > 0; c--)
+		ptr[c] = ptr[c - 1];
+	ptr[0] = 0;
+	for (c = 0; c < gc; c++)
+		for (i = ptr[c]; i < ptr[c + 1]; i++)
+			nnz += ((c + 1) * bc < cols ? bc : cols - c * bc) *
+			       ((by_col[i] + 1) * br < rows ? br : rows - by_col[i] * br);
 	pattern_alloc(p, rows, cols, nnz);
 	for (c = 0; c < cols; c++) {
-		uint64_t b, row;
-		for (b = 0; b < gr; b++) {
-			if (!bit_of(chosen, b * gc + c / bc))
-				continue;
-			for (row = b * br; row < rows && row < (b + 1) * br; row++)
+		uint64_t j = c / bc, row;
+		for (i = ptr[j]; i < ptr[j + 1]; i++)
+			for (row = by_col[i] * br; row < rows && row < (by_col[i] + 1) * br; row++)
 				p->row_idx[at++] = (uint32_t)row;
-		}
 		p->col_ptr[c + 1] = at;
 	}
 	free(chosen);
+	free(by_col);
+	free(ptr);
 	return 0;
 }
 
@@ -295,15 +336,14 @@ static void power_law_rows(uint64_t n, uint64_t width, uint64_t total, double al
 
 /* Power law: fixed row lengths, uniform places in each row. */
 static int generate_power_law(struct stpu_pattern *p, uint64_t rows, uint64_t cols,
-			      const struct spec_density *d, struct rng *r, char *err,
-			      size_t err_size)
+			      const struct spec_density *d, struct rng *r, struct strbuf *err)
 {
 	uint64_t total = (uint64_t)llround(d->density * (double)rows * (double)cols);
 	uint64_t *len = xmalloc((size_t)rows * sizeof(*len)), *row_of = NULL, i, k, nnz = 0;
 	struct entry *e;
 
 	if (total > STPU_MAX_SORTED_NONZEROS) {
-		snprintf(err, err_size, "a power-law matrix with %llu non-zeros is too large to "
+		strbuf_setf(err, "a power-law matrix with %llu non-zeros is too large to "
 			 "generate (at most 2^27)", (unsigned long long)total);
 		free(len);
 		return -1;
@@ -323,11 +363,11 @@ static int generate_power_law(struct stpu_pattern *p, uint64_t rows, uint64_t co
 		nnz += len[i];
 	e = xmalloc((size_t)(nnz ? nnz : 1) * sizeof(*e));
 	for (i = 0, k = 0; i < rows; i++) {
-		uint64_t *bits = random_subset(cols, len[i], r), c;
-		for (c = 0; c < cols; c++)
-			if (bit_of(bits, c))
-				e[k++] = (struct entry){ c, row_of ? row_of[i] : i };
-		free(bits);
+		uint64_t *at, c;
+		random_subset(cols, len[i], r, &at);
+		for (c = 0; c < len[i]; c++)
+			e[k++] = (struct entry){ at[c], row_of ? row_of[i] : i };
+		free(at);
 	}
 	qsort(e, (size_t)nnz, sizeof(*e), cmp_entry);
 	pattern_alloc(p, rows, cols, nnz);
@@ -367,8 +407,7 @@ void stpu_pattern_from_matrix(const struct spec_matrix *m, struct stpu_pattern *
 	free(e);
 }
 
-int stpu_pattern_build(const struct spec_stpu *st, struct stpu_pattern *p, char *err,
-		       size_t err_size)
+int stpu_pattern_build(const struct spec_stpu *st, struct stpu_pattern *p, struct strbuf *err)
 {
 	const struct spec_density *d = &st->matrix;
 	uint64_t rows = st->matrix_rows, cols = st->matrix_cols;
@@ -384,19 +423,19 @@ int stpu_pattern_build(const struct spec_stpu *st, struct stpu_pattern *p, char 
 		generate_banded(p, rows, cols, d->band_width);
 		return 0;
 	case SPEC_DENSITY_BLOCK:
-		return generate_block(p, rows, cols, d, &r, err, err_size);
+		return generate_block(p, rows, cols, d, &r, err);
 	case SPEC_DENSITY_POWER_LAW:
-		return generate_power_law(p, rows, cols, d, &r, err, err_size);
+		return generate_power_law(p, rows, cols, d, &r, err);
 	case SPEC_DENSITY_FIXED_STRUCTURED:
 	case SPEC_DENSITY_HYPERGEOMETRIC: {
 		double want = ceil(d->density * (double)rows * (double)cols);
 		uint64_t nnz = (uint64_t)want;
 		if (nnz > rows * cols)
 			nnz = rows * cols;
-		return generate_uniform(p, rows, cols, nnz, &r, err, err_size);
+		return generate_uniform(p, rows, cols, nnz, &r, err);
 	}
 	default:
-		snprintf(err, err_size, "distribution '%s' cannot generate an STPU matrix",
+		strbuf_setf(err, "distribution '%s' cannot generate an STPU matrix",
 			 spec_density_kind_name(d->kind));
 		return -1;
 	}

@@ -96,6 +96,31 @@ void stpu_sched_block(struct stpu_sched *s, unsigned rows, unsigned width, const
 	s->n_blocks++;
 }
 
+/*
+ * With TRIGGER_ARRIVAL nothing of a block but its rows matters: by
+ * induction from W_0 = 0, W_b = b saw and E_b[c] = W_b + saw - 1 + c (the
+ * load chain is the binding constraint; E_{b-2}[saw-1] + 1 = W_b - 1 and
+ * E_{b-1}[c+1] + 1 = W_b + c + 1 never bind, nor does E_{b-1}[c] + 1), so
+ * 'n' blocks are scheduled at once, and the last of them ends the latest.
+ */
+void stpu_sched_arrival_blocks(struct stpu_sched *s, unsigned rows, uint64_t n)
+{
+	unsigned saw = s->saw, c;
+	int64_t last;
+
+	if (s->trigger != STPU_TRIGGER_ARRIVAL)
+		BUG("stpu_sched_arrival_blocks() on a schedule whose blocks wait for end signals");
+	if (n == 0)
+		return;
+	last = (int64_t)(s->n_blocks + n - 1);
+	for (c = 0; c < saw; c++)
+		s->e_prev[c] = (last + 1) * saw - 1 + c;
+	s->done = max2(s->done, (last + 2) * saw - 2 + rows);
+	s->e_last_prev2 = last >= 1 ? (last + 1) * saw - 2 : NONE;
+	s->w_prev = last * saw;
+	s->n_blocks += n;
+}
+
 uint64_t stpu_sched_cycles(const struct stpu_sched *s)
 {
 	return s->n_blocks ? (uint64_t)(s->done + 1) : 0;

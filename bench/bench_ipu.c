@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "accel/ipu_int.h"
+#include "job/job.h"
 #include "specs/spec.h"
 #include "util/diag.h"
 #include "util/strbuf.h"
@@ -45,6 +46,7 @@ static const struct layer layers[] = {
 static struct spec_set *load(const char *dir, const struct layer *l)
 {
 	struct diag_list dl = DIAG_LIST_INIT;
+	struct spec_load_options lo = { .kinds = job_spec_kinds() };
 	struct spec_override ov[4];
 	char path[4096];
 	const char *paths[1] = { path };
@@ -55,7 +57,7 @@ static struct spec_set *load(const char *dir, const struct layer *l)
 	for (i = 0; i < 4 && l->overrides[i]; i++)
 		if (spec_override_parse(l->overrides[i], &ov[n], &dl) == 0)
 			n++;
-	s = spec_set_load_overrides(paths, 1, ov, n, NULL, &dl);
+	s = spec_set_load_overrides(paths, 1, ov, n, &lo, &dl);
 	if (!s)
 		diag_print(&dl, stderr);
 	diag_list_release(&dl);
@@ -105,7 +107,7 @@ int main(int argc, char **argv)
 		}
 		for (k = 0; k < 2; k++) {
 			double t0 = now_s(), t;
-			accel_ipu_eval(s, NULL, r, NULL, 0);
+			accel_ipu_eval(s, NULL, r, NULL);
 			t = now_s() - t0;
 			if (t < best_eval)
 				best_eval = t;

@@ -68,7 +68,7 @@ static void bench_model(const char *dir)
 
 	if (!s)
 		exit(1);
-	ws = model_ws_new(s, NULL, NULL, 0);
+	ws = model_ws_new(s, NULL, NULL);
 	t0 = now_s();
 	do {
 		model_eval(ws, s->mapping, r);

@@ -13,6 +13,7 @@
 #include "model/model.h"
 #include "specs/spec.h"
 #include "util/diag.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 static double now_s(void)
@@ -32,14 +33,14 @@ static int bench_case(const char *name, const struct spec_set *s, bool walk)
 	struct model_options opt = MODEL_OPTIONS_INIT;
 	struct model_result *r = xmalloc(sizeof(*r));
 	struct model_ws *ws;
-	char err[128];
+	struct strbuf err = STRBUF_INIT;
 	double best = 0, total_t = 0;
 	long total_n = 0, i, round;
 
 	opt.no_fast_path = walk;
-	ws = model_ws_new(s, &opt, err, sizeof(err));
+	ws = model_ws_new(s, &opt, &err);
 	if (!ws) {
-		fprintf(stderr, "%s: %s\n", name, err);
+		fprintf(stderr, "%s: %s\n", name, err.buf);
 		free(r);
 		return -1;
 	}

@@ -14,6 +14,7 @@
 #include "model/model.h"
 #include "specs/spec.h"
 #include "util/diag.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #define ROUNDS 6
@@ -60,8 +61,8 @@ static bool do_point(struct ctx *c)
 	struct diag_list dl = DIAG_LIST_INIT;
 	struct spec_set *s = spec_set_build(c->src, c->ov, 1, NULL, &dl);
 	struct model_ws *ws = NULL;
-	char err[128];
-	bool ok = s && s->has_mapping && (ws = model_ws_new(s, &opt, err, sizeof(err)));
+	struct strbuf err = STRBUF_INIT;
+	bool ok = s && s->has_mapping && (ws = model_ws_new(s, &opt, &err));
 
 	if (ok)
 		model_eval(ws, s->mapping, c->r);

@@ -21,8 +21,10 @@
 
 #include "accel/accel.h"
 #include "accel/stpu_int.h"
+#include "job/job.h"
 #include "specs/spec.h"
 #include "util/diag.h"
+#include "util/strbuf.h"
 
 static double now_s(void)
 {
@@ -39,6 +41,7 @@ static struct spec_set *load(const char *yaml)
 	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
 	const char *p = path;
 	struct diag_list dl = DIAG_LIST_INIT;
+	struct spec_load_options lo = { .kinds = job_spec_kinds() };
 	struct spec_set *s;
 
 	if (!fp) {
@@ -47,7 +50,7 @@ static struct spec_set *load(const char *yaml)
 	}
 	fputs(yaml, fp);
 	fclose(fp);
-	s = spec_set_load(&p, 1, NULL, &dl);
+	s = spec_set_load(&p, 1, &lo, &dl);
 	diag_print(&dl, stderr);
 	diag_list_release(&dl);
 	remove(path);
@@ -67,15 +70,15 @@ static void bench_packing_speed(void)
 				  "  matrix: {rows: 10000, cols: 10000, density: 0.01, seed: 1}\n");
 	struct stpu_pattern pat = STPU_PATTERN_INIT;
 	struct stpu_pack_params pp;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 	double t0;
 	unsigned k;
 
 	if (!s)
 		return;
 	t0 = now_s();
-	if (stpu_pattern_build(s->stpu, &pat, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s\n", err);
+	if (stpu_pattern_build(s->stpu, &pat, &err) < 0) {
+		fprintf(stderr, "%s\n", err.buf);
 		return;
 	}
 	printf("Packing a 10000 x 10000 matrix at density 0.01 (%llu non-zeros), "
@@ -113,7 +116,8 @@ static bool wanted(enum mode md, unsigned dim, double density)
 static bool eval(unsigned dim, double density, const char *dtype, bool estimate,
 		 struct accel_stpu_result *r)
 {
-	char yaml[512], err[256];
+	char yaml[512];
+	struct strbuf err = STRBUF_INIT;
 	struct accel_stpu_options o = { estimate, 0 };
 	struct spec_set *s;
 	int rc;
@@ -124,9 +128,9 @@ static bool eval(unsigned dim, double density, const char *dtype, bool estimate,
 	s = load(yaml);
 	if (!s)
 		return false;
-	rc = accel_stpu_eval(s, &o, r, err, sizeof(err));
+	rc = accel_stpu_eval(s, &o, r, &err);
 	if (rc < 0)
-		fprintf(stderr, "%s\n", err);
+		fprintf(stderr, "%s\n", err.buf);
 	spec_set_free(s);
 	return rc == 0;
 }

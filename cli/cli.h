@@ -107,11 +107,10 @@ struct cli_args {
 	size_t n_layers;
 	bool zip;
 	bool resume;                   /* default true */
-	bool has_command;
-	enum job_command command;      /* --command */
+	const char *command;           /* --command (one of job_command_names()), or NULL */
 	const char *db_path;           /* --db FILE, or NULL */
 	unsigned jobs;                 /* --jobs N (0: the cores) */
-	enum job_metric metric;
+	enum job_metric_id metric;     /* --metric */
 	const char *x;                 /* --x COLUMN */
 	unsigned logscale;             /* CLI_LOG_* */
 	const char *title;
@@ -129,21 +128,23 @@ struct cli_command {
 	const char *epilogue;          /* after the options (exit status ...), may be NULL */
 	int (*run)(const struct cli_command *cmd, struct cli_args *a);
 	enum job_command job;
+	const char *kind;              /* a kind's own command: the design must be of it */
+	bool print_first;              /* what the job prints goes out before its failure */
 	uint64_t options;              /* CLI_OPT_BIT()s of the options it takes */
 	unsigned formats;              /* 1 << enum job_format, for --format */
 	bool no_files;                 /* takes no FILE... (a database instead, say) */
 	const char *const *opt_help;   /* per option, overriding the table's help; may be NULL */
 };
 
-/* The table of subcommands, NULL-terminated (cli/fiberloop.c). */
-extern const struct cli_command *const cli_commands[];
-
 /*
  * Parse argv (argv[0] is the command's name) for 'cmd' into 'a', starting
- * from the command's defaults. Returns 0, or CLI_EXIT_USAGE after printing
- * the error and the usage line. Release 'a' with cli_args_release().
+ * from the command's defaults; all[] (NULL-terminated: every command) names
+ * the commands an option belongs to when 'cmd' does not take it. Returns 0,
+ * or CLI_EXIT_USAGE after printing the error and the usage line. Release
+ * 'a' with cli_args_release().
  */
-int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_args *a);
+int cli_parse(const struct cli_command *const *all, const struct cli_command *cmd, int argc,
+	      char **argv, struct cli_args *a);
 void cli_args_release(struct cli_args *a);
 
 /* Print "fiberloop CMD: message" and the usage line to stderr; returns 2. */

@@ -29,7 +29,9 @@ const struct cli_command cmd_ipu = {
 	.epilogue =
 	"Exit status: 0 success, 1 bad input or a model/executor disagreement, 2 usage error, 3 no plan, overflowing buckets or a tile out of memory (the reason is printed).\n",
 	.run = cli_run_design,
-	.job = JOB_IPU,
+	.job = JOB_MODEL,
+	.kind = "ipu",
+	.print_first = true,
 	.options = CLI_OPT_BIT(CLI_OPT_OUTPUT) | CLI_OPT_BIT(CLI_OPT_FORMAT) |
 		   CLI_OPT_BIT(CLI_OPT_TENSOR) | CLI_OPT_BIT(CLI_OPT_SET) | CLI_OPT_BIT(CLI_OPT_VAR) | CLI_OPT_BIT(CLI_OPT_SEED) |
 		   CLI_OPT_BIT(CLI_OPT_SEEDS) | CLI_OPT_BIT(CLI_OPT_SAMPLES) |

@@ -99,6 +99,7 @@ static int run(const struct cli_command *cmd, struct cli_args *a)
 		.series = a->series, .n_series = a->n_series, .logscale = a->logscale,
 		.title = a->title,
 		.image = ends_with(out, ".png") ? REPORT_IMAGE_PNG : REPORT_IMAGE_SVG,
+		.level_metric = job_metric_get(JOB_METRIC_LEVEL_ENERGY_PJ)->name,
 	};
 	bool script_only = ends_with(out, ".gp");
 	int rc = CLI_EXIT_OK;

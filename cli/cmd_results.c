@@ -84,7 +84,7 @@ const struct cli_command cmd_results = {
 	.summary = "Show or export the rows of a results database.",
 	.usage = "results [OPTION]... DB",
 	.help =
-	"Prints the rows of the results database DB (written by sweep, batch and map --layers --db), in run and index order: as a table of the main columns (the default), or every column as CSV or JSON. The columns are described in docs/sweep.md: run, idx, kind, name, one per sweep axis, status, the metrics, energy_pj[LEVEL] per storage level, error, mapping, tags, parent, command, design_hash, overrides and key. The database may be read while a run writes it.\n",
+	"Prints the rows of the results database DB (written by sweep, batch and map --layers --db), in run and index order: as a table of the main columns (the default), or every column as CSV or JSON. The columns are described in docs/sweep.md: run, idx, kind, name, one per sweep axis, status, the metrics (the core ones, then those some row of the database has: a Sparse-TPU row's scheme and TPU baseline, an IPU row's speedup, ...), energy_pj.LEVEL per storage level, error, mapping, tags, parent, command, design_hash, overrides and key; a metric a row's design does not provide is empty (null). The database may be read while a run writes it.\n",
 	.epilogue = "Exit status: 0 success, 1 not a results database or a bad filter, 2 usage error.\n",
 	.run = run,
 	.job = JOB_CHECK,

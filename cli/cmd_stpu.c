@@ -5,8 +5,6 @@
  * by side (or JSON, or CSV). The same as 'model' on such a design; 'exec'
  * simulates it cycle by cycle and 'validate' compares the two.
  */
-#include <stdio.h>
-
 #include "cli/cli.h"
 
 static const char *const opt_help[CLI_OPT_COUNT] = {
@@ -15,24 +13,6 @@ static const char *const opt_help[CLI_OPT_COUNT] = {
 			   "json, or csv (a header row and a data row)",
 };
 
-/* Load, require an 'stpu' design, run the model. */
-static int run_stpu(const struct cli_command *cmd, struct cli_args *a)
-{
-	struct spec_set *s = cli_load(cmd, a);
-	int rc;
-
-	if (!s)
-		return CLI_EXIT_BAD_INPUT;
-	if (s->kind != SPEC_DESIGN_STPU) {
-		fprintf(stderr, "fiberloop stpu: the input files hold no 'stpu' design alone\n");
-		spec_set_free(s);
-		return CLI_EXIT_BAD_INPUT;
-	}
-	rc = cli_run_job(cmd, a, s, NULL);
-	spec_set_free(s);
-	return rc;
-}
-
 const struct cli_command cmd_stpu = {
 	.name = "stpu",
 	.summary = "Evaluate a Sparse-TPU design: packing, SpMV cycles and energy vs TPU and KMZ.",
@@ -40,8 +20,9 @@ const struct cli_command cmd_stpu = {
 	.help =
 	"Loads FILE... holding an 'stpu' design (array, packing, energy, matrix; docs/stpu.md), packs the matrix with every scheme (TPU: none, STPU-C0, STPU-C1, KMZ), counts the SpMV's blocks, cycles, PE states and buffer accesses with the array's scheduling rules, and prices them with the energy table; the density-aware estimate of STPU-C0's packed width is printed beside the exact packer's for uniform matrices. 'fiberloop exec' on the same files simulates every scheme cycle by cycle, and 'fiberloop validate' requires the model and the simulation to agree on every count and the simulated product to be exact.\n",
 	.epilogue = "Exit status: 0 success, 1 bad input or unwritable output, 2 usage error.\n",
-	.run = run_stpu,
+	.run = cli_run_design,
 	.job = JOB_MODEL,
+	.kind = "stpu",
 	.options = CLI_OPT_BIT(CLI_OPT_OUTPUT) | CLI_OPT_BIT(CLI_OPT_FORMAT) |
 		   CLI_OPT_BIT(CLI_OPT_SET) | CLI_OPT_BIT(CLI_OPT_VAR),
 	.formats = 1u << JOB_FORMAT_TEXT | 1u << JOB_FORMAT_JSON | 1u << JOB_FORMAT_CSV,

@@ -71,14 +71,16 @@ static int run(const struct cli_command *cmd, struct cli_args *a)
 		return cli_usage_error(cmd, "no --axis: nothing to sweep");
 	}
 	opts = a->job;
-	opts.command = a->has_command ? a->command : JOB_MODEL;
+	if (job_command_parse(a->command ? a->command : "model", &opts.command, &opts.kind) < 0)
+		BUG("--command '%s' is no command", a->command);
 	if (cli_parse_overrides(a, &dl) == 0 && parse_axes(a, axes) == 0) {
 		struct job_design d = {
 			.files = a->files, .n_files = a->n_files,
 			.tensors = a->tensors, .n_tensors = a->n_tensors,
+			.prunes = a->prunes, .n_prunes = a->n_prunes,
 			.overrides = a->overrides, .n_overrides = a->n_overrides,
 			.vars = a->vars, .n_vars = a->n_vars,
-			.command = opts.command,
+			.command = opts.command, .kind = opts.kind,
 		};
 		struct job_sweep sw = { &d, axes, a->n_axes, a->zip, &opts };
 		cli_runner_init(cmd, a, DEFAULT_DB, &rn, &definition);
@@ -124,10 +126,13 @@ const struct cli_command cmd_sweep = {
 		   CLI_OPT_BIT(CLI_OPT_REFINE) | CLI_OPT_BIT(CLI_OPT_SEARCH_SIZE) |
 		   CLI_OPT_BIT(CLI_OPT_TIMEOUT) | CLI_OPT_BIT(CLI_OPT_VICTORY) |
 		   CLI_OPT_BIT(CLI_OPT_RETENTION) | CLI_OPT_BIT(CLI_OPT_SEEDS) |
-		   CLI_OPT_BIT(CLI_OPT_TOLERANCE) | CLI_OPT_BIT(CLI_OPT_SIGMAS),
+		   CLI_OPT_BIT(CLI_OPT_TOLERANCE) | CLI_OPT_BIT(CLI_OPT_SIGMAS) |
+		   CLI_OPT_BIT(CLI_OPT_PRUNE) | CLI_OPT_BIT(CLI_OPT_ROOFLINE) |
+		   CLI_OPT_BIT(CLI_OPT_SAMPLES) | CLI_OPT_BIT(CLI_OPT_PERCENTILE),
 	.formats = 1u << JOB_FORMAT_TEXT | 1u << JOB_FORMAT_CSV | 1u << JOB_FORMAT_JSONL,
 	.opt_help = (const char *const[CLI_OPT_COUNT]){
 		[CLI_OPT_FORMAT] = "text (a summary on stderr at the end; the default), or csv or jsonl: every row on stdout as it finishes (in finishing order; the database lists them in point order)",
+		[CLI_OPT_ROOFLINE] = "give each row of a design with a mapping a 'bound' column: what bounds the run (compute, or a level and its bandwidth or fill latency)",
 		[CLI_OPT_SEED] = "the mapper's seed (--command map) or the tensors' (exec)",
 	},
 };

@@ -38,7 +38,7 @@ struct spec_set *cli_load(const struct cli_command *cmd, struct cli_args *a)
 			.prunes = a->prunes, .n_prunes = a->n_prunes,
 			.overrides = a->overrides, .n_overrides = a->n_overrides,
 			.vars = a->vars, .n_vars = a->n_vars,
-			.command = cmd->job,
+			.command = cmd->job, .kind = cmd->kind,
 		};
 		s = job_load(&d, &dl);
 	}
@@ -93,7 +93,7 @@ int cli_run_job(const struct cli_command *cmd, struct cli_args *a, const struct 
 	struct job_outputs out;
 	struct job_summary sum;
 	const char *dir = a->out_dir ? a->out_dir : default_dir;
-	bool print_first = cmd->job == JOB_MAP || cmd->job == JOB_VALIDATE || cmd->job == JOB_IPU;
+	bool print_first = cmd->job == JOB_MAP || cmd->job == JOB_VALIDATE || cmd->print_first;
 	int rc;
 
 	job_outputs_init(&out);

@@ -25,11 +25,12 @@ extern const struct cli_command cmd_plot;
 static const struct cli_command cmd_help = {
 	.name = "help",
 	.summary = "Show the help of fiberloop or of one command.",
-	.usage = "help [COMMAND]",
+	.usage = "help [COMMAND|metrics]",
 	.help = "",
 };
 
-const struct cli_command *const cli_commands[] = {
+/* The table of subcommands, NULL-terminated. */
+static const struct cli_command *const cli_commands[] = {
 	&cmd_check,
 	&cmd_model,
 	&cmd_map,
@@ -70,11 +71,51 @@ static void print_main_help(FILE *fp)
 		"See 'fiberloop help COMMAND' and fiberloop(1).\n");
 }
 
+/*
+ * 'fiberloop help metrics': the metric vocabulary, as the results database,
+ * 'results' and 'plot' name it (job/metric.c), and the kinds of design that
+ * provide each metric.
+ */
+static void print_metrics(void)
+{
+	static const char *const aggs[] = {
+		[JOB_AGG_SUM] = "sum", [JOB_AGG_CYCLE_MEAN] = "cycle-weighted mean",
+		[JOB_AGG_DERIVED] = "derived", [JOB_AGG_NONE] = "-",
+	};
+	static const char *const betters[] = {
+		[JOB_BETTER_NONE] = "-", [JOB_BETTER_LOWER] = "lower", [JOB_BETTER_HIGHER] = "higher",
+	};
+	int m;
+	size_t k;
+
+	printf("The metrics of fiberloop's results (columns of 'fiberloop results', 'plot' and the\n"
+	       "rows sweep streams; empty where a row's kind of design does not provide one):\n\n");
+	printf("%-22s %-10s %-20s %-7s %-20s %s\n", "metric", "unit", "networks combine by",
+	       "better", "kinds", "meaning");
+	for (m = 0; m < JOB_METRIC_COUNT; m++) {
+		const struct job_metric *d = job_metric_get((enum job_metric_id)m);
+		char name[64], kinds[64] = "";
+		size_t n = 0;
+		snprintf(name, sizeof(name), "%s%s", d->name,
+			 d->flags & JOB_METRIC_PER_LEVEL ? ".LEVEL" : "");
+		for (k = 0; k < job_kind_count(); k++)
+			if (job_kind_provides(job_kind_name(k), (enum job_metric_id)m))
+				n += (size_t)snprintf(kinds + n, sizeof(kinds) - n, "%s%s", n ? "," : "",
+						      job_kind_name(k));
+		printf("%-22s %-10s %-20s %-7s %-20s %s\n", name, d->unit[0] ? d->unit : "(text)",
+		       aggs[d->agg], betters[d->better], kinds, d->description);
+	}
+}
+
 static int run_help(int argc, char **argv)
 {
 	const struct cli_command *cmd;
 	if (argc < 2) {
 		print_main_help(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "metrics")) {
+		print_metrics();
 		return CLI_EXIT_OK;
 	}
 	cmd = find_command(argv[1]);
@@ -93,7 +134,7 @@ static const char *suggest_command(const char *name);
 static int run_command(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct cli_args a;
-	int rc = cli_parse(cmd, argc, argv, &a);
+	int rc = cli_parse(cli_commands, cmd, argc, argv, &a);
 
 	if (!rc)
 		rc = cmd->run(cmd, &a);

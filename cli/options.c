@@ -47,22 +47,22 @@ static const char *const *format_choices(void)
 	return names;
 }
 
-/* Indexed by enum job_command. */
+/* The commands of job/ and of the kinds of design. */
 static const char *const *command_choices(void)
 {
-	static const char *const names[] = { "check", "model", "map", "exec", "validate", "ipu",
-					     NULL };
-	_Static_assert(sizeof(names) / sizeof(names[0]) == JOB_COMMAND_COUNT + 1,
-		       "one name per command");
-	return names;
+	return job_command_names();
 }
 
-/* Indexed by enum job_metric. */
+/* What --metric ranks by, as metric_ids[] says. */
 static const char *const *metric_choices(void)
 {
 	static const char *const names[] = { "energy", "cycles", "edp", NULL };
 	return names;
 }
+
+static const enum job_metric_id metric_ids[] = {
+	JOB_METRIC_ENERGY_PJ, JOB_METRIC_CYCLES, JOB_METRIC_EDP_J_CYCLES,
+};
 
 /* Indexed by the CLI_LOG_* bits. */
 static const char *const *logscale_choices(void)
@@ -357,11 +357,11 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 	case CLI_OPT_PERCENTILE: j->percentile = d / 100.0; break;
 	case CLI_OPT_AXIS: a->axes[a->n_axes++] = v; break;
 	case CLI_OPT_ZIP: a->zip = c; break;
-	case CLI_OPT_COMMAND: a->command = (enum job_command)c; a->has_command = true; break;
+	case CLI_OPT_COMMAND: a->command = job_command_names()[c]; break;
 	case CLI_OPT_DB: a->db_path = v; break;
 	case CLI_OPT_RESUME: a->resume = c; break;
 	case CLI_OPT_JOBS: a->jobs = (unsigned)u; break;
-	case CLI_OPT_METRIC: a->metric = (enum job_metric)c; break;
+	case CLI_OPT_METRIC: a->metric = metric_ids[c]; break;
 	case CLI_OPT_WHERE: a->wheres[a->n_wheres++] = v; break;
 	case CLI_OPT_X: a->x = v; break;
 	case CLI_OPT_Y: a->ys[a->n_ys++] = v; break;
@@ -398,15 +398,16 @@ static int find_short(char c)
 	return -1;
 }
 
-/* The commands that take option 'id', as "'a' and 'b'". */
-static void commands_of(enum cli_opt id, char *buf, size_t size)
+/* The commands of all[] that take option 'id', as "'a' and 'b'". */
+static void commands_of(const struct cli_command *const *all, enum cli_opt id, char *buf,
+			size_t size)
 {
 	size_t i, n = 0;
 	buf[0] = '\0';
-	for (i = 0; cli_commands[i] && n < size; i++)
-		if (cli_commands[i]->options & CLI_OPT_BIT(id))
+	for (i = 0; all[i] && n < size; i++)
+		if (all[i]->options & CLI_OPT_BIT(id))
 			n += (size_t)snprintf(buf + n, size - n, "%s'%s'", n ? ", " : "",
-					      cli_commands[i]->name);
+					      all[i]->name);
 }
 
 /* "unknown option '--x'" with the nearest option of the command. */
@@ -433,8 +434,8 @@ static int unknown_option(const struct cli_command *cmd, const char *arg, size_t
  * a short option, or the next argument) and store it. A flag takes no
  * value; '--no-NAME' is the negatable flag NAME turned off.
  */
-static int parse_one(const struct cli_command *cmd, int argc, char **argv, int *i,
-		     struct cli_args *a)
+static int parse_one(const struct cli_command *const *all, const struct cli_command *cmd,
+		     int argc, char **argv, int *i, struct cli_args *a)
 {
 	const char *arg = argv[*i], *v = NULL, *eq;
 	bool negated = false;
@@ -467,7 +468,7 @@ static int parse_one(const struct cli_command *cmd, int argc, char **argv, int *
 	}
 	if (!(cmd->options & CLI_OPT_BIT(id))) {
 		char cmds[160];
-		commands_of((enum cli_opt)id, cmds, sizeof(cmds));
+		commands_of(all, (enum cli_opt)id, cmds, sizeof(cmds));
 		return cli_usage_error(cmd, "'%s' is not an option of '%s' (it is one of %s)", shown,
 				       cmd->name, cmds);
 	}
@@ -485,19 +486,21 @@ static int parse_one(const struct cli_command *cmd, int argc, char **argv, int *
 	return store(cmd, (enum cli_opt)id, v, a) < 0 ? CLI_EXIT_USAGE : 0;
 }
 
-int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_args *a)
+int cli_parse(const struct cli_command *const *all, const struct cli_command *cmd, int argc,
+	      char **argv, struct cli_args *a)
 {
 	bool opts_done = false;
 	int i, rc;
 
 	memset(a, 0, sizeof(*a));
 	job_options_init(&a->job, cmd->job);
+	a->job.kind = cmd->kind;
 	if (cmd->job == JOB_MAP)
 		a->job.seed = 0;       /* the mapper's default seed */
 	a->argc = argc;
 	a->argv = argv;
 	a->resume = true;
-	a->metric = JOB_METRIC_EDP;
+	a->metric = JOB_METRIC_EDP_J_CYCLES;
 	a->files = xcalloc((size_t)argc + 1, sizeof(*a->files));
 	a->tensors = xcalloc((size_t)argc + 1, sizeof(*a->tensors));
 	a->sets = xcalloc((size_t)argc + 1, sizeof(*a->sets));
@@ -514,7 +517,7 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_a
 			a->files[a->n_files++] = s;
 		} else if (!strcmp(s, "--")) {
 			opts_done = true;
-		} else if ((rc = parse_one(cmd, argc, argv, &i, a))) {
+		} else if ((rc = parse_one(all, cmd, argc, argv, &i, a))) {
 			return rc;
 		}
 	}

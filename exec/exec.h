@@ -290,10 +290,23 @@ struct exec_stpu_result {
  * Simulate y = A x for the pattern 'm' (2 ranks) on the array of 'st'
  * packed with scheme 'k'; values of A and x are drawn from 'seed'. Returns
  * 0 (a conflict is reported in out->hazard, not as a failure), or -1 with
- * 'err' when the matrix is not 2-D or too large to simulate.
+ * 'err' when the matrix is not 2-D or the simulation too large: more than
+ * 2^21 packed columns over all partitions, or about 2^31 PE-cycles (a PE
+ * for one cycle, counting a row and a column of controllers; checked after
+ * packing, before anything is simulated). The error of a size is located
+ * at the design's 'stpu' key ("FILE:LINE:COL: error: ...").
  */
 int exec_stpu_run(const struct spec_stpu *st, const struct spec_matrix *m, enum exec_stpu_scheme k,
-		  uint64_t seed, struct exec_stpu_result *out, char *err, size_t err_size);
+		  uint64_t seed, struct exec_stpu_result *out, struct strbuf *err);
+
+/*
+ * The size check of the TPU's simulation (every column of a rows x cols
+ * matrix a group in every partition), from the dimensions alone: 0, or -1
+ * with 'err' as exec_stpu_run() would give it. The TPU bounds the other
+ * schemes' blocks, so a caller can refuse before any packing or model.
+ */
+int exec_stpu_check(const struct spec_stpu *st, uint64_t rows, uint64_t cols,
+		    struct strbuf *err);
 /* -------------------------------------------------------------------- IPU */
 
 /*

@@ -32,11 +32,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hashmap.h"
 #include "util/rng.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /* The rng stream of the simulated values ("STPX"). */
 #define SIM_VALUE_STREAM UINT64_C(0x53545058)
+
+/*
+ * What one simulation may take, checked before it runs: about 2^31 units of
+ * work, a unit being a PE (counting a row and a column of controllers) for
+ * one cycle (about 1 ns each here, so a few seconds), and 2^21 packed
+ * columns over all partitions (each is a group the simulation holds).
+ */
+#define SIM_MAX_WORK (UINT64_C(1) << 31)
+#define SIM_MAX_GROUPS (UINT64_C(1) << 21)
 
 /* ----------------------------------------------------------- the matrix */
 
@@ -116,9 +127,22 @@ struct pword {
 	uint64_t col;
 };
 
-/* A packed column: its PE contents (one per partition row) and input group. */
+/* A PE of a packed column that holds an entry: its row in the partition and the entry. */
+struct pent {
+	unsigned row;
+	struct pword w;
+};
+
+/*
+ * A packed column: the PEs that hold an entry (by row) and its input group.
+ * While a partition is packed, 'dense' holds its PEs one per row; sealing
+ * the group keeps the full ones only, so the groups of all partitions take
+ * memory in their entries, not in partition rows x groups.
+ */
 struct sgroup {
-	struct pword *pe;
+	struct pword *dense;       /* while packing: one per partition row; then NULL */
+	struct pent *pe;
+	size_t n_pe;
 	uint64_t *in;              /* original columns streamed, ascending */
 	size_t n_in;
 };
@@ -130,15 +154,47 @@ struct spart {
 	struct sgroup *g;
 };
 
-static struct sgroup *part_add_group(struct spart *p, size_t *alloc)
+/* A new group of 'p'; with 'dense', its PEs one per row for packing. */
+static struct sgroup *part_add_group(struct spart *p, size_t *alloc, bool dense)
 {
 	struct sgroup *g;
 	XGROW(p->g, p->n + 1, *alloc);
 	g = &p->g[p->n++];
-	g->pe = xcalloc(p->rows ? p->rows : 1, sizeof(*g->pe));
-	g->in = NULL;
-	g->n_in = 0;
+	memset(g, 0, sizeof(*g));
+	if (dense)
+		g->dense = xcalloc(p->rows ? p->rows : 1, sizeof(*g->dense));
 	return g;
+}
+
+/* The word PE 'row' of a sealed group holds (none when empty). */
+static struct pword group_pe(const struct sgroup *g, unsigned row)
+{
+	struct pword none = { false, 0, 0 };
+	size_t lo = 0, hi = g->n_pe;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (g->pe[mid].row < row)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->n_pe && g->pe[lo].row == row ? g->pe[lo].w : none;
+}
+
+/* Keep the full PEs of a group packed with 'dense' ones, by row. */
+static void group_seal(struct sgroup *g, unsigned rows)
+{
+	unsigned r;
+	size_t n = 0;
+
+	for (r = 0; r < rows; r++)
+		n += g->dense[r].full;
+	g->pe = xmalloc((n ? n : 1) * sizeof(*g->pe));
+	for (r = 0, g->n_pe = 0; r < rows; r++)
+		if (g->dense[r].full)
+			g->pe[g->n_pe++] = (struct pent){ r, g->dense[r] };
+	free(g->dense);
+	g->dense = NULL;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -147,17 +203,15 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Set g's input group to the distinct columns of its PEs. */
-static void group_inputs_from_pe(struct sgroup *g, unsigned rows)
+/* Set g's input group to the distinct columns of its (sealed) PEs. */
+static void group_inputs_from_pe(struct sgroup *g)
 {
-	unsigned r;
 	size_t k = 0, i;
 
 	free(g->in);
-	g->in = xmalloc((rows ? rows : 1) * sizeof(*g->in));
-	for (r = 0; r < rows; r++)
-		if (g->pe[r].full)
-			g->in[k++] = g->pe[r].col;
+	g->in = xmalloc((g->n_pe ? g->n_pe : 1) * sizeof(*g->in));
+	for (i = 0; i < g->n_pe; i++)
+		g->in[k++] = g->pe[i].w.col;
 	qsort(g->in, k, sizeof(*g->in), cmp_u64);
 	for (i = 0, g->n_in = 0; i < k; i++)
 		if (!g->n_in || g->in[i] != g->in[g->n_in - 1])
@@ -179,24 +233,63 @@ static void elist_add(struct elist *l, unsigned row, struct pword w)
 	l->w[l->n++] = w;
 }
 
-/* The entries of column c in partition [row0, row0 + rows). */
-static void column_entries(const struct smat *a, uint64_t c, uint64_t row0, unsigned rows,
-			   struct elist *out)
+/*
+ * The entries of one partition: indexes into a->e of its non-empty columns,
+ * by column then row (a->e is by column then row, and the partitions are
+ * cut from it in one stable pass), so that packing visits the non-zeros,
+ * not partitions x columns.
+ */
+struct pentries {
+	size_t *ptr;               /* partition p: idx[ptr[p] .. ptr[p + 1]) */
+	size_t *idx;
+};
+
+static void pentries_build(struct pentries *pe, const struct smat *a, unsigned part_rows,
+			   size_t n_parts)
 {
-	size_t i;
-	out->n = 0;
-	for (i = a->cp[c]; i < a->cp[c + 1]; i++)
-		if (a->e[i].row >= row0 && a->e[i].row < row0 + rows)
-			elist_add(out, (unsigned)(a->e[i].row - row0),
-				  (struct pword){ true, a->e[i].val, a->e[i].col });
+	size_t i, p;
+
+	pe->ptr = xcalloc(n_parts + 2, sizeof(*pe->ptr));
+	pe->idx = xmalloc((a->nnz ? a->nnz : 1) * sizeof(*pe->idx));
+	for (i = 0; i < a->nnz; i++)
+		pe->ptr[a->e[i].row / part_rows + 2]++;
+	for (p = 0; p < n_parts; p++)
+		pe->ptr[p + 2] += pe->ptr[p + 1];
+	for (i = 0; i < a->nnz; i++)
+		pe->idx[pe->ptr[a->e[i].row / part_rows + 1]++] = i;
 }
 
-/* Does the candidate fit group g without any shared row? */
+static void pentries_free(struct pentries *pe)
+{
+	free(pe->ptr);
+	free(pe->idx);
+}
+
+/*
+ * The next non-empty column of partition p from entry '*k' on: its entries
+ * into 'out' (rows relative to row0), its column into '*col'; false when
+ * the partition has no more.
+ */
+static bool next_column(const struct smat *a, const struct pentries *pe, size_t p, uint64_t row0,
+			size_t *k, uint64_t *col, struct elist *out)
+{
+	out->n = 0;
+	if (*k >= pe->ptr[p + 1])
+		return false;
+	*col = a->e[pe->idx[*k]].col;
+	for (; *k < pe->ptr[p + 1] && a->e[pe->idx[*k]].col == *col; (*k)++) {
+		const struct sentry *x = &a->e[pe->idx[*k]];
+		elist_add(out, (unsigned)(x->row - row0), (struct pword){ true, x->val, x->col });
+	}
+	return true;
+}
+
+/* Does the candidate fit group g (being packed) without any shared row? */
 static bool fits_free(const struct sgroup *g, const struct elist *c)
 {
 	size_t i;
 	for (i = 0; i < c->n; i++)
-		if (g->pe[c->row[i]].full)
+		if (g->dense[c->row[i]].full)
 			return false;
 	return true;
 }
@@ -213,24 +306,42 @@ static void first_fit(struct spart *p, size_t *alloc, size_t first, const struct
 			break;
 		}
 	if (!gr)
-		gr = part_add_group(p, alloc);
+		gr = part_add_group(p, alloc, true);
 	for (i = 0; i < c->n; i++)
-		gr->pe[c->row[i]] = c->w[i];
+		gr->dense[c->row[i]] = c->w[i];
 }
 
-static void pack_part_none(const struct smat *a, struct spart *p)
+/* Seal every group of 'p' and set its input group from its PEs. */
+static void part_seal(struct spart *p)
 {
-	size_t alloc = 0;
-	uint64_t c;
+	size_t g;
+	for (g = 0; g < p->n; g++) {
+		group_seal(&p->g[g], p->rows);
+		group_inputs_from_pe(&p->g[g]);
+	}
+}
+
+/* The TPU: every column is a group, the empty ones too. */
+static void pack_part_none(const struct smat *a, const struct pentries *pe, size_t pi,
+			   struct spart *p)
+{
+	size_t alloc = 0, k = pe->ptr[pi], i;
+	uint64_t c, next = UINT64_MAX;
 	struct elist l;
 
 	memset(&l, 0, sizeof(l));
+	if (!next_column(a, pe, pi, p->row0, &k, &next, &l))
+		next = UINT64_MAX;
 	for (c = 0; c < a->cols; c++) {
-		struct sgroup *g = part_add_group(p, &alloc);
-		size_t i;
-		column_entries(a, c, p->row0, p->rows, &l);
-		for (i = 0; i < l.n; i++)
-			g->pe[l.row[i]] = l.w[i];
+		struct sgroup *g = part_add_group(p, &alloc, false);
+		if (c == next) {
+			g->pe = xmalloc(l.n * sizeof(*g->pe));
+			for (i = 0; i < l.n; i++)
+				g->pe[i] = (struct pent){ l.row[i], l.w[i] };
+			g->n_pe = l.n;
+			if (!next_column(a, pe, pi, p->row0, &k, &next, &l))
+				next = UINT64_MAX;
+		}
 		g->in = xmalloc(sizeof(*g->in));
 		g->in[0] = c;
 		g->n_in = 1;
@@ -239,20 +350,17 @@ static void pack_part_none(const struct smat *a, struct spart *p)
 	free(l.w);
 }
 
-static void pack_part_c0(const struct smat *a, struct spart *p)
+static void pack_part_c0(const struct smat *a, const struct pentries *pe, size_t pi,
+			 struct spart *p)
 {
-	size_t alloc = 0, g;
+	size_t alloc = 0, k = pe->ptr[pi];
 	uint64_t c;
 	struct elist l;
 
 	memset(&l, 0, sizeof(l));
-	for (c = 0; c < a->cols; c++) {
-		column_entries(a, c, p->row0, p->rows, &l);
-		if (l.n)
-			first_fit(p, &alloc, 0, &l);
-	}
-	for (g = 0; g < p->n; g++)
-		group_inputs_from_pe(&p->g[g], p->rows);
+	while (next_column(a, pe, pi, p->row0, &k, &c, &l))
+		first_fit(p, &alloc, 0, &l);
+	part_seal(p);
 	free(l.row);
 	free(l.w);
 }
@@ -334,24 +442,23 @@ static void free_cands(struct elist *c, size_t n)
 }
 
 /* C1 on one partition (see accel/stpu_pack.c's description, followed from the seed). */
-static void pack_part_c1(const struct smat *a, const struct spec_stpu *st, struct spart *p,
-			 uint64_t *n_coll)
+static void pack_part_c1(const struct smat *a, const struct pentries *pe, size_t pi,
+			 const struct spec_stpu *st, struct spart *p, uint64_t *n_coll)
 {
 	struct elist *cand = NULL, *res = NULL;
-	size_t n_cand = 0, cand_alloc = 0, n_res = 0, g, alloc = 0, first_resid;
+	size_t n_cand = 0, cand_alloc = 0, n_res = 0, g, alloc = 0, first_resid, k = pe->ptr[pi];
 	struct rgroup *gs = NULL;
 	size_t ng = 0;
 	unsigned it, r;
 	uint64_t c;
 
-	for (c = 0; c < a->cols; c++) {
+	for (;;) {
 		struct elist l;
 		memset(&l, 0, sizeof(l));
-		column_entries(a, c, p->row0, p->rows, &l);
-		if (!l.n) {
+		if (!next_column(a, pe, pi, p->row0, &k, &c, &l)) {
 			free(l.row);
 			free(l.w);
-			continue;
+			break;
 		}
 		XGROW(cand, n_cand + 1, cand_alloc);
 		cand[n_cand++] = l;
@@ -382,9 +489,8 @@ static void pack_part_c1(const struct smat *a, const struct spec_stpu *st, struc
 		free(res);
 	}
 	for (g = 0; g < ng; g++) {
-		struct sgroup *sg = part_add_group(p, &alloc);
-		memcpy(sg->pe, gs[g].pe, p->rows * sizeof(*sg->pe));
-		free(gs[g].pe);
+		struct sgroup *sg = part_add_group(p, &alloc, false);
+		sg->dense = gs[g].pe;
 		free(gs[g].row_coll);
 	}
 	free(gs);
@@ -392,13 +498,16 @@ static void pack_part_c1(const struct smat *a, const struct spec_stpu *st, struc
 	for (g = 0; g < n_res; g++)
 		first_fit(p, &alloc, first_resid, &res[g]);
 	free_cands(res, n_res);
-	for (g = 0; g < p->n; g++)
-		group_inputs_from_pe(&p->g[g], p->rows);
+	part_seal(p);
 }
 
-/* KMZ: full-height groups (their PEs for every matrix row) and columns. */
+/*
+ * KMZ: full-height groups, their PEs by matrix row (a hash map of the rows
+ * that hold an entry, so a group takes memory in its entries, not in the
+ * matrix's rows) and columns.
+ */
 struct kgroup {
-	struct pword *pe;          /* matrix rows */
+	struct hashmap pe;         /* uint64_t row -> struct pword */
 	uint64_t *cols;
 	size_t n_cols;
 	uint64_t conflicts;
@@ -421,21 +530,21 @@ static struct kgroup *pack_kmz(const struct smat *a, const struct spec_stpu *st,
 			if (gs[g].n_cols >= st->kmz_max_columns)
 				continue;
 			for (i = a->cp[c]; i < a->cp[c + 1]; i++)
-				hits += gs[g].pe[a->e[i].row].full;
+				hits += hashmap_get(&gs[g].pe, &a->e[i].row) != NULL;
 			if (gs[g].conflicts + hits <= budget)
 				gr = &gs[g];
 		}
 		if (!gr) {
 			XGROW(gs, ng + 1, alloc);
 			gr = &gs[ng++];
-			gr->pe = xcalloc((size_t)a->rows, sizeof(*gr->pe));
+			memset(gr, 0, sizeof(*gr));
+			hashmap_init(&gr->pe, sizeof(uint64_t), sizeof(struct pword));
 			gr->cols = xmalloc(st->kmz_max_columns * sizeof(*gr->cols));
-			gr->n_cols = 0;
-			gr->conflicts = 0;
 		}
 		for (i = a->cp[c]; i < a->cp[c + 1]; i++) {
-			struct pword *w = &gr->pe[a->e[i].row];
-			if (w->full) {
+			bool is_new;
+			struct pword *w = hashmap_put(&gr->pe, &a->e[i].row, &is_new);
+			if (!is_new) {
 				gr->conflicts++;
 				(*n_dropped)++;
 				if (llabs(a->e[i].val) > llabs(w->val))
@@ -448,6 +557,34 @@ static struct kgroup *pack_kmz(const struct smat *a, const struct spec_stpu *st,
 	}
 	*n_groups = ng;
 	return gs;
+}
+
+struct kent {
+	uint64_t row;
+	struct pword w;
+};
+
+static int cmp_kent(const void *x, const void *y)
+{
+	const struct kent *p = x, *q = y;
+	return p->row < q->row ? -1 : p->row > q->row;
+}
+
+/* The PEs of KMZ group 'g' by row, for cutting into partitions. */
+static struct kent *kmz_sorted(const struct kgroup *g, size_t *n)
+{
+	struct kent *v = xmalloc((g->pe.n ? g->pe.n : 1) * sizeof(*v));
+	const void *key;
+	void *val;
+	size_t pos = 0;
+
+	*n = 0;
+	while (hashmap_next(&g->pe, &pos, &key, &val)) {
+		memcpy(&v[*n].row, key, sizeof(uint64_t));
+		v[(*n)++].w = *(const struct pword *)val;
+	}
+	qsort(v, *n, sizeof(*v), cmp_kent);
+	return v;
 }
 
 /* ---------------------------------------------------------- the array */
@@ -557,7 +694,7 @@ static struct pword block_word(const struct sim *s, int64_t b, unsigned r, unsig
 	struct pword none = { false, 0, 0 };
 	if (c >= bl->width || r >= bl->part->rows)
 		return none;
-	return bl->part->g[bl->q + c].pe[r];
+	return group_pe(&bl->part->g[bl->q + c], r);
 }
 
 /* Has 'cycle' (a recorded event, -1 = not yet) happened before the current cycle? */
@@ -901,50 +1038,165 @@ static struct sblock *make_blocks(const struct spart *parts, size_t n_parts, uns
 	return b;
 }
 
-static struct spart *pack(const struct smat *a, const struct spec_stpu *st, enum exec_stpu_scheme k,
-			  size_t *n_parts, struct exec_stpu_result *out)
+/* The partitions of a rows-row matrix on an array of sah rows. */
+static size_t n_partitions(uint64_t rows, unsigned sah)
 {
-	size_t np = (size_t)((a->rows + st->array_rows - 1) / st->array_rows), p, g, ng = 0;
-	struct spart *parts = xcalloc(np ? np : 1, sizeof(*parts));
-	struct kgroup *kg = NULL;
-	uint64_t n_coll = 0;
+	return (size_t)((rows + sah - 1) / sah);
+}
 
-	if (k == EXEC_STPU_KMZ)
-		kg = pack_kmz(a, st, &ng, &out->n_dropped);
-	for (p = 0; p < np; p++) {
-		struct spart *pt = &parts[p];
-		size_t alloc = 0;
-		pt->row0 = (uint64_t)p * st->array_rows;
-		pt->rows = (unsigned)(a->rows - pt->row0 < st->array_rows ? a->rows - pt->row0
-									 : st->array_rows);
-		switch (k) {
-		case EXEC_STPU_TPU:
-			pack_part_none(a, pt);
-			break;
-		case EXEC_STPU_C0:
-			pack_part_c0(a, pt);
-			break;
-		case EXEC_STPU_C1:
-			pack_part_c1(a, st, pt, &n_coll);
-			break;
-		default:
-			for (g = 0; g < ng; g++) {
-				struct sgroup *sg = part_add_group(pt, &alloc);
-				memcpy(sg->pe, kg[g].pe + pt->row0, pt->rows * sizeof(*sg->pe));
-				sg->in = xmalloc(kg[g].n_cols * sizeof(*sg->in));
-				memcpy(sg->in, kg[g].cols, kg[g].n_cols * sizeof(*sg->in));
-				sg->n_in = kg[g].n_cols;
-			}
-			break;
+/*
+ * Refuse (-1 with 'err', located at the design's 'stpu' key) a simulation of
+ * 'name' that would hold more than SIM_MAX_GROUPS packed columns, or step
+ * more than SIM_MAX_WORK units: 'cycles' (an estimate) times the array's PEs
+ * with a row and a column of controllers.
+ */
+static int check_size(const struct spec_stpu *st, const char *name, uint64_t groups,
+		      double cycles, struct strbuf *err)
+{
+	double work = cycles * (st->array_rows + 1.0) * (st->array_cols + 1.0);
+	const char *file = st->loc.file ? st->loc.file : "-";
+
+	if (groups > SIM_MAX_GROUPS)
+		strbuf_setf(err, "%s:%u:%u: error: in 'stpu': simulating %s would hold %llu "
+			 "packed columns, over the limit of %llu; simulate a smaller matrix (the "
+			 "model has no such limit)", file, st->loc.line, st->loc.col, name,
+			 (unsigned long long)groups, (unsigned long long)SIM_MAX_GROUPS);
+	else if (work > (double)SIM_MAX_WORK)
+		strbuf_setf(err, "%s:%u:%u: error: in 'stpu': simulating %s would take about "
+			 "%.3g PE-cycles (%.3g cycles on %u x %u PEs), over the limit of %.3g; "
+			 "simulate a smaller matrix or array", file, st->loc.line, st->loc.col, name,
+			 work, cycles, st->array_rows, st->array_cols, (double)SIM_MAX_WORK);
+	else
+		return 0;
+	return -1;
+}
+
+/*
+ * An estimate of the cycles of the blocks of 'parts': each block holds the
+ * load chain saw cycles and streams its longest input group; then the
+ * array drains.
+ */
+static double estimate_cycles(const struct spart *parts, size_t np, unsigned sah, unsigned saw,
+			      bool stpu)
+{
+	double cycles = sah + 2.0 * saw;
+	size_t p, q, g;
+
+	for (p = 0; p < np; p++)
+		for (q = 0; q < parts[p].n; q += saw) {
+			size_t longest = 0;
+			for (g = q; stpu && g < parts[p].n && g < q + saw; g++)
+				if (parts[p].g[g].n_in > longest)
+					longest = parts[p].g[g].n_in;
+			cycles += saw + (double)longest;
 		}
-		out->packed_width += pt->n;
+	return cycles;
+}
+
+int exec_stpu_check(const struct spec_stpu *st, uint64_t rows, uint64_t cols, struct strbuf *err)
+{
+	uint64_t np = n_partitions(rows, st->array_rows);
+	uint64_t blocks = np * ((cols + st->array_cols - 1) / st->array_cols);
+	double cycles = (double)blocks * st->array_cols + st->array_rows + 2.0 * st->array_cols;
+
+	return check_size(st, "TPU", np * cols, cycles, err);
+}
+
+static void free_parts(struct spart *parts, size_t np)
+{
+	size_t p, g;
+	for (p = 0; p < np; p++) {
+		for (g = 0; g < parts[p].n; g++) {
+			free(parts[p].g[g].dense);
+			free(parts[p].g[g].pe);
+			free(parts[p].g[g].in);
+		}
+		free(parts[p].g);
 	}
+	free(parts);
+}
+
+/* Cut KMZ's full-height groups into the partitions; -1 (err) when they would be too many. */
+static int kmz_partitions(const struct smat *a, const struct spec_stpu *st, struct spart *parts,
+			  size_t np, struct exec_stpu_result *out, struct strbuf *err)
+{
+	size_t ng = 0, g, p;
+	struct kgroup *kg = pack_kmz(a, st, &ng, &out->n_dropped);
+	uint64_t blocks = (uint64_t)np * ((ng + st->array_cols - 1) / st->array_cols);
+	int rc = check_size(st, "KMZ", (uint64_t)np * ng,
+			    (double)blocks * st->array_cols + st->array_rows + 2.0 * st->array_cols,
+			    err);
+	size_t *alloc = xcalloc(np ? np : 1, sizeof(*alloc));
+
 	for (g = 0; g < ng; g++) {
-		free(kg[g].pe);
+		size_t n = 0, at = 0;
+		struct kent *v = rc == 0 ? kmz_sorted(&kg[g], &n) : NULL;
+		for (p = 0; rc == 0 && p < np; p++) {
+			struct spart *pt = &parts[p];
+			size_t from = at;
+			struct sgroup *sg = part_add_group(pt, &alloc[p], false);
+			while (at < n && v[at].row < pt->row0 + pt->rows)
+				at++;
+			sg->pe = xmalloc((at - from ? at - from : 1) * sizeof(*sg->pe));
+			for (sg->n_pe = 0; from < at; from++)
+				sg->pe[sg->n_pe++] = (struct pent){ (unsigned)(v[from].row - pt->row0),
+								    v[from].w };
+			sg->in = xmalloc(kg[g].n_cols * sizeof(*sg->in));
+			memcpy(sg->in, kg[g].cols, kg[g].n_cols * sizeof(*sg->in));
+			sg->n_in = kg[g].n_cols;
+		}
+		free(v);
+		hashmap_release(&kg[g].pe);
 		free(kg[g].cols);
 	}
 	free(kg);
+	free(alloc);
+	return rc;
+}
+
+/*
+ * Pack the matrix with scheme 'k' into its partitions; NULL (err) when the
+ * simulation would be too large (the TPU and KMZ are checked before their
+ * groups are made: theirs are the same in every partition).
+ */
+static struct spart *pack(const struct smat *a, const struct spec_stpu *st, enum exec_stpu_scheme k,
+			  size_t *n_parts, struct exec_stpu_result *out, struct strbuf *err)
+{
+	size_t np = n_partitions(a->rows, st->array_rows), p;
+	struct spart *parts;
+	struct pentries pe;
+	uint64_t n_coll = 0;
+	int rc = 0;
+
 	*n_parts = np;
+	if (k == EXEC_STPU_TPU && exec_stpu_check(st, a->rows, a->cols, err) < 0)
+		return NULL;
+	parts = xcalloc(np ? np : 1, sizeof(*parts));
+	for (p = 0; p < np; p++) {
+		parts[p].row0 = (uint64_t)p * st->array_rows;
+		parts[p].rows = (unsigned)(a->rows - parts[p].row0 < st->array_rows
+						   ? a->rows - parts[p].row0 : st->array_rows);
+	}
+	if (k == EXEC_STPU_KMZ) {
+		rc = kmz_partitions(a, st, parts, np, out, err);
+	} else {
+		pentries_build(&pe, a, st->array_rows, np);
+		for (p = 0; p < np; p++) {
+			if (k == EXEC_STPU_TPU)
+				pack_part_none(a, &pe, p, &parts[p]);
+			else if (k == EXEC_STPU_C0)
+				pack_part_c0(a, &pe, p, &parts[p]);
+			else
+				pack_part_c1(a, &pe, p, st, &parts[p], &n_coll);
+		}
+		pentries_free(&pe);
+	}
+	for (p = 0; p < np; p++)
+		out->packed_width += parts[p].n;
+	if (rc < 0) {
+		free_parts(parts, np);
+		return NULL;
+	}
 	return parts;
 }
 
@@ -955,17 +1207,15 @@ static void check_numeric(const struct smat *a, const struct spart *parts, size_
 	int64_t *kept = xcalloc((size_t)a->rows + 1, sizeof(*kept));
 	int64_t *full = xcalloc((size_t)a->rows + 1, sizeof(*full));
 	size_t p, g, i;
-	unsigned r;
 	uint64_t row;
 
 	for (i = 0; i < a->nnz; i++)
 		full[a->e[i].row] += a->e[i].val * a->x[a->e[i].col];
 	for (p = 0; p < np; p++)
 		for (g = 0; g < parts[p].n; g++)
-			for (r = 0; r < parts[p].rows; r++) {
-				const struct pword *w = &parts[p].g[g].pe[r];
-				if (w->full)
-					kept[parts[p].row0 + r] += w->val * a->x[w->col];
+			for (i = 0; i < parts[p].g[g].n_pe; i++) {
+				const struct pent *w = &parts[p].g[g].pe[i];
+				kept[parts[p].row0 + w->row] += w->w.val * a->x[w->w.col];
 			}
 	out->n_outputs = a->rows;
 	for (row = 0; row < a->rows; row++) {
@@ -977,19 +1227,6 @@ static void check_numeric(const struct smat *a, const struct spart *parts, size_
 	}
 	free(kept);
 	free(full);
-}
-
-static void free_parts(struct spart *parts, size_t np)
-{
-	size_t p, g;
-	for (p = 0; p < np; p++) {
-		for (g = 0; g < parts[p].n; g++) {
-			free(parts[p].g[g].pe);
-			free(parts[p].g[g].in);
-		}
-		free(parts[p].g);
-	}
-	free(parts);
 }
 
 /* Set up the array of 'st' for the blocks of 'parts'. */
@@ -1062,29 +1299,38 @@ static void sim_release(struct sim *s)
 }
 
 int exec_stpu_run(const struct spec_stpu *st, const struct spec_matrix *m, enum exec_stpu_scheme k,
-		  uint64_t seed, struct exec_stpu_result *out, char *err, size_t err_size)
+		  uint64_t seed, struct exec_stpu_result *out, struct strbuf *err)
 {
+	static const char *const names[] = { "TPU", "STPU-C0", "STPU-C1", "KMZ" };
+	bool stpu = k == EXEC_STPU_C0 || k == EXEC_STPU_C1;
 	struct smat a;
 	struct spart *parts;
 	struct sim s;
+	double cycles;
 	size_t np;
 
 	memset(out, 0, sizeof(*out));
 	if (m->n_ranks != 2) {
-		snprintf(err, err_size, "the STPU simulation needs a 2-rank matrix, got %u ranks",
+		strbuf_setf(err, "the STPU simulation needs a 2-rank matrix, got %u ranks",
 			 m->n_ranks);
 		return -1;
 	}
-	if ((double)m->shape[0] * (double)m->shape[1] > 1e9) {
-		snprintf(err, err_size, "a %llu x %llu matrix is too large to simulate",
-			 (unsigned long long)m->shape[0], (unsigned long long)m->shape[1]);
+	if (k == EXEC_STPU_TPU && exec_stpu_check(st, m->shape[0], m->shape[1], err) < 0)
 		return -1;
-	}
 	memset(&a, 0, sizeof(a));
 	smat_build(&a, m, seed);
-	parts = pack(&a, st, k, &np, out);
-	sim_init(&s, st, k == EXEC_STPU_C0 || k == EXEC_STPU_C1, k == EXEC_STPU_KMZ, &a, parts, np,
-		 out);
+	parts = pack(&a, st, k, &np, out, err);
+	if (!parts) {
+		smat_free(&a);
+		return -1;
+	}
+	cycles = estimate_cycles(parts, np, st->array_rows, st->array_cols, stpu);
+	if (check_size(st, names[k], out->packed_width, cycles, err) < 0) {
+		free_parts(parts, np);
+		smat_free(&a);
+		return -1;
+	}
+	sim_init(&s, st, stpu, k == EXEC_STPU_KMZ, &a, parts, np, out);
 	out->blocks = s.nb;
 	simulate(&s);
 	check_numeric(&a, parts, np, s.y, out);

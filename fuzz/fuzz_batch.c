@@ -34,8 +34,10 @@ static void check_batch(const struct spec_batch *b)
 		abort();
 	for (i = 0; i < b->n_jobs; i++) {
 		const struct spec_batch_job *j = &b->jobs[i];
-		if (!j->name || !j->n_files || (unsigned)j->command >= SPEC_BATCH_COMMAND_COUNT ||
-		    (j->n_layers && j->command != SPEC_BATCH_MAP))
+		enum job_command cmd;
+		const char *kind;
+		if (!j->name || !j->n_files || job_command_parse(j->command, &cmd, &kind) < 0 ||
+		    (j->n_layers && cmd != JOB_MAP))
 			abort();
 		for (k = 0; k < j->n_files; k++)
 			if (!j->files[k] || !j->files[k][0])
@@ -107,7 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			n = i;
 			break;
 		}
-	b = spec_batch_load_text("fuzz/jobs.yaml", text, n, &dl);
+	b = spec_batch_load_text("fuzz/jobs.yaml", text, n, job_command_names(), &dl);
 	fuzz_require_located(&dl);
 	if (b)
 		check_batch(b);

@@ -69,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		s = spec_set_build(source, ov, n, NULL, &dl);
 	if (s && s->has_mapping) {
 		struct model_result *r = xmalloc(sizeof(*r));
-		struct model_ws *ws = model_ws_new(s, NULL, NULL, 0);
+		struct model_ws *ws = model_ws_new(s, NULL, NULL);
 		if (ws)
 			model_eval(ws, s->mapping, r);
 		model_ws_free(ws);

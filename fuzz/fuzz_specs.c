@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fuzz/located.h"
+#include "job/job.h"
 #include "model/model.h"
 #include "specs/spec.h"
 #include "util/diag.h"
@@ -33,12 +34,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const names[4] = { "f0.yaml", "f1.yaml", "f2.yaml", "f3.yaml" };
 	struct diag_list dl = DIAG_LIST_INIT;
-	struct spec_load_options lo = { .allow_no_problem = true };
+	struct spec_load_options lo = { .allow_no_problem = true, .kinds = job_spec_kinds() };
 	struct spec_source *src = spec_source_new();
 	const char *p = (const char *)data, *end = p + size;
 	struct spec_set *s;
 	unsigned n = 0;
 
+	spec_source_set_kinds(src, lo.kinds);
 	while (n < 4) {
 		const char *q = n < 3 ? find_sep(p, end) : NULL;
 		size_t len = q ? (size_t)(q - p) : (size_t)(end - p);
@@ -50,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s = diag_has_errors(&dl) ? NULL : spec_set_build(src, NULL, 0, &lo, &dl);
 	if (s && s->has_mapping) {
 		struct model_result *r = malloc(sizeof(*r));
-		struct model_ws *ws = model_ws_new(s, NULL, NULL, 0);
+		struct model_ws *ws = model_ws_new(s, NULL, NULL);
 		if (ws && r)
 			model_eval(ws, s->mapping, r);
 		model_ws_free(ws);

@@ -117,48 +117,52 @@ struct part {
 };
 
 /*
- * The values of the integer range 'a':'b' stepping by 'step' (added) or
- * 'factor' (multiplied, when 'geometric').
+ * The number of values of the integer range 'a':'b' stepping by 'step'
+ * (added) or 'step' as a factor (when 'geometric'), or 0 when it never
+ * reaches its end. The range stops before a value would pass the 64-bit
+ * integers.
  */
-static int int_range(struct job_axis *ax, const struct part *p, int64_t a, int64_t b,
-		     bool geometric, int64_t step, struct diag_list *dl)
+static uint64_t int_range_count(int64_t a, int64_t b, bool geometric, int64_t step)
+{
+	uint64_t n = 1;
+	int64_t v = a;
+
+	if (geometric ? (step < 2 || a <= 0 || a > b) : (step == 0 || (step > 0 ? a > b : a < b)))
+		return 0;
+	if (!geometric)
+		return step > 0 ? ((uint64_t)b - (uint64_t)a) / (uint64_t)step + 1
+				: ((uint64_t)a - (uint64_t)b) / (UINT64_C(0) - (uint64_t)step) + 1;
+	while (v <= b / step) {
+		v *= step;
+		n++;
+	}
+	return n;
+}
+
+/* Append the 'n' values of the integer range from 'a' (see int_range_count()). */
+static void int_range(struct job_axis *ax, const struct part *p, int64_t a, bool geometric,
+		      int64_t step, uint64_t n)
 {
 	char buf[32];
 	int64_t v = a;
-	size_t n = 0;
+	uint64_t i;
 
-	if (geometric ? (step < 2 || a <= 0 || a > b) : (step == 0 || (step > 0 ? a > b : a < b)))
-		return axis_error(dl, ax, p[0].off, "range '%.*s' never reaches its end",
-				  (int)(p[2].off + p[2].n - p[0].off), p[0].s);
-	for (;;) {
-		if (++n > AXIS_MAX_VALUES)
-			return axis_error(dl, ax, p[0].off, "range gives more than %d values",
-					  AXIS_MAX_VALUES);
+	for (i = 0; i < n; i++) {
 		snprintf(buf, sizeof(buf), "%lld", (long long)v);
 		add_value(ax, buf, p[0].off);
-		if (geometric) {
-			if (v > b / step)
-				break;
-			v *= step;
-		} else {
-			int64_t next;
-			if (__builtin_add_overflow(v, step, &next))
-				break;
-			if (step > 0 ? next > b : next < b)
-				break;
-			v = next;
-		}
+		if (i + 1 < n)
+			v = geometric ? v * step : v + step;
 	}
-	return 0;
 }
 
-/* The values of a real range (%.12g: what a person would have typed). */
-static int real_range(struct job_axis *ax, const struct part *p, double a, double b,
-		      bool geometric, double step, struct diag_list *dl)
+/*
+ * The number of values of the real range 'a':'b' by 'step' into '*n', or
+ * -1 with an error when it never reaches its end.
+ */
+static int real_range_count(struct job_axis *ax, const struct part *p, double a, double b,
+			    bool geometric, double step, uint64_t *n, struct diag_list *dl)
 {
-	char buf[40];
 	double n_steps;
-	uint64_t i, n;
 
 	if (geometric) {
 		if (!(step > 1) || !(a > 0) || a > b)
@@ -172,32 +176,78 @@ static int real_range(struct job_axis *ax, const struct part *p, double a, doubl
 					  (int)(p[2].off + p[2].n - p[0].off), p[0].s);
 		n_steps = (b - a) / step;
 	}
-	if (n_steps + 1 > AXIS_MAX_VALUES)
-		return axis_error(dl, ax, p[0].off, "range gives more than %d values",
-				  AXIS_MAX_VALUES);
-	n = (uint64_t)floor(n_steps + 1e-9) + 1;
+	*n = n_steps + 1 > AXIS_MAX_VALUES ? (uint64_t)AXIS_MAX_VALUES + 1
+					   : (uint64_t)floor(n_steps + 1e-9) + 1;
+	return 0;
+}
+
+/* Append the 'n' values of a real range (%.12g: what a person would have typed). */
+static void real_range(struct job_axis *ax, const struct part *p, double a, bool geometric,
+		       double step, uint64_t n)
+{
+	char buf[40];
+	uint64_t i;
+
 	for (i = 0; i < n; i++) {
 		double v = geometric ? a * pow(step, (double)i) : a + (double)i * step;
 		snprintf(buf, sizeof(buf), "%.12g", v);
 		add_value(ax, buf, p[0].off);
 	}
+}
+
+/*
+ * Integer text s[0..n) (is_int_text()) as an int64_t; -1 with an error
+ * located at 'off' when it is outside the 64-bit integers.
+ */
+static int int_of(struct job_axis *ax, const char *s, size_t n, size_t off, int64_t *out,
+		  struct diag_list *dl)
+{
+	char buf[64];
+
+	if (n >= sizeof(buf))
+		return axis_error(dl, ax, off, "'%.*s' is outside the 64-bit integers", (int)n, s);
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	*out = strtoll(buf, NULL, 10);
+	if (errno == ERANGE)
+		return axis_error(dl, ax, off, "'%.*s' is outside the 64-bit integers", (int)n, s);
 	return 0;
+}
+
+/* True when s[0..n) is numeric text that is not a finite number (nan, inf, 1e999). */
+static bool nonfinite_number(const char *s, size_t n)
+{
+	char buf[64], *end;
+	double v;
+
+	if (n == 0 || n >= sizeof(buf) || isspace((unsigned char)*s))
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	v = strtod(buf, &end);
+	return !*end && (errno == ERANGE || !isfinite(v));
 }
 
 /*
  * Item s[off..off+n) of the value list when it is a range A:B:STEP
- * (A a number): its values. '*is_range' says whether it was one.
+ * (A a number): its number of values into '*count' and, with 'expand',
+ * its values appended. '*is_range' says whether it was one.
  */
-static int parse_range(struct job_axis *ax, size_t off, size_t n, bool *is_range,
-		       struct diag_list *dl)
+static int parse_range(struct job_axis *ax, size_t off, size_t n, bool expand, bool *is_range,
+		       uint64_t *count, struct diag_list *dl)
 {
 	const char *s = ax->text;
 	struct part p[3];
 	size_t c1 = find_top(s + off, n, ':'), c2;
 	double a, b, step;
-	bool geometric = false, ints;
+	bool geometric = false;
 
 	*is_range = false;
+	if (c1 < n && nonfinite_number(s + off, c1))
+		return axis_error(dl, ax, off, "the start of a range must be a finite number, "
+				  "got '%.*s'", (int)c1, s + off);
 	if (c1 == n || !number_of(s + off, c1, &a))
 		return 0;
 	c2 = c1 + 1 + find_top(s + off + c1 + 1, n - c1 - 1, ':');
@@ -227,29 +277,57 @@ static int parse_range(struct job_axis *ax, size_t off, size_t n, bool *is_range
 	if (!number_of(p[2].s, p[2].n, &step))
 		return axis_error(dl, ax, p[2].off, "the step of a range must be +D, D, xF or *F, "
 				  "got '%.*s'", (int)p[2].n, p[2].s);
-	ints = is_int_text(p[0].s, p[0].n) && is_int_text(p[1].s, p[1].n) &&
-	       is_int_text(p[2].s, p[2].n) && fabs(a) < 9e18 && fabs(b) < 9e18 &&
-	       fabs(step) < 9e18;
-	if (ints)
-		return int_range(ax, p, (int64_t)a, (int64_t)b, geometric, (int64_t)step, dl);
-	return real_range(ax, p, a, b, geometric, step, dl);
+	if (is_int_text(p[0].s, p[0].n) && is_int_text(p[1].s, p[1].n) &&
+	    is_int_text(p[2].s, p[2].n)) {
+		int64_t ia, ib, istep;
+		if (int_of(ax, p[0].s, p[0].n, p[0].off, &ia, dl) < 0 ||
+		    int_of(ax, p[1].s, p[1].n, p[1].off, &ib, dl) < 0 ||
+		    int_of(ax, p[2].s, p[2].n, p[2].off, &istep, dl) < 0)
+			return -1;
+		*count = int_range_count(ia, ib, geometric, istep);
+		if (*count == 0)
+			return axis_error(dl, ax, p[0].off, "range '%.*s' never reaches its end",
+					  (int)(p[2].off + p[2].n - p[0].off), p[0].s);
+		if (expand)
+			int_range(ax, p, ia, geometric, istep, *count);
+		return 0;
+	}
+	if (real_range_count(ax, p, a, b, geometric, step, count, dl) < 0)
+		return -1;
+	if (expand && *count <= AXIS_MAX_VALUES)
+		real_range(ax, p, a, geometric, step, *count);
+	return 0;
 }
 
-/* The values of the list ax->text[off..off+n), split at top-level commas. */
-static int parse_values(struct job_axis *ax, size_t off, size_t n, struct diag_list *dl)
+/*
+ * One pass over the list ax->text[off..off+n), split at top-level commas:
+ * without 'expand' every item is checked and counted, and the axis refused
+ * when its values would pass AXIS_MAX_VALUES (before any is made); with
+ * 'expand' the values are appended.
+ */
+static int scan_values(struct job_axis *ax, size_t off, size_t n, bool expand,
+		       struct diag_list *dl)
 {
 	const char *s = ax->text;
+	uint64_t total = 0;
 	int rc = 0;
 
 	for (;;) {
 		size_t len = find_top(s + off, n, ','), io = off, in = len;
+		uint64_t count = 1;
 		bool is_range;
 		trim(s, &io, &in);
 		if (in == 0) {
 			rc = axis_error(dl, ax, io, "empty value in the list of values");
-		} else if (parse_range(ax, io, in, &is_range, dl) < 0) {
+		} else if (parse_range(ax, io, in, expand, &is_range, &count, dl) < 0) {
 			rc = -1;
-		} else if (!is_range) {
+		} else if (is_range && count > AXIS_MAX_VALUES) {
+			rc = axis_error(dl, ax, io, "range gives more than %d values",
+					AXIS_MAX_VALUES);
+		} else if ((total += count) > AXIS_MAX_VALUES) {
+			return axis_error(dl, ax, io, "the axis has more than %d values",
+					  AXIS_MAX_VALUES);
+		} else if (!is_range && expand) {
 			char *v = arena_strndup(&ax->arena, s + io, in);
 			add_value(ax, v, io);
 		}
@@ -258,9 +336,15 @@ static int parse_values(struct job_axis *ax, size_t off, size_t n, struct diag_l
 		off += len + 1;
 		n -= len + 1;
 	}
-	if (rc == 0 && ax->n_values > AXIS_MAX_VALUES)
-		rc = axis_error(dl, ax, 0, "the axis has more than %d values", AXIS_MAX_VALUES);
 	return rc;
+}
+
+/* The values of the list ax->text[off..off+n): counted and checked, then made. */
+static int parse_values(struct job_axis *ax, size_t off, size_t n, struct diag_list *dl)
+{
+	if (scan_values(ax, off, n, false, dl) < 0)
+		return -1;
+	return scan_values(ax, off, n, true, dl);
 }
 
 /* True when s[0..n) is a name: letters, digits, '_', '-', '.', not starting with a digit. */

@@ -19,10 +19,6 @@
 #include "util/table.h"
 #include "util/xalloc.h"
 
-_Static_assert((int)SPEC_BATCH_CHECK == (int)JOB_CHECK && (int)SPEC_BATCH_MODEL == (int)JOB_MODEL &&
-	       (int)SPEC_BATCH_MAP == (int)JOB_MAP && (int)SPEC_BATCH_EXEC == (int)JOB_EXEC &&
-	       (int)SPEC_BATCH_VALIDATE == (int)JOB_VALIDATE, "batch commands are job commands");
-
 /* What the batch keeps of one job. */
 struct bjob {
 	const struct spec_batch_job *spec;
@@ -35,6 +31,7 @@ struct bjob {
 	char key[JOB_KEY_CHARS + 1];   /* the job's row (the network's, for a network) */
 	char *tags;                    /* "a,b" or NULL */
 	bool is_network;
+	struct spec_load_options lo;   /* its loader's options (its command's, its prunes) */
 	struct job_net_plan plan;
 	char plan_error[512];          /* its layers cannot be read: the job's error */
 	uint64_t first_task, n_tasks;
@@ -48,7 +45,6 @@ struct batch_ctx {
 	size_t n_jobs;
 	uint64_t n_tasks;
 	char run_key[JOB_KEY_CHARS + 1];
-	struct spec_load_options lo[JOB_COMMAND_COUNT];
 };
 
 /* The job of task 'i' and the task's place in it. */
@@ -87,6 +83,9 @@ static void parse_sets(struct bjob *j)
 	j->design.overrides = j->ovs;
 	j->design.n_overrides = j->spec->n_sets;
 	j->design.command = j->opts.command;
+	j->design.kind = j->opts.kind;
+	j->design.prunes = j->spec->prunes;
+	j->design.n_prunes = j->spec->n_prunes;
 }
 
 /* The design's hash: its variables, its files' bytes (or why one cannot be read). */
@@ -119,6 +118,8 @@ static void job_key(struct bjob *j)
 	job_hash_options(&h, &j->opts);
 	for (i = 0; i < j->spec->n_sets; i++)
 		job_hash_str(&h, j->spec->sets[i]);
+	for (i = 0; i < j->spec->n_prunes; i++)    /* none: the keys of earlier runs stay */
+		job_hash_str(&h, j->spec->prunes[i]);
 	for (i = 0; i < j->plan.n_files; i++) {
 		job_hash_str(&h, j->plan.names[i]);
 		job_hash_str(&h, j->plan.hash[i]);
@@ -135,12 +136,18 @@ static void job_init(const struct job_batch *b, const atomic_int *stop,
 
 	j->spec = sj;
 	job_quiet_options(b->options, stop, &j->opts);
-	j->opts.command = (enum job_command)sj->command;
+	if (job_command_parse(sj->command, &j->opts.command, &j->opts.kind) < 0)
+		BUG("the batch file's command '%s' is no job command", sj->command);
 	if (sj->has_seed) {
 		j->opts.seed = sj->seed;
 		j->opts.has_seed = true;
 	}
 	parse_sets(j);
+	j->lo.require_mapping = !j->opts.kind && (j->opts.command == JOB_MODEL ||
+			j->opts.command == JOB_EXEC || j->opts.command == JOB_VALIDATE);
+	j->lo.allow_no_problem = j->opts.command == JOB_CHECK;
+	j->lo.prunes = sj->prunes;
+	j->lo.n_prunes = sj->n_prunes;
 	j->vars = xcalloc(b->n_vars + sj->n_vars + 1, sizeof(*j->vars));
 	for (i = 0; i < b->n_vars; i++)
 		j->vars[j->design.n_vars++] = b->vars[i];
@@ -210,7 +217,7 @@ static void b_describe(void *arg, uint64_t i, unsigned k, struct job_runner_row 
 	size_t sub, o;
 	struct bjob *j = job_of(c, i, &sub);
 
-	row->command = job_command_name(j->opts.command);
+	row->command = job_options_command_name(&j->opts);
 	row->design_hash = j->design_hash;
 	row->tags = j->tags;
 	for (o = 0; o < j->spec->n_sets; o++)
@@ -257,7 +264,7 @@ static bool b_run(void *arg, void *ws, uint64_t i, struct job_summary *sum)
 	}
 	return job_net_run_layer(&j->design,
 			     has_layers(j) ? j->plan.files[j->plan.task_file[sub]] : NULL,
-			     &c->lo[j->opts.command], &j->opts, c->stop, sum);
+			     &j->lo, &j->opts, c->stop, sum);
 }
 
 /* ------------------------------------------------------- after the run */
@@ -276,6 +283,7 @@ static int network_rows(struct batch_ctx *c, const struct table *t, const struct
 		struct job_summary **sums, total;
 		const char **names;
 		struct store_level lv[SPEC_MAX_LEVELS];
+		struct store_value values[JOB_METRIC_COUNT];
 		struct store_row row;
 		size_t n_found = 0;
 		unsigned l;
@@ -315,25 +323,16 @@ static int network_rows(struct batch_ctx *c, const struct table *t, const struct
 			row.overrides = "";
 			row.status = job_status_name(total.status);
 			row.error = total.status != JOB_OK ? total.error : NULL;
-			row.has_metrics = total.status == JOB_OK;
-			row.energy_pj = total.energy_pj;
-			row.cycles = total.cycles;
-			row.edp_j_cycles = total.edp_j_cycles;
-			row.utilization = total.utilization;
-			row.algorithmic_computes = total.algorithmic_computes;
-			row.actual_computes = total.actual_computes;
-			row.pj_per_compute = total.pj_per_compute;
-			row.compute_energy_pj = total.compute_energy_pj;
+			job_store_values(&total, values);
+			row.metrics = values;
 			row.mapping = total.mapping;
-			row.has_search = true;
-			row.n_evaluated = total.n_evaluated;
-			row.n_valid = total.n_valid;
-			row.n_levels = row.has_metrics ? total.n_levels : 0;
+			row.n_levels = total.status == JOB_OK ? total.n_levels : 0;
 			for (l = 0; l < row.n_levels; l++)
-				lv[l] = (struct store_level){ total.level_names[l],
+				lv[l] = (struct store_level){ job_summary_level_name(&total, l),
 							      total.level_energy_pj[l] };
 			row.levels = lv;
-			if (!st && (!(st = store_open(rn->db_path, STORE_WRITE, err)) ||
+			if (!st && (!(st = store_open(rn->db_path, STORE_WRITE, job_store_schema(),
+						      err)) ||
 				    store_begin_run(st, &def, err) < 0))
 				rc = -1;
 			if (rc == 0 && store_put(st, &row, 1, err) < 0)
@@ -348,73 +347,110 @@ static int network_rows(struct batch_ctx *c, const struct table *t, const struct
 	return rc;
 }
 
-/* The column of 'metric' in a results table. */
-static const char *metric_col(enum job_metric m)
-{
-	return m == JOB_METRIC_ENERGY ? "energy_pj" : m == JOB_METRIC_CYCLES ? "cycles"
-									      : "edp_j_cycles";
-}
-
 /* A job's row in the ranking: its results row, its value of the metric. */
 struct ranked {
 	size_t row;
-	bool ok;
+	int group;                     /* 0: ranked; 1: failed, or without the metric */
 	double v;
 	uint64_t idx;
 };
 
-static int cmp_ranked(const void *a, const void *b)
+/* Ranked by 'better' (lower or higher first), then by index. */
+static int cmp_lower(const void *a, const void *b)
 {
 	const struct ranked *x = a, *y = b;
-	if (x->ok != y->ok)
-		return x->ok ? -1 : 1;
-	if (x->ok && x->v != y->v)
+	if (x->group != y->group)
+		return x->group - y->group;
+	if (x->group == 0 && x->v != y->v)
 		return x->v < y->v ? -1 : 1;
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-/* The jobs' rows of 't', ranked by the metric, as the table 'out'. */
-static void ranking(const struct batch_ctx *c, const struct table *t, enum job_metric metric,
-		    struct table *out)
+static int cmp_higher(const void *a, const void *b)
 {
-	static const char *const cols[] = {
+	const struct ranked *x = a, *y = b;
+	if (x->group == 0 && y->group == 0 && x->v != y->v)
+		return x->v > y->v ? -1 : 1;
+	return cmp_lower(a, b);
+}
+
+/* The columns of the ranking: the main ones, then the other metrics some row has. */
+static size_t ranking_columns(const struct table *t, const char **cols)
+{
+	static const char *const head[] = {
 		"name", "kind", "command", "status", "energy_pj", "cycles", "edp_j_cycles",
-		"utilization", "tags", "error",
+		"utilization",
 	};
+	size_t n = 0, i;
+	int m;
+
+	for (i = 0; i < ARRAY_SIZE(head); i++)
+		cols[n++] = head[i];
+	for (m = 0; m < JOB_METRIC_COUNT; m++) {
+		const struct job_metric *d = job_metric_get((enum job_metric_id)m);
+		if (!(d->flags & (JOB_METRIC_CORE | JOB_METRIC_PER_LEVEL)) && table_col(t, d->name) >= 0)
+			cols[n++] = d->name;
+	}
+	cols[n++] = "tags";
+	cols[n++] = "error";
+	return n;
+}
+
+/*
+ * The jobs' rows of 't', ranked by the metric, as the table 'out': those
+ * with a value first, then in index order those without a rank: failed
+ * jobs, checks, and jobs whose kind does not provide the metric (a note in
+ * 'notes' names these).
+ */
+static void ranking(const struct batch_ctx *c, const struct table *t, enum job_metric_id metric,
+		    struct table *out, struct strbuf *notes)
+{
+	const struct job_metric *d = job_metric_get(metric);
+	const char *cols[8 + JOB_METRIC_COUNT + 2];
 	struct ranked *rk = xcalloc(c->n_jobs + 1, sizeof(*rk));
-	long kc = table_col(t, "key"), sc = table_col(t, "status"), mc = table_col(t, metric_col(metric));
-	size_t n = 0, jn, r, i;
+	long kc = table_col(t, "key"), sc = table_col(t, "status"), mc = table_col(t, d->name);
+	struct strbuf unranked = STRBUF_INIT;
+	size_t n = 0, n_cols = ranking_columns(t, cols), n_unranked = 0, jn, r, i;
 
 	for (jn = 0; jn < c->n_jobs; jn++)
 		for (r = 0; r < t->n_rows; r++) {
 			const char *k = table_get(t, r, (size_t)kc).text;
 			const char *s = table_get(t, r, (size_t)sc).text;
-			const char *v = table_get(t, r, (size_t)mc).text;
+			const char *v = mc >= 0 ? table_get(t, r, (size_t)mc).text : NULL;
+			bool ok = s && !strcmp(s, "ok");
 			if (!k || strcmp(k, c->jobs[jn].key))
 				continue;
 			rk[n].row = r;
-			rk[n].ok = s && !strcmp(s, "ok") && v;
+			rk[n].group = ok && v ? 0 : 1;
 			rk[n].v = v ? strtod(v, NULL) : 0;
 			rk[n].idx = c->jobs[jn].base_idx;
+			if (ok && !v && c->jobs[jn].opts.command != JOB_CHECK)
+				strbuf_addf(&unranked, "%s'%s'", n_unranked++ ? ", " : "",
+					    c->jobs[jn].spec->name);
 			n++;
 			break;
 		}
-	qsort(rk, n, sizeof(*rk), cmp_ranked);
+	qsort(rk, n, sizeof(*rk), d->better == JOB_BETTER_HIGHER ? cmp_higher : cmp_lower);
+	if (n_unranked)
+		strbuf_addf(notes, "%zu job%s not ranked: %s give%s no %s\n", n_unranked,
+			    n_unranked == 1 ? "" : "s", unranked.buf, n_unranked == 1 ? "s" : "",
+			    d->name);
 	table_add_col(out, "rank");
-	for (i = 0; i < ARRAY_SIZE(cols); i++)
+	for (i = 0; i < n_cols; i++)
 		table_add_col(out, cols[i]);
 	for (i = 0; i < n; i++) {
 		char buf[24];
 		size_t k;
 		table_add_row(out);
 		snprintf(buf, sizeof(buf), "%zu", i + 1);
-		table_set(out, i, 0, TABLE_INT, rk[i].ok ? buf : NULL);
-		for (k = 0; k < ARRAY_SIZE(cols); k++) {
+		table_set(out, i, 0, TABLE_INT, rk[i].group == 0 ? buf : NULL);
+		for (k = 0; k < n_cols; k++) {
 			long col = table_col(t, cols[k]);
 			struct table_cell x = table_get(t, rk[i].row, (size_t)col);
 			table_set(out, i, k + 1, x.type, x.text);
 		}
 	}
+	strbuf_release(&unranked);
 	free(rk);
 }
 
@@ -426,17 +462,12 @@ static void batch_init(const struct job_batch *b, const atomic_int *stop, struct
 	struct job_hash h;
 	uint64_t task = 0, idx = 0;
 	size_t i;
-	enum job_command k;
 
 	memset(c, 0, sizeof(*c));
 	c->b = b;
 	c->stop = stop;
 	c->n_jobs = b->batch->n_jobs;
 	c->jobs = xcalloc(c->n_jobs + 1, sizeof(*c->jobs));
-	for (k = 0; k < JOB_COMMAND_COUNT; k++) {
-		c->lo[k].require_mapping = k == JOB_MODEL || k == JOB_EXEC || k == JOB_VALIDATE;
-		c->lo[k].allow_no_problem = k == JOB_CHECK;
-	}
 	job_hash_init(&h);
 	job_hash_str(&h, "batch");
 	for (i = 0; i < c->n_jobs; i++) {
@@ -453,7 +484,8 @@ static void batch_init(const struct job_batch *b, const atomic_int *stop, struct
 }
 
 int job_batch_run(const struct job_batch *b, const struct job_runner *rn,
-		  enum job_metric metric, struct table *out, struct job_run_result *res)
+		  enum job_metric_id metric, struct table *out, struct strbuf *notes,
+		  struct job_run_result *res)
 {
 	struct batch_ctx c;
 	struct job_runner_jobs jobs;
@@ -477,7 +509,7 @@ int job_batch_run(const struct job_batch *b, const struct job_runner *rn,
 			if (job_results_query(rn->db_path, NULL, 0, &t, &err) < 0)
 				rc = -1;
 			else
-				ranking(&c, &t, metric, out);
+				ranking(&c, &t, metric, out, notes);
 		}
 		if (rc < 0)
 			snprintf(res->error, sizeof(res->error), "%s", err.buf);

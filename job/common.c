@@ -10,12 +10,12 @@
 #include <string.h>
 
 #include "job/job_int.h"
+#include "job/kind_int.h"
 #include "exec/exec.h"
 #include "model/model.h"
 #include "util/arena.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
-
-_Static_assert(sizeof(struct job_summary) < 4096, "a job summary stays under 4 KiB");
 
 void job_options_init(struct job_options *o, enum job_command command)
 {
@@ -84,6 +84,13 @@ enum job_status job_fail(struct job_summary *sum, enum job_status st, const char
 	return st;
 }
 
+enum job_status job_fail_with(struct job_summary *sum, enum job_status st, struct strbuf *why)
+{
+	job_fail(sum, st, "%s", why->buf);
+	strbuf_release(why);
+	return st;
+}
+
 struct strbuf *job_out_file(struct job_outputs *out, const char *name)
 {
 	if (out->n_files >= JOB_MAX_OUT_FILES)
@@ -132,30 +139,6 @@ void job_describe_mapping(const struct spec_set *s, const struct spec_mapping *m
 	}
 }
 
-void job_summarize_model(const struct spec_set *s, const struct spec_mapping *m,
-			 const struct model_result *r, struct job_summary *sum)
-{
-	struct strbuf sb = STRBUF_INIT;
-	unsigned l;
-
-	sum->energy_pj = r->energy_pj;
-	sum->cycles = r->cycles;
-	sum->edp_j_cycles = r->edp_j_cycles;
-	sum->utilization = r->utilization;
-	sum->algorithmic_computes = r->algorithmic_computes;
-	sum->actual_computes = r->actual_computes;
-	sum->pj_per_compute = r->pj_per_compute;
-	sum->n_levels = r->n_levels;
-	for (l = 0; l < r->n_levels; l++) {
-		snprintf(sum->level_names[l], JOB_LEVEL_NAME, "%s", s->arch.levels[l].name);
-		sum->level_energy_pj[l] = r->levels[l].energy_pj;
-	}
-	sum->compute_energy_pj = r->compute.energy_pj;
-	job_describe_mapping(s, m, &sb);
-	snprintf(sum->mapping, sizeof(sum->mapping), "%s", sb.buf);
-	strbuf_release(&sb);
-}
-
 void job_exec_options(const struct job_options *o, struct exec_options *eo)
 {
 	*eo = (struct exec_options)EXEC_OPTIONS_INIT;
@@ -164,4 +147,19 @@ void job_exec_options(const struct job_options *o, struct exec_options *eo)
 							   : EXEC_RETAIN_TRANSLATION;
 	eo->footprint = o->footprint == JOB_FOOTPRINT_EXACT ? EXEC_FOOTPRINT_EXACT
 							    : EXEC_FOOTPRINT_HULL;
+}
+
+void job_kind_print(const struct job_kind_writers *w, const struct spec_set *s,
+		    const void *result, const struct job_options *o, struct job_outputs *out)
+{
+	if (!(o->want & JOB_WANT_PRINT))
+		return;
+	if (o->format == JOB_FORMAT_JSON) {
+		w->json(s, result, o, &out->print);
+	} else if (o->format == JOB_FORMAT_CSV) {
+		w->csv_header(s, &out->print);
+		w->csv_row(s, result, &out->print);
+	} else {
+		w->text(s, result, o, &out->print);
+	}
 }

@@ -4,6 +4,7 @@
  * Timeloop's stats.txt layout and the JSON document.
  */
 #include "job/job_int.h"
+#include "job/kind_int.h"
 
 #include "exec/exec.h"
 #include "report/report.h"
@@ -22,8 +23,7 @@ enum job_status job_run_exec(const struct spec_set *s, const struct job_options 
 		job_fail(sum, JOB_MISMATCH, "BUG: the executed Einsum differs from the dense "
 			 "evaluation (max abs error %.9g)", r.numeric_max_abs_err);
 	} else {
-		sum->algorithmic_computes = r.computes;
-		sum->actual_computes = r.computes_class[EXEC_ACTUAL];
+		job_summary_fill(sum, &job_metrics_exec, s, &r);
 		if (o->want & JOB_WANT_PRINT) {
 			if (o->format == JOB_FORMAT_JSON)
 				report_exec_json(s, &r, &eo, &out->print);

@@ -2,8 +2,11 @@
  * job: one design through one command. job_run() takes a loaded spec set,
  * a command (check, model, map, exec, validate) and its options, and fills
  * a compact summary (struct job_summary: status, metrics, per-level energy,
- * the mapping as text; well under 4 KiB, so sweeps and batches can keep one
- * per point) and the output buffers the command would print and write.
+ * the mapping as text; under 4 KiB, so sweeps and batches can keep one per
+ * point) and the output buffers the command would print and write. What a
+ * design of each kind does with each command is a row of the registry of
+ * design kinds (job/kinds.c); what each metric is, is a row of the metric
+ * vocabulary (job/metric.c), the one source of the results' columns.
  * Everything the command line, sweep, batch and MPI ranks run goes through
  * here; job/ never prints, never exits and never writes a file: the caller
  * prints 'print', 'notes' and the diagnostics, and writes 'files'.
@@ -20,7 +23,12 @@
 #include "util/diag.h"
 #include "util/strbuf.h"
 
-enum job_command { JOB_CHECK, JOB_MODEL, JOB_MAP, JOB_EXEC, JOB_VALIDATE, JOB_IPU, JOB_COMMAND_COUNT };
+/*
+ * The commands every kind of design is run with. A kind may also have a
+ * command of its own ('ipu', 'stpu': job_options.kind), which is 'model' on
+ * a design that must be of that kind.
+ */
+enum job_command { JOB_CHECK, JOB_MODEL, JOB_MAP, JOB_EXEC, JOB_VALIDATE, JOB_COMMAND_COUNT };
 
 enum job_status {
 	JOB_OK,
@@ -77,6 +85,8 @@ struct job_map_options {
 
 struct job_options {
 	enum job_command command;
+	const char *kind;              /* the design must be of this kind (its own command, such
+					  as 'stpu'); NULL: any */
 	enum job_format format;
 	unsigned want;                 /* JOB_WANT_* */
 	const char *const *files;      /* the inputs' names, for the JSON documents */
@@ -105,27 +115,145 @@ void job_options_init(struct job_options *o, enum job_command command);
 
 #define JOB_MAX_OUT_FILES 4
 #define JOB_MAPPING_TEXT 1024
-#define JOB_LEVEL_NAME 32
+#define JOB_LEVEL_NAMES 1280           /* the level names of a summary, each NUL-ended */
+#define JOB_TEXT_VALUES 128            /* the text metrics of a summary, each NUL-ended */
 
-/* What one job gives, compactly (kept per point by sweep and batch). */
+/* ------------------------------------------------------------ the metrics */
+
+/*
+ * The metric vocabulary: every metric a job can give, declared once
+ * (job/metric.c) with its unit, type, how rows combine and its description.
+ * The results database's columns, the streamed CSV and JSON rows, 'results'
+ * and 'plot' take their names from it; a kind of design provides the
+ * metrics its getters read from its results, and a metric it does not
+ * provide is NULL (never 0). Per-level metrics are columns NAME.LEVEL
+ * ("energy_pj.DRAM"); the level names are never cut.
+ */
+enum job_metric_id {
+	JOB_METRIC_ENERGY_PJ,
+	JOB_METRIC_CYCLES,
+	JOB_METRIC_EDP_J_CYCLES,
+	JOB_METRIC_UTILIZATION,
+	JOB_METRIC_ALGORITHMIC_COMPUTES,
+	JOB_METRIC_ACTUAL_COMPUTES,
+	JOB_METRIC_PJ_PER_COMPUTE,
+	JOB_METRIC_COMPUTE_ENERGY_PJ,
+	JOB_METRIC_N_EVALUATED,
+	JOB_METRIC_N_VALID,
+	JOB_METRIC_SPEEDUP,
+	JOB_METRIC_BASELINE_CYCLES,
+	JOB_METRIC_BASELINE_ENERGY_PJ,
+	JOB_METRIC_ENERGY_RATIO,
+	JOB_METRIC_SCHEME,
+	JOB_METRIC_PACKING_EFFICIENCY,
+	JOB_METRIC_ESTIMATED_PACKING_EFFICIENCY,
+	JOB_METRIC_PROPAGATION_STEPS,
+	JOB_METRIC_FWD_CYCLES,
+	JOB_METRIC_FWD_BASELINE_CYCLES,
+	JOB_METRIC_MEMORY_BYTES,
+	JOB_METRIC_SECONDS,
+	JOB_METRIC_BOUND,
+	JOB_METRIC_LEVEL_ENERGY_PJ,    /* per level: energy_pj.LEVEL */
+	JOB_METRIC_COUNT
+};
+
+enum job_value_type {
+	JOB_VALUE_REAL,                /* a double */
+	JOB_VALUE_COUNT,               /* an exact unsigned integer */
+	JOB_VALUE_TEXT,
+};
+
+/* How the rows of a network's layers combine into its row. */
+enum job_aggregation {
+	JOB_AGG_SUM,
+	JOB_AGG_CYCLE_MEAN,            /* the mean weighted by each row's cycles */
+	JOB_AGG_DERIVED,               /* computed again from the combined metrics */
+	JOB_AGG_NONE,                  /* does not combine: NULL in a combined row */
+};
+
+/* Which way a metric is better (for ranking). */
+enum job_better { JOB_BETTER_NONE, JOB_BETTER_LOWER, JOB_BETTER_HIGHER };
+
+struct job_summary;
+
+#define JOB_METRIC_CORE 1u             /* always a column of the results (the first schema's) */
+#define JOB_METRIC_STREAM 2u           /* in the rows a sweep streams (CSV, JSON lines) */
+#define JOB_METRIC_PER_LEVEL 4u        /* one value per level: columns NAME.LEVEL */
+
+struct job_metric {
+	const char *name;              /* the column: "energy_pj" */
+	const char *unit;              /* "pJ", "cycles", "1" (a ratio), "" (text) */
+	enum job_value_type type;
+	enum job_aggregation agg;
+	enum job_better better;
+	unsigned flags;                /* JOB_METRIC_* */
+	const char *description;
+	/* JOB_AGG_DERIVED: set it in 's' from the other metrics of 's' (when they are there) */
+	void (*derive)(struct job_summary *s);
+};
+
+/* The metric 'm' (m < JOB_METRIC_COUNT). */
+const struct job_metric *job_metric_get(enum job_metric_id m);
+
+/* The metric named 'name' (a column name; "energy_pj.DRAM" is the per-level one), or -1. */
+int job_metric_find(const char *name);
+
+/* The kinds of design, in registry order, by name ("timeloop", "ipu", "stpu"). */
+size_t job_kind_count(void);
+const char *job_kind_name(size_t i);
+
+/* True when designs of kind 'kind' (a name) provide metric 'm' with some command. */
+bool job_kind_provides(const char *kind, enum job_metric_id m);
+
+/*
+ * The loaders of every kind of design, NULL-ended, the default first: for
+ * spec_load_options.kinds and spec_source_set_kinds() when a caller loads
+ * designs itself (job_load() does).
+ */
+const struct spec_kind *const *job_spec_kinds(void);
+
+/* One metric's value (the field its type says). */
+union job_value {
+	double real;
+	uint64_t count;
+	uint32_t text;                 /* offset of the text in job_summary.texts */
+};
+
+/* What one job gives, compactly (kept per point by sweep and batch; sent between ranks). */
 struct job_summary {
 	enum job_command command;
 	enum job_status status;
+	unsigned kind;                 /* the design's kind: 1 + its registry index; 0: none */
 	char error[512];               /* why, when status != JOB_OK */
-	double energy_pj;
-	uint64_t cycles;
-	double edp_j_cycles;
-	double utilization;
-	uint64_t algorithmic_computes, actual_computes;
-	double pj_per_compute;
-	unsigned n_levels;             /* storage levels, 0 = innermost */
-	char level_names[SPEC_MAX_LEVELS][JOB_LEVEL_NAME];
+	uint64_t has;                  /* bit m: metric m has a value */
+	union job_value value[JOB_METRIC_COUNT];
+	unsigned n_levels;             /* per-level energies, 0 = innermost */
+	uint16_t level_name_at[SPEC_MAX_LEVELS];   /* offsets into level_names */
 	double level_energy_pj[SPEC_MAX_LEVELS];
-	double compute_energy_pj;
 	char mapping[JOB_MAPPING_TEXT]; /* "DRAM:Q2 P8 M4[W I O] | ..." outermost first */
-	uint64_t n_evaluated, n_valid;  /* map: candidates visited and valid */
-	unsigned n_fields, n_outside;   /* validate: fields compared and outside tolerance */
+	unsigned n_fields, n_outside;  /* validate: fields compared and outside tolerance */
+	uint32_t texts_len, level_names_len;
+	char texts[JOB_TEXT_VALUES];
+	char level_names[JOB_LEVEL_NAMES];
 };
+
+/* True when metric 'm' of 's' has a value. */
+bool job_summary_has(const struct job_summary *s, enum job_metric_id m);
+
+/* The value of a real or count metric as a double (0 when it has none). */
+double job_summary_real(const struct job_summary *s, enum job_metric_id m);
+
+/* The value of a count metric (0 when it has none). */
+uint64_t job_summary_count(const struct job_summary *s, enum job_metric_id m);
+
+/* The value of a text metric (NULL when it has none). */
+const char *job_summary_text(const struct job_summary *s, enum job_metric_id m);
+
+/* The name of level 'l' of 's' (l < s->n_levels). */
+const char *job_summary_level_name(const struct job_summary *s, unsigned l);
+
+/* The name of the kind of design 's' was run on, or NULL. */
+const char *job_summary_kind(const struct job_summary *s);
 
 /* The printed and written outputs of a job. */
 struct job_outputs {
@@ -163,6 +291,7 @@ struct job_design {
 	const char *const *vars;       /* --var NAME=VALUE: Jinja2 variables of template files */
 	size_t n_vars;
 	enum job_command command;      /* what the design must provide (a mapping, a problem) */
+	const char *kind;              /* the kind it must be of (a kind's own command), or NULL */
 };
 
 /*
@@ -180,8 +309,24 @@ const char *const *job_energy_presets(void);
 /* "ok", "bad-input", "infeasible", "mismatch", "system". */
 const char *job_status_name(enum job_status st);
 
-/* "check", "model", "map", "exec", "validate", "ipu". */
+/* "check", "model", "map", "exec", "validate". */
 const char *job_command_name(enum job_command c);
+
+/* The name of the command 'o' runs: its kind's own command, else job_command_name(). */
+const char *job_options_command_name(const struct job_options *o);
+
+/*
+ * Every command name, NULL-ended: the commands of enum job_command, then
+ * the own commands of the kinds of design ("ipu", "stpu").
+ */
+const char *const *job_command_names(void);
+
+/*
+ * The command named 'name' (one of job_command_names()): its command and,
+ * for a kind's own command, the kind's name (else NULL). Returns 0, or -1
+ * for an unknown name.
+ */
+int job_command_parse(const char *name, enum job_command *cmd, const char **kind);
 
 /* ------------------------------------------------------- many jobs at once */
 
@@ -213,6 +358,7 @@ struct job_row {
 	size_t n_inputs;
 	const char *const *input_names, *const *input_values;
 	const char *overrides;         /* "PATH=VALUE" lines */
+	uint64_t metrics;              /* the metrics streamed (bit per metric: job_stream_mask()) */
 	const struct job_summary *sum;
 };
 
@@ -299,7 +445,18 @@ struct job_sweep {
 int job_sweep_run(const struct job_sweep *sw, const struct job_runner *rn,
 		  struct job_run_result *res, struct diag_list *dl);
 
-/* The CSV header of rows like 'r' (its input names), a row, and a row as one JSON line. */
+/*
+ * The metrics a sweep of designs of kind 'kind' (a name; NULL: none, and
+ * 'o' may be NULL) run as 'o' says streams: the streamed core metrics, then
+ * the other streamed metrics such a run provides (bit per metric).
+ */
+uint64_t job_stream_mask(const char *kind, const struct job_options *o);
+
+/*
+ * The CSV header of rows like 'r' (its input names and streamed metrics), a
+ * row, and a row as one JSON line (the streamed metrics it has, and its
+ * level energies as "energy_pj.LEVEL").
+ */
 void job_row_csv_header(const struct job_row *r, struct strbuf *sb);
 void job_row_csv(const struct job_row *r, struct strbuf *sb);
 void job_row_jsonl(const struct job_row *r, struct strbuf *sb);
@@ -336,9 +493,6 @@ void job_network_result_release(struct job_network_result *r);
 void job_network_print(const struct job_network_result *r, enum job_format f,
 		       struct strbuf *sb);
 
-/* What a batch's final table ranks by. */
-enum job_metric { JOB_METRIC_ENERGY, JOB_METRIC_CYCLES, JOB_METRIC_EDP };
-
 /* A batch: the jobs of a batch file, with the command line's options. */
 struct job_batch {
 	const struct spec_batch *batch;
@@ -354,12 +508,15 @@ struct table;
  * set). A job with a bad spec is a row with its located error; the batch
  * goes on. Then rank 0 adds the row of each network whose layers are all
  * done and puts the jobs' rows (all of them: those of earlier runs too)
- * ranked by 'metric', failed ones last, into 'out' (columns rank, name,
- * kind, command, status, energy_pj, cycles, edp_j_cycles, utilization,
- * tags, error). Returns 0, or -1 with res->error.
+ * ranked by 'metric' (its better way), into 'out' (columns rank, name,
+ * kind, command, status, energy_pj, cycles, edp_j_cycles, utilization, the
+ * other metrics some row has, tags, error): the rows that have the metric
+ * first, then those of kinds that do not provide it (no rank; 'notes' says
+ * which), then the failed ones. Returns 0, or -1 with res->error.
  */
 int job_batch_run(const struct job_batch *b, const struct job_runner *rn,
-		  enum job_metric metric, struct table *out, struct job_run_result *res);
+		  enum job_metric_id metric, struct table *out, struct strbuf *notes,
+		  struct job_run_result *res);
 
 /*
  * The rows of the results database 'db' that satisfy every "COLUMN OP
@@ -372,8 +529,8 @@ int job_results_query(const char *db, const char *const *wheres, size_t n_wheres
 
 /*
  * The columns of a results table 't' worth a look (index, name, inputs,
- * status, energy, cycles, EDP, error) into cols[] (room for t->n_cols);
- * their number.
+ * status, energy, cycles, EDP, the metrics of other kinds of design it has,
+ * error) into cols[] (room for t->n_cols); their number.
  */
 size_t job_results_brief(const struct table *t, size_t *cols);
 

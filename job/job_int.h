@@ -13,8 +13,7 @@ struct table;
 struct model_options;
 struct model_result;
 
-enum job_status job_run_check(const struct spec_set *s, const struct job_options *o,
-			      struct job_summary *sum, struct job_outputs *out);
+/* The runners of Timeloop designs (the default kind). */
 enum job_status job_run_model(const struct spec_set *s, const struct job_options *o,
 			      struct job_summary *sum, struct job_outputs *out);
 enum job_status job_run_map(const struct spec_set *s, const struct job_options *o,
@@ -23,15 +22,13 @@ enum job_status job_run_exec(const struct spec_set *s, const struct job_options 
 			     struct job_summary *sum, struct job_outputs *out);
 enum job_status job_run_validate(const struct spec_set *s, const struct job_options *o,
 				 struct job_summary *sum, struct job_outputs *out);
-/* A Sparse-TPU design (s->stpu, no architecture) for model, exec, validate (job/stpu.c). */
-enum job_status job_run_stpu(const struct spec_set *s, const struct job_options *o,
-			     struct job_summary *sum, struct job_outputs *out);
-enum job_status job_run_ipu(const struct spec_set *s, const struct job_options *o,
-			    struct job_summary *sum, struct job_outputs *out);
 
 /* Set the summary's status and error text; returns 'st'. */
 enum job_status job_fail(struct job_summary *sum, enum job_status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* job_fail() with the message in 'why', which it releases; returns 'st'. */
+enum job_status job_fail_with(struct job_summary *sum, enum job_status st, struct strbuf *why);
 
 /* A new output file 'name' (a static string) of 'out'; its buffer. */
 struct strbuf *job_out_file(struct job_outputs *out, const char *name);
@@ -46,9 +43,20 @@ void job_exec_options(const struct job_options *o, struct exec_options *eo);
 void job_describe_mapping(const struct spec_set *s, const struct spec_mapping *m,
 			  struct strbuf *sb);
 
-/* Metrics, per-level energies and the mapping of an EVAL_OK result into 'sum'. */
-void job_summarize_model(const struct spec_set *s, const struct spec_mapping *m,
-			 const struct model_result *r, struct job_summary *sum);
+/* A model result with the mapping it is of: what the Timeloop kind's writers print. */
+struct job_model_view {
+	const struct spec_mapping *m;
+	const struct model_result *r;
+};
+
+/*
+ * Metrics, per-level energies (what bounds the run with o->roofline) and
+ * the mapping 'm' of an EVAL_OK result 'r' into 'sum' (job/timeloop.c).
+ */
+void job_summarize_model(const struct spec_set *s, const struct job_options *o,
+			 const struct spec_mapping *m, const struct model_result *r,
+			 struct job_summary *sum);
+
 
 /* ------------------------------------------------------ keys (hash.c) */
 
@@ -105,6 +113,7 @@ struct job_runner_jobs {
 	void *ctx;
 	const char *kind;              /* the run's: "sweep", "batch", "network" */
 	const char *run_key;           /* the run's identity in the database */
+	uint64_t stream_metrics;       /* the metrics of the streamed rows (job_stream_mask()) */
 	size_t n_inputs;
 	const char *const *input_names;
 	/* the key of job i (of its first row; every rank can compute it) */
@@ -202,6 +211,38 @@ void job_net_total(const struct job_summary *const *sums, const char *const *nam
 
 /* The summary of row 'r' of a results table (the metrics and level energies). */
 void job_net_summary_of_row(const struct table *t, size_t r, struct job_summary *s);
+
+/* ------------------------------------------------------------ rows (rows.c) */
+
+struct json_writer;
+
+/* The metrics of 'mask' of 's' as CSV fields, each after a comma (empty: none, or failed). */
+void job_row_csv_metrics(const struct job_summary *s, uint64_t mask, struct strbuf *sb);
+
+/* The metrics of 'mask' that 's' has as JSON members, then its levels ("energy_pj.LEVEL"). */
+void job_row_json_metrics(const struct job_summary *s, uint64_t mask, struct json_writer *w);
+
+/* ------------------------------------------------------- the database (results.c) */
+
+struct store_schema;
+struct store_value;
+
+/* The metric columns of the results database: the vocabulary's, in its order. */
+const struct store_schema *job_store_schema(void);
+
+/*
+ * The metrics of 's' as the database's values v[0..) (one per column of
+ * job_store_schema(); NULL when 's' failed, is a check, or lacks it).
+ */
+void job_store_values(const struct job_summary *s, struct store_value *v);
+
+/*
+ * The combination of the successful summaries sums[0..n) into 't' (cleared
+ * by the caller) as each metric's aggregation says: sums, cycle-weighted
+ * means, derived metrics computed again, levels added up by name; a metric
+ * some summary lacks is not in 't' (job/metric.c).
+ */
+void job_summary_combine(struct job_summary *t, const struct job_summary *const *sums, size_t n);
 
 /* ---------------------------------------------------- MPI (mpi.c) */
 

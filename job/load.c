@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "job/kind_int.h"
 #include "util/arena.h"
 
 /*
@@ -51,9 +52,10 @@ static void check_tensor_file(const char *arg, const struct spec_workload *w,
 struct spec_set *job_load(const struct job_design *d, struct diag_list *dl)
 {
 	struct spec_load_options lo = {
-		.require_mapping = d->command == JOB_MODEL || d->command == JOB_EXEC ||
-				   d->command == JOB_VALIDATE,
+		.require_mapping = !d->kind && (d->command == JOB_MODEL || d->command == JOB_EXEC ||
+						d->command == JOB_VALIDATE),
 		.allow_no_problem = d->command == JOB_CHECK,
+		.kinds = job_spec_kinds(),
 	};
 	unsigned errors_before = dl->n_errors;
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "job/kind_int.h"
 #include "mapper/mapper.h"
 #include "model/model.h"
 #include "report/report.h"
@@ -159,7 +160,8 @@ static void best_outputs(const struct spec_set *s, const struct job_options *o,
 			 struct job_summary *sum, struct job_outputs *out)
 {
 	struct model_result *mr = xmalloc(sizeof(*mr));
-	struct model_ws *ws = model_ws_new(s, mo, NULL, 0);
+	struct model_ws *ws = model_ws_new(s, mo, NULL);
+	struct job_model_view v = { &r->best, mr };
 	double metrics[SPEC_METRIC_COUNT];
 
 	if (!ws || model_eval(ws, &r->best, mr) < 0)
@@ -167,26 +169,14 @@ static void best_outputs(const struct spec_set *s, const struct job_options *o,
 	mapper_metrics_of_result(mr, metrics);
 	if (memcmp(metrics, r->best_eval.metrics, sizeof(metrics)))
 		BUG("the model gives the best mapping other metrics on a second evaluation");
-	job_summarize_model(s, &r->best, mr, sum);
-	if ((o->want & JOB_WANT_PRINT) && o->format == JOB_FORMAT_JSON) {
-		(o->roofline ? report_json_roofline : report_json)(s, &r->best, mr, o->files,
-			o->n_files, &out->print);
-	} else if ((o->want & JOB_WANT_PRINT) && o->format == JOB_FORMAT_CSV) {
-		report_csv_header(s, &out->print);
-		report_csv_row(s, mr, &out->print);
-	} else if (o->want & JOB_WANT_PRINT) {
-		report_summary(s, mr, &out->print);
-		if (o->roofline)
-			report_roofline(s, mr, &out->print);
-		report_per_call(s, mr, &out->print);
-	}
+	job_summarize_model(s, o, &r->best, mr, sum);
+	job_kind_print(&job_timeloop_writers, s, &v, o, out);
 	if (o->want & JOB_WANT_FILES) {
 		spec_mapping_write_yaml(&r->best, &s->arch, &s->workload,
 					job_out_file(out, OUT_PREFIX ".map.yaml"));
 		report_stats_txt(s, mr, job_out_file(out, OUT_PREFIX ".stats.txt"));
 		report_map_txt(s, &r->best, mr, job_out_file(out, OUT_PREFIX ".map.txt"));
-		(o->roofline ? report_json_roofline : report_json)(s, &r->best, mr, o->files,
-			o->n_files, job_out_file(out, OUT_PREFIX ".stats.json"));
+		job_timeloop_writers.json(s, &v, o, job_out_file(out, OUT_PREFIX ".stats.json"));
 	}
 	model_ws_free(ws);
 	free(mr);
@@ -233,7 +223,7 @@ enum job_status job_run_map(const struct spec_set *s, const struct job_options *
 	struct mapper_result *r;
 	struct model_ws *ws;
 	bool lead = true;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 	int rc = 0;
 
 	job_model_options(jo, &mo);
@@ -244,10 +234,10 @@ enum job_status job_run_map(const struct spec_set *s, const struct job_options *
 		sum->status = JOB_BAD_INPUT;   /* the diagnostics say why */
 		return sum->status;
 	}
-	ws = model_ws_new(s, &mo, err, sizeof(err));   /* before threads ask for one each */
+	ws = model_ws_new(s, &mo, &err);   /* before threads ask for one each */
 	if (!ws) {
 		mapper_space_free(ms);
-		return job_fail(sum, JOB_BAD_INPUT, "%s", err);
+		return job_fail_with(sum, JOB_BAD_INPUT, &err);
 	}
 	model_ws_free(ws);
 	hook_up(&hooks, &o);
@@ -267,8 +257,7 @@ enum job_status job_run_map(const struct spec_set *s, const struct job_options *
 	} else if (rc < 0) {
 		job_fail(sum, JOB_SYSTEM, "%s", r->error);
 	} else {
-		sum->n_evaluated = r->n_evaluated;
-		sum->n_valid = r->n_valid;
+		job_summary_fill(sum, &job_metrics_search, s, r);
 		if ((jo->want & JOB_WANT_PRINT) && jo->format == JOB_FORMAT_TEXT)
 			search_summary(&o, r, &out->print);
 		if (!r->found) {

@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "job/kind_int.h"
 #include "model/model.h"
 #include "report/report.h"
 #include "util/xalloc.h"
@@ -15,31 +16,15 @@
 static void model_outputs(const struct spec_set *s, const struct job_options *o,
 			  const struct model_result *r, struct job_outputs *out)
 {
-	struct strbuf json = STRBUF_INIT;
+	struct job_model_view v = { s->mapping, r };
 
-	if (((o->want & JOB_WANT_FILES) || o->format == JOB_FORMAT_JSON) && o->roofline)
-		report_json_roofline(s, s->mapping, r, o->files, o->n_files, &json);
-	else if ((o->want & JOB_WANT_FILES) || o->format == JOB_FORMAT_JSON)
-		report_json(s, s->mapping, r, o->files, o->n_files, &json);
-	if (o->want & JOB_WANT_PRINT) {
-		if (o->format == JOB_FORMAT_JSON) {
-			strbuf_addbuf(&out->print, &json);
-		} else if (o->format == JOB_FORMAT_CSV) {
-			report_csv_header(s, &out->print);
-			report_csv_row(s, r, &out->print);
-		} else {
-			report_summary(s, r, &out->print);
-			if (o->roofline)
-				report_roofline(s, r, &out->print);
-			report_per_call(s, r, &out->print);
-		}
-	}
+	job_kind_print(&job_timeloop_writers, s, &v, o, out);
 	if (o->want & JOB_WANT_FILES) {
 		report_stats_txt(s, r, job_out_file(out, "fiberloop-model.stats.txt"));
 		report_map_txt(s, s->mapping, r, job_out_file(out, "fiberloop-model.map.txt"));
-		strbuf_addbuf(job_out_file(out, "fiberloop-model.stats.json"), &json);
+		job_timeloop_writers.json(s, &v, o,
+					       job_out_file(out, "fiberloop-model.stats.json"));
 	}
-	strbuf_release(&json);
 }
 
 enum job_status job_run_model(const struct spec_set *s, const struct job_options *o,
@@ -48,20 +33,20 @@ enum job_status job_run_model(const struct spec_set *s, const struct job_options
 	struct model_options mo;
 	struct model_ws *ws;
 	struct model_result *r;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	if (!s->has_mapping)
 		return job_fail(sum, JOB_BAD_INPUT, "the design has no mapping");
 	job_model_options(o, &mo);
-	ws = model_ws_new(s, &mo, err, sizeof(err));
+	ws = model_ws_new(s, &mo, &err);
 	if (!ws)
-		return job_fail(sum, JOB_BAD_INPUT, "%s", err);
+		return job_fail_with(sum, JOB_BAD_INPUT, &err);
 	r = xmalloc(sizeof(*r));
 	if (model_eval(ws, s->mapping, r) < 0) {
 		job_fail(sum, JOB_INFEASIBLE, "infeasible mapping (%s): %s",
 			 model_status_name(r->status), r->reason);
 	} else {
-		job_summarize_model(s, s->mapping, r, sum);
+		job_summarize_model(s, o, s->mapping, r, sum);
 		model_outputs(s, o, r, out);
 	}
 	free(r);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "job/kind_int.h"
 #include "util/fileio.h"
 #include "util/json.h"
 #include "util/strbuf.h"
@@ -167,6 +168,7 @@ bool job_net_run_layer(const struct job_design *d, const char *layer,
 	int rc = 0;
 	bool keep;
 
+	spec_source_set_kinds(src, job_spec_kinds());
 	spec_source_set_templates(src, d->vars, d->n_vars, NULL);
 	for (i = 0; i < d->n_files; i++)
 		if (spec_source_add_file(src, d->files[i], &dl) < 0)
@@ -189,27 +191,10 @@ bool job_net_run_layer(const struct job_design *d, const char *layer,
 
 /* ------------------------------------------------------------ the totals */
 
-/* Add level 'name' with energy 'e' to the total's levels (outermost names come last). */
-static void add_level(struct job_summary *t, const char *name, double e)
-{
-	unsigned l;
-
-	for (l = 0; l < t->n_levels && strcmp(t->level_names[l], name); l++)
-		;
-	if (l == t->n_levels) {
-		if (t->n_levels == SPEC_MAX_LEVELS)
-			return;
-		snprintf(t->level_names[t->n_levels++], JOB_LEVEL_NAME, "%s", name);
-	}
-	t->level_energy_pj[l] += e;
-}
-
 void job_net_total(const struct job_summary *const *sums, const char *const *names, size_t n,
 	       struct job_summary *t)
 {
-	double ideal_cycles = 0;
 	size_t i;
-	unsigned l;
 
 	memset(t, 0, sizeof(*t));
 	t->command = JOB_MAP;
@@ -229,35 +214,13 @@ void job_net_total(const struct job_summary *const *sums, const char *const *nam
 			strbuf_release(&sb);
 			return;
 		}
-		t->energy_pj += s->energy_pj;
-		t->cycles += s->cycles;
-		ideal_cycles += s->utilization * (double)s->cycles;
-		t->algorithmic_computes += s->algorithmic_computes;
-		t->actual_computes += s->actual_computes;
-		t->compute_energy_pj += s->compute_energy_pj;
-		t->n_evaluated += s->n_evaluated;
-		t->n_valid += s->n_valid;
-		for (l = 0; l < s->n_levels; l++)
-			add_level(t, s->level_names[l], s->level_energy_pj[l]);
 	}
-	t->edp_j_cycles = (double)t->cycles * t->energy_pj * 1e-12;
-	t->utilization = t->cycles ? ideal_cycles / (double)t->cycles : 0;
-	t->pj_per_compute = t->actual_computes ? t->energy_pj / (double)t->actual_computes : 0;
+	t->kind = n ? sums[0]->kind : 0;
+	job_summary_combine(t, sums, n);
 	snprintf(t->mapping, sizeof(t->mapping), "%zu layers", n);
 }
 
-/* The number in cell (r, 'col') of 't', or 0. */
-static double num(const struct table *t, size_t r, const char *col)
-{
-	long c = table_col(t, col);
-	struct table_cell x;
-
-	if (c < 0)
-		return 0;
-	x = table_get(t, r, (size_t)c);
-	return x.text ? strtod(x.text, NULL) : 0;
-}
-
+/* The text of cell (r, 'col') of 't', or NULL (no such column, or null). */
 static const char *text_of(const struct table *t, size_t r, const char *col)
 {
 	long c = table_col(t, col);
@@ -267,8 +230,10 @@ static const char *text_of(const struct table *t, size_t r, const char *col)
 void job_net_summary_of_row(const struct table *t, size_t r, struct job_summary *s)
 {
 	const char *status = text_of(t, r, "status"), *error = text_of(t, r, "error");
+	const char *level = job_metric_get(JOB_METRIC_LEVEL_ENERGY_PJ)->name;
+	size_t c, n_level = strlen(level);
 	enum job_status st;
-	size_t c;
+	int m;
 
 	memset(s, 0, sizeof(*s));
 	s->command = JOB_MAP;
@@ -277,26 +242,23 @@ void job_net_summary_of_row(const struct table *t, size_t r, struct job_summary 
 		if (status && !strcmp(status, job_status_name(st)))
 			s->status = st;
 	snprintf(s->error, sizeof(s->error), "%s", error ? error : "");
-	s->energy_pj = num(t, r, "energy_pj");
-	s->cycles = (uint64_t)num(t, r, "cycles");
-	s->edp_j_cycles = num(t, r, "edp_j_cycles");
-	s->utilization = num(t, r, "utilization");
-	s->algorithmic_computes = (uint64_t)num(t, r, "algorithmic_computes");
-	s->actual_computes = (uint64_t)num(t, r, "actual_computes");
-	s->pj_per_compute = num(t, r, "pj_per_compute");
-	s->compute_energy_pj = num(t, r, "compute_energy_pj");
-	s->n_evaluated = (uint64_t)num(t, r, "n_evaluated");
-	s->n_valid = (uint64_t)num(t, r, "n_valid");
+	for (m = 0; m < JOB_METRIC_LEVEL_ENERGY_PJ; m++) {
+		const struct job_metric *d = job_metric_get((enum job_metric_id)m);
+		const char *x = text_of(t, r, d->name);
+		struct job_metric_value v = { 0, 0, x, "" };
+		if (!x)
+			continue;
+		v.real = strtod(x, NULL);
+		v.count = strtoull(x, NULL, 10);
+		job_summary_set(s, (enum job_metric_id)m, &v);
+	}
 	for (c = 0; c < t->n_cols; c++) {
 		const char *col = t->cols[c];
-		size_t len = strlen(col);
 		struct table_cell x = table_get(t, r, c);
-		if (strncmp(col, "energy_pj[", 10) || col[len - 1] != ']' || !x.text ||
+		if (strncmp(col, level, n_level) || col[n_level] != '.' || !x.text ||
 		    s->n_levels == SPEC_MAX_LEVELS)
 			continue;
-		snprintf(s->level_names[s->n_levels], JOB_LEVEL_NAME, "%.*s", (int)(len - 11),
-			 col + 10);
-		s->level_energy_pj[s->n_levels++] = strtod(x.text, NULL);
+		job_summary_add_level(s, col + n_level + 1, strtod(x.text, NULL));
 	}
 }
 
@@ -508,23 +470,18 @@ static void text_row(struct strbuf *sb, const char *name, const struct job_summa
 		return;
 	}
 	strbuf_addf(sb, "%-*s  %-10s  %14.6g  %14llu  %14.6g  %11.4f  %s\n", width, name, "ok",
-		    s->energy_pj * 1e-6, (unsigned long long)s->cycles, s->edp_j_cycles,
-		    s->utilization, s->mapping);
+		    job_summary_real(s, JOB_METRIC_ENERGY_PJ) * 1e-6,
+		    (unsigned long long)job_summary_count(s, JOB_METRIC_CYCLES),
+		    job_summary_real(s, JOB_METRIC_EDP_J_CYCLES),
+		    job_summary_real(s, JOB_METRIC_UTILIZATION), s->mapping);
 }
 
 static void csv_row(struct strbuf *sb, const char *name, const struct job_summary *s)
 {
-	char e[40], edp[40], u[40], pj[40];
-
 	strbuf_addf(sb, "%s,%s", name, s ? job_status_name(s->status) : "not-run");
 	if (s && s->status == JOB_OK) {
-		table_format_real(s->energy_pj, e, sizeof(e));
-		table_format_real(s->edp_j_cycles, edp, sizeof(edp));
-		table_format_real(s->utilization, u, sizeof(u));
-		table_format_real(s->pj_per_compute, pj, sizeof(pj));
-		strbuf_addf(sb, ",%s,%llu,%s,%s,%llu,%llu,%s,", e, (unsigned long long)s->cycles,
-			    edp, u, (unsigned long long)s->algorithmic_computes,
-			    (unsigned long long)s->actual_computes, pj);
+		job_row_csv_metrics(s, job_stream_mask(NULL, NULL), sb);
+		strbuf_addch(sb, ',');
 	} else {
 		strbuf_addstr(sb, ",,,,,,,,");
 		if (s) {
@@ -544,23 +501,11 @@ static void csv_row(struct strbuf *sb, const char *name, const struct job_summar
 static void json_summary(struct json_writer *w, const char *key, const char *name,
 			 const struct job_summary *s)
 {
-	unsigned l;
-
 	json_open_inline(w, key, '{');
 	json_str(w, "layer", name);
 	json_str(w, "status", s ? job_status_name(s->status) : "not-run");
 	if (s && s->status == JOB_OK) {
-		json_double(w, "energy_pj", s->energy_pj);
-		json_u64(w, "cycles", s->cycles);
-		json_double(w, "edp_j_cycles", s->edp_j_cycles);
-		json_double(w, "utilization", s->utilization);
-		json_u64(w, "algorithmic_computes", s->algorithmic_computes);
-		json_u64(w, "actual_computes", s->actual_computes);
-		json_double(w, "pj_per_compute", s->pj_per_compute);
-		json_open_inline(w, "level_energy_pj", '{');
-		for (l = s->n_levels; l-- > 0;)
-			json_double(w, s->level_names[l], s->level_energy_pj[l]);
-		json_close(w, '}');
+		job_row_json_metrics(s, job_stream_mask(NULL, NULL), w);
 		json_str(w, "mapping", s->mapping);
 	} else if (s) {
 		json_str(w, "error", s->error);

@@ -6,6 +6,7 @@
 #include "job/job_int.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,63 @@
 #include "util/strbuf.h"
 #include "util/table.h"
 #include "util/xalloc.h"
+
+/* --------------------------------------------- the database's metric columns */
+
+_Static_assert(JOB_METRIC_LEVEL_ENERGY_PJ == JOB_METRIC_COUNT - 1,
+	       "the per-level metric is the last: the others are the database's columns in order");
+#define N_COLUMNS (JOB_METRIC_COUNT - 1)
+
+static struct store_metric columns[N_COLUMNS];
+static struct store_schema schema;
+static pthread_once_t schema_once = PTHREAD_ONCE_INIT;
+
+static void make_schema(void)
+{
+	static const enum store_type types[] = {
+		[JOB_VALUE_REAL] = STORE_REAL, [JOB_VALUE_COUNT] = STORE_INTEGER,
+		[JOB_VALUE_TEXT] = STORE_TEXT,
+	};
+	size_t m;
+
+	for (m = 0; m < N_COLUMNS; m++) {
+		const struct job_metric *d = job_metric_get((enum job_metric_id)m);
+		columns[m] = (struct store_metric){ d->name, types[d->type],
+						    (d->flags & JOB_METRIC_CORE) != 0 };
+	}
+	schema = (struct store_schema){ columns, N_COLUMNS,
+					job_metric_get(JOB_METRIC_LEVEL_ENERGY_PJ)->name };
+}
+
+const struct store_schema *job_store_schema(void)
+{
+	pthread_once(&schema_once, make_schema);
+	return &schema;
+}
+
+void job_store_values(const struct job_summary *s, struct store_value *v)
+{
+	bool ok = s->status == JOB_OK && s->command != JOB_CHECK;
+	size_t m;
+
+	for (m = 0; m < N_COLUMNS; m++) {
+		enum job_metric_id id = (enum job_metric_id)m;
+		v[m] = (struct store_value){ !ok || !job_summary_has(s, id), 0, 0, NULL };
+		if (v[m].is_null)
+			continue;
+		switch (job_metric_get(id)->type) {
+		case JOB_VALUE_REAL:
+			v[m].real = s->value[m].real;
+			break;
+		case JOB_VALUE_COUNT:
+			v[m].integer = s->value[m].count;
+			break;
+		case JOB_VALUE_TEXT:
+			v[m].text = job_summary_text(s, id);
+			break;
+		}
+	}
+}
 
 /* Operators, longest first so that "<=" is not read as "<". */
 static const struct {
@@ -36,8 +94,7 @@ static char *trimmed(const char *s, size_t n)
 }
 
 /*
- * Parse "COLUMN OP VALUE" (the first operator outside brackets: level
- * columns are named energy_pj[NAME]) into 'c' (strings owned, freed with
+ * Parse "COLUMN OP VALUE" (the first operator outside brackets) into 'c' (strings owned, freed with
  * free()). Returns 0, or -1 with 'err' filled.
  */
 static int parse_cond(const char *text, struct store_cond *c, struct strbuf *err)
@@ -83,7 +140,7 @@ int job_results_query(const char *db, const char *const *wheres, size_t n_wheres
 	for (i = 0; i < n_wheres; i++, n++)
 		if (parse_cond(wheres[i], &w[i], err) < 0)
 			goto out;
-	st = store_open(db, STORE_READ, err);
+	st = store_open(db, STORE_READ, job_store_schema(), err);
 	if (st)
 		rc = store_query(st, w, n, out, err);
 out:
@@ -99,16 +156,25 @@ out:
 size_t job_results_brief(const struct table *t, size_t *cols)
 {
 	long name = table_col(t, "name"), status = table_col(t, "status");
-	static const char *const after[] = { "energy_pj", "cycles", "edp_j_cycles", "error" };
+	static const char *const main_metrics[] = { "energy_pj", "cycles", "edp_j_cycles" };
 	size_t n = 0, c, i;
+	int m;
 
 	cols[n++] = (size_t)table_col(t, "idx");
 	if (name < 0 || status < 0)
 		BUG("a results table without 'name' or 'status'");
 	for (c = (size_t)name; c <= (size_t)status; c++)
 		cols[n++] = c;
-	for (i = 0; i < ARRAY_SIZE(after); i++)
-		if (table_col(t, after[i]) >= 0)
-			cols[n++] = (size_t)table_col(t, after[i]);
+	for (i = 0; i < ARRAY_SIZE(main_metrics); i++)
+		if (table_col(t, main_metrics[i]) >= 0)
+			cols[n++] = (size_t)table_col(t, main_metrics[i]);
+	for (m = 0; m < JOB_METRIC_COUNT; m++) {   /* the metrics of the other kinds of design */
+		const struct job_metric *d = job_metric_get((enum job_metric_id)m);
+		if (!(d->flags & (JOB_METRIC_CORE | JOB_METRIC_PER_LEVEL)) &&
+		    table_col(t, d->name) >= 0)
+			cols[n++] = (size_t)table_col(t, d->name);
+	}
+	if (table_col(t, "error") >= 0)
+		cols[n++] = (size_t)table_col(t, "error");
 	return n;
 }

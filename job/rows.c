@@ -1,7 +1,8 @@
 /*
  * Rows as they are streamed while a run goes (CSV or JSON lines, in the
  * order jobs finish): the job's index, name and inputs, its status, its
- * metrics and its error. The database holds the same rows in index order.
+ * streamed metrics (job/metric.c) and its error. The database holds the
+ * same rows in index order.
  */
 #include "job/job_int.h"
 
@@ -9,39 +10,111 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "job/kind_int.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 #include "util/table.h"
 
+uint64_t job_stream_mask(const char *kind, const struct job_options *o)
+{
+	const struct job_kind *k = job_kind_find(kind);
+	const struct job_metric_set *const *set;
+	uint64_t mask = 0;
+	size_t i;
+	int m;
+
+	for (m = 0; m < JOB_METRIC_COUNT; m++) {
+		const struct job_metric *d = job_metric_get((enum job_metric_id)m);
+		if ((d->flags & JOB_METRIC_CORE) && (d->flags & JOB_METRIC_STREAM))
+			mask |= UINT64_C(1) << m;
+	}
+	for (set = k ? k->metrics : NULL; set && *set; set++) {
+		if (!((*set)->commands & JOB_COMMAND_BIT(o->command)) ||
+		    ((*set)->roofline && !o->roofline))
+			continue;
+		for (i = 0; i < (*set)->n_gets; i++)
+			if (job_metric_get((*set)->gets[i].id)->flags & JOB_METRIC_STREAM)
+				mask |= UINT64_C(1) << (*set)->gets[i].id;
+	}
+	return mask;
+}
+
 void job_row_csv_header(const struct job_row *r, struct strbuf *sb)
 {
 	size_t i;
+	int m;
 
 	strbuf_addstr(sb, "idx,kind,name");
 	for (i = 0; i < r->n_inputs; i++) {
 		strbuf_addch(sb, ',');
 		table_csv_field(sb, r->input_names[i]);
 	}
-	strbuf_addstr(sb, ",status,energy_pj,cycles,edp_j_cycles,utilization,"
-		      "algorithmic_computes,actual_computes,pj_per_compute,error\n");
+	strbuf_addstr(sb, ",status");
+	for (m = 0; m < JOB_METRIC_COUNT; m++)
+		if (r->metrics >> m & 1)
+			strbuf_addf(sb, ",%s", job_metric_get((enum job_metric_id)m)->name);
+	strbuf_addstr(sb, ",error\n");
 }
 
-/* The metrics of 's' as CSV fields (empty when it did not succeed). */
-static void csv_metrics(const struct job_summary *s, struct strbuf *sb)
+/* A metric of 's' as a CSV field, or JSON member (nothing when it has none). */
+static void csv_value(const struct job_summary *s, enum job_metric_id m, struct strbuf *sb)
 {
-	char e[40], edp[40], u[40], pj[40];
+	char buf[40];
 
-	if (s->status != JOB_OK || s->command == JOB_CHECK) {
-		strbuf_addstr(sb, ",,,,,,,");
+	if (!job_summary_has(s, m))
 		return;
+	switch (job_metric_get(m)->type) {
+	case JOB_VALUE_REAL:
+		table_format_real(s->value[m].real, buf, sizeof(buf));
+		strbuf_addstr(sb, buf);
+		break;
+	case JOB_VALUE_COUNT:
+		strbuf_addf(sb, "%llu", (unsigned long long)s->value[m].count);
+		break;
+	case JOB_VALUE_TEXT:
+		table_csv_field(sb, job_summary_text(s, m));
+		break;
 	}
-	table_format_real(s->energy_pj, e, sizeof(e));
-	table_format_real(s->edp_j_cycles, edp, sizeof(edp));
-	table_format_real(s->utilization, u, sizeof(u));
-	table_format_real(s->pj_per_compute, pj, sizeof(pj));
-	strbuf_addf(sb, ",%s,%llu,%s,%s,%llu,%llu,%s", e, (unsigned long long)s->cycles, edp, u,
-		    (unsigned long long)s->algorithmic_computes,
-		    (unsigned long long)s->actual_computes, pj);
+}
+
+void job_row_csv_metrics(const struct job_summary *s, uint64_t mask, struct strbuf *sb)
+{
+	bool ok = s->status == JOB_OK && s->command != JOB_CHECK;
+	int m;
+
+	for (m = 0; m < JOB_METRIC_COUNT; m++) {
+		if (!(mask >> m & 1))
+			continue;
+		strbuf_addch(sb, ',');
+		if (ok)
+			csv_value(s, (enum job_metric_id)m, sb);
+	}
+}
+
+void job_row_json_metrics(const struct job_summary *s, uint64_t mask, struct json_writer *w)
+{
+	const char *level = job_metric_get(JOB_METRIC_LEVEL_ENERGY_PJ)->name;
+	struct strbuf key = STRBUF_INIT;
+	unsigned l;
+	int m;
+
+	for (m = 0; m < JOB_METRIC_COUNT; m++) {
+		const struct job_metric *d = job_metric_get((enum job_metric_id)m);
+		if (!(mask >> m & 1) || !job_summary_has(s, (enum job_metric_id)m))
+			continue;
+		if (d->type == JOB_VALUE_REAL)
+			json_double(w, d->name, s->value[m].real);
+		else if (d->type == JOB_VALUE_COUNT)
+			json_u64(w, d->name, s->value[m].count);
+		else
+			json_str(w, d->name, job_summary_text(s, (enum job_metric_id)m));
+	}
+	for (l = s->n_levels; l-- > 0;) {
+		strbuf_reset(&key);
+		strbuf_addf(&key, "%s.%s", level, job_summary_level_name(s, l));
+		json_double(w, key.buf, s->level_energy_pj[l]);
+	}
+	strbuf_release(&key);
 }
 
 void job_row_csv(const struct job_row *r, struct strbuf *sb)
@@ -55,7 +128,7 @@ void job_row_csv(const struct job_row *r, struct strbuf *sb)
 		table_csv_field(sb, r->input_values[i]);
 	}
 	strbuf_addf(sb, ",%s", job_status_name(r->sum->status));
-	csv_metrics(r->sum, sb);
+	job_row_csv_metrics(r->sum, r->metrics, sb);
 	strbuf_addch(sb, ',');
 	table_csv_field(sb, r->sum->status != JOB_OK ? r->sum->error : NULL);
 	strbuf_addch(sb, '\n');
@@ -66,7 +139,6 @@ void job_row_jsonl(const struct job_row *r, struct strbuf *sb)
 	const struct job_summary *s = r->sum;
 	struct json_writer w;
 	size_t i;
-	unsigned l;
 
 	json_init(&w, sb, JSON_COMPACT);
 	json_open(&w, NULL, '{');
@@ -79,17 +151,7 @@ void job_row_jsonl(const struct job_row *r, struct strbuf *sb)
 	json_close(&w, '}');
 	json_str(&w, "status", job_status_name(s->status));
 	if (s->status == JOB_OK && s->command != JOB_CHECK) {
-		json_double(&w, "energy_pj", s->energy_pj);
-		json_u64(&w, "cycles", s->cycles);
-		json_double(&w, "edp_j_cycles", s->edp_j_cycles);
-		json_double(&w, "utilization", s->utilization);
-		json_u64(&w, "algorithmic_computes", s->algorithmic_computes);
-		json_u64(&w, "actual_computes", s->actual_computes);
-		json_double(&w, "pj_per_compute", s->pj_per_compute);
-		json_open(&w, "level_energy_pj", '{');
-		for (l = s->n_levels; l-- > 0;)
-			json_double(&w, s->level_names[l], s->level_energy_pj[l]);
-		json_close(&w, '}');
+		job_row_json_metrics(s, r->metrics, &w);
 		if (s->mapping[0])
 			json_str(&w, "mapping", s->mapping);
 	} else {

@@ -200,10 +200,15 @@ static struct result *take_results(struct runner *R, size_t *n, double wait_s)
 
 /* -------------------------------------------------------------- rank 0 */
 
-/* Row 'w' of the store for row 'rr' of job summary 's'; 'lv' its level energies. */
+/*
+ * Row 'w' of the store for row 'rr' of job summary 's'; 'lv' its level
+ * energies, 'v' its metrics.
+ */
 static void fill_row(const struct job_runner_jobs *J, const struct job_runner_row *rr,
-		     const struct job_summary *s, struct store_level *lv, struct store_row *w)
+		     const struct job_summary *s, struct store_level *lv, struct store_value *v,
+		     struct store_row *w)
 {
+	bool ok = s->status == JOB_OK && s->command != JOB_CHECK;
 	unsigned l;
 
 	w->key = rr->key;
@@ -218,23 +223,13 @@ static void fill_row(const struct job_runner_jobs *J, const struct job_runner_ro
 	w->inputs = J->n_inputs ? rr->inputs : NULL;
 	w->status = job_status_name(s->status);
 	w->error = s->status != JOB_OK ? s->error : NULL;
-	w->has_metrics = s->status == JOB_OK && s->command != JOB_CHECK;
-	w->energy_pj = s->energy_pj;
-	w->cycles = s->cycles;
-	w->edp_j_cycles = s->edp_j_cycles;
-	w->utilization = s->utilization;
-	w->algorithmic_computes = s->algorithmic_computes;
-	w->actual_computes = s->actual_computes;
-	w->pj_per_compute = s->pj_per_compute;
-	w->compute_energy_pj = s->compute_energy_pj;
+	job_store_values(s, v);
+	w->metrics = v;
 	w->mapping = s->mapping[0] ? s->mapping : NULL;
-	w->has_search = s->command == JOB_MAP;
-	w->n_evaluated = s->n_evaluated;
-	w->n_valid = s->n_valid;
-	w->n_levels = w->has_metrics ? s->n_levels : 0;
+	w->n_levels = ok ? s->n_levels : 0;
 	w->levels = lv;
 	for (l = 0; l < w->n_levels; l++)
-		lv[l] = (struct store_level){ s->level_names[l], s->level_energy_pj[l] };
+		lv[l] = (struct store_level){ job_summary_level_name(s, l), s->level_energy_pj[l] };
 }
 
 /* The rows of the kept results r[0..n): each job's rows described. */
@@ -272,6 +267,7 @@ static int deliver(struct runner *R, struct result *r, size_t n)
 	struct strbuf err = STRBUF_INIT;
 	struct store_row *rows;
 	struct store_level *lv;
+	struct store_value *values;
 	size_t i;
 	int rc = 0;
 
@@ -280,8 +276,10 @@ static int deliver(struct runner *R, struct result *r, size_t n)
 			rows_add(J, &w, &r[i]);
 	rows = xcalloc(w.n + 1, sizeof(*rows));
 	lv = xcalloc(w.n * SPEC_MAX_LEVELS + 1, sizeof(*lv));
+	values = xcalloc(w.n * JOB_METRIC_COUNT + 1, sizeof(*values));
 	for (i = 0; i < w.n; i++)
-		fill_row(J, &w.rr[i], w.sum[i], lv + i * SPEC_MAX_LEVELS, &rows[i]);
+		fill_row(J, &w.rr[i], w.sum[i], lv + i * SPEC_MAX_LEVELS,
+			 values + i * JOB_METRIC_COUNT, &rows[i]);
 	if (R->st && w.n && store_put(R->st, rows, w.n, &err) < 0) {
 		snprintf(R->out->error, sizeof(R->out->error), "%s", err.buf);
 		atomic_store(&R->abort, 1);
@@ -292,7 +290,8 @@ static int deliver(struct runner *R, struct result *r, size_t n)
 			.idx = w.rr[i].idx, .key = w.rr[i].key, .kind = w.rr[i].kind,
 			.name = w.rr[i].name, .n_inputs = J->n_inputs,
 			.input_names = J->input_names, .input_values = w.rr[i].inputs,
-			.overrides = w.rr[i].overrides.buf, .sum = w.sum[i],
+			.overrides = w.rr[i].overrides.buf, .metrics = J->stream_metrics,
+			.sum = w.sum[i],
 		};
 		R->o->on_row(R->o->row_arg, &jr);
 	}
@@ -313,6 +312,7 @@ static int deliver(struct runner *R, struct result *r, size_t n)
 	free(w.sum);
 	strbuf_release(&err);
 	free(lv);
+	free(values);
 	free(rows);
 	return rc;
 }
@@ -474,7 +474,7 @@ static int prepare_lead(struct runner *R)
 			.definition = R->o->definition ? R->o->definition : "",
 			.n_points = J->n, .n_inputs = J->n_inputs, .inputs = J->input_names,
 		};
-		R->st = store_open(R->o->db_path, STORE_WRITE, &err);
+		R->st = store_open(R->o->db_path, STORE_WRITE, job_store_schema(), &err);
 		if (!R->st || store_begin_run(R->st, &def, &err) < 0 ||
 		    (R->o->resume && store_each_key(R->st, add_done_key, &done, &err) < 0)) {
 			snprintf(R->out->error, sizeof(R->out->error), "%s", err.buf);

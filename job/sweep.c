@@ -12,22 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "job/kind_int.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /* More points than this is a mistake (a range with a tiny step), not a study. */
 #define SWEEP_MAX_POINTS 1000000000000ull
-
-const char *job_command_name(enum job_command c)
-{
-	static const char *const names[] = {
-		[JOB_CHECK] = "check", [JOB_MODEL] = "model", [JOB_MAP] = "map",
-		[JOB_EXEC] = "exec", [JOB_VALIDATE] = "validate", [JOB_IPU] = "ipu",
-	};
-	_Static_assert(sizeof(names) / sizeof(names[0]) == JOB_COMMAND_COUNT, "a name per command");
-	return (unsigned)c < JOB_COMMAND_COUNT ? names[c] : "?";
-}
 
 int job_sweep_count(const struct job_axis *axes, size_t n, bool zip, uint64_t *n_points,
 		    struct diag_list *dl)
@@ -88,6 +80,15 @@ void job_hash_options(struct job_hash *h, const struct job_options *o)
 	job_hash_add(h, u, sizeof(u));
 	job_hash_add(h, d, sizeof(d));
 	job_hash_str(h, o->energy_preset);
+	if (o->kind)                   /* only when set: the keys of earlier runs stay */
+		job_hash_str(h, o->kind);
+	if (o->roofline)
+		job_hash_str(h, "roofline");
+	if (o->samples != 256 || o->percentile != 0.99) {   /* the IPU model's, when not the default */
+		uint64_t samples = o->samples;
+		job_hash_add(h, &samples, sizeof(samples));
+		job_hash_add(h, &o->percentile, sizeof(o->percentile));
+	}
 }
 
 /* ------------------------------------------------------------- the run */
@@ -144,7 +145,7 @@ static void sweep_describe(void *arg, uint64_t idx, unsigned k_row, struct job_r
 	sweep_key(arg, idx, row->key);
 	point_overrides(c, idx, ov, vi);
 	row->kind = "point";
-	row->command = job_command_name(c->opts.command);
+	row->command = job_options_command_name(&c->opts);
 	row->design_hash = c->design_hash;
 	for (k = 0; k < c->n_ov; k++)
 		strbuf_addf(&row->overrides, "%s%s", k ? "\n" : "", ov[k].text);
@@ -258,6 +259,7 @@ int job_design_source(const struct job_design *d, struct spec_source **src,
 	int rc = 0;
 
 	*src = spec_source_new();
+	spec_source_set_kinds(*src, job_spec_kinds());
 	spec_source_set_templates(*src, d->vars, d->n_vars, NULL);
 	job_hash_init(h);
 	for (i = 0; i < d->n_vars; i++)
@@ -291,6 +293,8 @@ static void sweep_hashes(struct sweep_ctx *c, const struct job_hash *design)
 	job_hash_options(&c->base, &c->opts);
 	for (k = 0; k < sw->design->n_overrides; k++)
 		job_hash_str(&c->base, sw->design->overrides[k].text);
+	for (k = 0; k < sw->design->n_prunes; k++)   /* none: the keys of earlier runs stay */
+		job_hash_str(&c->base, sw->design->prunes[k]);
 	run = c->base;
 	job_hash_str(&run, "sweep");
 	job_hash_add(&run, &sw->zip, sizeof(sw->zip));
@@ -319,10 +323,11 @@ int job_sweep_run(const struct job_sweep *sw, const struct job_runner *rn,
 	for (a = 0; a < sw->n_axes; a++) {
 		size_t b;
 		for (b = 0; b < a; b++)
-			if (!strcmp(sw->axes[a].name, sw->axes[b].name)) {
+			if (!strcasecmp(sw->axes[a].name, sw->axes[b].name)) {
 				diag_error(dl, (struct diag_loc){ sw->axes[a].origin, 1, 1 },
-					   "two axes are named '%s' (name one with NAME:PATH=...)",
-					   sw->axes[a].name);
+					   "two axes are named '%s'%s (name one with NAME:PATH=...)",
+					   sw->axes[a].name, strcmp(sw->axes[a].name, sw->axes[b].name)
+					   ? ", one database column: column names ignore case" : "");
 				diag_note(dl, (struct diag_loc){ sw->axes[b].origin, 1, 1 },
 					  "'%s' first named here", sw->axes[b].name);
 				return -1;
@@ -332,11 +337,13 @@ int job_sweep_run(const struct job_sweep *sw, const struct job_runner *rn,
 		return -1;
 	c.sw = sw;
 	c.stop = rn->stop;
-	c.lo.require_mapping = sw->options->command == JOB_MODEL ||
-			       sw->options->command == JOB_EXEC || sw->options->command == JOB_VALIDATE;
+	c.lo.require_mapping = !sw->options->kind && (sw->options->command == JOB_MODEL ||
+			       sw->options->command == JOB_EXEC || sw->options->command == JOB_VALIDATE);
 	c.lo.allow_no_problem = sw->options->command == JOB_CHECK;
 	c.lo.tensor_files = sw->design->tensors;
 	c.lo.n_tensor_files = sw->design->n_tensors;
+	c.lo.prunes = sw->design->prunes;
+	c.lo.n_prunes = sw->design->n_prunes;
 	job_quiet_options(sw->options, rn->stop, &c.opts);
 	c.n_ov = sw->design->n_overrides;
 	for (a = 0; a < sw->n_axes; a++)
@@ -351,6 +358,7 @@ int job_sweep_run(const struct job_sweep *sw, const struct job_runner *rn,
 		c.input_names[a] = sw->axes[a].name;
 	jobs = (struct job_runner_jobs){
 		.n = n_points, .ctx = &c, .kind = "sweep", .run_key = c.run_key,
+		.stream_metrics = job_stream_mask(spec_source_kind(c.src)->name, &c.opts),
 		.n_inputs = sw->n_axes, .input_names = c.input_names,
 		.key = sweep_key, .describe = sweep_describe,
 		.ws_new = sweep_ws_new, .ws_free = sweep_ws_free, .run = sweep_run_point,

@@ -218,16 +218,16 @@ static enum job_status run_model(const struct spec_set *s, const struct job_opti
 {
 	struct model_options mo;
 	struct model_ws *ws;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	job_model_options(o, &mo);
-	ws = model_ws_new(s, &mo, err, sizeof(err));
+	ws = model_ws_new(s, &mo, &err);
 	if (!ws)
-		return job_fail(sum, JOB_BAD_INPUT, "%s", err);
+		return job_fail_with(sum, JOB_BAD_INPUT, &err);
 	if (model_eval(ws, s->mapping, mr) < 0)
 		job_fail(sum, JOB_INFEASIBLE, "the mapping is infeasible: %s", mr->reason);
 	else
-		job_summarize_model(s, s->mapping, mr, sum);
+		job_summarize_model(s, o, s->mapping, mr, sum);
 	model_ws_free(ws);
 	return sum->status;
 }

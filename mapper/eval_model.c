@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "model/model.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 struct model_eval_ws {
@@ -19,11 +20,12 @@ static void *model_ws_open(const void *ctx)
 {
 	const struct mapper_model_ctx *mc = ctx;
 	struct model_eval_ws *w = xmalloc(sizeof(*w));
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
-	w->ws = model_ws_new(mc->spec, mc->options, err, sizeof(err));
+	w->ws = model_ws_new(mc->spec, mc->options, &err);
 	if (!w->ws)
-		BUG("model workspace: %s (checked before the search)", err);
+		BUG("model workspace: %s (checked before the search)", err.buf);
+	strbuf_release(&err);
 	return w;
 }
 

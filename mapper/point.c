@@ -17,6 +17,7 @@
 
 #include "util/ckmath.h"
 #include "util/rng.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #define SPATIAL_SCAN_CAP (1u << 16)
@@ -58,11 +59,12 @@ int ms_point_cmp(const struct ms_point *a, const struct ms_point *b)
  */
 struct model_ws *ms_tile_counter_new(const struct mapper_space *ms)
 {
-	char err[256];
-	struct model_ws *ws = model_ws_new(ms->spec, &ms->model_opt, err, sizeof(err));
+	struct strbuf err = STRBUF_INIT;
+	struct model_ws *ws = model_ws_new(ms->spec, &ms->model_opt, &err);
 
 	if (!ws)
-		BUG("model workspace for the pre-check: %s", err);
+		BUG("model workspace for the pre-check: %s", err.buf);
+	strbuf_release(&err);
 	return ws;
 }
 

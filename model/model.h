@@ -249,6 +249,7 @@ struct model_result {
 };
 
 struct model_ws;
+struct strbuf;
 
 /*
  * What one call costs beyond the kernel (the design's 'per_call' key,
@@ -271,11 +272,11 @@ struct model_per_call {
 /*
  * Prepare a workspace for evaluating mappings of 's' (borrowed; it must
  * outlive the workspace). One workspace per thread. 'opt' may be NULL for
- * the defaults. Returns NULL, with a message in 'err' (when not NULL, at
- * least 128 bytes), if opt->energy_preset names no preset.
+ * the defaults. Returns NULL, with the reason in 'err' (when not NULL), if
+ * opt->energy_preset names no preset.
  */
 struct model_ws *model_ws_new(const struct spec_set *s, const struct model_options *opt,
-			      char *err, size_t err_size);
+			      struct strbuf *err);
 
 /*
  * Evaluate mapping 'm' (derived by spec_mapping_derive(), same levels and

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #include "model/preset_int.h"
@@ -68,12 +69,12 @@ static void prepare_projections(struct model_ws *ws)
 }
 
 /* The preset chosen by the options, or the default; -1 if none/unknown. */
-static int choose_preset(const struct model_options *opt, char *err, size_t err_size)
+static int choose_preset(const struct model_options *opt, struct strbuf *err)
 {
 	const char *name = opt->energy_preset ? opt->energy_preset : model_energy_preset_default();
 	int p = model_preset_find(name);
-	if (p < 0 && err)
-		snprintf(err, err_size, "unknown energy preset '%s'", name);
+	if (p < 0)
+		strbuf_setf(err, "unknown energy preset '%s'", name);
 	return p;
 }
 
@@ -89,7 +90,7 @@ static size_t max_children(const struct spec_arch *a)
 }
 
 struct model_ws *model_ws_new(const struct spec_set *s, const struct model_options *opt,
-			      char *err, size_t err_size)
+			      struct strbuf *err)
 {
 	static const struct model_options defaults = MODEL_OPTIONS_INIT;
 	struct model_ws *ws = xcalloc(1, sizeof(*ws));
@@ -99,7 +100,7 @@ struct model_ws *model_ws_new(const struct spec_set *s, const struct model_optio
 	ws->n_levels = s->arch.n_levels;
 	ws->n_tensors = s->workload.n_tensors;
 	ws->n_dims = s->workload.n_dims;
-	ws->preset = choose_preset(&ws->opt, err, err_size);
+	ws->preset = choose_preset(&ws->opt, err);
 	if (ws->preset < 0) {
 		free(ws);
 		return NULL;
@@ -114,8 +115,7 @@ struct model_ws *model_ws_new(const struct spec_set *s, const struct model_optio
 	ws->child_flag = xcalloc(ws->max_children, sizeof(*ws->child_flag));
 	model_nest_walk_init(ws);
 	if (ws->opt.footprint == MODEL_FOOTPRINT_EXACT && model_fp_init(ws) < 0) {
-		if (err)
-			snprintf(err, err_size, "exact footprints are not available in this build");
+		strbuf_setf(err, "exact footprints are not available in this build");
 		model_ws_free(ws);
 		return NULL;
 	}

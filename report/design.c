@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "report/report_int.h"
 #include "specs/spec.h"
 #include "util/json.h"
 #include "util/strbuf.h"
@@ -182,7 +183,7 @@ static void text_density(struct strbuf *sb, const struct spec_workload *w,
 }
 
 /* Dimensions, coefficients, data spaces with projections and densities. */
-static void text_workload(struct strbuf *sb, const struct spec_set *s)
+void report_workload_text(const struct spec_set *s, struct strbuf *sb)
 {
 	const struct spec_workload *w = &s->workload;
 	unsigned d, t, r;
@@ -346,49 +347,20 @@ static void text_mapper(struct strbuf *sb, const struct spec_set *s)
 		text_constraint(sb, s, &s->constraints.items[i]);
 }
 
-/* An 'ipu:' design: the device after its preset and overrides, and the layer. */
-static void text_ipu(struct strbuf *sb, const struct spec_set *s)
-{
-	const struct spec_ipu_device *d = &s->ipu->device;
-	const struct spec_ipu_layer *l = &s->ipu->layer;
-	unsigned p;
-
-	strbuf_addf(sb, "IPU device '%s': %llu tiles of %llu bytes, %u workers, %.4g Hz, exchange "
-		    "%u bytes/cycle%s, AMP half %u / float %u MACs/cycle\n", d->preset,
-		    (unsigned long long)d->tiles, (unsigned long long)d->bytes_per_tile, d->workers,
-		    d->clock_hz, d->exchange_bytes_per_cycle,
-		    d->exchange_bus_sharing ? " (bus sharing)" : "",
-		    d->amp_macs_per_cycle[SPEC_IPU_HALF], d->amp_macs_per_cycle[SPEC_IPU_FLOAT]);
-	strbuf_addf(sb, "IPU layer: X %llu, Y %llu, Z %llu, block %u, %s (partials %s), %s "
-		    "sparsity, passes", (unsigned long long)l->x, (unsigned long long)l->y,
-		    (unsigned long long)l->z, l->block_size, spec_ipu_dtype_name(l->dtype),
-		    spec_ipu_dtype_name(l->partials_type), spec_ipu_sparsity_name(l->sparsity));
-	for (p = 0; p < SPEC_IPU_N_PASSES; p++)
-		if ((l->passes >> p) & 1)
-			strbuf_addf(sb, " %s", spec_ipu_pass_name((enum spec_ipu_pass)p));
-	strbuf_addf(sb, ", available memory %g, bucket oversize %g\n",
-		    l->available_memory_proportion, l->meta_info_bucket_oversize_proportion);
-}
-
-void report_design_text(const struct spec_set *s, struct strbuf *sb)
+void report_design_files(const struct spec_set *s, struct strbuf *sb)
 {
 	size_t i;
 	strbuf_addf(sb, "Files:");
 	for (i = 0; i < s->n_files; i++)
 		strbuf_addf(sb, " %s", s->files[i]);
 	strbuf_addch(sb, '\n');
-	if (s->kind == SPEC_DESIGN_STPU) {
-		report_stpu_spec(s->stpu, sb);
-		return;
-	}
-	if (s->kind == SPEC_DESIGN_IPU) {
-		text_ipu(sb, s);
-		text_workload(sb, s);
-		return;
-	}
+}
+
+void report_design_text(const struct spec_set *s, struct strbuf *sb)
+{
 	text_arch(sb, s);
 	if (s->workload.n_dims)
-		text_workload(sb, s);
+		report_workload_text(s, sb);
 	else
 		strbuf_addf(sb, "Workload: none given\n");
 	text_mapping(sb, s);
@@ -618,57 +590,6 @@ static void json_target(struct json_writer *w, const struct spec_set *s,
 	json_close(w, '}');
 }
 
-/* The 'stpu' design's main parameters. */
-static void json_stpu(struct json_writer *w, const struct spec_stpu *st)
-{
-	json_open(w, "stpu", '{');
-	json_u64(w, "array_rows", st->array_rows);
-	json_u64(w, "array_cols", st->array_cols);
-	json_str(w, "dtype", spec_stpu_dtype_name(st->dtype));
-	json_u64(w, "n_iter", st->n_iter);
-	json_u64(w, "matrix_rows", st->matrix_rows);
-	json_u64(w, "matrix_cols", st->matrix_cols);
-	json_str(w, "distribution", spec_density_kind_name(st->matrix.kind));
-	json_double(w, "density", st->matrix.density);
-	json_close(w, '}');
-}
-
-/* The 'ipu' design: the device after its preset and overrides, and the layer. */
-static void json_ipu(struct json_writer *w, const struct spec_set *s)
-{
-	const struct spec_ipu_device *d = &s->ipu->device;
-	const struct spec_ipu_layer *l = &s->ipu->layer;
-	unsigned p;
-
-	json_open(w, "ipu", '{');
-	json_open(w, "device", '{');
-	json_str(w, "preset", d->preset);
-	json_u64(w, "tiles", d->tiles);
-	json_u64(w, "bytes_per_tile", d->bytes_per_tile);
-	json_u64(w, "workers", d->workers);
-	json_double(w, "clock_hz", d->clock_hz);
-	json_u64(w, "exchange_bytes_per_cycle", d->exchange_bytes_per_cycle);
-	json_close(w, '}');
-	json_open(w, "layer", '{');
-	json_u64(w, "x", l->x);
-	json_u64(w, "y", l->y);
-	json_u64(w, "z", l->z);
-	json_u64(w, "block_size", l->block_size);
-	json_str(w, "dtype", spec_ipu_dtype_name(l->dtype));
-	json_str(w, "partials_type", spec_ipu_dtype_name(l->partials_type));
-	json_str(w, "sparsity", spec_ipu_sparsity_name(l->sparsity));
-	json_open(w, "passes", '[');
-	for (p = 0; p < SPEC_IPU_N_PASSES; p++)
-		if ((l->passes >> p) & 1)
-			json_str(w, NULL, spec_ipu_pass_name((enum spec_ipu_pass)p));
-	json_close(w, ']');
-	json_double(w, "available_memory_proportion", l->available_memory_proportion);
-	json_double(w, "meta_info_bucket_oversize_proportion",
-		    l->meta_info_bucket_oversize_proportion);
-	json_close(w, '}');
-	json_close(w, '}');
-}
-
 void report_design_json(const struct spec_set *s, struct strbuf *out)
 {
 	struct json_writer w;
@@ -676,15 +597,6 @@ void report_design_json(const struct spec_set *s, struct strbuf *out)
 
 	json_init(&w, out, JSON_COMPACT);
 	json_open(&w, NULL, '{');
-	if (s->kind != SPEC_DESIGN_TIMELOOP) {
-		if (s->kind == SPEC_DESIGN_STPU)
-			json_stpu(&w, s->stpu);
-		else
-			json_ipu(&w, s);
-		json_close(&w, '}');
-		strbuf_addch(out, '\n');
-		return;
-	}
 	json_arch(&w, s);
 	json_workload(&w, s);
 	json_mapping(&w, s);

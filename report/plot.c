@@ -4,7 +4,7 @@
  * series columns, points sorted by x, one panel per y column; a text x
  * column is laid out as categories in the order they first appear. The
  * 'levels' plot stacks the energy of every storage level (the table's
- * energy_pj[LEVEL] columns) in one bar per row. The data go inline, so the
+ * LEVEL_METRIC.LEVEL columns, energy_pj.DRAM ...) in one bar per row. The data go inline, so the
  * script alone makes the picture.
  */
 #include "report/report.h"
@@ -203,9 +203,10 @@ static int levels_panel(const struct table *t, const struct report_plot *p, long
 			struct strbuf *sb, struct strbuf *err)
 {
 	size_t *lc = xcalloc(t->n_cols + 1, sizeof(*lc)), n_lc = 0, c, r, k, n_rows = 0;
+	size_t n_prefix = strlen(p->level_metric);
 
 	for (c = 0; c < t->n_cols; c++)
-		if (!strncmp(t->cols[c], "energy_pj[", 10))
+		if (!strncmp(t->cols[c], p->level_metric, n_prefix) && t->cols[c][n_prefix] == '.')
 			lc[n_lc++] = c;
 	if (n_lc && table_col(t, "compute_energy_pj") >= 0)
 		lc[n_lc++] = (size_t)table_col(t, "compute_energy_pj");
@@ -236,12 +237,11 @@ static int levels_panel(const struct table *t, const struct report_plot *p, long
 	quoted(sb, p->x);
 	strbuf_addstr(sb, "\nplot ");
 	for (k = 0; k < n_lc; k++) {
-		const char *name = t->cols[lc[k]] + 10;
 		struct strbuf title = STRBUF_INIT;
 		if (!strcmp(t->cols[lc[k]], "compute_energy_pj"))
 			strbuf_addstr(&title, "compute");
 		else
-			strbuf_add(&title, name, strlen(name) - 1);
+			strbuf_addstr(&title, t->cols[lc[k]] + n_prefix + 1);
 		strbuf_addf(sb, "%s$levels using %zu%s title ", k ? ", \\\n     " : "", k + 2,
 			    k == 0 ? ":xtic(1)" : "");
 		quoted(sb, title.buf);

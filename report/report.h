@@ -12,13 +12,20 @@
 #ifndef REPORT_REPORT_H
 #define REPORT_REPORT_H
 
-#include "accel/accel.h"
-#include "exec/exec.h"
-#include "model/model.h"
+#include <stdbool.h>
+#include <stddef.h>
 
+/* The results and specs are only borrowed: their headers are the writers' business. */
+struct accel_ipu_result;
+struct accel_stpu_result;
+struct exec_ipu_result;
 struct exec_options;
 struct exec_result;
-
+struct exec_stpu_result;
+struct model_result;
+struct spec_mapping;
+struct spec_set;
+struct spec_stpu;
 struct strbuf;
 struct table;
 
@@ -88,15 +95,25 @@ void report_csv_row(const struct spec_set *s, const struct model_result *r,
 void report_summary(const struct spec_set *s, const struct model_result *r,
 		    struct strbuf *out);
 
+/* The line "Files: A B ..." that 'fiberloop check' starts with. */
+void report_design_files(const struct spec_set *s, struct strbuf *out);
+
 /*
- * The design as parsed ('fiberloop check'): levels outermost first, the
- * compute unit, the workload, the mapping as a loop nest, the sparse
+ * A Timeloop design as parsed ('fiberloop check'): levels outermost first,
+ * the compute unit, the workload, the mapping as a loop nest, the sparse
  * optimizations, mapper settings and constraints, as text.
  */
 void report_design_text(const struct spec_set *s, struct strbuf *out);
 
 /* The same as one line of JSON (compact), ending in a newline. */
 void report_design_json(const struct spec_set *s, struct strbuf *out);
+
+/*
+ * What bounds the run 'r' (report_roofline()'s last line): "compute", or
+ * the level with its limit ("DRAM bandwidth", "GLB latency").
+ */
+void report_roofline_bound(const struct spec_set *s, const struct model_result *r,
+			   struct strbuf *out);
 
 /*
  * The executor's counts in Timeloop's stats.txt layout (dense or sparse
@@ -134,6 +151,7 @@ struct report_plot {
 	unsigned logscale;             /* REPORT_LOG_* */
 	const char *title;             /* may be NULL */
 	enum report_image image;
+	const char *level_metric;      /* the level columns are LEVEL_METRIC.NAME ("energy_pj") */
 };
 
 /*
@@ -170,15 +188,15 @@ void report_table_text(const struct table *t, const size_t *cols, size_t n_cols,
 		       struct strbuf *out);
 /* -------------------------------------------------------------- STPU */
 
-struct accel_stpu_result;
-struct exec_stpu_result;
-struct spec_stpu;
-
 /* Version of the JSON document written by report_stpu_json(). */
 #define REPORT_STPU_JSON_VERSION 1
 
 /* The STPU design as parsed (for 'fiberloop check'). */
 void report_stpu_spec(const struct spec_stpu *st, struct strbuf *out);
+
+/* The STPU design of 's' as parsed, as text and as one line of JSON ('fiberloop check'). */
+void report_stpu_design_text(const struct spec_set *s, struct strbuf *out);
+void report_stpu_design_json(const struct spec_set *s, struct strbuf *out);
 
 /*
  * The human summary of an STPU run: the matrix, the array, the energy
@@ -228,6 +246,10 @@ void report_stpu_csv_row(const struct accel_stpu_result *r, struct strbuf *out);
  */
 void report_ipu_text(const struct spec_set *s, const struct accel_ipu_result *r,
 		     struct strbuf *out);
+
+/* The IPU design of 's' as parsed, as text and as one line of JSON ('fiberloop check'). */
+void report_ipu_design_text(const struct spec_set *s, struct strbuf *out);
+void report_ipu_design_json(const struct spec_set *s, struct strbuf *out);
 
 /* The JSON document of an IPU evaluation ('files' names the inputs). */
 void report_ipu_json(const struct spec_set *s, const struct accel_ipu_result *r,

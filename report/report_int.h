@@ -7,7 +7,9 @@
 
 #include <stdint.h>
 
+#include "model/model.h"
 #include "report/report.h"
+#include "specs/spec.h"
 #include "util/strbuf.h"
 
 /* "<indent spaces><label left-justified in width>: " */
@@ -49,6 +51,9 @@ struct json_writer;
 /* The "per_call" object of the JSON document, when the design has a 'per_call' key. */
 void report_per_call_json(struct json_writer *w, const struct spec_set *s,
 			  const struct model_result *r);
+
+/* The workload of 's' as text ('fiberloop check'; an IPU layer's too). */
+void report_workload_text(const struct spec_set *s, struct strbuf *sb);
 
 /* The "roofline" object of the JSON document (report_json_roofline()). */
 void report_roofline_json(struct json_writer *w, const struct spec_set *s,

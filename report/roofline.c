@@ -99,6 +99,17 @@ void report_roofline(const struct spec_set *s, const struct model_result *r, str
 	strbuf_release(&bw);
 }
 
+void report_roofline_bound(const struct spec_set *s, const struct model_result *r,
+			   struct strbuf *out)
+{
+	int b = bound_level(r);
+
+	if (b < 0)
+		strbuf_addstr(out, "compute");
+	else
+		strbuf_addf(out, "%s %s", s->arch.levels[b].name, level_limit(r, (unsigned)b));
+}
+
 void report_roofline_json(struct json_writer *w, const struct spec_set *s,
 			  const struct model_result *r)
 {

@@ -498,3 +498,36 @@ void report_stpu_csv_row(const struct accel_stpu_result *r, struct strbuf *out)
 	}
 	strbuf_addch(out, '\n');
 }
+
+/* ----------------------------------------------------------- the design */
+
+void report_stpu_design_text(const struct spec_set *s, struct strbuf *out)
+{
+	report_stpu_spec(s->stpu, out);
+}
+
+/* The 'stpu' design's main parameters. */
+static void json_stpu(struct json_writer *w, const struct spec_stpu *st)
+{
+	json_open(w, "stpu", '{');
+	json_u64(w, "array_rows", st->array_rows);
+	json_u64(w, "array_cols", st->array_cols);
+	json_str(w, "dtype", spec_stpu_dtype_name(st->dtype));
+	json_u64(w, "n_iter", st->n_iter);
+	json_u64(w, "matrix_rows", st->matrix_rows);
+	json_u64(w, "matrix_cols", st->matrix_cols);
+	json_str(w, "distribution", spec_density_kind_name(st->matrix.kind));
+	json_double(w, "density", st->matrix.density);
+	json_close(w, '}');
+}
+
+void report_stpu_design_json(const struct spec_set *s, struct strbuf *out)
+{
+	struct json_writer w;
+
+	json_init(&w, out, JSON_COMPACT);
+	json_open(&w, NULL, '{');
+	json_stpu(&w, s->stpu);
+	json_close(&w, '}');
+	strbuf_addch(out, '\n');
+}

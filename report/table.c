@@ -91,13 +91,24 @@ static void shown(struct table_cell x, struct strbuf *sb)
 		strbuf_addf(sb, "%.6g", strtod(x.text, NULL));
 		return;
 	}
-	for (i = 0; s[i]; i++)
-		if (s[i] == '\n')
+	for (i = 0; s[i];) {
+		unsigned long cp;
+		size_t n = strbuf_utf8_len(s + i, &cp);
+		if (n == 1 && s[i] == '\n')
 			strbuf_addstr(sb, " | ");
+		else if (n == 0 || cp < 0x20 || cp == 0x7f)    /* never raw to a terminal */
+			strbuf_addf(sb, "\\x%02x", (unsigned char)s[i]);
+		else if (cp >= 0x80 && cp <= 0x9f)
+			strbuf_addf(sb, "\\u%04lx", cp);
 		else
-			strbuf_addch(sb, s[i]);
+			strbuf_add(sb, s + i, n);
+		i += n ? n : 1;
+	}
 	if (sb->len > TEXT_CELL_MAX) {
-		strbuf_setlen(sb, TEXT_CELL_MAX - 3);
+		size_t cut = TEXT_CELL_MAX - 3;
+		while (cut > 0 && ((unsigned char)sb->buf[cut] & 0xc0) == 0x80)
+			cut--;                  /* not inside a character */
+		strbuf_setlen(sb, cut);
 		strbuf_addstr(sb, "...");
 	}
 }

@@ -14,18 +14,19 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-static const char *const command_names[] = { "check", "model", "map", "exec", "validate" };
-_Static_assert(sizeof(command_names) / sizeof(command_names[0]) == SPEC_BATCH_COMMAND_COUNT,
-	       "one name per batch command");
+/* The commands of a job when the caller gives none. */
+static const char *const default_commands[] = { "check", "model", "map", "exec", "validate",
+						NULL };
 
 static const char *const top_keys[] = { "defaults", "jobs" };
 static const char *const job_keys[] = { "name", "files", "set", "vars", "command", "tags",
-					"layers", "seed" };
+					"layers", "seed", "prune" };
 
 /* What a batch file's reader keeps. */
 struct batch_ld {
 	struct ld ld;                  /* the value readers' context (dl and arena only) */
 	const char *dir;               /* the file's directory, with its '/', or "" */
+	const char *const *commands;   /* the names a job's 'command' may take, NULL-ended */
 };
 
 /* 'path' relative to the batch file's directory unless absolute. */
@@ -162,19 +163,21 @@ static int check_vars(struct batch_ld *b, const struct spec_batch_job *j,
 	return rc;
 }
 
-/* The command named at 'n'. */
+/* The command named at 'n' (one of b->commands). */
 static int command_of(struct batch_ld *b, const struct ysrc_node *n, const struct kpath *p,
-		      enum spec_batch_command *out)
+		      const char **out)
 {
+	size_t n_names = 0;
 	int c;
 
 	if (ld_want_scalar(&b->ld, n, p) < 0)
 		return -1;
-	c = ld_lookup_keyword(&b->ld, n, p, "command", n->str, command_names,
-			      SPEC_BATCH_COMMAND_COUNT);
+	while (b->commands[n_names])
+		n_names++;
+	c = ld_lookup_keyword(&b->ld, n, p, "command", n->str, b->commands, n_names);
 	if (c < 0)
 		return -1;
-	*out = (enum spec_batch_command)c;
+	*out = b->commands[c];
 	return 0;
 }
 
@@ -234,6 +237,12 @@ static int read_job(struct batch_ld *b, const struct ysrc_node *n, const struct 
 			     &j->tags, NULL, &j->n_tags) < 0)
 			rc = -1;
 	}
+	if ((v = ld_get(n, "prune"))) {
+		struct kpath kp = KP_KEY(p, "prune");
+		if (str_list(b, v, &kp, pre ? pre->prunes : NULL, NULL, pre ? pre->n_prunes : 0,
+			     false, &j->prunes, NULL, &j->n_prunes) < 0)
+			rc = -1;
+	}
 	if ((v = ld_get(n, "layers"))) {
 		struct kpath kp = KP_KEY(p, "layers");
 		if (str_list(b, v, &kp, NULL, NULL, 0, true, &j->layers, NULL, &j->n_layers) < 0)
@@ -264,9 +273,9 @@ static int check_job(struct batch_ld *b, const struct spec_batch *batch, size_t 
 
 	if (!j->n_files)
 		rc = ld_error_at(&b->ld, j->loc, p, "the job has no 'files' (nor the defaults)");
-	if (j->n_layers && j->has_command && j->command != SPEC_BATCH_MAP)
+	if (j->n_layers && j->has_command && strcmp(j->command, "map"))
 		rc = ld_error_at(&b->ld, j->loc, p, "a job with 'layers' maps them: its command "
-				 "must be 'map', not '%s'", command_names[j->command]);
+				 "must be 'map', not '%s'", j->command);
 	for (k = 0; k < i; k++)
 		if (batch->jobs[k].name && !strcmp(batch->jobs[k].name, j->name)) {
 			rc = ld_error_at(&b->ld, j->name_loc, p, "two jobs are named '%s'", j->name);
@@ -301,7 +310,7 @@ static int read_jobs(struct batch_ld *b, const struct ysrc_node *n,
 			j->name_loc = j->loc;
 		}
 		if (!j->has_command && j->n_layers) {
-			j->command = SPEC_BATCH_MAP;
+			j->command = "map";
 			j->has_command = true;
 		}
 		if (check_job(b, batch, i, &ip) < 0)
@@ -312,7 +321,7 @@ static int read_jobs(struct batch_ld *b, const struct ysrc_node *n,
 
 /* spec_batch_load(), or its text[0..len) when 'text' is not NULL. */
 static struct spec_batch *load(const char *path, const char *text, size_t len,
-			       struct diag_list *dl)
+			       const char *const *commands, struct diag_list *dl)
 {
 	struct spec_batch *batch = xcalloc(1, sizeof(*batch));
 	struct batch_ld b;
@@ -328,7 +337,8 @@ static struct spec_batch *load(const char *path, const char *text, size_t len,
 	b.ld.dl = dl;
 	batch->path = path;            /* borrowed: the diagnostics' locations point to it */
 	b.dir = slash ? arena_strndup(&batch->arena, path, (size_t)(slash - path) + 1) : "";
-	defaults.command = SPEC_BATCH_MODEL;
+	defaults.command = "model";
+	b.commands = commands ? commands : default_commands;
 	if ((text ? ysrc_parse(&batch->arena, batch->path, text, len, dl, &root) :
 		    ysrc_parse_file(&batch->arena, batch->path, dl, &root)) < 0)
 		goto fail;
@@ -354,15 +364,16 @@ fail:
 	return NULL;
 }
 
-struct spec_batch *spec_batch_load(const char *path, struct diag_list *dl)
+struct spec_batch *spec_batch_load(const char *path, const char *const *commands,
+				   struct diag_list *dl)
 {
-	return load(path, NULL, 0, dl);
+	return load(path, NULL, 0, commands, dl);
 }
 
 struct spec_batch *spec_batch_load_text(const char *path, const char *text, size_t len,
-					struct diag_list *dl)
+					const char *const *commands, struct diag_list *dl)
 {
-	return load(path, text, len, dl);
+	return load(path, text, len, commands, dl);
 }
 
 void spec_batch_free(struct spec_batch *batch)
@@ -373,7 +384,3 @@ void spec_batch_free(struct spec_batch *batch)
 	free(batch);
 }
 
-const char *spec_batch_command_name(enum spec_batch_command c)
-{
-	return (unsigned)c < SPEC_BATCH_COMMAND_COUNT ? command_names[c] : "?";
-}

@@ -567,7 +567,15 @@ int spec_ipu_load(struct ld *ld)
 		rc = ld_error(ld, n, &p, "an 'ipu' design needs a 'layer'");
 	else if (parse_layer(ld, ln, &kl, &ipu->device, &ipu->layer) < 0)
 		rc = -1;
-	if (rc == 0)
+	if (rc == 0) {
 		ld->s->ipu = ipu;
+		ld->s->design = ipu;
+	}
 	return rc;
 }
+
+const struct spec_kind spec_kind_ipu = {
+	.name = "ipu",
+	.key = "ipu",
+	.load = spec_ipu_load,
+};

@@ -2,14 +2,21 @@
  * The fiberloop-jinja helper process: found, started on first use, and
  * spoken to in the field protocol its script describes. A socket pair
  * carries the requests (sent with MSG_NOSIGNAL, so a helper that died is an
- * error, not a SIGPIPE); its standard error goes to /dev/null.
+ * error, not a SIGPIPE); its standard error goes to /dev/null. A helper
+ * takes one request at a time (a mutex), so threads may share one; the
+ * process has one shared helper for the loads that name none, so that a
+ * run starts Python (and whatever stands for 'python3' on the PATH, such
+ * as a pyenv shim) once, however many templates it renders.
  */
 #include "specs/template_int.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/fileio.h"
 #include "util/xalloc.h"
 
 #ifndef FIBERLOOP_PKGDATADIR
@@ -29,9 +37,20 @@
 #define JINJA_INSTALL_HINT "templates need Python 3 with Jinja2 (on Debian: apt-get install " \
 	"python3-jinja2)"
 
+/*
+ * What a reply may hold. A template runs Python and can write to the
+ * helper's standard output, so a reply is checked like any input: a header
+ * line is short, a field is at most an input file's size, and a reply at
+ * most two of those.
+ */
+#define JINJA_MAX_LINE 4096
+#define JINJA_MAX_FIELD FILEIO_MAX_READ_BYTES
+#define JINJA_MAX_REPLY (2 * FILEIO_MAX_READ_BYTES)
+
 extern char **environ;
 
 struct spec_jinja {
+	pthread_mutex_t mu;            /* held for a whole request and its reply */
 	char *python;                  /* the interpreter (searched in PATH without a '/') */
 	char *script;                  /* the helper script */
 	pid_t pid;                     /* 0: not running */
@@ -72,10 +91,33 @@ struct spec_jinja *spec_jinja_new(const char *python, const char *script)
 	struct spec_jinja *j = xcalloc(1, sizeof(*j));
 	const char *env = getenv("FIBERLOOP_PYTHON");
 
+	pthread_mutex_init(&j->mu, NULL);
 	j->python = xstrdup(python ? python : env && *env ? env : "python3");
 	j->script = find_script(script);
 	j->fd = -1;
 	return j;
+}
+
+static struct spec_jinja *shared_jinja;
+static pthread_once_t shared_once = PTHREAD_ONCE_INIT;
+
+/* At exit: stop the shared helper (it ends at the end of its input) and wait for it. */
+static void shared_stop(void)
+{
+	spec_jinja_free(shared_jinja);
+	shared_jinja = NULL;
+}
+
+static void shared_init(void)
+{
+	shared_jinja = spec_jinja_new(NULL, NULL);
+	atexit(shared_stop);
+}
+
+struct spec_jinja *spec_jinja_shared(void)
+{
+	pthread_once(&shared_once, shared_init);
+	return shared_jinja;
 }
 
 /* Remember why the helper cannot run (the first reason wins); returns -1. */
@@ -126,13 +168,13 @@ static bool fill(struct spec_jinja *j)
 	return true;
 }
 
-/* Read one line (without its '\n') into 'sb'; false at the end of input. */
+/* Read one line (without its '\n') into 'sb'; false at the end of input or past JINJA_MAX_LINE. */
 static bool read_line(struct spec_jinja *j, struct strbuf *sb)
 {
 	strbuf_reset(sb);
 	for (;;) {
 		char c;
-		if (!fill(j))
+		if (!fill(j) || sb->len >= JINJA_MAX_LINE)
 			return false;
 		c = j->buf[j->buf_pos++];
 		if (c == '\n')
@@ -239,8 +281,13 @@ static bool send_all(struct spec_jinja *j, const struct strbuf *sb)
 	return true;
 }
 
-/* Read one field; false at the end of input or a malformed header. */
-static bool read_field(struct spec_jinja *j, struct strbuf *key, struct strbuf *value)
+/*
+ * Read one field of a reply of which '*budget' bytes may still come.
+ * Returns 1, 0 at the end of input or a malformed header, or -1 (with 'why')
+ * when the field is longer than a field or the reply may be.
+ */
+static int read_field(struct spec_jinja *j, struct strbuf *key, struct strbuf *value,
+		      uint64_t *budget, struct strbuf *why)
 {
 	struct strbuf nl = STRBUF_INIT;
 	char *sp, *end;
@@ -248,17 +295,35 @@ static bool read_field(struct spec_jinja *j, struct strbuf *key, struct strbuf *
 	bool ok;
 
 	if (!read_line(j, key))
-		return false;
+		return 0;
 	sp = strchr(key->buf, ' ');
-	if (!sp)
-		return false;
+	if (!sp || !isdigit((unsigned char)sp[1]))
+		return 0;
+	errno = 0;
 	n = strtoull(sp + 1, &end, 10);
-	if (*end)
-		return false;
+	if (*end || errno == ERANGE)
+		return 0;
 	strbuf_setlen(key, (size_t)(sp - key->buf));
+	if (n > JINJA_MAX_FIELD || n + key->len + 2 > *budget) {
+		strbuf_addf(why, "the Jinja2 helper '%s' announced a '%.40s' field of %llu bytes, "
+			    "more than a reply may hold (%zu MiB a field, %zu MiB in all)",
+			    j->script, key->buf, n, (size_t)JINJA_MAX_FIELD >> 20,
+			    (size_t)JINJA_MAX_REPLY >> 20);
+		return -1;
+	}
+	*budget -= n + key->len + 2;
 	ok = read_bytes(j, (size_t)n, value) && read_bytes(j, 1, &nl) && nl.buf[0] == '\n';
 	strbuf_release(&nl);
 	return ok;
+}
+
+/* The number of lines the helper splits 'text' into (Python's text.split("\n")). */
+static size_t text_lines(const struct strbuf *text)
+{
+	size_t i, n = 1;
+	for (i = 0; i < text->len; i++)
+		n += text->buf[i] == '\n';
+	return n;
 }
 
 static char **push_str(char **v, size_t *n, const char *s)
@@ -268,18 +333,27 @@ static char **push_str(char **v, size_t *n, const char *s)
 	return v;
 }
 
-/* The runs "OUT COUNT FILE SRC" of a 'map' field into per-line arrays. */
+/*
+ * The runs "OUT COUNT FILE SRC" of a 'map' field into per-line arrays. The
+ * runs must lie within the lines of the text received before (a forged
+ * "1 4000000000 0 1" would otherwise allocate gigabytes).
+ */
 static bool parse_map(struct jinja_result *res, const char *text)
 {
 	const char *s = text;
+	size_t n_text = res->has_text ? text_lines(&res->text) : 0;
+
 	while (*s) {
 		unsigned long out, count, file, src, k;
 		char *end;
+		if (!isdigit((unsigned char)*s))
+			return false;
 		out = strtoul(s, &end, 10);
 		count = strtoul(end, &end, 10);
 		file = strtoul(end, &end, 10);
 		src = strtoul(end, &end, 10);
-		if (*end != '\n' || out == 0 || file >= res->n_files)
+		if (*end != '\n' || out == 0 || file >= res->n_files || out > n_text ||
+		    count > n_text - (out - 1))
 			return false;
 		s = end + 1;
 		if (out - 1 + count > res->n_lines) {
@@ -323,6 +397,7 @@ static bool take_field(struct jinja_result *res, const char *key, const struct s
 
 	if (!strcmp(key, "text")) {
 		strbuf_addbuf(&res->text, v);
+		res->has_text = true;
 	} else if (!strcmp(key, "src")) {
 		res->files = push_str(res->files, &res->n_files, v->buf);
 	} else if (!strcmp(key, "map")) {
@@ -369,36 +444,42 @@ int jinja_render(struct spec_jinja *j, const char *path, const char *name,
 		 struct jinja_result *res, struct strbuf *why)
 {
 	struct strbuf rq = STRBUF_INIT, key = STRBUF_INIT, value = STRBUF_INIT;
-	int rc = -1;
+	uint64_t budget = JINJA_MAX_REPLY;
+	int rc = -1, got;
 
 	memset(res, 0, sizeof(*res));
 	strbuf_init(&res->text, 0);
-	if (j->pid == 0 && start(j, why) < 0)
+	pthread_mutex_lock(&j->mu);
+	if (j->pid == 0 && start(j, why) < 0) {
+		pthread_mutex_unlock(&j->mu);
 		return -1;
+	}
 	build_request(&rq, path, name, vars, n_vars, dirs, n_dirs);
 	if (!send_all(j, &rq)) {
 		stop(j);
-		broken(j, why, "the Jinja2 helper '%s' stopped", j->script);
+		strbuf_addf(why, "the Jinja2 helper '%s' stopped", j->script);
 		goto out;
 	}
 	for (;;) {
-		if (!read_field(j, &key, &value)) {
+		if ((got = read_field(j, &key, &value, &budget, why)) <= 0) {
 			stop(j);
-			broken(j, why, "the Jinja2 helper '%s' stopped or sent something it should "
-			       "not", j->script);
+			if (got == 0)
+				strbuf_addf(why, "the Jinja2 helper '%s' stopped or sent something "
+					    "it should not", j->script);
 			goto out;
 		}
 		if (!strcmp(key.buf, "end"))
 			break;
 		if (!take_field(res, key.buf, &value)) {
 			stop(j);
-			broken(j, why, "the Jinja2 helper '%s' sent a bad '%s' field", j->script,
-			       key.buf);
+			strbuf_addf(why, "the Jinja2 helper '%s' sent a bad '%.40s' field", j->script,
+				    key.buf);
 			goto out;
 		}
 	}
 	rc = res->error ? 1 : 0;
 out:
+	pthread_mutex_unlock(&j->mu);
 	strbuf_release(&rq);
 	strbuf_release(&key);
 	strbuf_release(&value);
@@ -439,6 +520,7 @@ void spec_jinja_free(struct spec_jinja *j)
 	if (!j)
 		return;
 	stop(j);
+	pthread_mutex_destroy(&j->mu);
 	free(j->python);
 	free(j->script);
 	free(j->broken);

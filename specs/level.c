@@ -15,6 +15,43 @@
 
 #define A(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
+struct raw_comp *ld_comp_add(struct ld *ld)
+{
+	struct raw_comp *rc;
+	XGROW(ld->comps, ld->n_comps + 1, ld->alloc_comps);
+	rc = &ld->comps[ld->n_comps++];
+	memset(rc, 0, sizeof(*rc));
+	rc->level = -1;
+	rc->instances = 1;
+	return rc;
+}
+
+const struct raw_attr *ld_comp_attr(const struct raw_comp *rc, const char *key)
+{
+	size_t i;
+	for (i = 0; i < rc->n_attrs; i++)
+		if (ysrc_key_eq(rc->attrs[i].key, key))
+			return &rc->attrs[i];
+	return NULL;
+}
+
+void ld_comp_add_attr(struct ld *ld, struct raw_comp *rc, const char *key,
+		      const struct ysrc_node *value, bool inherited)
+{
+	struct raw_attr *na;
+	if (ld_comp_attr(rc, key))
+		return;   /* the first (innermost) definition wins */
+	na = arena_calloc(ld->a, rc->n_attrs + 1, sizeof(*na));
+	if (rc->n_attrs)
+		memcpy(na, rc->attrs, rc->n_attrs * sizeof(*na));
+	na[rc->n_attrs].key = key;
+	na[rc->n_attrs].value = value;
+	na[rc->n_attrs].inherited = inherited;
+	na[rc->n_attrs].loc = value->loc;
+	rc->attrs = na;
+	rc->n_attrs++;
+}
+
 /* Every attribute spelling the model reads (for did-you-mean warnings). */
 static const char *const known_attrs[] = {
 	"word_bits", "word_width", "datawidth", "block_size", "n_words", "cluster_size",

@@ -15,122 +15,13 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-static const struct top_key top_keys[] = {
-	{ "architecture", "architecture", TOP_SINGLE },
-	{ "arch", "architecture", TOP_SINGLE },
-	{ "problem", "problem", TOP_SINGLE },
-	{ "mapping", "mapping", TOP_LIST },
-	{ "sparse_optimizations", "sparse_optimizations", TOP_TARGETS },
-	{ "ERT", "ERT", TOP_TARGETS },
-	{ "ART", "ART", TOP_TARGETS },
-	{ "mapper", "mapper", TOP_SINGLE },
-	{ "architecture_constraints", "architecture_constraints", TOP_TARGETS },
-	{ "arch_constraints", "architecture_constraints", TOP_TARGETS },
-	{ "constraints", "architecture_constraints", TOP_TARGETS },
-	{ "mapspace_constraints", "mapspace_constraints", TOP_TARGETS },
-	{ "mapspace", "mapspace", TOP_SINGLE },
-	{ "model", "model", TOP_SINGLE },
-	{ "per_call", "per_call", TOP_SINGLE },
-	{ "stpu", "stpu", TOP_SINGLE },
-	{ "ipu", "ipu", TOP_SINGLE },
-	{ "compound_components", "compound_components", TOP_IGNORED },
-	{ "components", "components", TOP_IGNORED },
-	{ "globals", "globals", TOP_IGNORED },
-	{ "variables", "variables", TOP_MERGED },
-	{ "dumped_by_timeloop_front_end", "dumped_by_timeloop_front_end", TOP_IGNORED },
-	{ "ERT_summary", "ERT_summary", TOP_IGNORED },
-	{ "ART_summary", "ART_summary", TOP_IGNORED },
-};
-
-static const char *const top_key_names[] = {
-	"architecture", "arch", "problem", "mapping", "sparse_optimizations", "ERT", "ART",
-	"mapper", "architecture_constraints", "arch_constraints", "constraints",
-	"mapspace_constraints", "mapspace", "model", "per_call", "stpu", "ipu",
-	"compound_components",
-	"components",
-	"globals", "variables", "dumped_by_timeloop_front_end", "ERT_summary", "ART_summary",
-};
-
-_Static_assert(ARRAY_SIZE(top_key_names) == ARRAY_SIZE(top_keys), "one name per top-level key");
-
-const struct ld_top *ld_top_get(const struct ld *ld, const char *key)
-{
-	size_t i;
-	for (i = 0; i < ld->n_top; i++)
-		if (!strcmp(ld->top[i].key, key))
-			return ld->top[i].n ? &ld->top[i] : NULL;
-	return NULL;
-}
-
-/*
- * Timeloop's v0.4 front end also takes a top-level key by a part of its
- * name, trying in this order: one holding "ignore" is ignored (anchor
- * holders such as 'problem_base_ignore'), then "components", "constraints"
- * (so 'extra_mapping_constraints' adds constraints), "mapping", "globals".
- * Here the part must be a whole word between '_' or '-', so that a
- * misspelt 'mappings' is still an error.
- */
-static const struct top_key part_keys[] = {
-	{ "ignore", "ignore", TOP_IGNORED },
-	{ "components", "components", TOP_IGNORED },
-	{ "constraints", "architecture_constraints", TOP_TARGETS },
-	{ "mapping", "mapping", TOP_LIST },
-	{ "globals", "globals", TOP_IGNORED },
-};
-
-/* True when 'word' is one of the '_'/'-' separated words of 'name'. */
-static bool has_word(const char *name, const char *word)
-{
-	size_t len = strlen(word);
-	const char *s = name;
-	while ((s = strstr(s, word)) != NULL) {
-		bool starts = s == name || s[-1] == '_' || s[-1] == '-';
-		bool ends = s[len] == '\0' || s[len] == '_' || s[len] == '-';
-		if (starts && ends)
-			return true;
-		s++;
-	}
-	return false;
-}
-
-const struct top_key *ld_top_key_find(const char *name)
-{
-	size_t i;
-	for (i = 0; i < ARRAY_SIZE(top_keys); i++)
-		if (ysrc_key_eq(name, top_keys[i].name))
-			return &top_keys[i];
-	for (i = 0; i < ARRAY_SIZE(part_keys); i++)
-		if (has_word(name, part_keys[i].name))
-			return &part_keys[i];
-	return NULL;
-}
-
-const char *const *ld_top_key_names(size_t *n)
-{
-	*n = ARRAY_SIZE(top_key_names);
-	return top_key_names;
-}
-
-struct ld_top *ld_top_slot(struct ld_top *top, size_t *n_top, const char *canonical)
-{
-	size_t i;
-	for (i = 0; i < *n_top; i++)
-		if (!strcmp(top[i].key, canonical))
-			return &top[i];
-	if (*n_top >= LD_MAX_TOP)
-		BUG("too many top-level keys");
-	memset(&top[*n_top], 0, sizeof(top[*n_top]));
-	top[*n_top].key = canonical;
-	return &top[(*n_top)++];
-}
-
 /* "unknown top-level key" with a did-you-mean hint. */
-static void unknown_top_key(struct diag_list *dl, const struct ysrc_node *k)
+static void unknown_top_key(const struct spec_source *src, struct diag_list *dl,
+			    const struct ysrc_node *k)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addf(&sb, "unknown top-level key '%s'", k->str);
-	ld_add_hint(&sb, k->str, top_key_names, ARRAY_SIZE(top_key_names));
+	ld_top_key_unknown(src, k->str, &sb);
 	diag_error(dl, k->loc, "%s", sb.buf);
 	strbuf_release(&sb);
 }
@@ -142,11 +33,12 @@ static void unknown_top_key(struct diag_list *dl, const struct ysrc_node *k)
 static int add_top_pair(struct spec_source *src, const struct ysrc_pair *pr, bool replace,
 			struct diag_list *dl)
 {
-	const struct top_key *tk = ld_top_key_find(pr->key->str);
+	struct top_key buf;
+	const struct top_key *tk = ld_top_key_of(src, pr->key->str, &buf);
 	struct ld_top *slot;
 
 	if (!tk) {
-		unknown_top_key(dl, pr->key);
+		unknown_top_key(src, dl, pr->key);
 		return -1;
 	}
 	slot = ld_top_slot(src->top, &src->n_top, tk->canonical);
@@ -276,26 +168,20 @@ void spec_source_free(struct spec_source *src)
 }
 
 /*
- * The design's kind from its top-level keys: an accelerator model's key
- * ('ipu', 'stpu') stands alone, without the Timeloop sections. -1 (reported)
- * when keys of two kinds are mixed.
+ * The kind of the design from its top-level keys (into ld->s->kind): a kind
+ * with a key of its own stands alone; without one, the default kind (the
+ * first). -1 (reported) when keys of two kinds are mixed.
  */
-static int accel_design(struct ld *ld)
+static int design_kind(struct ld *ld, const struct spec_kind *const *kinds)
 {
-	static const struct {
-		const char *key;
-		enum spec_design_kind kind;
-	} accels[] = { { "ipu", SPEC_DESIGN_IPU }, { "stpu", SPEC_DESIGN_STPU } };
-	static const char *const timeloop_keys[] = {
-		"architecture", "problem", "mapping", "sparse_optimizations", "mapper",
-		"architecture_constraints", "mapspace_constraints", "mapspace",
-	};
 	const struct ld_top *given = NULL;
-	size_t i;
+	const struct spec_kind *const *k;
+	const char *const *sec;
 	int rc = 0;
 
-	for (i = 0; i < ARRAY_SIZE(accels); i++) {
-		const struct ld_top *t = ld_top_get(ld, accels[i].key);
+	ld->s->kind = kinds[0];
+	for (k = kinds; *k; k++) {
+		const struct ld_top *t = (*k)->key ? ld_top_get(ld, (*k)->key) : NULL;
 		if (!t)
 			continue;
 		if (given) {
@@ -306,10 +192,10 @@ static int accel_design(struct ld *ld)
 			continue;
 		}
 		given = t;
-		ld->s->kind = accels[i].kind;
+		ld->s->kind = *k;
 	}
-	for (i = 0; given && i < ARRAY_SIZE(timeloop_keys); i++) {
-		const struct ld_top *t = ld_top_get(ld, timeloop_keys[i]);
+	for (sec = kinds[0]->sections; given && sec && *sec; sec++) {
+		const struct ld_top *t = ld_top_get(ld, *sec);
 		if (t)
 			rc = ld_error(ld, t->keys[0], NULL, "'%s' does not apply to an '%s' design "
 				      "(it stands alone: everything it needs is under '%s')",
@@ -318,66 +204,31 @@ static int accel_design(struct ld *ld)
 	return rc;
 }
 
-/*
- * Where an error about the design as a whole (a section no file gives) is
- * reported: the first file's top-level mapping.
- */
-static struct diag_loc design_loc(const struct ld *ld)
+/* The kinds of 'src': those it was given, or the default kind alone. */
+static const struct spec_kind *const *kinds_of(const struct spec_source *src)
 {
-	const struct spec_source *src = ld->s->source;
-	if (src && src->first_root.file)
-		return src->first_root;
-	return ld->s->n_files ? (struct diag_loc){ ld->s->files[0], 1, 1 } : DIAG_LOC_NONE;
+	static const struct spec_kind *const only_default[] = { &spec_kind_timeloop, NULL };
+	return src->kinds[0] ? src->kinds : only_default;
 }
 
-/*
- * Run the section parsers. A section whose input is broken stops only the
- * sections that depend on it (the mapping needs the architecture and the
- * problem), so that one run reports the errors of every section.
- */
+const struct spec_kind *spec_source_kind(const struct spec_source *src)
+{
+	const struct spec_kind *const *k, *const *all = kinds_of(src);
+	size_t i;
+
+	for (k = all; *k; k++)
+		for (i = 0; (*k)->key && i < src->n_top; i++)
+			if (!strcmp(src->top[i].key, (*k)->key) && src->top[i].n)
+				return *k;
+	return all[0];
+}
+
+/* Find the design's kind and run its loader. */
 static int run_sections(struct ld *ld)
 {
-	const struct spec_load_options *opt = ld->opt;
-	int rc = 0;
+	int rc = design_kind(ld, kinds_of(ld->s->source));
 
-	if (accel_design(ld) < 0)
-		rc = -1;
-	if (ld->s->kind == SPEC_DESIGN_STPU)
-		return spec_stpu_load(ld) < 0 ? -1 : rc;
-	if (ld->s->kind == SPEC_DESIGN_IPU)
-		return spec_ipu_load(ld) < 0 ? -1 : rc;
-	if (spec_problem_load(ld) < 0)
-		rc = -1;
-	if (!ld_top_get(ld, "problem") && !(opt && opt->allow_no_problem))
-		rc = diag_error(ld->dl, design_loc(ld), "no 'problem' given in any file");
-	if (!ld_top_get(ld, "architecture"))
-		return diag_error(ld->dl, design_loc(ld), "no 'architecture' given in any file");
-	if (spec_arch_load(ld) < 0)
-		rc = -1;
-	if (!ld->arch_ok)
-		return -1;
-	if (spec_energy_load(ld) < 0)
-		rc = -1;
-	if (spec_mapper_load(ld) < 0)
-		rc = -1;
-	if (!ld->problem_ok)
-		return -1;
-	if (spec_sparse_load(ld) < 0)
-		rc = -1;
-	if (spec_mapping_load(ld) < 0)
-		rc = -1;
-	if (spec_constraints_load(ld) < 0)
-		rc = -1;
-	if (spec_per_call_load(ld) < 0)
-		rc = -1;
-	if (rc == 0 && !ld->s->has_mapping && opt && opt->require_mapping) {
-		const struct ld_top *m = ld_top_get(ld, "mapping");
-		rc = diag_error(ld->dl, m ? m->values[0]->loc : design_loc(ld), m ?
-				"the mapping is empty" : "no 'mapping' given in any file");
-	}
-	if (rc == 0 && spec_check_all(ld) < 0)
-		rc = -1;
-	return rc;
+	return ld->s->kind->load(ld) < 0 ? -1 : rc;
 }
 
 /*
@@ -458,8 +309,10 @@ struct spec_set *spec_set_load_overrides(const char *const *paths, size_t n_path
 	size_t i;
 
 	src->borrow_names = true;
-	if (opt)
+	if (opt) {
 		spec_source_set_templates(src, opt->template_vars, opt->n_template_vars, opt->jinja);
+		spec_source_set_kinds(src, opt->kinds);
+	}
 	for (i = 0; i < n_paths; i++)
 		spec_source_add_file(src, paths[i], dl);
 	if (n_paths == 0)
@@ -482,31 +335,4 @@ void spec_set_free(struct spec_set *s)
 		spec_source_free((struct spec_source *)s->source);
 	arena_release(&s->arena);
 	free(s);
-}
-
-int spec_level_find(const struct spec_arch *arch, const char *name)
-{
-	unsigned i;
-	for (i = 0; i < arch->n_levels; i++)
-		if (!strcmp(arch->levels[i].name, name))
-			return (int)i;
-	return -1;
-}
-
-int spec_tensor_find(const struct spec_workload *w, const char *name)
-{
-	unsigned i;
-	for (i = 0; i < w->n_tensors; i++)
-		if (!strcmp(w->tensors[i].name, name))
-			return (int)i;
-	return -1;
-}
-
-int spec_dim_find(const struct spec_workload *w, const char *name)
-{
-	unsigned i;
-	for (i = 0; i < w->n_dims; i++)
-		if (!strcmp(w->dim_names[i], name))
-			return (int)i;
-	return -1;
 }

@@ -1,8 +1,11 @@
 /*
  * The one table of names for every enum of the spec: the parser, the
- * printers and every message use these, so a name exists in one place.
+ * printers and every message use these, so a name exists in one place;
+ * and the lookups of levels, tensors and dimensions by their names.
  */
 #include "specs/spec.h"
+
+#include <string.h>
 
 #include "util/xalloc.h"
 
@@ -64,3 +67,30 @@ const char *spec_named_format_name(enum spec_named_format k) { return NAME_OF(na
 const char *spec_metric_name(enum spec_metric m) { return NAME_OF(metric_names, m); }
 const char *spec_search_name(enum spec_search s) { return NAME_OF(search_names, s); }
 const char *spec_spacetime_name(enum spec_spacetime st) { return NAME_OF(spacetime_names, st); }
+
+int spec_level_find(const struct spec_arch *arch, const char *name)
+{
+	unsigned i;
+	for (i = 0; i < arch->n_levels; i++)
+		if (!strcmp(arch->levels[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+int spec_tensor_find(const struct spec_workload *w, const char *name)
+{
+	unsigned i;
+	for (i = 0; i < w->n_tensors; i++)
+		if (!strcmp(w->tensors[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+int spec_dim_find(const struct spec_workload *w, const char *name)
+{
+	unsigned i;
+	for (i = 0; i < w->n_dims; i++)
+		if (!strcmp(w->dim_names[i], name))
+			return (int)i;
+	return -1;
+}

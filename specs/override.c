@@ -827,16 +827,14 @@ static int start_view(struct ld *ld, struct ld_override *r, const struct opath *
 		      struct view *v)
 {
 	const struct step *st = &op->steps[0];
-	const struct top_key *tk = ld_top_key_find(st->key);
+	struct top_key buf;
+	const struct top_key *tk = ld_top_key_of(ld->s->source, st->key, &buf);
 	struct ld_top *slot = NULL;
 	size_t i;
 
 	if (!tk) {
-		size_t n;
-		const char *const *names = ld_top_key_names(&n);
 		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "unknown top-level key '%s'", st->key);
-		ld_add_hint(&sb, st->key, names, n);
+		ld_top_key_unknown(ld->s->source, st->key, &sb);
 		ov_error(ld->dl, r->file, 1, "%s", sb.buf);
 		strbuf_release(&sb);
 		return -1;

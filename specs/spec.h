@@ -524,6 +524,14 @@ struct spec_constraints {
  */
 enum spec_stpu_dtype { SPEC_STPU_INT8, SPEC_STPU_FP32, SPEC_STPU_DTYPE_COUNT };
 
+/*
+ * The packing schemes, the baseline first (the order of accel/'s): none
+ * (the TPU), STPU-C0, STPU-C1, KMZ. 'packing.scheme' names the one whose
+ * figures a job's row reports (sweep, batch); every scheme is evaluated.
+ */
+enum spec_stpu_scheme { SPEC_STPU_NONE, SPEC_STPU_C0, SPEC_STPU_C1, SPEC_STPU_KMZ,
+			SPEC_STPU_SCHEME_COUNT };
+
 /* Entries of the STPU energy table (pJ); the preset fills them, YAML overrides. */
 enum spec_stpu_energy_key {
 	SPEC_STPU_E_MAC,              /* one multiply-add in the dtype */
@@ -565,6 +573,8 @@ struct spec_stpu {
 	unsigned max_collision_row;    /* STPU-C1 MAX_COLLISION_ROW */
 	unsigned n_iter;               /* STPU-C1 N_ITER */
 	unsigned max_collision_group[SPEC_STPU_MAX_ITER];  /* per iteration */
+	enum spec_stpu_scheme scheme;  /* the row's scheme (default STPU-C1) */
+	bool has_scheme;               /* given in YAML */
 	unsigned kmz_max_columns;      /* KMZ alpha: columns per group */
 	double kmz_max_conflict_fraction;  /* KMZ gamma: conflicting rows per group / rows */
 	const char *energy_preset;
@@ -635,12 +645,32 @@ struct spec_ipu {
 struct spec_source;
 struct spec_jinja;
 
+struct ld;
+
 /*
- * What a design describes: a Timeloop-style accelerator (architecture,
- * problem, mapping), or one of the accelerator models of accel/, whose key
- * ('ipu', 'stpu') then stands alone.
+ * What a design describes, as the loader sees it: the loader's column of
+ * the registry of design kinds (job/kinds.c, docs/ARCHITECTURE.md). The
+ * default kind (Timeloop: architecture, problem, mapping, ...) has no key
+ * of its own and lists the top-level keys that are its sections; any other
+ * kind (an accelerator model of accel/) has one top-level key that stands
+ * alone ('ipu', 'stpu'), next to no section of the default kind. 'load'
+ * parses the design into the set being built (the kind's own fields, and
+ * s->design); it reports through the loader's context and returns 0 or -1.
  */
-enum spec_design_kind { SPEC_DESIGN_TIMELOOP, SPEC_DESIGN_IPU, SPEC_DESIGN_STPU };
+struct spec_kind {
+	const char *name;              /* "timeloop", "ipu", "stpu" */
+	const char *key;               /* its top-level key; NULL: the default kind */
+	const char *const *sections;   /* the default kind: its top-level keys (NULL-ended) */
+	int (*load)(struct ld *ld);
+};
+
+/* The kinds specs/ has loaders for (the default, then the accelerator models). */
+extern const struct spec_kind spec_kind_timeloop;
+extern const struct spec_kind spec_kind_ipu;
+extern const struct spec_kind spec_kind_stpu;
+
+/* At most this many kinds in a list given to the loader. */
+#define SPEC_MAX_KINDS 16
 
 /* A dense stage that runs beside the kernel per call (per_call.stages). */
 struct spec_per_call_stage {
@@ -678,9 +708,10 @@ struct spec_set {
 	struct spec_mapper_settings mapper;
 	struct spec_constraints constraints;
 	struct spec_per_call per_call; /* the 'per_call' key; present = false without */
-	enum spec_design_kind kind;    /* which model the design is for */
-	const struct spec_ipu *ipu;    /* SPEC_DESIGN_IPU: the 'ipu' key, else NULL */
-	const struct spec_stpu *stpu;  /* SPEC_DESIGN_STPU: the 'stpu' key, else NULL */
+	const struct spec_kind *kind;  /* which model the design is for */
+	const void *design;            /* a kind with a key of its own: what its loader made */
+	const struct spec_ipu *ipu;    /* an 'ipu' design: the 'ipu' key (== design), else NULL */
+	const struct spec_stpu *stpu;  /* an 'stpu' design: the 'stpu' key (== design), else NULL */
 	const struct spec_source *source;  /* what it was built from */
 	bool owns_source;              /* spec_set_load(): freed with the set */
 };
@@ -694,8 +725,10 @@ struct spec_load_options {
 	size_t n_prunes;
 	const char *const *template_vars; /* "NAME=VALUE": Jinja2 variables ('--var') */
 	size_t n_template_vars;
-	struct spec_jinja *jinja;      /* a helper to share between loads; NULL: one per
-					  file, started only for a template */
+	struct spec_jinja *jinja;      /* the helper for templates; NULL: the shared one
+					  (spec_jinja_shared()) */
+	const struct spec_kind *const *kinds;  /* the kinds a design may be of, the default
+					  first, NULL-ended; NULL: { &spec_kind_timeloop } */
 };
 
 /*
@@ -750,9 +783,17 @@ struct spec_set *spec_set_load_overrides(const char *const *paths, size_t n_path
  * caller that loads many designs shares one. 'python' is the interpreter
  * (NULL: $FIBERLOOP_PYTHON, else "python3" from PATH); 'script' the helper
  * (NULL: $FIBERLOOP_JINJA_HELPER, else the installed copy, else the source
- * tree's). Not thread-safe: one per thread.
+ * tree's). Threads may share one: it renders one template at a time.
  */
 struct spec_jinja *spec_jinja_new(const char *python, const char *script);
+
+/*
+ * The process's shared helper (spec_jinja_new(NULL, NULL), made on the
+ * first call and stopped at exit), which every load that names no helper
+ * uses: a run renders all its templates (a network's layers, a sweep's
+ * points, a batch's designs) through one Python process. Do not free it.
+ */
+struct spec_jinja *spec_jinja_shared(void);
 
 /* Stop the helper process and free 'j'. spec_jinja_free(NULL) is a no-op. */
 void spec_jinja_free(struct spec_jinja *j);
@@ -763,6 +804,21 @@ void spec_jinja_free(struct spec_jinja *j);
  * number of threads may call spec_set_build() on it at once.
  */
 struct spec_source *spec_source_new(void);
+
+/*
+ * The kinds a design of 'src' may be of: kinds[0..) NULL-ended, the default
+ * kind first (at most SPEC_MAX_KINDS; the pointers are copied, the kinds
+ * borrowed for the life of the source). Call before the first
+ * spec_source_add_*(): their top-level keys are known from then on.
+ * Without it, only the default kind, spec_kind_timeloop.
+ */
+void spec_source_set_kinds(struct spec_source *src, const struct spec_kind *const *kinds);
+
+/*
+ * The kind of the design in 'src' by its top-level keys so far (the kind
+ * whose key it gives, else the default kind); the loader checks the rest.
+ */
+const struct spec_kind *spec_source_kind(const struct spec_source *src);
 
 /*
  * Read and parse the YAML file 'path' into 'src' and merge its top-level
@@ -784,8 +840,8 @@ int spec_source_add_layer(struct spec_source *src, const char *path, struct diag
  * Render the templates among the files added from now on with the Jinja2
  * variables vars[0..n_vars) ("NAME=VALUE"; the value typed as a YAML
  * scalar: true/false, a number, else a string) using the helper 'jinja'
- * (NULL: one is started for each file that needs it). Both are borrowed
- * until the last spec_source_add_file().
+ * (NULL: the shared one, spec_jinja_shared()). Both are borrowed until the
+ * last spec_source_add_file().
  */
 void spec_source_set_templates(struct spec_source *src, const char *const *vars, size_t n_vars,
 			       struct spec_jinja *jinja);
@@ -833,12 +889,6 @@ void spec_override_release(struct spec_override *ov);
 
 /* ------------------------------------------------------------ batch files */
 
-/* The command of a batch job (the names of 'fiberloop' commands). */
-enum spec_batch_command {
-	SPEC_BATCH_CHECK, SPEC_BATCH_MODEL, SPEC_BATCH_MAP, SPEC_BATCH_EXEC, SPEC_BATCH_VALIDATE,
-	SPEC_BATCH_COMMAND_COUNT
-};
-
 /* One job of a batch file: a design run with a command, or a network's layers mapped. */
 struct spec_batch_job {
 	const char *name;              /* unique; "jobN" when not given */
@@ -856,8 +906,10 @@ struct spec_batch_job {
 	const char **tags;
 	size_t n_layers;
 	const char **layers;           /* a network: layer files or directories of them */
+	size_t n_prunes;
+	const char **prunes;           /* "NAME=N:M[:DIM]": as --prune (the defaults' first) */
 	bool has_command;
-	enum spec_batch_command command;
+	const char *command;           /* one of the loader's command names; default "model" */
 	bool has_seed;
 	uint64_t seed;
 };
@@ -871,22 +923,22 @@ struct spec_batch {
 };
 
 /*
- * Read the batch file 'path' (docs/sweep.md, "Batch files"). Every problem
- * goes to 'dl', located in 'path' (borrowed: keep it while the batch and
- * the diagnostics live); returns the batch, or NULL when any error was
+ * Read the batch file 'path' (docs/sweep.md, "Batch files"); a job's
+ * 'command' is one of commands[] (NULL-ended: the names 'fiberloop' runs
+ * jobs with; NULL: check, model, map, exec, validate). Every problem goes
+ * to 'dl', located in 'path' (borrowed: keep it while the batch and the
+ * diagnostics live); returns the batch, or NULL when any error was
  * reported.
  */
-struct spec_batch *spec_batch_load(const char *path, struct diag_list *dl);
+struct spec_batch *spec_batch_load(const char *path, const char *const *commands,
+				   struct diag_list *dl);
 
 /* spec_batch_load() of the text[0..len) of a file named 'path' (not read). */
 struct spec_batch *spec_batch_load_text(const char *path, const char *text, size_t len,
-					struct diag_list *dl);
+					const char *const *commands, struct diag_list *dl);
 
 /* Free a batch; spec_batch_free(NULL) is a no-op. */
 void spec_batch_free(struct spec_batch *b);
-
-/* "check", "model", "map", "exec", "validate". */
-const char *spec_batch_command_name(enum spec_batch_command c);
 
 /*
  * Free a spec set and everything in it (and its source, for a set from
@@ -952,6 +1004,8 @@ const char *spec_metric_name(enum spec_metric m);
 const char *spec_search_name(enum spec_search s);
 const char *spec_spacetime_name(enum spec_spacetime st);
 const char *spec_stpu_dtype_name(enum spec_stpu_dtype d);
+/* "none", "C0", "C1", "KMZ" (the values of 'packing.scheme'). */
+const char *spec_stpu_scheme_name(enum spec_stpu_scheme k);
 const char *spec_stpu_energy_key_name(enum spec_stpu_energy_key k);
 const char *spec_ipu_dtype_name(enum spec_ipu_dtype d);
 const char *spec_ipu_pass_name(enum spec_ipu_pass p);

@@ -93,6 +93,7 @@ struct spec_source {
 					  about the design as a whole ("no 'problem'") */
 	size_t n_top;
 	struct ld_top top[LD_MAX_TOP];
+	const struct spec_kind *kinds[SPEC_MAX_KINDS + 1];   /* the default first, NULL-ended */
 	const char *const *template_vars;  /* Jinja2 variables, borrowed while files are added */
 	size_t n_template_vars;
 	struct spec_jinja *jinja;      /* the caller's helper process, or NULL */
@@ -128,7 +129,7 @@ struct ld {
 /* The entry of top-level key 'key' (canonical spelling), or NULL. */
 const struct ld_top *ld_top_get(const struct ld *ld, const char *key);
 
-/* How the files' values of a top-level key are merged (load.c). */
+/* How the files' values of a top-level key are merged (top.c). */
 enum top_merge {
 	TOP_SINGLE,    /* at most one file may give it */
 	TOP_LIST,      /* lists from several files are concatenated */
@@ -143,11 +144,22 @@ struct top_key {
 	enum top_merge merge;
 };
 
-/* The known top-level key spelt 'name', or NULL. */
+/* The known top-level key spelt 'name', or NULL (the kinds' own keys aside). */
 const struct top_key *ld_top_key_find(const char *name);
 
-/* Every known top-level spelling, for hints; sets '*n'. */
+/* Every known top-level spelling, for hints; sets '*n' (the kinds' own keys aside). */
 const char *const *ld_top_key_names(size_t *n);
+
+/*
+ * The top-level key spelt 'name' among the table's and the own keys of the
+ * kinds of 'src' (a kind's key is single-valued; it is described in '*buf'),
+ * or NULL.
+ */
+const struct top_key *ld_top_key_of(const struct spec_source *src, const char *name,
+				    struct top_key *buf);
+
+/* "unknown top-level key 'NAME'" with a did-you-mean among every key 'src' knows, into 'sb'. */
+void ld_top_key_unknown(const struct spec_source *src, const char *name, struct strbuf *sb);
 
 /* The merged entry of canonical key 'canonical' in 'top[0..*n_top)', created on first use. */
 struct ld_top *ld_top_slot(struct ld_top *top, size_t *n_top, const char *canonical);
@@ -201,6 +213,12 @@ int ld_expr_value(struct ld *ld, const struct ysrc_node *n, const struct kpath *
 
 /* The expression whose value node 'n' holds (for messages), or NULL. */
 const char *ld_expr_text(const struct ld *ld, const struct ysrc_node *n);
+
+/*
+ * Where an error about the design as a whole (a section no file gives) is
+ * reported: the first file's top-level mapping.
+ */
+struct diag_loc ld_design_loc(const struct ld *ld);
 
 /* Report an error at 'n' (or 'loc' when n is NULL) prefixed by the key path. */
 int ld_error(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
@@ -339,7 +357,7 @@ int spec_arch_build(struct ld *ld, bool partial);
 /* arch.c: the whole 'architecture' key. */
 int spec_arch_load(struct ld *ld);
 
-/* raw component helpers (arch.c) */
+/* raw component helpers (level.c; spec_split_range in arch.c) */
 struct raw_comp *ld_comp_add(struct ld *ld);
 void ld_comp_add_attr(struct ld *ld, struct raw_comp *rc, const char *key,
 		      const struct ysrc_node *value, bool inherited);

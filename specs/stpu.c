@@ -4,7 +4,8 @@
  *   stpu:
  *     array:   {rows: 128, cols: 128, dtype: fp32, index_bits: 0}
  *     packing: {max_collision_row: 1, max_collision_group: [15, 4],
- *               kmz: {max_columns: 8, max_conflict_fraction: 0}}
+ *               kmz: {max_columns: 8, max_conflict_fraction: 0},
+ *               scheme: C1}     # the scheme a job's row reports: none, C0, C1, KMZ
  *     energy:  {preset: horowitz45, <entry>: <pJ>, ...}
  *     matrix:  {rows: 1000, cols: 1000, density: 0.01, seed: 1}   # or {file: m.mtx}
  *
@@ -21,6 +22,13 @@
 static const char *const dtype_names[SPEC_STPU_DTYPE_COUNT] = {
 	[SPEC_STPU_INT8] = "int8",
 	[SPEC_STPU_FP32] = "fp32",
+};
+
+static const char *const scheme_names[SPEC_STPU_SCHEME_COUNT] = {
+	[SPEC_STPU_NONE] = "none",
+	[SPEC_STPU_C0] = "C0",
+	[SPEC_STPU_C1] = "C1",
+	[SPEC_STPU_KMZ] = "KMZ",
 };
 
 static const char *const energy_names[SPEC_STPU_E_COUNT] = {
@@ -46,6 +54,11 @@ static const char *const preset_names[] = { "horowitz45" };
 const char *spec_stpu_dtype_name(enum spec_stpu_dtype d)
 {
 	return (unsigned)d < SPEC_STPU_DTYPE_COUNT ? dtype_names[d] : "?";
+}
+
+const char *spec_stpu_scheme_name(enum spec_stpu_scheme k)
+{
+	return (unsigned)k < SPEC_STPU_SCHEME_COUNT ? scheme_names[k] : "?";
 }
 
 const char *spec_stpu_energy_key_name(enum spec_stpu_energy_key k)
@@ -150,9 +163,12 @@ static int parse_kmz(struct ld *ld, const struct ysrc_node *n, const struct kpat
 static int parse_packing(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 			 struct spec_stpu *st)
 {
-	static const char *const keys[] = { "max_collision_row", "max_collision_group", "kmz" };
+	static const char *const keys[] = { "max_collision_row", "max_collision_group", "kmz",
+					    "scheme" };
 	const struct ysrc_node *g = ld_get(n, "max_collision_group"), *k = ld_get(n, "kmz");
+	const struct ysrc_node *sc = ld_get(n, "scheme");
 	struct kpath kg = KP_KEY(p, "max_collision_group"), kk = KP_KEY(p, "kmz");
+	struct kpath ks = KP_KEY(p, "scheme");
 	uint64_t row = st->max_collision_row;
 	int rc = 0;
 
@@ -167,6 +183,16 @@ static int parse_packing(struct ld *ld, const struct ysrc_node *n, const struct 
 		rc = -1;
 	if (k && parse_kmz(ld, k, &kk, st) < 0)
 		rc = -1;
+	if (sc && ld_want_scalar(ld, sc, &ks) == 0) {
+		int c = ld_lookup(ld, sc, &ks, "scheme", sc->str, scheme_names,
+				  SPEC_STPU_SCHEME_COUNT);
+		if (c < 0)
+			rc = -1;
+		st->scheme = c < 0 ? SPEC_STPU_C1 : (enum spec_stpu_scheme)c;
+		st->has_scheme = c >= 0;
+	} else if (sc) {
+		rc = -1;
+	}
 	return rc;
 }
 
@@ -357,6 +383,7 @@ int spec_stpu_load(struct ld *ld)
 	st->n_iter = 2;
 	st->max_collision_group[0] = 15;
 	st->max_collision_group[1] = 4;
+	st->scheme = SPEC_STPU_C1;
 	st->kmz_max_columns = 8;
 	st->energy_preset = preset_names[0];
 	st->seed = 1;
@@ -374,7 +401,15 @@ int spec_stpu_load(struct ld *ld)
 		rc = ld_error(ld, top->keys[0], &p, "an STPU design needs a 'matrix'");
 	else if (parse_matrix(ld, v, &km, st) < 0)
 		rc = -1;
-	if (rc == 0)
+	if (rc == 0) {
 		ld->s->stpu = st;
+		ld->s->design = st;
+	}
 	return rc;
 }
+
+const struct spec_kind spec_kind_stpu = {
+	.name = "stpu",
+	.key = "stpu",
+	.load = spec_stpu_load,
+};

@@ -257,10 +257,8 @@ static int parse_template(struct tmpl_ctx *t, const char *path, const char *name
 	if (t->depth > TMPL_MAX_DEPTH)
 		return diag_error(t->dl, loc_of(name, text->buf, (size_t)off), "includes are nested "
 				  "more than %d deep (does a file include itself?)", TMPL_MAX_DEPTH);
-	if (!t->jinja) {
-		t->jinja = spec_jinja_new(NULL, NULL);
-		t->own_jinja = true;
-	}
+	if (!t->jinja)
+		t->jinja = spec_jinja_shared();
 	rc = jinja_render(t->jinja, path, name, t->vars, t->n_vars, dirs, n_dirs, &res, &why);
 	if (rc < 0) {
 		diag_error(t->dl, loc_of(name, text->buf, (size_t)off), "this file is a Jinja2 "
@@ -302,8 +300,5 @@ int tmpl_parse_file(struct tmpl_ctx *t, const char *path, const char *name,
 
 void tmpl_ctx_release(struct tmpl_ctx *t)
 {
-	if (t->own_jinja)
-		spec_jinja_free(t->jinja);
 	t->jinja = NULL;
-	t->own_jinja = false;
 }

@@ -36,6 +36,7 @@ struct jinja_include {
 /* What the helper returned for one template. */
 struct jinja_result {
 	struct strbuf text;            /* the rendered YAML */
+	bool has_text;                 /* a 'text' field came (before any 'map') */
 	size_t n_files;
 	char **files;                  /* display names; 0 is the template */
 	size_t n_lines;
@@ -55,7 +56,9 @@ struct jinja_result {
  * vars[0..n_vars) ("NAME=VALUE") and include directories dirs[0..n_dirs).
  * Returns 0 with '*res' filled, 1 when the template itself failed (the
  * error fields of '*res' say where and why), or -1 when the helper could
- * not run or answer ('why' says why; later calls fail the same way).
+ * not run or answer ('why' says why). A helper that cannot start fails
+ * later calls the same way; one that stopped or answered wrongly (a
+ * template can write to its output) is started again by the next call.
  * Release '*res' with jinja_result_release() in every case.
  */
 int jinja_render(struct spec_jinja *j, const char *path, const char *name,
@@ -71,8 +74,7 @@ struct tmpl_ctx {
 	struct diag_list *dl;
 	const char *const *vars;       /* "NAME=VALUE" for templates */
 	size_t n_vars;
-	struct spec_jinja *jinja;      /* NULL: one is made when a template needs it */
-	bool own_jinja;                /* 'jinja' was made here: tmpl_ctx_release() frees it */
+	struct spec_jinja *jinja;      /* NULL: the shared one, spec_jinja_shared() */
 	unsigned depth;                /* include nesting */
 };
 
@@ -86,7 +88,7 @@ struct tmpl_ctx {
 int tmpl_parse_file(struct tmpl_ctx *t, const char *path, const char *name,
 		    const char *const *dirs, size_t n_dirs, struct ysrc_node **root);
 
-/* Stop a helper that tmpl_parse_file() started. */
+/* Forget the helper of 't' (the caller's, or the shared one: neither is freed here). */
 void tmpl_ctx_release(struct tmpl_ctx *t);
 
 #endif

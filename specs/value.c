@@ -1,5 +1,5 @@
 /*
- * Located diagnostics with key paths, and schema-checked scalar readers.
+ * Schema-checked scalar readers (their diagnostics are located by ldiag.c).
  */
 #include "specs/specs_int.h"
 
@@ -13,90 +13,6 @@
 
 #include "util/strbuf.h"
 #include "util/xalloc.h"
-
-void ld_kpath_render(const struct kpath *p, struct strbuf *sb)
-{
-	if (!p)
-		return;
-	ld_kpath_render(p->up, sb);
-	if (p->key) {
-		if (p->up)
-			strbuf_addch(sb, '.');
-		strbuf_addstr(sb, p->key);
-	} else {
-		strbuf_addf(sb, "[%ld]", p->index);
-	}
-}
-
-/* Format "in 'PATH': MESSAGE" into 'sb'. */
-static void format_msg(struct strbuf *sb, const struct kpath *p, const char *fmt, va_list ap)
-{
-	if (p) {
-		strbuf_addstr(sb, "in '");
-		ld_kpath_render(p, sb);
-		strbuf_addstr(sb, "': ");
-	}
-	strbuf_vaddf(sb, fmt, ap);
-}
-
-int ld_error_at(struct ld *ld, struct diag_loc loc, const struct kpath *p, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	format_msg(&sb, p, fmt, ap);
-	va_end(ap);
-	diag_error(ld->dl, loc, "%s", sb.buf);
-	strbuf_release(&sb);
-	return -1;
-}
-
-int ld_error(struct ld *ld, const struct ysrc_node *n, const struct kpath *p, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	format_msg(&sb, p, fmt, ap);
-	va_end(ap);
-	diag_error(ld->dl, n ? n->loc : DIAG_LOC_NONE, "%s", sb.buf);
-	strbuf_release(&sb);
-	return -1;
-}
-
-void ld_warning(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
-		const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	format_msg(&sb, p, fmt, ap);
-	va_end(ap);
-	diag_warning(ld->dl, n ? n->loc : DIAG_LOC_NONE, "%s", sb.buf);
-	strbuf_release(&sb);
-}
-
-void ld_note(struct ld *ld, struct diag_loc loc, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	diag_note(ld->dl, loc, "%s", sb.buf);
-	strbuf_release(&sb);
-}
-
-const char *ld_intern(struct ld *ld, const char *s)
-{
-	return diag_list_strdup(ld->dl_out ? ld->dl_out : ld->dl, s);
-}
-
-void ld_add_hint(struct strbuf *sb, const char *word, const char *const *cands, size_t n)
-{
-	const char *hint = diag_suggest(word, cands, n);
-	if (hint)
-		strbuf_addf(sb, "; did you mean '%s'?", hint);
-}
 
 const struct ysrc_node *ld_get(const struct ysrc_node *map, const char *key)
 {

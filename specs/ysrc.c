@@ -10,10 +10,17 @@
 #include <yaml.h>
 
 #include "util/fileio.h"
+#include "util/hashmap.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #define YSRC_MAX_DEPTH 512
+/*
+ * The most nodes a document may reach through its aliases (each alias
+ * counts the nodes of its anchor's value, aliases in it expanded): a
+ * 349-byte alias bomb reaches 10^9, which every later walk would visit.
+ */
+#define YSRC_MAX_ALIAS_NODES 1000000
 
 struct anchor {
 	char *name;
@@ -34,6 +41,15 @@ struct yparse {
 	unsigned n_lines;      /* with a first column: the text's lines ... */
 	unsigned end_col;      /* ... and the column just past its end */
 	const struct ysrc_opts *opts;
+	struct hashmap expanded;    /* items/pairs array -> struct expansion */
+	uint64_t alias_nodes;       /* nodes reached through aliases so far */
+	bool alias_refused;
+};
+
+/* A node with its aliases expanded: its nodes (saturating) and its depth. */
+struct expansion {
+	uint64_t nodes;
+	uint64_t depth;
 };
 
 /* A libyaml mark (0-based) as a 1-based location (through the line map). */
@@ -141,6 +157,64 @@ static struct ysrc_node *parse_scalar(struct yparse *p, yaml_event_t *ev)
 	return n;
 }
 
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/*
+ * The nodes and depth of 'n' with its aliases expanded. An alias's node
+ * shares its items or pairs with its anchor's, which are memoized by that
+ * array, so the cost is that of the nodes as written.
+ */
+static struct expansion expanded(struct yparse *p, const struct ysrc_node *n)
+{
+	struct expansion e = { 1, 1 }, c, *memo;
+	const void *key = n->kind == YSRC_SEQ ? (const void *)n->items : (const void *)n->pairs;
+	size_t i;
+
+	if (n->kind == YSRC_SCALAR || n->n == 0)
+		return e;
+	if ((memo = hashmap_get(&p->expanded, &key)))
+		return *memo;
+	for (i = 0; i < n->n; i++) {
+		if (n->kind == YSRC_MAP) {
+			e.nodes = sat_add(e.nodes, 1);     /* the key, a scalar */
+			c = expanded(p, n->pairs[i].value);
+		} else {
+			c = expanded(p, n->items[i]);
+		}
+		e.nodes = sat_add(e.nodes, c.nodes);
+		if (c.depth + 1 > e.depth)
+			e.depth = c.depth + 1;
+	}
+	*(struct expansion *)hashmap_put(&p->expanded, &key, NULL) = e;
+	return e;
+}
+
+/*
+ * Count the nodes alias 'n' (a copy of its anchor's node) reaches; refuse
+ * the document, once, when the aliases reach more than YSRC_MAX_ALIAS_NODES
+ * or nest deeper than YSRC_MAX_DEPTH.
+ */
+static void count_alias(struct yparse *p, const struct ysrc_node *n)
+{
+	struct expansion e = expanded(p, n);
+
+	p->alias_nodes = sat_add(p->alias_nodes, e.nodes);
+	if (p->alias_refused)
+		return;
+	if (p->alias_nodes > YSRC_MAX_ALIAS_NODES) {
+		p->alias_refused = p->had_errors = true;
+		diag_error(p->dl, n->loc, "the aliases of this document reach more than %d nodes "
+			   "(each alias counts the nodes of its anchor's value)", YSRC_MAX_ALIAS_NODES);
+	} else if (e.depth + p->depth > YSRC_MAX_DEPTH) {
+		p->alias_refused = p->had_errors = true;
+		diag_error(p->dl, n->loc, "aliases nest the YAML deeper than %d levels",
+			   YSRC_MAX_DEPTH);
+	}
+}
+
 /* An alias -> a copy of the anchored node, located at the alias. */
 static struct ysrc_node *parse_alias(struct yparse *p, yaml_event_t *ev)
 {
@@ -158,6 +232,7 @@ static struct ysrc_node *parse_alias(struct yparse *p, yaml_event_t *ev)
 	}
 	n = arena_memdup(p->a, target, sizeof(*n));
 	n->loc = mark_loc(p, ev->start_mark);
+	count_alias(p, n);
 	return n;
 }
 
@@ -524,6 +599,7 @@ int ysrc_parse_opts(struct arena *a, const char *file, const char *text, size_t 
 	size_t i;
 
 	memset(&p, 0, sizeof(p));
+	hashmap_init(&p.expanded, sizeof(const void *), sizeof(struct expansion));
 	p.a = a;
 	p.file = file;
 	p.dl = dl;
@@ -539,6 +615,7 @@ int ysrc_parse_opts(struct arena *a, const char *file, const char *text, size_t 
 	for (i = 0; i < p.n_anchors; i++)
 		free(p.anchors[i].name);
 	free(p.anchors);
+	hashmap_release(&p.expanded);
 	if (p.had_errors) {
 		*root = NULL;
 		return -1;

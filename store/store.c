@@ -12,54 +12,64 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/diag.h"
+#include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/table.h"
 #include "util/xalloc.h"
 
-static const char schema_sql[] =
+/* The tables besides 'points' (whose metric columns are the caller's schema's). */
+static const char tables_sql[] =
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
 	"CREATE TABLE runs(id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE,"
 	" kind TEXT NOT NULL, definition TEXT NOT NULL, n_points INTEGER NOT NULL,"
-	" inputs TEXT NOT NULL);"
+	" inputs TEXT NOT NULL);";
+static const char points_head_sql[] =
 	"CREATE TABLE points(id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE,"
 	" run INTEGER NOT NULL REFERENCES runs(id), idx INTEGER NOT NULL, kind TEXT NOT NULL,"
 	" name TEXT, parent TEXT, tags TEXT, command TEXT NOT NULL, design_hash TEXT NOT NULL,"
-	" overrides TEXT NOT NULL, status TEXT NOT NULL, error TEXT,"
-	" energy_pj REAL, cycles INTEGER, edp_j_cycles REAL, utilization REAL,"
-	" algorithmic_computes INTEGER, actual_computes INTEGER, pj_per_compute REAL,"
-	" compute_energy_pj REAL, mapping TEXT, n_evaluated INTEGER, n_valid INTEGER);"
+	" overrides TEXT NOT NULL, status TEXT NOT NULL, error TEXT";
+static const char points_tail_sql[] =
+	", mapping TEXT);"
 	"CREATE INDEX points_order ON points(run, idx);"
 	"CREATE TABLE levels(point INTEGER NOT NULL REFERENCES points(id),"
 	" level INTEGER NOT NULL, name TEXT NOT NULL, energy_pj REAL NOT NULL,"
 	" PRIMARY KEY(point, level)) WITHOUT ROWID;";
 
-/* The fixed columns of 'points', in table order. */
+/* The columns of 'points' besides the metrics and the inputs. */
 static const char *const point_cols[] = {
 	"id", "key", "run", "idx", "kind", "name", "parent", "tags", "command", "design_hash",
-	"overrides", "status", "error", "energy_pj", "cycles", "edp_j_cycles", "utilization",
-	"algorithmic_computes", "actual_computes", "pj_per_compute", "compute_energy_pj",
-	"mapping", "n_evaluated", "n_valid",
+	"overrides", "status", "error", "mapping",
 };
+
+/* The columns of a row written before the metrics (bound from parameter 1 on). */
+#define N_HEAD_PARAMS 12
 
 /* What a query lists before the inputs, between the inputs and the levels, and after. */
 static const char *const head_cols[] = { "run", "idx", "kind", "name" };
-static const char *const metric_cols[] = {
-	"status", "energy_pj", "cycles", "edp_j_cycles", "utilization", "algorithmic_computes",
-	"actual_computes", "pj_per_compute", "compute_energy_pj", "n_evaluated", "n_valid",
-};
 static const char *const tail_cols[] = {
 	"error", "mapping", "tags", "parent", "command", "design_hash", "overrides", "key",
+};
+
+static const char *const type_sql[] = {
+	[STORE_INTEGER] = "INTEGER", [STORE_REAL] = "REAL", [STORE_TEXT] = "TEXT",
 };
 
 struct store {
 	sqlite3 *db;
 	char *path;
+	const struct store_schema *schema;
+	bool *has_metric;              /* per metric of the schema: the database has its column */
+	int *metric_param;             /* per metric: its parameter in put_point (0: none) */
+	int mapping_param, inputs_param;
 	int64_t run;                   /* the current run, or 0 */
 	size_t n_inputs;
+	const char **inputs;           /* the current run's input columns (the caller's) */
 	sqlite3_stmt *put_point, *put_level;
 };
 
@@ -164,23 +174,32 @@ static int count_tables(struct store *st, int *n, struct strbuf *err)
 	return 0;
 }
 
-/* Create the schema in an empty database. */
+/* Create the schema in an empty database (inside the caller's transaction): the metric
+ * columns are the schema's 'always' ones. */
 static int create_schema(struct store *st, struct strbuf *err)
 {
 	struct strbuf sql = STRBUF_INIT;
+	size_t i;
 	int rc;
 
-	strbuf_addf(&sql, "BEGIN IMMEDIATE;%sINSERT INTO meta VALUES('schema_version', '%d'),"
-		    "('application', 'fiberloop');COMMIT;", schema_sql, STORE_SCHEMA_VERSION);
+	strbuf_addf(&sql, "%s%s", tables_sql, points_head_sql);
+	for (i = 0; i < st->schema->n_metrics; i++) {
+		const struct store_metric *m = &st->schema->metrics[i];
+		if (!m->always)
+			continue;
+		strbuf_addstr(&sql, ", ");
+		add_ident(&sql, m->name);
+		strbuf_addf(&sql, " %s", type_sql[m->type]);
+	}
+	strbuf_addf(&sql, "%sINSERT INTO meta VALUES('schema_version', '%d'),"
+		    "('application', 'fiberloop');", points_tail_sql, STORE_SCHEMA_VERSION);
 	rc = exec_sql(st, sql.buf, "cannot create the database", err);
-	if (rc < 0)
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	strbuf_release(&sql);
 	return rc;
 }
 
 /* Check that the database is a fiberloop database of our schema (creating it when empty). */
-static int check_schema(struct store *st, enum store_mode mode, struct strbuf *err)
+static int check_schema_locked(struct store *st, enum store_mode mode, struct strbuf *err)
 {
 	struct strbuf v = STRBUF_INIT;
 	bool has_meta = false;
@@ -208,17 +227,48 @@ static int check_schema(struct store *st, enum store_mode mode, struct strbuf *e
 	return rc;
 }
 
-/* WAL mode, commits that survive a killed process, and a wait on a busy database. */
+/*
+ * check_schema_locked() for a writer inside one IMMEDIATE transaction, so
+ * that of two writers opening a new database together the second waits
+ * for the first's schema and finds it, instead of creating it again.
+ */
+static int check_schema(struct store *st, enum store_mode mode, struct strbuf *err)
+{
+	int rc;
+
+	if (mode != STORE_WRITE)
+		return check_schema_locked(st, mode, err);
+	if (exec_sql(st, "BEGIN IMMEDIATE", "cannot create the database", err) < 0)
+		return -1;
+	rc = check_schema_locked(st, mode, err);
+	if (rc == 0 && exec_sql(st, "COMMIT", "cannot create the database", err) < 0)
+		rc = -1;
+	if (rc < 0)
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+/*
+ * WAL mode, commits that survive a killed process, and a wait on a busy
+ * database. Switching a new database to WAL needs it to itself, and SQLite
+ * answers SQLITE_BUSY at once (no busy handler) when another process opens
+ * it at the same moment: that is retried for up to the busy timeout.
+ */
 static int set_pragmas(struct store *st, struct strbuf *err)
 {
+	const struct timespec pause = { 0, 20 * 1000 * 1000 };
 	sqlite3_stmt *q;
 	bool wal;
+	int rc, tries = 0;
 
 	sqlite3_busy_timeout(st->db, 10000);
 	if (prepare(st, "PRAGMA journal_mode=WAL", &q, err) < 0)
 		return -1;
-	wal = sqlite3_step(q) == SQLITE_ROW &&
-	      !strcmp((const char *)sqlite3_column_text(q, 0), "wal");
+	while ((rc = sqlite3_step(q)) == SQLITE_BUSY && ++tries < 500) {
+		sqlite3_reset(q);
+		nanosleep(&pause, NULL);
+	}
+	wal = rc == SQLITE_ROW && !strcmp((const char *)sqlite3_column_text(q, 0), "wal");
 	sqlite3_finalize(q);
 	if (!wal)
 		return db_error(st, "cannot switch to WAL mode", err);
@@ -268,7 +318,8 @@ static void remove_db_files(const char *path)
 	strbuf_release(&p);
 }
 
-struct store *store_open(const char *path, enum store_mode mode, struct strbuf *err)
+struct store *store_open(const char *path, enum store_mode mode,
+			 const struct store_schema *schema, struct strbuf *err)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
 	int flags = mode == STORE_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
@@ -277,7 +328,9 @@ struct store *store_open(const char *path, enum store_mode mode, struct strbuf *
 	bool is_new;
 
 	st->path = xstrdup(path);
-	is_new = mode == STORE_WRITE && lstat(path, &sb) < 0 && errno == ENOENT;
+	st->schema = schema;
+	st->has_metric = xcalloc(schema->n_metrics + 1, sizeof(*st->has_metric));
+	st->metric_param = xcalloc(schema->n_metrics + 1, sizeof(*st->metric_param));
 	if (mode == STORE_READ && stat(path, &sb) < 0) {
 		strbuf_reset(err);
 		strbuf_addf(err, "%s: %s", path, strerror(errno));
@@ -296,9 +349,13 @@ struct store *store_open(const char *path, enum store_mode mode, struct strbuf *
 		store_close(st);
 		return NULL;
 	}
+	/* one process makes the file, and only it may remove it on failure */
+	is_new = mode == STORE_WRITE && fileio_create_new(path);
 	if (flags && sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
 		db_error(st, "cannot open", err);
 		store_close(st);
+		if (is_new)
+			remove_db_files(path);
 		return NULL;
 	}
 	if (mode == STORE_WRITE && sqlite3_db_readonly(st->db, "main") == 1) {
@@ -327,6 +384,8 @@ void store_close(struct store *st)
 	sqlite3_finalize(st->put_level);
 	sqlite3_close(st->db);
 	free(st->path);
+	free(st->has_metric);
+	free(st->metric_param);
 	free(st);
 }
 
@@ -339,13 +398,32 @@ const char *store_op_name(enum store_op op)
 
 /* ------------------------------------------------------------- columns */
 
-static bool is_point_col(const char *name)
+/* The schema's metric named 'name', or -1. */
+static long metric_of(const struct store *st, const char *name)
+{
+	size_t i;
+	for (i = 0; i < st->schema->n_metrics; i++)
+		if (!strcasecmp(st->schema->metrics[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+/* True for a column of 'points' that is no input: a fixed column or a metric (SQLite's
+ * column names ignore ASCII case, as strcasecmp() does). */
+static bool is_point_col(const struct store *st, const char *name)
 {
 	size_t i;
 	for (i = 0; i < ARRAY_SIZE(point_cols); i++)
-		if (!strcmp(point_cols[i], name))
+		if (!strcasecmp(point_cols[i], name))
 			return true;
-	return false;
+	return metric_of(st, name) >= 0;
+}
+
+/* True for the name of a per-level column, METRIC.LEVEL. */
+static bool is_level_col(const struct store *st, const char *name)
+{
+	size_t n = strlen(st->schema->level_metric);
+	return !strncasecmp(name, st->schema->level_metric, n) && name[n] == '.';
 }
 
 /* The columns of 'points' (all of them, in table order) into 'cols' (strings owned). */
@@ -386,7 +464,7 @@ static int add_inputs(struct store *st, const struct store_run_def *def, struct 
 	int rc = 0;
 
 	for (i = 0; i < def->n_inputs; i++)
-		if (is_point_col(def->inputs[i])) {
+		if (is_point_col(st, def->inputs[i]) || is_level_col(st, def->inputs[i])) {
 			strbuf_reset(err);
 			strbuf_addf(err, "%s: the input '%s' has the name of a result column",
 				    st->path, def->inputs[i]);
@@ -395,7 +473,7 @@ static int add_inputs(struct store *st, const struct store_run_def *def, struct 
 	if (points_columns(st, &cols, &n, err) < 0)
 		return -1;
 	for (i = 0; i < def->n_inputs && rc == 0; i++) {
-		for (j = 0; j < n && strcmp(cols[j], def->inputs[i]); j++)
+		for (j = 0; j < n && strcasecmp(cols[j], def->inputs[i]); j++)
 			;
 		if (j < n)
 			continue;
@@ -458,10 +536,31 @@ static int insert_run(struct store *st, const struct store_run_def *def, int64_t
 	return 0;
 }
 
-/* Prepare the inserts of rows with 'n_inputs' input columns 'inputs'. */
-static int prepare_puts(struct store *st, const struct store_run_def *def, struct strbuf *err)
+/* Which metric columns the database has (into st->has_metric). */
+static int read_metric_columns(struct store *st, struct strbuf *err)
+{
+	char **cols;
+	size_t n, i;
+	long m;
+
+	if (points_columns(st, &cols, &n, err) < 0)
+		return -1;
+	memset(st->has_metric, 0, st->schema->n_metrics * sizeof(*st->has_metric));
+	for (i = 0; i < n; i++)
+		if ((m = metric_of(st, cols[i])) >= 0)
+			st->has_metric[m] = true;
+	free_columns(cols, n);
+	return 0;
+}
+
+/*
+ * Prepare the inserts of rows of the current run: the fixed columns, the
+ * metrics the database has, the mapping and the run's input columns.
+ */
+static int prepare_puts(struct store *st, struct strbuf *err)
 {
 	struct strbuf sql = STRBUF_INIT;
+	int param = N_HEAD_PARAMS;
 	size_t i;
 	int rc;
 
@@ -469,15 +568,23 @@ static int prepare_puts(struct store *st, const struct store_run_def *def, struc
 	sqlite3_finalize(st->put_level);
 	st->put_point = st->put_level = NULL;
 	strbuf_addstr(&sql, "INSERT INTO points(key, run, idx, kind, name, parent, tags, command,"
-		      " design_hash, overrides, status, error, energy_pj, cycles, edp_j_cycles,"
-		      " utilization, algorithmic_computes, actual_computes, pj_per_compute,"
-		      " compute_energy_pj, mapping, n_evaluated, n_valid");
-	for (i = 0; i < def->n_inputs; i++) {
+		      " design_hash, overrides, status, error");
+	for (i = 0; i < st->schema->n_metrics; i++) {
+		st->metric_param[i] = st->has_metric[i] ? ++param : 0;
+		if (!st->has_metric[i])
+			continue;
 		strbuf_addstr(&sql, ", ");
-		add_ident(&sql, def->inputs[i]);
+		add_ident(&sql, st->schema->metrics[i].name);
+	}
+	st->mapping_param = ++param;
+	strbuf_addstr(&sql, ", mapping");
+	st->inputs_param = param + 1;
+	for (i = 0; i < st->n_inputs; i++) {
+		strbuf_addstr(&sql, ", ");
+		add_ident(&sql, st->inputs[i]);
 	}
 	strbuf_addstr(&sql, ") VALUES(?");
-	for (i = 1; i < 23 + def->n_inputs; i++)
+	for (i = 1; i < (size_t)param + st->n_inputs; i++)
 		strbuf_addstr(&sql, ", ?");
 	strbuf_addstr(&sql, ") ON CONFLICT(key) DO NOTHING");
 	rc = prepare(st, sql.buf, &st->put_point, err);
@@ -502,7 +609,10 @@ int store_begin_run(struct store *st, const struct store_run_def *def, struct st
 	}
 	st->run = id;
 	st->n_inputs = def->n_inputs;
-	return prepare_puts(st, def, err);
+	st->inputs = (const char **)def->inputs;
+	if (read_metric_columns(st, err) < 0)
+		return -1;
+	return prepare_puts(st, err);
 }
 
 int store_each_key(struct store *st, void (*fn)(void *arg, const char *key), void *arg,
@@ -564,31 +674,76 @@ static void bind_text(sqlite3_stmt *q, int i, const char *s)
 		sqlite3_bind_null(q, i);
 }
 
-/* Bind the metrics of 'r' from parameter 13 on. */
-static void bind_metrics(sqlite3_stmt *q, const struct store_row *r)
+/* Bind the metrics of 'r' that the database has, and its mapping. */
+static void bind_metrics(struct store *st, sqlite3_stmt *q, const struct store_row *r)
 {
-	int i;
+	size_t i;
 
-	for (i = 13; i <= 20; i++)
-		sqlite3_bind_null(q, i);
-	if (r->has_metrics) {
-		sqlite3_bind_double(q, 13, r->energy_pj);
-		bind_u64(q, 14, r->cycles);
-		sqlite3_bind_double(q, 15, r->edp_j_cycles);
-		sqlite3_bind_double(q, 16, r->utilization);
-		bind_u64(q, 17, r->algorithmic_computes);
-		bind_u64(q, 18, r->actual_computes);
-		sqlite3_bind_double(q, 19, r->pj_per_compute);
-		sqlite3_bind_double(q, 20, r->compute_energy_pj);
+	for (i = 0; i < st->schema->n_metrics; i++) {
+		const struct store_value *v = r->metrics ? &r->metrics[i] : NULL;
+		int p = st->metric_param[i];
+		if (!p)
+			continue;
+		if (!v || v->is_null)
+			sqlite3_bind_null(q, p);
+		else if (st->schema->metrics[i].type == STORE_INTEGER)
+			bind_u64(q, p, v->integer);
+		else if (st->schema->metrics[i].type == STORE_REAL)
+			sqlite3_bind_double(q, p, v->real);
+		else
+			bind_text(q, p, v->text);
 	}
-	bind_text(q, 21, r->mapping);
-	if (r->has_search) {
-		bind_u64(q, 22, r->n_evaluated);
-		bind_u64(q, 23, r->n_valid);
-	} else {
-		sqlite3_bind_null(q, 22);
-		sqlite3_bind_null(q, 23);
+	bind_text(q, st->mapping_param, r->mapping);
+}
+
+/* True when one of rows[0..n) has a value for metric 'm'. */
+static bool has_value(const struct store_row *rows, size_t n, size_t m)
+{
+	size_t k;
+	for (k = 0; k < n; k++)
+		if (rows[k].metrics && !rows[k].metrics[m].is_null)
+			return true;
+	return false;
+}
+
+/*
+ * Add the columns of the metrics that rows[0..n) have and the database
+ * lacks, in a transaction of their own, and prepare the inserts again.
+ */
+static int add_metric_columns(struct store *st, const struct store_row *rows, size_t n,
+			      struct strbuf *err)
+{
+	struct strbuf sql = STRBUF_INIT;
+	bool missing = false;
+	size_t m;
+	int rc;
+
+	for (m = 0; m < st->schema->n_metrics && !missing; m++)
+		missing = !st->has_metric[m] && has_value(rows, n, m);
+	if (!missing)
+		return 0;
+	if (exec_sql(st, "BEGIN IMMEDIATE", "cannot write", err) < 0)
+		return -1;
+	rc = read_metric_columns(st, err);   /* another writer may have added some */
+	for (m = 0; m < st->schema->n_metrics && rc == 0; m++) {
+		if (st->has_metric[m] || !has_value(rows, n, m))
+			continue;
+		strbuf_reset(&sql);
+		strbuf_addstr(&sql, "ALTER TABLE points ADD COLUMN ");
+		add_ident(&sql, st->schema->metrics[m].name);
+		strbuf_addf(&sql, " %s", type_sql[st->schema->metrics[m].type]);
+		rc = exec_sql(st, sql.buf, "cannot add a metric column", err);
 	}
+	strbuf_release(&sql);
+	if (rc == 0)
+		rc = exec_sql(st, "COMMIT", "cannot commit", err);
+	if (rc < 0) {                  /* has_metric[] is as the rollback leaves the table */
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	if (read_metric_columns(st, err) < 0)
+		return -1;
+	return prepare_puts(st, err);
 }
 
 /* Insert one row and its levels (inside the caller's transaction). */
@@ -612,9 +767,9 @@ static int put_one(struct store *st, const struct store_row *r, struct strbuf *e
 	bind_text(q, 10, r->overrides ? r->overrides : "");
 	bind_text(q, 11, r->status);
 	bind_text(q, 12, r->error);
-	bind_metrics(q, r);
+	bind_metrics(st, q, r);
 	for (i = 0; i < st->n_inputs; i++)
-		bind_value(q, (int)(24 + i), r->inputs ? r->inputs[i] : NULL);
+		bind_value(q, st->inputs_param + (int)i, r->inputs ? r->inputs[i] : NULL);
 	if (sqlite3_step(q) != SQLITE_DONE)
 		return db_error(st, "cannot write a result", err);
 	if (sqlite3_changes(st->db) == 0)
@@ -639,7 +794,8 @@ int store_put(struct store *st, const struct store_row *rows, size_t n, struct s
 
 	if (!st->put_point)
 		BUG("store_put() before store_begin_run()");
-	if (exec_sql(st, "BEGIN IMMEDIATE", "cannot write", err) < 0)
+	if (add_metric_columns(st, rows, n, err) < 0 ||
+	    exec_sql(st, "BEGIN IMMEDIATE", "cannot write", err) < 0)
 		return -1;
 	for (i = 0; i < n; i++)
 		if (put_one(st, &rows[i], err) < 0)
@@ -857,11 +1013,12 @@ static int gather_levels(struct store *st, struct gathered *g, struct arena *a,
 
 /*
  * Make 'out' from the gathered table: its columns up to 'n_before' (head,
- * inputs, metrics), the level columns, then the rest (the tail).
+ * inputs, metrics), the level columns (LEVEL_METRIC.NAME), then the rest
+ * (the tail).
  */
-static void assemble(const struct gathered *g, size_t n_before, struct level_cell *cells,
-		     size_t n_cells, const char *const *lnames, size_t n_lnames,
-		     struct table *out)
+static void assemble(const struct gathered *g, size_t n_before, const char *level_metric,
+		     struct level_cell *cells, size_t n_cells, const char *const *lnames,
+		     size_t n_lnames, struct table *out)
 {
 	struct strbuf name = STRBUF_INIT;
 	size_t r, c, k;
@@ -870,7 +1027,7 @@ static void assemble(const struct gathered *g, size_t n_before, struct level_cel
 		table_add_col(out, g->t.cols[c]);
 	for (k = 0; k < n_lnames; k++) {
 		strbuf_reset(&name);
-		strbuf_addf(&name, "energy_pj[%s]", lnames[k]);
+		strbuf_addf(&name, "%s.%s", level_metric, lnames[k]);
 		table_add_col(out, name.buf);
 	}
 	for (c = n_before; c < g->t.n_cols; c++)
@@ -906,22 +1063,26 @@ int store_query(struct store *st, const struct store_cond *w, size_t n_w, struct
 		return -1;
 	if (check_conds(st, w, n_w, cols, n_cols, err) < 0)
 		goto out;
-	names = xcalloc(n_cols + ARRAY_SIZE(head_cols) + ARRAY_SIZE(metric_cols) +
+	if (read_metric_columns(st, err) < 0)
+		goto out;
+	names = xcalloc(n_cols + ARRAY_SIZE(head_cols) + 1 + st->schema->n_metrics +
 			ARRAY_SIZE(tail_cols), sizeof(*names));
 	for (i = 0; i < ARRAY_SIZE(head_cols); i++)
 		names[n_names++] = head_cols[i];
 	for (i = 0; i < n_cols; i++)
-		if (!is_point_col(cols[i]))
+		if (!is_point_col(st, cols[i]))
 			names[n_names++] = cols[i];
-	for (i = 0; i < ARRAY_SIZE(metric_cols); i++)
-		names[n_names++] = metric_cols[i];
+	names[n_names++] = "status";
+	for (i = 0; i < st->schema->n_metrics; i++)
+		if (st->has_metric[i])
+			names[n_names++] = st->schema->metrics[i].name;
 	n_before = n_names;
 	for (i = 0; i < ARRAY_SIZE(tail_cols); i++)
 		names[n_names++] = tail_cols[i];
 	if (gather_points(st, w, n_w, names, n_names, &g, err) < 0 ||
 	    gather_levels(st, &g, &a, &cells, &n_cells, &lnames, &n_lnames, err) < 0)
 		goto out;
-	assemble(&g, n_before, cells, n_cells, lnames, n_lnames, out);
+	assemble(&g, n_before, st->schema->level_metric, cells, n_cells, lnames, n_lnames, out);
 	rc = 0;
 out:
 	free(names);

@@ -3,7 +3,9 @@
  * (the only module that includes <sqlite3.h>, as only specs/ includes
  * <yaml.h>). One row per point or job, with its inputs (the run's input
  * columns, the overrides, the design's hash), its metrics and its status
- * and error text; per-level energies in a table of their own. A database
+ * and error text; per-level energies in a table of their own. The metric
+ * columns are the caller's (a struct store_schema: job/'s vocabulary); store/
+ * knows no metric by name. A database
  * is in WAL mode and every store_put() is one committed transaction, so a
  * process killed at any moment loses no row that store_put() returned for.
  * The schema is versioned (STORE_SCHEMA_VERSION) and documented in
@@ -44,6 +46,35 @@ struct store_level {
 	double energy_pj;
 };
 
+enum store_type { STORE_INTEGER, STORE_REAL, STORE_TEXT };
+
+/* A metric column of the table of points. */
+struct store_metric {
+	const char *name;
+	enum store_type type;
+	bool always;                   /* a column of every database (made with it); else
+					  added when a row first has a value for it */
+};
+
+/*
+ * The metric columns a database has or may get, in the order queries list
+ * them, and the name of the per-level metric ("energy_pj": queries name
+ * the level columns energy_pj.LEVEL).
+ */
+struct store_schema {
+	const struct store_metric *metrics;
+	size_t n_metrics;
+	const char *level_metric;
+};
+
+/* A metric's value in a row: the field of its column's type; NULL: SQL NULL. */
+struct store_value {
+	bool is_null;
+	uint64_t integer;
+	double real;
+	const char *text;
+};
+
 /* One finished point or job. Strings are borrowed; NULL is SQL NULL. */
 struct store_row {
 	const char *key;               /* the point key (unique in the database) */
@@ -56,15 +87,8 @@ struct store_row {
 	const char *const *inputs;     /* values of the run's input columns (NULL: none) */
 	const char *status;            /* "ok", "bad-input", ... */
 	const char *error;             /* why, when not ok */
-	bool has_metrics;
-	double energy_pj;
-	uint64_t cycles;
-	double edp_j_cycles, utilization;
-	uint64_t algorithmic_computes, actual_computes;
-	double pj_per_compute, compute_energy_pj;
+	const struct store_value *metrics;   /* one per metric of the schema; NULL: all null */
 	const char *mapping;
-	bool has_search;               /* map: n_evaluated and n_valid are meaningful */
-	uint64_t n_evaluated, n_valid;
 	unsigned n_levels;             /* storage levels, 0 = innermost */
 	const struct store_level *levels;
 };
@@ -82,13 +106,15 @@ struct store_cond {
 struct store;
 
 /*
- * Open the database 'path'. STORE_WRITE creates it (with the schema) when
- * missing, switches it to WAL mode and checks that it can be written;
- * STORE_READ opens an existing one read-only. A file that is not a
- * fiberloop database, or one of another schema version, is refused.
+ * Open the database 'path' with the metric columns of 'schema' (borrowed
+ * until store_close()). STORE_WRITE creates it (with the schema's 'always'
+ * metrics) when missing, switches it to WAL mode and checks that it can be
+ * written; STORE_READ opens an existing one read-only. A file that is not
+ * a fiberloop database, or one of another schema version, is refused.
  * Returns the handle, or NULL with 'err' filled ("PATH: why").
  */
-struct store *store_open(const char *path, enum store_mode mode, struct strbuf *err);
+struct store *store_open(const char *path, enum store_mode mode,
+			 const struct store_schema *schema, struct strbuf *err);
 
 /*
  * Register the run 'def' (or find it, when its key is known) and make it
@@ -103,7 +129,8 @@ int store_each_key(struct store *st, void (*fn)(void *arg, const char *key), voi
 		   struct strbuf *err);
 
 /*
- * Write rows[0..n) to the current run in one committed transaction. A row
+ * Write rows[0..n) to the current run in one committed transaction (the
+ * columns of metrics they are the first to have added before it). A row
  * whose key is already there is left as it is (never duplicated). Returns
  * 0, or -1 with 'err' filled (a full disk, a read-only file: nothing of
  * this call is written).
@@ -113,8 +140,9 @@ int store_put(struct store *st, const struct store_row *rows, size_t n, struct s
 /*
  * Every row matching all of w[0..n_w) into 'out' (released by the caller),
  * ordered by run and index: the columns are run, idx, kind, name, the
- * input columns, status, the metrics, one "energy_pj[LEVEL]" column per
- * level name (outermost first), error, mapping, tags, parent, command,
+ * input columns, status, the metrics the database has (the schema's order),
+ * one "METRIC.LEVEL" column per level name (outermost first; METRIC is the
+ * schema's level_metric), error, mapping, tags, parent, command,
  * design_hash, overrides and key. An unknown column in a condition is an
  * error with a hint. Returns 0, or -1 with 'err' filled.
  */

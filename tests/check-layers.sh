@@ -3,8 +3,17 @@
 # below it. exec/ is the independent reference and never sees formats/, saf/,
 # model/ or poly/. Only specs/ includes <yaml.h>; only poly/ includes <isl/...>;
 # only store/ includes <sqlite3.h>; only job/ includes <mpi.h>.
+#
+# Within a module, files form no circle either: no two headers include each
+# other (directly or round a loop), and no two source files call each other
+# (a call from x.c to a function or table of y.c is an edge x -> y, read
+# from the objects with nm; a loop of edges is refused). The objects are
+# looked for under the build directory (the current one when 'make check'
+# runs this); without them only the includes are checked.
+builddir=$(pwd)
 srcdir=${srcdir:-.}
 cd "$srcdir" || exit 99
+NM=${NM:-nm}
 
 allowed() {
 	case $1 in
@@ -60,6 +69,45 @@ for mod in util specs poly formats density saf model mapper accel report exec st
 		done
 	done
 done 3>"$errs"
+
+# circles MOD WHAT: read "A B" edges (A depends on B) on stdin; report each loop.
+circles() {
+	edges=$(sort -u)
+	[ -n "$edges" ] || return 0
+	loops=$(printf '%s\n' "$edges" | tsort 2>&1 >/dev/null | sed -n 's/^tsort: \([^-][^:]*\)$/\1/p')
+	[ -n "$loops" ] || return 0
+	echo "$1/: $2 circle between $(printf '%s\n' $loops | sort -u | tr '\n' ' ' | sed 's/ $//')"
+	echo x >&3
+}
+
+# Include circles: header A includes header B of the same module.
+for mod in util specs poly formats density saf model mapper accel report exec store job cli; do
+	[ -d "$mod" ] || continue
+	for f in $(find "$mod" -name '*.h' | sort); do
+		sed -n "s|^[[:space:]]*#[[:space:]]*include[[:space:]]*\"\($mod/[^\"]*\.h\)\".*|\1|p" "$f" |
+		while IFS= read -r inc; do
+			[ "$inc" = "$f" ] || echo "$f $inc"
+		done
+	done | circles "$mod" include
+done 3>>"$errs"
+
+# Call circles: x.o uses a symbol that y.o defines (same module).
+objs_found=no
+for mod in util specs poly formats density saf model mapper accel report exec store job cli; do
+	[ -d "$mod" ] || continue
+	set -- "$builddir/$mod"/*.o
+	[ -f "$1" ] || continue
+	objs_found=yes
+	for o in "$@"; do
+		f=${o##*/}; f=${f%.o}; f=${f#*-}
+		"$NM" "$o" | awk -v f="$f" '$2 ~ /^[TDRBGSV]$/ { print "D", f, $3 } $1 == "U" { print "U", f, $2 }'
+	done | awk '$1 == "D" { def[$3] = $2; next } { use[++n] = $2 " " $3 }
+		END { for (i = 1; i <= n; i++) { split(use[i], u, " ")
+			if ((u[2] in def) && def[u[2]] != u[1]) print u[1] ".c " def[u[2]] ".c" } }' |
+	sed "s|^|$mod/|; s| | $mod/|" | circles "$mod" call
+done 3>>"$errs"
+[ $objs_found = yes ] || echo "check-layers: no objects under $builddir: call circles not checked" >&2
+
 if [ -s "$errs" ]; then status=1; fi
 rm -f "$errs"
 exit $status

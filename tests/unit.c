@@ -51,10 +51,15 @@ const char *unit_conformance_dir(void)
 	return NULL;
 }
 
+const struct spec_kind *const unit_spec_kinds[] = {
+	&spec_kind_timeloop, &spec_kind_ipu, &spec_kind_stpu, NULL,
+};
+
 struct spec_set *unit_load_files(const char *dir, const char *const *files, size_t n,
 				 bool require_mapping)
 {
-	struct spec_load_options lo = { .require_mapping = require_mapping };
+	struct spec_load_options lo = { .require_mapping = require_mapping,
+					.kinds = unit_spec_kinds };
 	struct diag_list dl = DIAG_LIST_INIT;
 	char paths[8][2048];
 	const char *pp[8];

@@ -24,6 +24,9 @@ const char *unit_data_path(const char *rel);
 /* Absolute path of the shared conformance corpus, or NULL if not found. */
 const char *unit_conformance_dir(void);
 
+/* The loaders of specs/'s kinds of design (Timeloop's, 'ipu', 'stpu'), NULL-ended. */
+extern const struct spec_kind *const unit_spec_kinds[];
+
 /*
  * Load files[0..n) (n <= 8) of directory 'dir' as one design; every
  * diagnostic of a failed load is printed to stderr. Returns NULL on failure.

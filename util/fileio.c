@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -348,17 +349,65 @@ out:
 	return rc;
 }
 
+/* The error of an input larger than 'max' bytes ('stream': not a regular file); returns -1. */
+static int too_large(const char *path, size_t max, bool stream, struct strbuf *err)
+{
+	const char *what = stream ? "an input that is not a regular file" : "an input file";
+
+	if (max >= (1 << 20) && max % (1 << 20) == 0)
+		strbuf_addf(err, "'%s' is larger than %zu MiB, the limit of %s", path, max >> 20,
+			    what);
+	else
+		strbuf_addf(err, "'%s' is larger than %zu bytes, the limit of %s", path, max, what);
+	return -1;
+}
+
+bool fileio_create_new(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 int fileio_read(const char *path, struct strbuf *out, struct strbuf *err)
 {
-	char buf[65536];
-	size_t n;
+	return fileio_read_max(path, FILEIO_MAX_READ_BYTES, out, err);
+}
+
+int fileio_read_max(const char *path, size_t max, struct strbuf *out, struct strbuf *err)
+{
+	size_t n, start = out->len, chunk = 65536;
+	struct stat sb;
+	bool stream;
 	FILE *fp = fopen(path, "rb");
 	if (!fp) {
 		strbuf_addf(err, "cannot open '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
-		strbuf_add(out, buf, n);
+	stream = fstat(fileno(fp), &sb) != 0 || !S_ISREG(sb.st_mode);
+	if (!stream && (uint64_t)sb.st_size > max) {
+		fclose(fp);
+		return too_large(path, max, false, err);
+	}
+	if (stream && max > FILEIO_MAX_STREAM_BYTES)
+		max = FILEIO_MAX_STREAM_BYTES;
+	for (;;) {                          /* read straight into 'out', in growing chunks */
+		strbuf_grow(out, chunk);
+		n = fread(out->buf + out->len, 1, chunk, fp);
+		if (n == 0)
+			break;
+		out->len += n;
+		out->buf[out->len] = '\0';
+		if (out->len - start > max) {
+			fclose(fp);
+			strbuf_setlen(out, start);
+			return too_large(path, max, stream, err);
+		}
+		if (chunk < ((size_t)16 << 20))
+			chunk *= 2;
+	}
 	if (ferror(fp)) {
 		strbuf_addf(err, "cannot read '%s': %s", path, strerror(errno));
 		fclose(fp);

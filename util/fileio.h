@@ -54,8 +54,34 @@ int fileio_write_atomic(const char *path, const void *data, size_t len, struct s
 int fileio_write_files_atomic(const char *dir, const char *const *names,
 			      const struct strbuf *const *bufs, size_t n, struct strbuf *err);
 
-/* Read the whole file into 'out'. Returns 0, or -1 with 'err' filled. */
+/*
+ * The largest input fileio_read() takes, in bytes (docs/yaml-reference.md
+ * section 1): a regular file larger than FILEIO_MAX_READ_BYTES is refused
+ * from its size, before it is read; any other input (a FIFO, a pipe,
+ * /dev/zero), whose size is not known before, once it has given more than
+ * FILEIO_MAX_STREAM_BYTES.
+ */
+#define FILEIO_MAX_READ_BYTES ((size_t)256 << 20)
+#define FILEIO_MAX_STREAM_BYTES ((size_t)64 << 20)
+
+/*
+ * Read the whole file into 'out', within the limits above. Returns 0, or
+ * -1 with 'err' filled.
+ */
 int fileio_read(const char *path, struct strbuf *out, struct strbuf *err);
+
+/*
+ * fileio_read() with a limit of 'max' bytes for a regular file, and of the
+ * smaller of 'max' and FILEIO_MAX_STREAM_BYTES for anything else.
+ */
+int fileio_read_max(const char *path, size_t max, struct strbuf *out, struct strbuf *err);
+
+/*
+ * Create 'path' as an empty file (mode 0644 less the umask) unless something
+ * is there already: true when this call made it, so that of several
+ * processes creating it at once exactly one learns it did (O_EXCL).
+ */
+bool fileio_create_new(const char *path);
 
 /*
  * Create directory 'path' (and parents) if missing. Returns 0 or -1 + 'err'

@@ -17,18 +17,25 @@ void json_init(struct json_writer *w, struct strbuf *sb, enum json_layout layout
 void json_quote(struct strbuf *sb, const char *s)
 {
 	strbuf_addch(sb, '"');
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			strbuf_addf(sb, "\\%c", c);
-		else if (c == '\n')
+	while (s && *s) {
+		unsigned long cp;
+		size_t n = strbuf_utf8_len(s, &cp);
+		if (n == 0) {
+			strbuf_addstr(sb, "\\ufffd");  /* not UTF-8: the replacement character */
+			s++;
+			continue;
+		}
+		if (cp == '"' || cp == '\\')
+			strbuf_addf(sb, "\\%c", (char)cp);
+		else if (cp == '\n')
 			strbuf_addstr(sb, "\\n");
-		else if (c == '\t')
+		else if (cp == '\t')
 			strbuf_addstr(sb, "\\t");
-		else if (c < 0x20)
-			strbuf_addf(sb, "\\u%04x", c);
+		else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
+			strbuf_addf(sb, "\\u%04lx", cp);    /* C0, DEL and C1 controls */
 		else
-			strbuf_addch(sb, (char)c);
+			strbuf_add(sb, s, n);
+		s += n;
 	}
 	strbuf_addch(sb, '"');
 }

@@ -78,6 +78,18 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
+void strbuf_setf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!sb)
+		return;
+	strbuf_reset(sb);
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
 void strbuf_addchars(struct strbuf *sb, int c, size_t n)
 {
 	strbuf_grow(sb, n);
@@ -122,4 +134,35 @@ void strbuf_release(struct strbuf *sb)
 void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other)
 {
 	strbuf_add(sb, other->buf, other->len);
+}
+
+size_t strbuf_utf8_len(const char *s, unsigned long *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned long c, min;
+	size_t n, i;
+
+	if (u[0] == 0)
+		return 0;
+	if (u[0] < 0x80) {
+		n = 1, c = u[0], min = 0;
+	} else if ((u[0] & 0xe0) == 0xc0) {
+		n = 2, c = u[0] & 0x1f, min = 0x80;
+	} else if ((u[0] & 0xf0) == 0xe0) {
+		n = 3, c = u[0] & 0x0f, min = 0x800;
+	} else if ((u[0] & 0xf8) == 0xf0) {
+		n = 4, c = u[0] & 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (u[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	if (cp)
+		*cp = c;
+	return n;
 }

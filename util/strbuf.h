@@ -41,6 +41,14 @@ void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * Make 'sb' hold the printf-formatted text alone; nothing when 'sb' is
+ * NULL. How a function below cli/ says why it failed (a non-spec failure:
+ * docs/ARCHITECTURE.md, "Failures") into its caller's buffer.
+ */
+void strbuf_setf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Append vprintf-formatted text. */
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0), nonnull(2)));
@@ -59,5 +67,13 @@ char *strbuf_detach(struct strbuf *sb, size_t *len);
 
 /* Free the buffer; 'sb' becomes an empty strbuf again. */
 void strbuf_release(struct strbuf *sb);
+
+/*
+ * The length in bytes (1 to 4) of the well-formed UTF-8 character at 's'
+ * (RFC 3629: shortest form, no surrogates, at most U+10FFFF), or 0 when
+ * the bytes there are not one (or 's' is at its NUL). Its code point goes
+ * to '*cp' (may be NULL).
+ */
+size_t strbuf_utf8_len(const char *s, unsigned long *cp);
 
 #endif

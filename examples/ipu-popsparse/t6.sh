@@ -2,15 +2,17 @@
 # The PopSparse paper's speedups over dense at m = k = 4096, density 1/16
 # (docs/reference-figures.md, T6), from the model: for each data type,
 # block size and kind of sparsity, the layer.yaml design is evaluated at
-# batch n = Z = 1, 2, 4, ... 8192 (element-wise sparsity: multiples of the
-# vector width only, 4 for half, 2 for float) as the benchmark swept it;
-# the speedup is, as in the paper's analysis, the best non-zero FLOP rate
-# over n divided by the best dense FLOP rate over n times the density.
-# Dynamic sparsity is planned for Fwd and GradA (the dynamic MatMul API),
-# static for Fwd; the forward pass is timed. Plans that do not fit a tile
-# are left out. 64 patterns are drawn per point (the best batches of the
-# dynamic rows draw no spill: none is possible in practice). Writes t6.csv
-# (or $1) and prints the comparison table.
+# batch n = Z = 1, 2, 4, ... 8192 as the benchmark swept it (two sweeps
+# into one results database: element-wise sparsity takes multiples of the
+# vector width only, so its first batches are rows with an error); the
+# speedup is, as in the paper's analysis, the best non-zero FLOP rate over
+# n divided by the best dense FLOP rate over n times the density. Dynamic
+# sparsity is planned for Fwd and GradA (the dynamic MatMul API), static
+# for Fwd; the forward pass is timed (the rows' fwd_cycles and
+# fwd_baseline_cycles). Plans that do not fit a tile are left out. 64
+# patterns are drawn per point (the best batches of the dynamic rows draw
+# no spill: none is possible in practice). Writes t6.csv (or $1) from
+# 'fiberloop results' and prints the comparison table.
 # Usage: sh t6.sh [OUT.csv]   (FIBERLOOP=path/to/fiberloop to choose one)
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,31 +21,24 @@ fl=${FIBERLOOP:-fiberloop}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-echo "dtype,block,sparsity,n,status,fwd_cycles,fwd_dense_cycles,fwd_steps_expected" >"$out"
-for dtype in half float; do
-	for b in 16 1; do
-		for sp in static dynamic; do
-			passes="[fwd, grad_a]"
-			[ $sp = static ] && passes="[fwd]"
-			n=1
-			[ $b = 1 ] && n=$([ $dtype = half ] && echo 4 || echo 2)
-			while [ $n -le 8192 ]; do
-				"$fl" ipu "$here/layer.yaml" --format csv --samples 64 --set ipu.layer.dtype=$dtype \
-					--set ipu.layer.block_size=$b --set ipu.layer.sparsity=$sp \
-					--set "ipu.layer.passes=$passes" --set ipu.layer.z=$n \
-					>"$tmp/row.csv" 2>"$tmp/err" || true
-				# CSV columns: 17 fwd_cycles, 18 fwd_steps_expected, 20 fwd_dense_cycles, 26 status
-				if [ -s "$tmp/row.csv" ]; then
-					tail -1 "$tmp/row.csv" | awk -F, -v d=$dtype -v b=$b -v s=$sp -v n=$n \
-						'{ printf "%s,%s,%s,%s,%s,%s,%s,%s\n", d, b, s, n, $26, $17, $20, $18 }' >>"$out"
-				else
-					echo "$dtype,$b,$sp,$n,no plan,,," >>"$out"
-				fi
-				n=$((n * 2))
-			done
-		done
-	done
+for sp in static dynamic; do
+	passes="[fwd, grad_a]"
+	[ $sp = static ] && passes="[fwd]"
+	"$fl" sweep "$here/layer.yaml" --command ipu --samples 64 --db "$tmp/t6.db" \
+		--set "ipu.layer.passes=$passes" --axis sparsity:ipu.layer.sparsity=$sp \
+		--axis dtype:ipu.layer.dtype=half,float --axis block:ipu.layer.block_size=16,1 \
+		--axis n:ipu.layer.z=1:8192:x2 2>"$tmp/err" >/dev/null ||
+		{ cat "$tmp/err" >&2; exit 1; }
 done
+# one line per point that has a plan (the columns by name), in the table's order
+"$fl" results "$tmp/t6.db" --format csv --where 'status!=bad-input' \
+	--columns dtype,block,sparsity,n,status,fwd_cycles,fwd_baseline_cycles,propagation_steps |
+	awk -F, 'NR == 1 { print "dtype,block,sparsity,n,status,fwd_cycles,fwd_dense_cycles,fwd_steps_expected"; next }
+		{ k = ($1 == "half" ? 0 : 4) + ($2 == 16 ? 0 : 2) + ($3 == "static" ? 0 : 1)
+		  line[k, ++nk[k]] = sprintf("%s,%s,%s,%s,%s,%s,%s,%s", $1, $2, $3, $4, $5,
+			$6 == "" ? "" : sprintf("%.6g", $6), $7 == "" ? "" : sprintf("%.6g", $7),
+			$8 == "" ? "" : sprintf("%.6g", $8)) }
+		END { for (k = 0; k < 8; k++) for (i = 1; i <= nk[k]; i++) print line[k, i] }' >"$out"
 
 awk -F, 'NR == 1 { next }
 	$5 == "ok" {

@@ -4,7 +4,8 @@
 # b^0.50, most points within 2x): the model's speedup (best non-zero FLOP
 # rate over the batch n divided by the best dense rate times d, as in t6.sh)
 # at m = k = 256 ... 8192, d = 1/4 ... 1/32 and b = 1, 4, 8, 16, static
-# sparsity, half data, forward pass; then a least-squares fit of
+# sparsity, half data, forward pass (one sweep over m, d, b and n into a
+# results database); then a least-squares fit of
 # log(speedup) on log m, log d and log b. Writes t7.csv (or $1) and prints
 # the fit beside T7's and how many points lie within 2x of T7's formula.
 # Usage: sh t7.sh [OUT.csv]   (FIBERLOOP=path/to/fiberloop to choose one)
@@ -15,31 +16,21 @@ fl=${FIBERLOOP:-fiberloop}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-echo "m,density,block,speedup,best_n_sparse,best_n_dense" >"$out"
-for m in 256 512 1024 2048 4096 8192; do
-	for d in 0.25 0.125 0.0625 0.03125; do
-		for b in 1 4 8 16; do
-			n=1
-			[ $b = 1 ] && n=4
-			: >"$tmp/rows"
-			while [ $n -le 8192 ]; do
-				"$fl" ipu "$here/layer.yaml" --format csv --set ipu.layer.x=$m \
-					--set ipu.layer.y=$m --set ipu.layer.z=$n --set ipu.layer.block_size=$b \
-					--set ipu.layer.sparsity=static --set 'ipu.layer.passes=[fwd]' \
-					--set "ipu.layer.density={distribution: hypergeometric, density: $d}" \
-					2>/dev/null | tail -1 >>"$tmp/rows" || true
-				n=$((n * 2))
-			done
-			# CSV columns: 4 z, 17 fwd_cycles, 20 fwd_dense_cycles, 26 status
-			awk -F, -v m=$m -v d=$d -v b=$b '$26 == "ok" {
-				s = $4 / $17; t = $4 / $20
-				if (s > bs) { bs = s; bn = $4 }
-				if (t > bd) { bd = t; dn = $4 }
-			} END { if (bs > 0 && bd > 0) printf "%s,%s,%s,%.6g,%d,%d\n", m, d, b, bs / bd, bn, dn }' \
-				"$tmp/rows" >>"$out"
-		done
-	done
-done
+"$fl" sweep "$here/layer.yaml" --command ipu --db "$tmp/t7.db" --set ipu.layer.sparsity=static \
+	--set 'ipu.layer.passes=[fwd]' --axis m:ipu.layer.x,ipu.layer.y=256:8192:x2 \
+	--axis d:ipu.layer.density.density=0.25,0.125,0.0625,0.03125 \
+	--axis b:ipu.layer.block_size=1,4,8,16 --axis n:ipu.layer.z=1:8192:x2 \
+	2>"$tmp/err" >/dev/null || { cat "$tmp/err" >&2; exit 1; }
+# per (m, d, b), in the sweep's order, the best sparse and dense rates over n (the columns by name)
+"$fl" results "$tmp/t7.db" --format csv --where status=ok --columns m,d,b,n,fwd_cycles,fwd_baseline_cycles |
+	awk -F, 'NR == 1 { print "m,density,block,speedup,best_n_sparse,best_n_dense"; next }
+		{ k = $1 "," $2 "," $3
+		  if (!(k in bs)) order[++nk] = k
+		  s = $4 / $5; t = $4 / $6
+		  if (s > bs[k]) { bs[k] = s; bn[k] = $4 }
+		  if (t > bd[k]) { bd[k] = t; dn[k] = $4 } }
+		END { for (i = 1; i <= nk; i++) { k = order[i]
+			if (bs[k] > 0 && bd[k] > 0) printf "%s,%.6g,%d,%d\n", k, bs[k] / bd[k], bn[k], dn[k] } }' >"$out"
 
 awk -F, 'NR == 1 { next }
 	{

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/unit.h"
 #include "util/diag.h"
 
 static char tmpdir[256];
@@ -86,7 +87,8 @@ struct spec_set *sf_load(const char *yaml)
 {
 	const char *path = sf_write("design.yaml", yaml);
 	struct diag_list dl = DIAG_LIST_INIT;
-	struct spec_set *s = spec_set_load(&path, 1, NULL, &dl);
+	struct spec_load_options lo = { .kinds = unit_spec_kinds };
+	struct spec_set *s = spec_set_load(&path, 1, &lo, &dl);
 
 	if (!s)
 		diag_print(&dl, stderr);

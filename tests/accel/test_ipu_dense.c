@@ -42,12 +42,12 @@ static void test_one_tile(void)
 	for (i = 0; i < sizeof(tile_rows) / sizeof(tile_rows[0]); i++) {
 		struct accel_ipu_result *r = calloc(1, sizeof(*r));
 		struct spec_set *s;
-		char layer[128], err[256];
+		char layer[128];
 		snprintf(layer, sizeof(layer), "x: 16, y: 16, z: %u, block_size: 16, density: 0.5",
 			 tile_rows[i].z);
 		s = ipf_load("bow, tiles: 1", layer);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-		CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, NULL, r, err, sizeof(err)), 0);
+		CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, NULL, r, NULL), 0);
 		CU_ASSERT_EQUAL(r->dense.pm * r->dense.pk * r->dense.pn, 1);
 		CU_ASSERT_DOUBLE_EQUAL(r->dense.fwd_compute_cycles, tile_rows[i].compute, 1e-9);
 		CU_ASSERT_DOUBLE_EQUAL(r->dense.fwd_exchange_cycles, 0, 0);
@@ -63,10 +63,9 @@ static double dense_fwd(const char *layer, double *fraction)
 	struct spec_set *s = ipf_load("bow", layer);
 	struct accel_ipu_result *r = calloc(1, sizeof(*r));
 	double c;
-	char err[256];
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	accel_ipu_eval(s, NULL, r, err, sizeof(err));
+	accel_ipu_eval(s, NULL, r, NULL);   /* the dense figures stand even without a plan that fits */
 	CU_ASSERT(r->dense.pm * r->dense.pk * r->dense.pn <= 1472);
 	c = r->passes[SPEC_IPU_FWD].dense_cycles;
 	*fraction = r->dense.fwd_peak_fraction;

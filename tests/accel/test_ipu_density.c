@@ -13,6 +13,7 @@
 #include "exec/exec.h"
 #include "tests/accel/ipu_fixture.h"
 #include "tests/unit.h"
+#include "util/strbuf.h"
 
 /*
  * Float 16 x 16 blocks run as 8 x 8 kernels (q = 2): layer blocks (0,0)
@@ -60,10 +61,10 @@ static void test_banded(void)
 	struct accel_ipu_result *r = calloc(1, sizeof(*r));
 	struct exec_ipu_config c;
 	struct exec_ipu_result e;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, NULL, r, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, NULL, r, &err), 0);
 	CU_ASSERT(r->passes[SPEC_IPU_FWD].steps.is_exact);
 	memset(&c, 0, sizeof(c));
 	c.px = r->plan.px;
@@ -106,9 +107,9 @@ static void test_best_case(void)
 		struct spec_set *s = ipf_load("bow", layers[i]);
 		struct accel_ipu_result *r = calloc(1, sizeof(*r));
 		const struct accel_ipu_steps *st;
-		char err[256];
+		struct strbuf err = STRBUF_INIT;
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-		CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, NULL, r, err, sizeof(err)), 0);
+		CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, NULL, r, &err), 0);
 		st = &r->passes[SPEC_IPU_FWD].steps;
 		if (st->p_spill >= 1e-4 || st->expected != 0)
 			fprintf(stderr, "layer %zu: P(spill) %g, %g steps\n", i, st->p_spill, st->expected);
@@ -132,12 +133,12 @@ static void test_draws(void)
 	struct accel_ipu_result *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
 	const struct accel_ipu_steps *sa = &a->passes[SPEC_IPU_FWD].steps;
 	const struct accel_ipu_steps *sb = &b->passes[SPEC_IPU_FWD].steps;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	o.n_samples = 100;
-	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, &o, a, err, sizeof(err)), 0);
-	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, &o, b, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, &o, a, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, &o, b, &err), 0);
 	CU_ASSERT_EQUAL(sa->expected, sb->expected);
 	CU_ASSERT_EQUAL(a->passes[SPEC_IPU_FWD].total_cycles, b->passes[SPEC_IPU_FWD].total_cycles);
 	CU_ASSERT(!sa->is_exact);
@@ -147,11 +148,11 @@ static void test_draws(void)
 	CU_ASSERT(sa->p_spill > 0.99 && sa->p_spill <= 1);
 	CU_ASSERT(sa->expected_spill_groups > 0);
 	o.seed = 2;
-	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, &o, b, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, &o, b, &err), 0);
 	CU_ASSERT(sa->expected != sb->expected);
 	CU_ASSERT(fabs(sa->expected - sb->expected) < 5 * (sa->std_error + sb->std_error));
 	o.percentile = 0.5;
-	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, &o, b, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, &o, b, &err), 0);
 	CU_ASSERT(sb->percentile <= sa->percentile);
 	spec_set_free(s);
 	free(a);
@@ -171,17 +172,17 @@ static void test_skewed(void)
 	char layer[256];
 	struct spec_set *s;
 	struct accel_ipu_result *u = calloc(1, sizeof(*u)), *k = calloc(1, sizeof(*k));
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	snprintf(layer, sizeof(layer), "%s{distribution: hypergeometric, density: 0.15}", base);
 	s = ipf_load("bow", layer);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, NULL, u, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, NULL, u, &err), 0);
 	spec_set_free(s);
 	snprintf(layer, sizeof(layer), "%s{distribution: power_law, density: 0.15, exponent: 1.2}", base);
 	s = ipf_load("bow", layer);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, NULL, k, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, NULL, k, &err), 0);
 	fprintf(stderr, "uniform %g steps, power law %g (worst %llu)\n",
 		u->passes[0].steps.expected, k->passes[0].steps.expected,
 		(unsigned long long)k->passes[0].steps.worst);

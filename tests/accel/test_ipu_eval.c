@@ -11,6 +11,7 @@
 
 #include "tests/accel/ipu_fixture.h"
 #include "tests/unit.h"
+#include "util/strbuf.h"
 
 static const char *const layers[] = {
 	"x: 1024, y: 1024, z: 64, block_size: 16, passes: [fwd, grad_a, grad_w], density: 0.1",
@@ -30,12 +31,12 @@ static void test_consistent(void)
 		struct accel_ipu_result *r = calloc(1, sizeof(*r));
 		const struct spec_ipu_layer *l;
 		double sum = 0, dense = 0, macs;
-		char err[256];
+		struct strbuf err = STRBUF_INIT;
 		unsigned p;
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 		l = &s->ipu->layer;
-		if (accel_ipu_eval(s, NULL, r, err, sizeof(err)) < 0)
-			fprintf(stderr, "layer %zu: %s\n", i, err);
+		if (accel_ipu_eval(s, NULL, r, &err) < 0)
+			fprintf(stderr, "layer %zu: %s\n", i, err.buf);
 		CU_ASSERT_EQUAL(r->status, ACCEL_IPU_OK);
 		CU_ASSERT(r->plan.tiles <= 1472);
 		CU_ASSERT_EQUAL(r->plan.tiles, (uint64_t)r->plan.px * r->plan.py * r->plan.pz);
@@ -96,14 +97,15 @@ static void test_infeasible(void)
 	for (i = 0; i < sizeof(bad_rows) / sizeof(bad_rows[0]); i++) {
 		struct spec_set *s = ipf_load(bad_rows[i].preset, bad_rows[i].layer);
 		struct accel_ipu_result *r = calloc(1, sizeof(*r));
-		char err[256] = "";
+		struct strbuf err = STRBUF_INIT;
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-		CU_ASSERT_EQUAL(accel_ipu_eval(s, NULL, r, err, sizeof(err)), -1);
+		CU_ASSERT_EQUAL(accel_ipu_eval(s, NULL, r, &err), -1);
 		CU_ASSERT_EQUAL(r->status, bad_rows[i].status);
-		if (!strstr(err, bad_rows[i].reason))
-			fprintf(stderr, "row %zu: '%s'\n", i, err);
-		CU_ASSERT(strstr(err, bad_rows[i].reason) != NULL);
-		CU_ASSERT_STRING_EQUAL(err, r->reason);
+		if (!strstr(err.buf, bad_rows[i].reason))
+			fprintf(stderr, "row %zu: '%s'\n", i, err.buf);
+		CU_ASSERT(strstr(err.buf, bad_rows[i].reason) != NULL);
+		CU_ASSERT_STRING_EQUAL(err.buf, r->reason);
+		strbuf_release(&err);
 		spec_set_free(s);
 		free(r);
 	}

@@ -18,6 +18,7 @@
 #include "tests/accel/ipu_fixture.h"
 #include "tests/unit.h"
 #include "util/rng.h"
+#include "util/strbuf.h"
 
 enum pattern { UNIFORM, RANDOM, POWER_LAW, ONE_PARTITION };
 
@@ -229,15 +230,15 @@ static void test_exact(void)
 		struct exec_ipu_result e;
 		struct exec_ipu_config c;
 		struct ipu_layout *lay;
-		char err[256];
+		struct strbuf err = STRBUF_INIT;
 
 		snprintf(name, sizeof(name), "w%zu.mtx", i);
 		snprintf(layer, sizeof(layer), "%s, density: {distribution: actual_data, file: %s}",
 			 row->layer, ipf_mtx(name, row->rows, row->cols, (const unsigned (*)[2])blocks, n));
 		s = ipf_load("bow", layer);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-		if (accel_ipu_eval(s, NULL, r, err, sizeof(err)) < 0)
-			fprintf(stderr, "row %zu: %s\n", i, err);
+		if (accel_ipu_eval(s, NULL, r, &err) < 0)
+			fprintf(stderr, "row %zu: %s\n", i, err.buf);
 		CU_ASSERT_EQUAL(r->status, ACCEL_IPU_OK);
 		lay = model_layout(s, r);
 		exec_config(s, r, 1, &c);
@@ -304,11 +305,11 @@ static void test_expected(void)
 		double s1 = 0, s2 = 0, mean, se, lim;
 		const struct accel_ipu_steps *st;
 		unsigned k, p;
-		char err[256];
+		struct strbuf err = STRBUF_INIT;
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 		o.n_samples = 2000;
-		CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, &o, r, err, sizeof(err)), 0);
+		CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, &o, r, &err), 0);
 		for (p = 0; p < SPEC_IPU_N_PASSES; p++) {
 			if (!r->passes[p].present)
 				continue;

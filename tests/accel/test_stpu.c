@@ -10,8 +10,10 @@
 #include <string.h>
 
 #include "accel/accel.h"
+#include "accel/stpu_int.h"
 #include "tests/accel/stpu_fixture.h"
 #include "tests/unit.h"
+#include "util/strbuf.h"
 
 /* 4 x 6: columns {0,1} {1} {2,3} {0} {} {1,2} (rows), as in test_stpu_pack's case A. */
 static const char mtx_a[] =
@@ -50,11 +52,11 @@ static void test_counts(void)
 {
 	struct spec_set *s = load_a("fp32", "");
 	struct accel_stpu_result r;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 	size_t i;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, &err), 0);
 	CU_ASSERT_EQUAL(r.rows, 4);
 	CU_ASSERT_EQUAL(r.cols, 6);
 	CU_ASSERT_EQUAL(r.nnz, 8);
@@ -96,10 +98,10 @@ static void test_energy(void)
 	const double *e = r.energy_pj;
 	const double reg = 0.009, cmp = 0.029 / 32, sram = 10.0 / 64, mac = 3.7 + 0.9;
 	double c0, tpu;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, &err), 0);
 	CU_ASSERT_STRING_EQUAL(r.energy_preset, "horowitz45");
 	CU_ASSERT_DOUBLE_EQUAL(e[SPEC_STPU_E_MAC], mac, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(e[SPEC_STPU_E_REGISTER_BIT], reg, 1e-15);
@@ -132,10 +134,10 @@ static void test_int8_and_overrides(void)
 	struct spec_set *s = load_a("int8", "  energy: {register_pj_per_bit: 0.01, hold_pj: 1, "
 					    "output_buffer_pj_per_bit: 0}\n");
 	struct accel_stpu_result r;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, &err), 0);
 	CU_ASSERT_EQUAL(r.value_bits, 8);
 	CU_ASSERT_DOUBLE_EQUAL(r.energy_pj[SPEC_STPU_E_MAC], 0.2 + 0.1, 1e-15);
 	CU_ASSERT_DOUBLE_EQUAL(r.energy_pj[SPEC_STPU_E_REGISTER_BIT], 0.01, 1e-15);
@@ -157,10 +159,10 @@ static void test_schemes_mask(void)
 	struct spec_set *s = load_a("fp32", "");
 	struct accel_stpu_options o = { false, 1u << ACCEL_STPU_C1 };
 	struct accel_stpu_result r;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, &o, &r, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, &o, &r, &err), 0);
 	CU_ASSERT_FALSE(r.scheme[ACCEL_STPU_TPU].evaluated);
 	CU_ASSERT_FALSE(r.scheme[ACCEL_STPU_C0].evaluated);
 	CU_ASSERT_TRUE(r.scheme[ACCEL_STPU_C1].evaluated);
@@ -191,10 +193,10 @@ static void test_estimate_kinds(void)
 	for (i = 0; i < sizeof(designs) / sizeof(designs[0]); i++) {
 		struct spec_set *s = sf_load(designs[i]);
 		struct accel_stpu_result r1, r2;
-		char err[256];
+		struct strbuf err = STRBUF_INIT;
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-		CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r1, err, sizeof(err)), 0);
-		CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r2, err, sizeof(err)), 0);
+		CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r1, &err), 0);
+		CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r2, &err), 0);
 		CU_ASSERT_EQUAL(r1.estimate.valid, estimated[i]);
 		CU_ASSERT_EQUAL(memcmp(&r1, &r2, sizeof(r1)), 0);
 		spec_set_free(s);
@@ -209,15 +211,143 @@ static void test_too_large(void)
 {
 	struct spec_set *s = sf_load("stpu:\n  matrix: {rows: 10, cols: 10, density: 0.5}\n");
 	struct accel_stpu_result r;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	((struct spec_stpu *)s->stpu)->matrix_rows = 10000000;
 	((struct spec_stpu *)s->stpu)->matrix_cols = 10000000;
-	CU_ASSERT_EQUAL(accel_stpu_eval(s, NULL, &r, err, sizeof(err)), -1);
-	CU_ASSERT_STRING_EQUAL(err, "a 10000000 x 10000000 matrix with 50000000000000 non-zeros "
+	CU_ASSERT_EQUAL(accel_stpu_eval(s, NULL, &r, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.buf, "a 10000000 x 10000000 matrix with 50000000000000 non-zeros "
 			       "is too large to generate (at most 2^32 positions, or 2^27 "
 			       "non-zeros)");
+	strbuf_release(&err);
+	spec_set_free(s);
+}
+
+/* The reference cost of TPU and KMZ: partition by partition through stpu_pack(), block by block. */
+struct ref_cost {
+	enum accel_stpu_scheme k;
+	unsigned saw;
+	struct stpu_sched sched;
+	struct accel_stpu_counts n;
+};
+
+static void ref_part(void *ctx, const struct stpu_part *p)
+{
+	struct ref_cost *x = ctx;
+	size_t q, c;
+
+	for (q = 0; q < p->n_groups; q += x->saw) {
+		unsigned w = (unsigned)(p->n_groups - q < x->saw ? p->n_groups - q : x->saw);
+		uint64_t sum_l = 0;
+		for (c = 0; c < w; c++)
+			sum_l += p->len[q + c];
+		stpu_sched_block(&x->sched, p->rows, w, p->len + q);
+		x->n.blocks++;
+		x->n.weight_words += (uint64_t)p->rows * x->saw;
+		x->n.weight_hops += (uint64_t)p->rows * (x->saw * (x->saw + 1) / 2);
+		x->n.output_accesses += p->rows;
+		x->n.x_forward += (uint64_t)p->rows * (x->k == ACCEL_STPU_KMZ ? sum_l : w);
+		x->n.mac += (uint64_t)p->rows * w;
+		x->n.bypass += (uint64_t)p->rows * (x->saw - w);
+		x->n.vector_reads += x->k == ACCEL_STPU_KMZ ? sum_l : w;
+	}
+}
+
+/*
+ * TPU and KMZ present the same groups to every partition, so the model
+ * costs their full partitions at once: the same counts, cycles and packing
+ * statistics as a walk partition by partition and block by block, on
+ * generated matrices of several shapes, arrays and KMZ budgets.
+ */
+static void test_uniform_schemes(void)
+{
+	static const char *const designs[] = {
+		"{rows: 4, cols: 2}", "{rows: 16, cols: 8}", "{rows: 7, cols: 5}", "{rows: 1, cols: 1}",
+	};
+	static const char *const matrices[] = {
+		"{rows: 300, cols: 200, density: 0.02, seed: 4}",
+		"{rows: 129, cols: 517, density: 0.3, seed: 5}",
+		"{rows: 1000, cols: 3, density: 0.001, seed: 6}",
+		"{rows: 50, cols: 50, density: 0, seed: 6}",
+	};
+	static const char *const kmz[] = { "{max_columns: 8, max_conflict_fraction: 0}",
+					   "{max_columns: 3, max_conflict_fraction: 0.05}" };
+	size_t d, m, z;
+	unsigned k;
+
+	for (d = 0; d < 4; d++)
+		for (m = 0; m < 4; m++)
+			for (z = 0; z < 2; z++) {
+				char yaml[512];
+				struct strbuf err = STRBUF_INIT;
+				struct spec_set *s;
+				struct accel_stpu_result r;
+				struct stpu_pattern pat;
+				snprintf(yaml, sizeof(yaml), "stpu:\n  array: %s\n  packing: {kmz: %s}\n"
+					 "  matrix: %s\n", designs[d], kmz[z], matrices[m]);
+				s = sf_load(yaml);
+				CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+				CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, &err), 0);
+				CU_ASSERT_EQUAL_FATAL(stpu_pattern_build(s->stpu, &pat, &err), 0);
+				for (k = ACCEL_STPU_TPU; k <= ACCEL_STPU_KMZ; k += 3) {
+					struct ref_cost x;
+					struct stpu_pack_params pp;
+					struct accel_stpu_packing st;
+					const struct accel_stpu_scheme_result *got = &r.scheme[k];
+					memset(&x, 0, sizeof(x));
+					memset(&pp, 0, sizeof(pp));
+					x.k = (enum accel_stpu_scheme)k;
+					x.saw = s->stpu->array_cols;
+					pp.part_rows = s->stpu->array_rows;
+					pp.kmz_max_columns = s->stpu->kmz_max_columns;
+					pp.kmz_max_conflict_fraction = s->stpu->kmz_max_conflict_fraction;
+					stpu_sched_init(&x.sched, s->stpu->array_rows, x.saw,
+							STPU_TRIGGER_ARRIVAL);
+					stpu_pack(&pat, x.k, &pp, &st, ref_part, &x);
+					x.n.cycles = stpu_sched_cycles(&x.sched);
+					CU_ASSERT_EQUAL(memcmp(&got->counts, &x.n, sizeof(x.n)), 0);
+					CU_ASSERT_EQUAL(memcmp(&got->packing, &st, sizeof(st)), 0);
+					if (memcmp(&got->counts, &x.n, sizeof(x.n)))
+						fprintf(stderr, "%s %s: %llu cycles, reference %llu\n",
+							accel_stpu_scheme_name(x.k), yaml,
+							(unsigned long long)got->counts.cycles,
+							(unsigned long long)x.n.cycles);
+					stpu_sched_release(&x.sched);
+				}
+				stpu_pattern_release(&pat);
+				spec_set_free(s);
+			}
+}
+
+/*
+ * One non-zero in a 10^6 x 10^6 matrix: the work follows the non-zeros and
+ * the array (this took minutes when every partition walked every column).
+ * TPU: 7813 partitions (the last of 64 rows) of 7813 blocks, the last block
+ * ending at (B + 1) saw - 2 + 64; STPU-C0: one group, one block; KMZ: one
+ * group streamed through every partition.
+ */
+static void test_huge_sparse(void)
+{
+	struct spec_set *s = sf_load("stpu:\n  matrix: {rows: 1000000, cols: 1000000, "
+				     "density: 1e-12}\n");
+	const uint64_t P = 7813, B = P * P;
+	struct accel_stpu_result r;
+	struct strbuf err = STRBUF_INIT;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, &err), 0);
+	CU_ASSERT_EQUAL(r.nnz, 1);
+	CU_ASSERT_EQUAL(r.scheme[ACCEL_STPU_TPU].counts.blocks, B);
+	CU_ASSERT_EQUAL(r.scheme[ACCEL_STPU_TPU].counts.cycles, (B + 1) * 128 - 2 + 64 + 1);
+	CU_ASSERT_EQUAL(r.scheme[ACCEL_STPU_TPU].counts.mac, UINT64_C(1000000) * 1000000);
+	CU_ASSERT_EQUAL(r.scheme[ACCEL_STPU_TPU].packing.packed_width, P * 1000000);
+	CU_ASSERT_EQUAL(r.scheme[ACCEL_STPU_C0].packing.packed_width, 1);
+	CU_ASSERT_EQUAL(r.scheme[ACCEL_STPU_C0].counts.blocks, 1);
+	CU_ASSERT_EQUAL(r.scheme[ACCEL_STPU_C1].counts.latch, 1);
+	CU_ASSERT_EQUAL(r.scheme[ACCEL_STPU_KMZ].packing.n_groups_total, 1);
+	CU_ASSERT_EQUAL(r.scheme[ACCEL_STPU_KMZ].counts.blocks, P);
+	CU_ASSERT_EQUAL(r.scheme[ACCEL_STPU_KMZ].counts.cycles, (P + 1) * 128 - 2 + 64 + 1);
 	spec_set_free(s);
 }
 
@@ -232,6 +362,8 @@ static void test_names(void)
 
 static CU_TestInfo tests[] = {
 	{ "counts", test_counts },
+	{ "TPU and KMZ costed a run of partitions at once", test_uniform_schemes },
+	{ "a huge sparse matrix", test_huge_sparse },
 	{ "energy", test_energy },
 	{ "int8 and overrides", test_int8_and_overrides },
 	{ "schemes mask", test_schemes_mask },

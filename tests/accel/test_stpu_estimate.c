@@ -16,6 +16,7 @@
 #include "accel/stpu_int.h"
 #include "tests/accel/stpu_fixture.h"
 #include "tests/unit.h"
+#include "util/strbuf.h"
 
 #define SEEDS 6
 
@@ -41,7 +42,7 @@ static void one(const struct est_row *r, unsigned seed, double *exact, double *e
 	struct spec_set *s;
 	struct accel_stpu_result res;
 	struct accel_stpu_options o = { seed == 1, 1u << ACCEL_STPU_C0 };
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	snprintf(yaml, sizeof(yaml), "stpu:\n  array: {rows: %u, cols: 128}\n  matrix: {rows: %llu, "
 		 "cols: %llu, density: {distribution: hypergeometric, density: %.9g}, seed: %u}\n",
@@ -49,7 +50,7 @@ static void one(const struct est_row *r, unsigned seed, double *exact, double *e
 		 r->density, seed);
 	s = sf_load(yaml);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, &o, &res, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, &o, &res, &err), 0);
 	*exact = (double)res.scheme[ACCEL_STPU_C0].packing.packed_width;
 	if (seed == 1) {
 		CU_ASSERT_TRUE(res.estimate.valid);
@@ -119,10 +120,10 @@ static void test_not_uniform(void)
 	struct spec_set *s = sf_load("stpu:\n  array: {rows: 8, cols: 8}\n  matrix: {rows: 40, "
 				     "cols: 40, density: {distribution: banded, band_width: 1}}\n");
 	struct accel_stpu_result r;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, &err), 0);
 	CU_ASSERT_FALSE(r.estimate.valid);
 	spec_set_free(s);
 }

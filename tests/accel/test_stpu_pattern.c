@@ -14,9 +14,10 @@
 #include "accel/stpu_int.h"
 #include "tests/accel/stpu_fixture.h"
 #include "tests/unit.h"
+#include "util/strbuf.h"
 
 /* Build the pattern of a design given under 'matrix:'. */
-static int build(const char *matrix, struct stpu_pattern *p, char *err, size_t size)
+static int build(const char *matrix, struct stpu_pattern *p, struct strbuf *err)
 {
 	char yaml[512];
 	struct spec_set *s;
@@ -25,7 +26,7 @@ static int build(const char *matrix, struct stpu_pattern *p, char *err, size_t s
 	snprintf(yaml, sizeof(yaml), "stpu:\n  matrix: %s\n", matrix);
 	s = sf_load(yaml);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	rc = stpu_pattern_build(s->stpu, p, err, size);
+	rc = stpu_pattern_build(s->stpu, p, err);
 	spec_set_free(s);
 	return rc;
 }
@@ -73,9 +74,9 @@ static void test_generated(void)
 
 	for (i = 0; i < sizeof(gens) / sizeof(gens[0]); i++) {
 		struct stpu_pattern p = STPU_PATTERN_INIT, q = STPU_PATTERN_INIT;
-		char err[256];
-		CU_ASSERT_EQUAL_FATAL(build(gens[i].matrix, &p, err, sizeof(err)), 0);
-		CU_ASSERT_EQUAL_FATAL(build(gens[i].matrix, &q, err, sizeof(err)), 0);
+		struct strbuf err = STRBUF_INIT;
+		CU_ASSERT_EQUAL_FATAL(build(gens[i].matrix, &p, &err), 0);
+		CU_ASSERT_EQUAL_FATAL(build(gens[i].matrix, &q, &err), 0);
 		if (gens[i].nnz || strstr(gens[i].matrix, "density: 0}"))
 			CU_ASSERT_EQUAL(p.nnz, gens[i].nnz);
 		CU_ASSERT_TRUE(well_formed(&p));
@@ -91,12 +92,10 @@ static void test_generated(void)
 static void test_seeds(void)
 {
 	struct stpu_pattern p = STPU_PATTERN_INIT, q = STPU_PATTERN_INIT;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
-	CU_ASSERT_EQUAL_FATAL(build("{rows: 64, cols: 64, density: 0.1, seed: 1}", &p, err,
-				    sizeof(err)), 0);
-	CU_ASSERT_EQUAL_FATAL(build("{rows: 64, cols: 64, density: 0.1, seed: 2}", &q, err,
-				    sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(build("{rows: 64, cols: 64, density: 0.1, seed: 1}", &p, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(build("{rows: 64, cols: 64, density: 0.1, seed: 2}", &q, &err), 0);
 	CU_ASSERT_EQUAL(p.nnz, q.nnz);
 	CU_ASSERT_NOT_EQUAL(memcmp(p.row_idx, q.row_idx, p.nnz * sizeof(*p.row_idx)), 0);
 	stpu_pattern_release(&p);
@@ -107,11 +106,11 @@ static void test_seeds(void)
 static void test_banded(void)
 {
 	struct stpu_pattern p = STPU_PATTERN_INIT;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 	uint64_t c, k;
 
 	CU_ASSERT_EQUAL_FATAL(build("{rows: 6, cols: 6, density: {distribution: banded, "
-				    "band_width: 1}}", &p, err, sizeof(err)), 0);
+				    "band_width: 1}}", &p, &err), 0);
 	CU_ASSERT_EQUAL(p.nnz, 16);
 	for (c = 0; c < 6; c++)
 		for (k = p.col_ptr[c]; k < p.col_ptr[c + 1]; k++)
@@ -138,12 +137,12 @@ static void test_power_law_rows(void)
 		struct spec_set *s;
 		struct stpu_pattern p = STPU_PATTERN_INIT;
 		uint64_t rows[4] = { 0 }, k;
-		char err[128];
+		struct strbuf err = STRBUF_INIT;
 		snprintf(yaml, sizeof(yaml), "stpu:\n  matrix: {rows: 4, cols: 10, density: "
 			 "{distribution: power_law, density: 0.5, exponent: %s}}\n", exps[e]);
 		s = sf_load(yaml);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-		CU_ASSERT_EQUAL_FATAL(stpu_pattern_build(s->stpu, &p, err, sizeof(err)), 0);
+		CU_ASSERT_EQUAL_FATAL(stpu_pattern_build(s->stpu, &p, &err), 0);
 		for (k = 0; k < p.nnz; k++)
 			rows[p.row_idx[k]]++;
 		for (k = 0; k < 4; k++)
@@ -158,11 +157,11 @@ static void test_power_law_permuted(void)
 {
 	struct stpu_pattern p = STPU_PATTERN_INIT;
 	uint64_t rows[4] = { 0 }, sorted[4], k, i, j;
-	char err[128];
+	struct strbuf err = STRBUF_INIT;
 
 	CU_ASSERT_EQUAL_FATAL(build("{rows: 4, cols: 10, density: {distribution: power_law, "
 				    "density: 0.5, exponent: 1, permute_rows: true}, seed: 5}", &p,
-				    err, sizeof(err)), 0);
+				    &err), 0);
 	for (k = 0; k < p.nnz; k++)
 		rows[p.row_idx[k]]++;
 	memcpy(sorted, rows, sizeof(rows));
@@ -186,7 +185,7 @@ static void test_power_law_permuted(void)
  * refuses such a design first.
  */
 static int build_grown(const char *matrix, uint64_t rows, uint64_t cols, struct stpu_pattern *p,
-		       char *err, size_t size)
+		       struct strbuf *err)
 {
 	char yaml[512];
 	struct spec_set *s;
@@ -199,7 +198,7 @@ static int build_grown(const char *matrix, uint64_t rows, uint64_t cols, struct 
 	st = (struct spec_stpu *)s->stpu;
 	st->matrix_rows = rows;
 	st->matrix_cols = cols;
-	rc = stpu_pattern_build(st, p, err, size);
+	rc = stpu_pattern_build(st, p, err);
 	spec_set_free(s);
 	return rc;
 }
@@ -207,18 +206,18 @@ static int build_grown(const char *matrix, uint64_t rows, uint64_t cols, struct 
 static void test_too_large(void)
 {
 	struct stpu_pattern p = STPU_PATTERN_INIT;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	CU_ASSERT_EQUAL(build_grown("{rows: 10, cols: 10, density: 0.5}", 10000000, 10000000, &p,
-				    err, sizeof(err)), -1);
-	CU_ASSERT_STRING_EQUAL(err, "a 10000000 x 10000000 matrix with 50000000000000 non-zeros "
+				    &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.buf, "a 10000000 x 10000000 matrix with 50000000000000 non-zeros "
 			       "is too large to generate (at most 2^32 positions, or 2^27 "
 			       "non-zeros)");
 	CU_ASSERT_EQUAL(build_grown("{rows: 10, cols: 10, density: {distribution: power_law, "
-				    "density: 0.5, exponent: 1}}", 100000, 100000, &p, err,
-				    sizeof(err)), -1);
-	CU_ASSERT_STRING_EQUAL(err, "a power-law matrix with 5000000000 non-zeros is too large "
+				    "density: 0.5, exponent: 1}}", 100000, 100000, &p, &err), -1);
+	CU_ASSERT_STRING_EQUAL(err.buf, "a power-law matrix with 5000000000 non-zeros is too large "
 			       "to generate (at most 2^27)");
+	strbuf_release(&err);
 }
 
 static CU_TestInfo tests[] = {

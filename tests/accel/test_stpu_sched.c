@@ -95,8 +95,56 @@ static void test_empty(void)
 	stpu_sched_release(&s);
 }
 
+/*
+ * TRIGGER_ARRIVAL blocks scheduled n at a time give what they give one by
+ * one: every field of the state after runs of blocks (of mixed rows, some
+ * runs block by block), on arrays from 1 x 1 up, including saw = 1 and 2
+ * where the recurrence's other terms come closest to binding.
+ */
+static void test_arrival_runs(void)
+{
+	static const unsigned arrays[][2] = { { 1, 1 }, { 2, 1 }, { 1, 2 }, { 3, 2 }, { 4, 4 },
+					      { 7, 5 }, { 128, 128 } };
+	static const uint32_t ones[128] = { 1 };
+	uint64_t seed = 12345;
+	size_t a, t;
+
+	for (a = 0; a < sizeof(arrays) / sizeof(arrays[0]); a++)
+		for (t = 0; t < 20; t++) {
+			unsigned sah = arrays[a][0], saw = arrays[a][1], run, c;
+			struct stpu_sched one, many;
+			stpu_sched_init(&one, sah, saw, STPU_TRIGGER_ARRIVAL);
+			stpu_sched_init(&many, sah, saw, STPU_TRIGGER_ARRIVAL);
+			for (run = 0; run < 6; run++) {
+				uint64_t n, i;
+				unsigned n_rows;
+				seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+				n = (seed >> 33) % 7;
+				n_rows = 1 + (unsigned)((seed >> 45) % sah);
+				for (i = 0; i < n; i++)
+					stpu_sched_block(&one, n_rows, saw, ones);
+				if ((seed >> 20) % 3 == 0)
+					for (i = 0; i < n; i++)
+						stpu_sched_block(&many, n_rows, 1 + (unsigned)(i % saw),
+								 ones);
+				else
+					stpu_sched_arrival_blocks(&many, n_rows, n);
+			}
+			CU_ASSERT_EQUAL(many.n_blocks, one.n_blocks);
+			CU_ASSERT_EQUAL(many.w_prev, one.w_prev);
+			CU_ASSERT_EQUAL(many.e_last_prev2, one.e_last_prev2);
+			CU_ASSERT_EQUAL(many.done, one.done);
+			CU_ASSERT_EQUAL(stpu_sched_cycles(&many), stpu_sched_cycles(&one));
+			for (c = 0; one.n_blocks && c < saw; c++)
+				CU_ASSERT_EQUAL(many.e_prev[c], one.e_prev[c]);
+			stpu_sched_release(&one);
+			stpu_sched_release(&many);
+		}
+}
+
 static CU_TestInfo tests[] = {
 	{ "schedule", test_schedule },
+	{ "arrival blocks at once", test_arrival_runs },
 	{ "empty", test_empty },
 	CU_TEST_INFO_NULL,
 };

@@ -124,12 +124,12 @@ static void test_model_equals_simulation(void)
 		struct accel_stpu_result r;
 		struct arena a = ARENA_INIT;
 		const struct spec_matrix *m;
-		char err[256];
+		struct strbuf err = STRBUF_INIT;
 		unsigned k, f;
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-		CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, err, sizeof(err)), 0);
-		m = accel_stpu_matrix(s->stpu, &a, err, sizeof(err));
+		CU_ASSERT_EQUAL_FATAL(accel_stpu_eval(s, NULL, &r, &err), 0);
+		m = accel_stpu_matrix(s->stpu, &a, &err);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 		CU_ASSERT_EQUAL(m->nnz, r.nnz);
 		for (k = 0; k < ACCEL_STPU_N_SCHEMES; k++) {
@@ -137,7 +137,7 @@ static void test_model_equals_simulation(void)
 			const struct accel_stpu_counts *c = &mr->counts;
 			struct exec_stpu_result e;
 			CU_ASSERT_EQUAL_FATAL(exec_stpu_run(s->stpu, m, (enum exec_stpu_scheme)k, 3,
-							    &e, err, sizeof(err)), 0);
+							    &e, &err), 0);
 			{
 				const struct field fs[] = {
 					{ "packed width", mr->packing.packed_width, e.packed_width },

@@ -55,7 +55,7 @@ grep -q '"roofline"' "$tmp/plain.json" && fail "model without --roofline writes 
 [ $? = 2 ] && grep -q "^fiberloop model: '--roofline' takes no value$" "$tmp/err" ||
 	{ fail "--roofline=yes"; cat "$tmp/err"; }
 "$FIBERLOOP" exec --roofline "$T/arch.yaml" >"$tmp/out" 2>"$tmp/err"
-[ $? = 2 ] && grep -q "^fiberloop exec: '--roofline' is not an option of 'exec' (it is one of 'model', 'map')$" \
+[ $? = 2 ] && grep -q "^fiberloop exec: '--roofline' is not an option of 'exec' (it is one of 'model', 'map', 'sweep', 'batch')$" \
 	"$tmp/err" || { fail "exec --roofline"; cat "$tmp/err"; }
 # a network's layers replace the problem: neither goes with --layers
 for opt in "--prune A=2:4:K" --roofline; do

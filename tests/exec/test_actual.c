@@ -159,7 +159,7 @@ static void check_executor(const struct exec_result *r, const struct expect *e)
 static void check_model(const struct spec_set *s, const struct exec_result *r)
 {
 	struct model_result *mr = calloc(1, sizeof(*mr));
-	struct model_ws *ws = model_ws_new(s, NULL, NULL, 0);
+	struct model_ws *ws = model_ws_new(s, NULL, NULL);
 	unsigned l, t, k;
 	bool sparse_model;
 

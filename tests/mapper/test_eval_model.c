@@ -84,7 +84,7 @@ static void test_roundtrip(void)
 		remove(tmp);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(back);
 		CU_ASSERT_TRUE_FATAL(back->has_mapping);
-		ws = model_ws_new(back, NULL, NULL, 0);
+		ws = model_ws_new(back, NULL, NULL);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(ws);
 		CU_ASSERT_EQUAL(model_eval(ws, back->mapping, mr), 0);
 		mapper_metrics_of_result(mr, metrics);
@@ -121,7 +121,7 @@ static void test_evaluator(void)
 	mapper_evaluator_model(&ev, &mc);
 	ews = ev.ws_new(ev.ctx);
 	ev.eval(ews, s->mapping, &out);
-	ws = model_ws_new(s, NULL, NULL, 0);
+	ws = model_ws_new(s, NULL, NULL);
 	CU_ASSERT_EQUAL(model_eval(ws, s->mapping, mr), 0);
 	CU_ASSERT_EQUAL(out.status, MAPPER_OK);
 	CU_ASSERT_EQUAL(out.metrics[SPEC_METRIC_ENERGY], mr->energy_pj);
@@ -194,7 +194,7 @@ static void test_precheck_agrees(void)
 		opt.footprint = cases[i].footprint;
 		ms = mapper_space_new(s, &opt, &dl);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
-		ws = model_ws_new(s, &opt, NULL, 0);
+		ws = model_ws_new(s, &opt, NULL);
 		ms_if_init(&fi, ms);
 		rng_seed(&r, 17);
 		for (n = 0; n < 3000; n++) {
@@ -277,7 +277,7 @@ static void test_precheck_exact_fits(void)
 		CU_ASSERT_EQUAL_FATAL(ms_point_from_mapping(ms, &fi, s->mapping, &p), 0);
 		CU_ASSERT_EQUAL(fi.need[0][inputs], rows[i].inputs_words);
 		CU_ASSERT_EQUAL(ms_keep_check(ms, &fi, p.keep, &lvl), rows[i].pre);
-		ws = model_ws_new(s, &opt, NULL, 0);
+		ws = model_ws_new(s, &opt, NULL);
 		CU_ASSERT_EQUAL(model_eval(ws, s->mapping, mr), rows[i].status == EVAL_OK ? 0 : -1);
 		CU_ASSERT_EQUAL(mr->status, rows[i].status);
 		if (rows[i].pre != MAPPER_OK) {

@@ -373,7 +373,39 @@ static void test_thread_start_failure(void)
 	teardown(&f);
 }
 
+/*
+ * No more worker threads than streams with work: 64 asked for 5 streams
+ * start 5, and 2 in the part of the search that runs 2 of the 5 streams.
+ */
+static void test_threads_capped_by_streams(void)
+{
+	static const unsigned fail_every = 5;
+	struct fixture f;
+	struct mapper_options o;
+	struct mapper_result r;
+	struct mapper_part *part;
+
+	setup(&f, &fail_every);
+	options(&o, SPEC_SEARCH_RANDOM_PRUNED, 64);
+	o.search_size = 20;
+	o.refine = 0;
+	create_calls = n_created = n_joined = 0;
+	CU_ASSERT_EQUAL_FATAL(mapper_run(f.ms, &f.ev, &o, &r), 0);
+	CU_ASSERT_EQUAL(r.n_threads, 5);
+	CU_ASSERT_EQUAL(n_created, 5);
+	CU_ASSERT_EQUAL(n_joined, 5);
+	part = xcalloc(1, mapper_part_size(o.n_streams));
+	CU_ASSERT_EQUAL(mapper_run_part(f.ms, &f.ev, &o, 1, 3, part), 0);   /* streams 1 and 4 */
+	CU_ASSERT_EQUAL(part->n_threads, 2);
+	free(part);
+	o.n_threads = 3;
+	CU_ASSERT_EQUAL_FATAL(mapper_run(f.ms, &f.ev, &o, &r), 0);
+	CU_ASSERT_EQUAL(r.n_threads, 3);
+	teardown(&f);
+}
+
 static CU_TestInfo run_tests[] = {
+	{ "threads capped by the streams", test_threads_capped_by_streams },
 	{ "independent of the thread count", test_thread_independence },
 	{ "parts of a search merged", test_parts },
 	{ "timeout", test_timeout },

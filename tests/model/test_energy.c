@@ -28,7 +28,7 @@ static struct model_ws *one_level(const char *actions, const char *mac_actions)
 	tb_temporal(&tb_, 0, "K4", "K");
 	if (tb_finish(&tb_) < 0)
 		BUG("one level");
-	return model_ws_new(&tb_.s, NULL, NULL, 0);
+	return model_ws_new(&tb_.s, NULL, NULL);
 }
 
 static void test_storage_priority(void)
@@ -102,7 +102,7 @@ static void test_pat_fallback(void)
 		tb_ert(&tb_, 0, "access=0.01 leak=0.02");
 		tb_temporal(&tb_, 0, "K4", "K");
 		CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
-		ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+		ws = model_ws_new(&tb_.s, NULL, NULL);
 		CU_ASSERT_EQUAL(ws->lev_energy[0].source, MODEL_ENERGY_ERT);
 		CU_ASSERT_DOUBLE_EQUAL(ws->lev_energy[0].op_pj[rows[i].op], rows[i].pj, 1e-12);
 		CU_ASSERT_DOUBLE_EQUAL(ws->lev_energy[0].op_pj[MODEL_OP_LEAK], 0.02, 1e-12);
@@ -153,7 +153,7 @@ static void test_sources(void)
 	model_ws_free(ws);
 	tb_.levels[0].has_vector_access_energy = true;
 	tb_.levels[0].vector_access_energy_pj = 9;
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_EQUAL(ws->lev_energy[0].source, MODEL_ENERGY_USER);
 	CU_ASSERT_DOUBLE_EQUAL(ws->lev_energy[0].op_pj[MODEL_OP_RANDOM_READ], 9, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(ws->lev_energy[0].op_pj[MODEL_OP_RANDOM_FILL], 9, 1e-12);
@@ -188,7 +188,7 @@ static void test_preset_plausible(void)
 		tb_temporal(&tb_, 1, "K4", "K");
 		CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
 		opt.energy_preset = presets[i];
-		ws = model_ws_new(&tb_.s, &opt, NULL, 0);
+		ws = model_ws_new(&tb_.s, &opt, NULL);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(ws);
 		CU_ASSERT(ws->lev_energy[1].op_pj[MODEL_OP_RANDOM_READ] >
 			  20 * ws->lev_energy[0].op_pj[MODEL_OP_RANDOM_READ]);
@@ -207,7 +207,7 @@ static void test_area_single_precision(void)
 	ws = one_level("read=1", NULL);
 	model_ws_free(ws);
 	tb_.levels[0].art = &art;
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_DOUBLE_EQUAL(ws->lev_energy[0].area_um2, (double)1419.815f, 0);
 	CU_ASSERT(ws->lev_energy[0].area_um2 < 1419.815);
 	model_ws_free(ws);

@@ -43,7 +43,7 @@ static void dot_product(unsigned depth, unsigned width)
 
 static int evaluate(void)
 {
-	struct model_ws *ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	struct model_ws *ws = model_ws_new(&tb_.s, NULL, NULL);
 	int rc = model_eval(ws, &tb_.m, &res_);
 	model_ws_free(ws);
 	return rc;
@@ -145,12 +145,12 @@ static void test_check_capacity(void)
 	struct model_ws *ws;
 
 	dot_product(16, 8);
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_EQUAL(model_check_capacity(ws, &tb_.m, &res_), -1);
 	CU_ASSERT_EQUAL(res_.status, EVAL_OVER_CAPACITY);
 	model_ws_free(ws);
 	dot_product(64, 8);
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_EQUAL(model_check_capacity(ws, &tb_.m, &res_), 0);
 	CU_ASSERT_EQUAL(res_.status, EVAL_OK);
 	model_ws_free(ws);
@@ -217,7 +217,7 @@ static void test_count_range_factor(void)
 		tb_level(&tb_, "Buffer", 0, 8, 8, 1, 1);
 		tb_temporal(&tb_, 0, "K16 M1", "KM");
 		CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
-		ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+		ws = model_ws_new(&tb_.s, NULL, NULL);
 		CU_ASSERT_DOUBLE_EQUAL(model_count_range_factor(ws), rows[i].factor, 0);
 		model_ws_free(ws);
 	}

@@ -30,7 +30,7 @@ static struct model_ws *strided(enum model_footprint mode)
 	if (tb_finish(&tb_) < 0)
 		BUG("strided");
 	opt.footprint = mode;
-	return model_ws_new(&tb_.s, &opt, NULL, 0);
+	return model_ws_new(&tb_.s, &opt, NULL);
 }
 
 static void test_sizes(void)
@@ -102,9 +102,9 @@ static void test_tile_words(void)
 		tb_level(&tb_, "buf", 0, 16, 16, 1, 1);
 		tb_temporal(&tb_, 0, "P112 R3 Q7", "PRQ");
 		CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
-		hull = model_ws_new(&tb_.s, &opt, NULL, 0);
+		hull = model_ws_new(&tb_.s, &opt, NULL);
 		opt.footprint = MODEL_FOOTPRINT_EXACT;
-		exact = model_ws_new(&tb_.s, &opt, NULL, 0);
+		exact = model_ws_new(&tb_.s, &opt, NULL);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(exact);
 		CU_ASSERT_EQUAL(model_tile_words(hull, 0, ext), rows[i].hull * 7);
 		CU_ASSERT_EQUAL(model_tile_words(exact, 0, ext), rows[i].exact * 7);
@@ -163,7 +163,7 @@ static void test_extents(void)
 	tb_level(&tb_, "buf", 64, 16, 16, 1, 1);
 	tb_temporal(&tb_, 0, "A4 B4 C4", "ABC");
 	CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	model_proj_box(&ws->proj[0], lo, op, &b);
 	/* A in [1, 2], B in [1, 3]: A - 3B spans [1 - 9, 2 - 3] = [-8, -1] */
 	CU_ASSERT_EQUAL(b.lo[0], -8);

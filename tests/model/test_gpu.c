@@ -70,7 +70,7 @@ static void gemm_gpu(uint64_t warp_registers, bool serial, const char *l2_loops,
 
 static int evaluate(void)
 {
-	struct model_ws *ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	struct model_ws *ws = model_ws_new(&tb_.s, NULL, NULL);
 	int rc = model_eval(ws, &tb_.m, &res_);
 	model_ws_free(ws);
 	return rc;

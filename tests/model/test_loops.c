@@ -41,7 +41,7 @@ static void test_loop_table(void)
 	unsigned i;
 
 	tb_simple_weight_stationary(&tb_);
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	model_loops_prepare(ws, &tb_.m);
 	CU_ASSERT_EQUAL_FATAL(ws->n_loops, ARRAY_SIZE(rows));
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
@@ -63,7 +63,7 @@ static void test_levels(void)
 	struct model_ws *ws;
 
 	tb_simple_weight_stationary(&tb_);
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	model_loops_prepare(ws, &tb_.m);
 	/* pe_spad's boundary (R3): Q 4*2, P 28*2, R 3 */
 	CU_ASSERT_EQUAL(ws->loops[6].extent[Q], 8);
@@ -111,7 +111,7 @@ static void test_residuals(void)
 	tb_temporal(&tb_, 1, "K3", "K");
 	CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
 	CU_ASSERT(tb_.m.is_imperfect);
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	model_loops_prepare(ws, &tb_.m);
 	/* loops: reg filler (K1), spatial K4 (residual 2), buf K3 */
 	CU_ASSERT_EQUAL_FATAL(ws->n_loops, 3);

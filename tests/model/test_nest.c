@@ -27,7 +27,7 @@ static struct model_ws *window_ws(void)
 	tb_temporal(&tb_, 0, "R3 P3 C2", "RPC");
 	if (tb_finish(&tb_) < 0)
 		BUG("window design");
-	return model_ws_new(&tb_.s, NULL, NULL, 0);
+	return model_ws_new(&tb_.s, NULL, NULL);
 }
 
 /* A spatial group of loops on the given dims (innermost first), stride 1. */

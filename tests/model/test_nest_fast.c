@@ -57,8 +57,8 @@ static void random_mappings(void (*build)(struct tb *), unsigned n, unsigned *n_
 
 	walk.no_fast_path = true;
 	build(&tb_);
-	wf = model_ws_new(&tb_.s, &fast, NULL, 0);
-	ww = model_ws_new(&tb_.s, &walk, NULL, 0);
+	wf = model_ws_new(&tb_.s, &fast, NULL);
+	ww = model_ws_new(&tb_.s, &walk, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(wf);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ww);
 	rng_seed(&r, 2024);
@@ -123,8 +123,8 @@ static void test_worked_example(void)
 
 	walk.no_fast_path = true;
 	tb_simple_weight_stationary(&tb_);
-	ws[0] = model_ws_new(&tb_.s, &fast, NULL, 0);
-	ws[1] = model_ws_new(&tb_.s, &walk, NULL, 0);
+	ws[0] = model_ws_new(&tb_.s, &fast, NULL);
+	ws[1] = model_ws_new(&tb_.s, &walk, NULL);
 	for (k = 0; k < 2; k++) {
 		CU_ASSERT_EQUAL_FATAL(model_eval(ws[k], &tb_.m, res[k]), 0);
 		for (i = 0; i < ARRAY_SIZE(rows); i++) {

@@ -36,7 +36,7 @@ static void test_link_transfers(void)
 	tb_spatial(&tb_, 1, "R3", "R", 1);
 	tb_temporal(&tb_, 1, "P8", "P");
 	CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
 	CU_ASSERT(res_.nest_walked);     /* the fast path saw a possible link */
 	buf = &res_.tiles[1][0];
@@ -59,7 +59,7 @@ static void test_no_link_transfer(void)
 	struct model_ws *ws;
 
 	tb_.m.levels[1].no_link_transfer_mask = 1u << 0;
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
 	CU_ASSERT_FALSE(res_.nest_walked);
 	CU_ASSERT_EQUAL(res_.tiles[1][0].reads, 3 * 8);
@@ -109,7 +109,7 @@ static void test_mac_links(void)
 	walk.no_fast_path = true;
 	mac_links_design("M", 8, "K", 4, "K", "M", "M4", "MK", "M2 K4", "MK");
 	for (k = 0; k < 2; k++) {
-		ws = model_ws_new(&tb_.s, k ? &walk : NULL, NULL, 0);
+		ws = model_ws_new(&tb_.s, k ? &walk : NULL, NULL);
 		CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
 		CU_ASSERT_EQUAL(res_.nest_walked, k == 1);
 		CU_ASSERT_EQUAL(res_.tiles[0][0].reads, 4);
@@ -119,7 +119,7 @@ static void test_mac_links(void)
 		model_ws_free(ws);
 	}
 	tb_.m.levels[0].no_link_transfer_mask = 1u << 0;
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
 	CU_ASSERT_EQUAL(res_.tiles[0][0].reads, 8);
 	model_ws_free(ws);
@@ -136,7 +136,7 @@ static void test_mac_links_window(void)
 	struct model_ws *ws;
 
 	mac_links_design("R", 3, "P", 8, "P+R", "P", "R3", "RP", "P8", "RP");
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
 	CU_ASSERT(res_.nest_walked);
 	CU_ASSERT_EQUAL(res_.tiles[0][0].reads, 3 + 7);
@@ -175,7 +175,7 @@ static void test_slide_over_zero_translations(void)
 	tb_temporal(&tb_, 1, "M2 P4", "MP");
 	CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
 	for (k = 0; k < 2; k++) {
-		ws = model_ws_new(&tb_.s, k ? &walk : NULL, NULL, 0);
+		ws = model_ws_new(&tb_.s, k ? &walk : NULL, NULL);
 		CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
 		CU_ASSERT_EQUAL(res_.tiles[0][0].shape, 4);
 		CU_ASSERT_EQUAL(res_.tiles[0][0].fills, 10);
@@ -208,7 +208,7 @@ static void test_residual(void)
 	tb_temporal(&tb_, 0, "K4,2", "K");
 	tb_temporal(&tb_, 1, "K3", "K");
 	CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
 	CU_ASSERT(res_.nest_walked);
 	CU_ASSERT_EQUAL(res_.compute.algorithmic, 10);
@@ -256,7 +256,7 @@ static void test_residual_invariants(void)
 		snprintf(f, sizeof(f), "K%llu", (unsigned long long)outer);
 		tb_temporal(&tb_, 1, f, "K");
 		CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
-		ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+		ws = model_ws_new(&tb_.s, NULL, NULL);
 		CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
 		CU_ASSERT_EQUAL(res_.compute.algorithmic, 3 * k);
 		CU_ASSERT_EQUAL(res_.tiles[0][1].reads, 3 * k);      /* B at the register */

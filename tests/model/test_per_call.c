@@ -43,7 +43,7 @@ static void gemm(void)
 
 static void evaluate(void)
 {
-	struct model_ws *ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	struct model_ws *ws = model_ws_new(&tb_.s, NULL, NULL);
 	if (model_eval(ws, &tb_.m, &res_) < 0)
 		BUG("gemm evaluates");
 	model_ws_free(ws);

@@ -20,7 +20,7 @@ static void test_dense_defaults(void)
 	tb_simple_weight_stationary(&tb_);
 	tb_.tensors[1].density.kind = SPEC_DENSITY_HYPERGEOMETRIC;
 	tb_.s.sparse.present = true;      /* the key exists, lists nothing */
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
 	CU_ASSERT(res_.is_sparse_layout);
 	for (l = 0; l < res_.n_levels; l++) {
@@ -75,7 +75,7 @@ static void test_compute_gating_only(void)
 	tb_temporal(&tb_, 0, "K16", "KM");
 	tb_compute_opt(&tb_, true, false);
 	CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
 	CU_ASSERT_EQUAL(res_.compute.algorithmic, 16);
 	CU_ASSERT_EQUAL(res_.compute.random, 4);
@@ -110,7 +110,7 @@ static void test_density_names(void)
 	tb_temporal(&tb_, 0, "K8 M8", "KM");
 	tb_compute_opt(&tb_, true, false);
 	CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
 	CU_ASSERT_STRING_EQUAL(res_.tiles[0][0].density_name, "banded-1");
 	/* 22 of 64 positions are non-zero (8 + 2 x 7) */
@@ -134,14 +134,14 @@ static void test_precheck(void)
 	tb_keep(&tb_, 0, "B");
 	tb_.m.levels[0].keep_mask = 1u << 1;
 	CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_EQUAL(model_check_capacity(ws, &tb_.m, &res_), -1);
 	CU_ASSERT_EQUAL(res_.status, EVAL_OVER_CAPACITY);
 	model_ws_free(ws);
 
 	tb_format(&tb_, 0, "B", "UOP CP");
 	CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_EQUAL(model_check_capacity(ws, &tb_.m, &res_), 0);
 	CU_ASSERT_EQUAL(model_eval(ws, &tb_.m, &res_), 0);
 	CU_ASSERT_EQUAL(res_.tiles[0][1].utilized_capacity, 32);

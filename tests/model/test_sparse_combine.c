@@ -23,7 +23,7 @@ static struct spec_set *load(const char *dir, const char *const *files, size_t n
 
 static int eval_set(const struct spec_set *s, struct model_result *r)
 {
-	struct model_ws *ws = model_ws_new(s, NULL, NULL, 0);
+	struct model_ws *ws = model_ws_new(s, NULL, NULL);
 	int rc = model_eval(ws, s->mapping, r);
 
 	model_ws_free(ws);

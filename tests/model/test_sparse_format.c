@@ -27,7 +27,7 @@ static void safs(struct tb *b)
 
 static int eval(struct tb *b, struct model_result *r)
 {
-	struct model_ws *ws = model_ws_new(&b->s, NULL, NULL, 0);
+	struct model_ws *ws = model_ws_new(&b->s, NULL, NULL);
 	int rc = model_eval(ws, &b->m, r);
 
 	model_ws_free(ws);

@@ -21,7 +21,7 @@ static struct model_result res_;
 
 static int eval(struct tb *b, struct model_result *r)
 {
-	struct model_ws *ws = model_ws_new(&b->s, NULL, NULL, 0);
+	struct model_ws *ws = model_ws_new(&b->s, NULL, NULL);
 	int rc = model_eval(ws, &b->m, r);
 
 	model_ws_free(ws);
@@ -213,7 +213,7 @@ static void test_vector_ratio(void)
 
 	s = unit_load_case("04.2.3-eyeriss-like-onchip-compression", files, 4, true);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	ws = model_ws_new(s, NULL, NULL, 0);
+	ws = model_ws_new(s, NULL, NULL);
 	CU_ASSERT_EQUAL_FATAL(model_eval(ws, s->mapping, &res_), 0);
 	CU_ASSERT_DOUBLE_EQUAL(res_.tiles[5][1].vector_ratio, 7 / 6.6, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(res_.tiles[6][1].vector_ratio, 1.0, 0);  /* DRAM: a big tile */

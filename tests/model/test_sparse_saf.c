@@ -28,7 +28,7 @@ static struct spec_set *load(const char *dir, const char *const *files, size_t n
 
 static int eval_set(const struct spec_set *s, struct model_result *r)
 {
-	struct model_ws *ws = model_ws_new(s, NULL, NULL, 0);
+	struct model_ws *ws = model_ws_new(s, NULL, NULL);
 	int rc = model_eval(ws, s->mapping, r);
 
 	model_ws_free(ws);
@@ -288,13 +288,13 @@ static void test_reentrant(void)
 	tb_saf(&tb_, 0, SPEC_SAF_SKIPPING, "B", "A");
 	tb_saf(&tb_, 0, SPEC_SAF_SKIPPING, "Z", "A B");
 	CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	rng_seed(&r, 42);
 	for (i = 0; i < 200; i++) {
 		int rc1, rc2;
 		CU_ASSERT_EQUAL_FATAL(tb_random_mapping(&tb_, &r), 0);
 		rc1 = model_eval(ws, &tb_.m, &res_);
-		fresh = model_ws_new(&tb_.s, NULL, NULL, 0);
+		fresh = model_ws_new(&tb_.s, NULL, NULL);
 		rc2 = model_eval(fresh, &tb_.m, &res2_);
 		model_ws_free(fresh);
 		CU_ASSERT_EQUAL(rc1, rc2);
@@ -356,7 +356,7 @@ static void test_position_skipping(void)
 	struct model_ws *ws;
 
 	dstc_like(&tb_, true);
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
 	model_ws_free(ws);
 	CU_ASSERT_EQUAL(res_.algorithmic_computes, 64);
@@ -368,7 +368,7 @@ static void test_position_skipping(void)
 	CU_ASSERT_EQUAL(res_.tiles[0][0].actions[MODEL_OP_SKIPPED_READ], 0);
 
 	dstc_like(&tb_, false);                             /* no metadata: no positions */
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_EQUAL(model_eval(ws, &tb_.m, &res_), -1);
 	model_ws_free(ws);
 	CU_ASSERT_EQUAL(res_.status, EVAL_SPARSE);

@@ -13,7 +13,7 @@ static struct model_result res_;
 
 static void evaluate(void)
 {
-	struct model_ws *ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	struct model_ws *ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
 	model_ws_free(ws);
 }

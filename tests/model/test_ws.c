@@ -8,6 +8,7 @@
 #include "model/model_int.h"
 #include "tests/model/tb.h"
 #include "tests/unit.h"
+#include "util/strbuf.h"
 #include "util/rng.h"
 #include "util/xalloc.h"
 
@@ -17,19 +18,20 @@ static struct model_result a_, b_;
 static void test_options(void)
 {
 	struct model_options opt = MODEL_OPTIONS_INIT;
-	char err[128] = "";
+	struct strbuf err = STRBUF_INIT;
 	struct model_ws *ws;
 
 	tb_simple_weight_stationary(&tb_);
 	opt.energy_preset = "accelergy99";
-	CU_ASSERT_PTR_NULL(model_ws_new(&tb_.s, &opt, err, sizeof(err)));
-	CU_ASSERT_STRING_EQUAL(err, "unknown energy preset 'accelergy99'");
+	CU_ASSERT_PTR_NULL(model_ws_new(&tb_.s, &opt, &err));
+	CU_ASSERT_STRING_EQUAL(err.buf, "unknown energy preset 'accelergy99'");
 	opt.energy_preset = "horowitz45";
-	ws = model_ws_new(&tb_.s, &opt, err, sizeof(err));
+	ws = model_ws_new(&tb_.s, &opt, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ws);
 	CU_ASSERT_PTR_EQUAL(model_ws_spec(ws), &tb_.s);
 	model_ws_free(ws);
 	model_ws_free(NULL);
+	strbuf_release(&err);
 }
 
 static void test_names(void)
@@ -60,12 +62,12 @@ static void test_reuse(void)
 	unsigned i, l, pv, bad = 0;
 
 	tb_mini(&tb_);
-	shared = model_ws_new(&tb_.s, NULL, NULL, 0);
+	shared = model_ws_new(&tb_.s, NULL, NULL);
 	rng_seed(&r, 99);
 	for (i = 0; i < 100; i++) {
 		CU_ASSERT_EQUAL_FATAL(tb_random_mapping(&tb_, &r), 0);
 		model_eval(shared, &tb_.m, &a_);
-		fresh = model_ws_new(&tb_.s, NULL, NULL, 0);
+		fresh = model_ws_new(&tb_.s, NULL, NULL);
 		model_eval(fresh, &tb_.m, &b_);
 		model_ws_free(fresh);
 		bad += a_.status != b_.status || a_.energy_pj != b_.energy_pj ||
@@ -88,7 +90,7 @@ static void test_copy(void)
 	unsigned l;
 
 	tb_simple_weight_stationary(&tb_);
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &a_), 0);
 	memset(&copy, 0xa5, sizeof(copy));
 	model_result_copy(&copy, &a_);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "accel/accel.h"
+#include "exec/exec.h"
 #include "report/report.h"
 #include "tests/specs/spec_test.h"
 #include "tests/unit.h"
@@ -43,11 +44,12 @@ static void test_writers(void)
 	struct accel_ipu_result *r = calloc(1, sizeof(*r));
 	struct strbuf sb = STRBUF_INIT, hdr = STRBUF_INIT, row = STRBUF_INIT;
 	const char *files[1] = { "layer.yaml" };
-	char want[128], err[256];
+	char want[128];
+	struct strbuf err = STRBUF_INIT;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	o.n_samples = 32;
-	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, &o, r, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, &o, r, &err), 0);
 	report_ipu_text(s, r, &sb);
 	snprintf(want, sizeof(want), "Plan: P_X %u x P_Y %u x P_Z %u = %llu tiles", r->plan.px,
 		 r->plan.py, r->plan.pz, (unsigned long long)r->plan.tiles);
@@ -85,10 +87,10 @@ static void test_exec_text(void)
 	struct accel_ipu_result *r = calloc(1, sizeof(*r));
 	struct exec_ipu_result e[2];
 	struct strbuf sb = STRBUF_INIT;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, NULL, r, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(accel_ipu_eval(s, NULL, r, &err), 0);
 	memset(e, 0, sizeof(e));
 	e[0].passes[0].run = e[1].passes[0].run = true;
 	e[0].passes[0].numeric_ok = e[1].passes[0].numeric_ok = true;

@@ -389,13 +389,13 @@ static void test_hand_built(void)
 	struct model_ws *ws;
 
 	tb_simple_weight_stationary(&tb_);
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
 	CU_ASSERT_EQUAL(check_json(&tb_.s, &res_), 0);
 	/* an infeasible mapping: the status part only */
 	tb_.levels[3].effective_size_words = 2;
 	model_ws_free(ws);
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_EQUAL(model_eval(ws, &tb_.m, &res_), -1);
 	CU_ASSERT_EQUAL(res_.status, EVAL_OVER_CAPACITY);
 	CU_ASSERT_EQUAL(check_json(&tb_.s, &res_), 0);
@@ -422,7 +422,7 @@ static void test_conformance(void)
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 		for (i = 0; i < 2; i++) {
 			opt.footprint = i ? MODEL_FOOTPRINT_EXACT : MODEL_FOOTPRINT_TIMELOOP;
-			ws = model_ws_new(s, &opt, NULL, 0);
+			ws = model_ws_new(s, &opt, NULL);
 			CU_ASSERT_PTR_NOT_NULL_FATAL(ws);
 			model_eval(ws, s->mapping, &res_);
 			CU_ASSERT_EQUAL(check_json(s, &res_), 0);
@@ -451,7 +451,7 @@ static void test_roofline(void)
 	const struct jnode *rl;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	ws = model_ws_new(s, NULL, NULL, 0);
+	ws = model_ws_new(s, NULL, NULL);
 	CU_ASSERT_EQUAL_FATAL(model_eval(ws, s->mapping, r), 0);
 	report_json_roofline(s, s->mapping, r, NULL, 0, &sb);
 	doc = jparse(sb.buf);

@@ -36,7 +36,7 @@ static void test_conformance(void)
 		s = unit_load_case(cases[c], files, 3, true);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 		CU_ASSERT_EQUAL_FATAL(fileio_read(ref, &want, &err), 0);
-		ws = model_ws_new(s, NULL, NULL, 0);
+		ws = model_ws_new(s, NULL, NULL);
 		CU_ASSERT_EQUAL_FATAL(model_eval(ws, s->mapping, &res_), 0);
 		report_map_txt(s, s->mapping, &res_, &got);
 		CU_ASSERT_STRING_EQUAL(got.buf, want.buf);
@@ -75,7 +75,7 @@ static void test_suffixes(void)
 	tb_spatial(&tb_, 1, "K4,2", "K", 1);
 	tb_temporal(&tb_, 1, "K3", "K");
 	CU_ASSERT_EQUAL_FATAL(tb_finish(&tb_), 0);
-	ws = model_ws_new(&tb_.s, NULL, NULL, 0);
+	ws = model_ws_new(&tb_.s, NULL, NULL);
 	CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
 	report_map_txt(&tb_.s, &tb_.m, &res_, &got);
 	CU_ASSERT_STRING_EQUAL(got.buf, want);

@@ -23,7 +23,7 @@ static void make(struct table *t)
 		{ "0.4", "B", "gate", "35", "350", "25", "10" },
 	};
 	static const char *const cols[] = { "density", "fmt", "saf", "energy_pj", "cycles",
-					    "energy_pj[DRAM]", "energy_pj[Buf]" };
+					    "energy_pj.DRAM", "energy_pj.Buf" };
 	static const enum table_type types[] = { TABLE_REAL, TABLE_TEXT, TABLE_TEXT, TABLE_REAL,
 						 TABLE_INT, TABLE_REAL, TABLE_REAL };
 	size_t r, c;
@@ -43,7 +43,7 @@ static void test_lines(void)
 {
 	static const char *const ys[] = { "energy_pj", "cycles" }, *const series[] = { "fmt", "saf" };
 	struct report_plot p = { "density", ys, 2, series, 2, REPORT_LOG_X | REPORT_LOG_Y,
-				 "A title", REPORT_IMAGE_PNG };
+				 "A title", REPORT_IMAGE_PNG, "energy_pj" };
 	struct table t = TABLE_INIT;
 	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
 
@@ -71,7 +71,7 @@ static void test_lines(void)
 static void test_categories_and_levels(void)
 {
 	static const char *const ys[] = { "energy_pj" }, *const levels[] = { "levels" };
-	struct report_plot p = { "fmt", ys, 1, NULL, 0, 0, NULL, REPORT_IMAGE_SVG };
+	struct report_plot p = { "fmt", ys, 1, NULL, 0, 0, NULL, REPORT_IMAGE_SVG, "energy_pj" };
 	struct table t = TABLE_INIT;
 	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
 
@@ -98,7 +98,8 @@ static void test_categories_and_levels(void)
 static void test_errors(void)
 {
 	static const char *const ys[] = { "enrgy_pj" }, *const series[] = { "fmt" };
-	struct report_plot p = { "density", ys, 1, series, 1, 0, NULL, REPORT_IMAGE_SVG };
+	struct report_plot p = { "density", ys, 1, series, 1, 0, NULL, REPORT_IMAGE_SVG,
+				 "energy_pj" };
 	struct table t = TABLE_INIT;
 	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
 

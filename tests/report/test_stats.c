@@ -57,7 +57,7 @@ static void compare_case(const char *name, const char *ref)
 	snprintf(path, sizeof(path), "%s/%s/%s", unit_conformance_dir(), name, ref);
 	CU_ASSERT_EQUAL_FATAL(fileio_read(path, &raw, &err), 0);
 	strip_mapping(raw.buf, &want);
-	ws = model_ws_new(s, NULL, NULL, 0);
+	ws = model_ws_new(s, NULL, NULL);
 	CU_ASSERT_EQUAL_FATAL(model_eval(ws, s->mapping, &res_), 0);
 	report_stats_txt(s, &res_, &got);
 	if (strcmp(got.buf, want.buf)) {
@@ -142,7 +142,7 @@ static void test_sparse_layout(void)
 	unsigned i;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	ws = model_ws_new(s, NULL, NULL, 0);
+	ws = model_ws_new(s, NULL, NULL);
 	CU_ASSERT_EQUAL_FATAL(model_eval(ws, s->mapping, &res_), 0);
 	CU_ASSERT(res_.is_sparse_layout);
 	report_stats_txt(s, &res_, &got);

@@ -21,7 +21,7 @@ static void evaluate(const char *preset)
 	struct model_ws *ws;
 
 	opt.energy_preset = preset;
-	ws = model_ws_new(&tb_.s, &opt, NULL, 0);
+	ws = model_ws_new(&tb_.s, &opt, NULL);
 	CU_ASSERT_EQUAL_FATAL(model_eval(ws, &tb_.m, &res_), 0);
 	model_ws_free(ws);
 }

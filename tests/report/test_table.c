@@ -89,7 +89,42 @@ static void test_text(void)
 	table_release(&t);
 }
 
+/*
+ * A text table never sends raw control bytes to the terminal: C0 controls,
+ * DEL and bytes that are not UTF-8 as \xHH, C1 controls as \u00HH; other
+ * characters as they are; a long cell cut at a character boundary.
+ */
+static void test_text_escapes(void)
+{
+	static const struct {
+		const char *in, *want;
+	} rows[] = {
+		{ "a\377b", "a\\xffb" },
+		{ "\033[31mRED\033]0;pwn\007", "\\x1b[31mRED\\x1b]0;pwn\\x07" },
+		{ "x\ty\177\302\233", "x\\x09y\\x7f\\u009b" },
+		{ "caf\303\251", "caf\303\251" },
+		{ "01234567890123456789012345678901234567890123456789012345678901234567\303\251\303\251\303\251",
+		  "01234567890123456789012345678901234567890123456789012345678901234567..." },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct table t = TABLE_INIT;
+		struct strbuf sb = STRBUF_INIT, want = STRBUF_INIT;
+		table_add_col(&t, "v");
+		table_add_row(&t);
+		table_set(&t, 0, 0, TABLE_TEXT, rows[i].in);
+		report_table_text(&t, NULL, 0, &sb);
+		strbuf_addf(&want, "v\n%s\n", rows[i].want);
+		CU_ASSERT_STRING_EQUAL(sb.buf, want.buf);
+		strbuf_release(&sb);
+		strbuf_release(&want);
+		table_release(&t);
+	}
+}
+
 static CU_TestInfo table_tests[] = {
+	{ "text: control bytes escaped", test_text_escapes },
 	{ "CSV", test_csv },
 	{ "JSON", test_json },
 	{ "text", test_text },

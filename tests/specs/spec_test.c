@@ -76,15 +76,22 @@ const char *st_path(size_t i)
 struct spec_set *st_load(const char *const *texts, size_t n, const struct spec_load_options *opt,
 			 struct diag_list *dl)
 {
+	struct spec_load_options o = { .kinds = unit_spec_kinds };
 	const char *ptrs[8];
 	size_t i;
+
+	if (opt) {
+		o = *opt;
+		if (!o.kinds)
+			o.kinds = unit_spec_kinds;
+	}
 	for (i = 0; i < n && i < 8; i++) {
 		char name[32];
 		snprintf(name, sizeof(name), "f%zu.yaml", i);
 		snprintf(paths[i], sizeof(paths[i]), "%s", st_write(name, texts[i]));
 		ptrs[i] = paths[i];
 	}
-	return spec_set_load(ptrs, n, opt, dl);
+	return spec_set_load(ptrs, n, &o, dl);
 }
 
 char *st_diags(const struct diag_list *dl)

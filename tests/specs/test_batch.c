@@ -30,13 +30,13 @@ static void test_jobs(void)
 	const struct spec_batch_job *j;
 
 	snprintf(path, sizeof(path), "%s", unit_data_path("batch/jobs.yaml"));
-	b = spec_batch_load(path, &dl);
+	b = spec_batch_load(path, NULL, &dl);
 	diag_print(&dl, stderr);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	CU_ASSERT_EQUAL_FATAL(b->n_jobs, 7);
 	j = &b->jobs[0];
 	CU_ASSERT_STRING_EQUAL(j->name, "coord-0.1");
-	CU_ASSERT_EQUAL(j->command, SPEC_BATCH_MODEL);
+	CU_ASSERT_STRING_EQUAL(j->command, "model");
 	CU_ASSERT_EQUAL(j->n_files, 4);
 	/* relative to the batch file's directory */
 	CU_ASSERT_TRUE(ends_with(j->files[3], "/batch/problem-0.1.yaml"));
@@ -54,8 +54,8 @@ static void test_jobs(void)
 	CU_ASSERT_EQUAL_FATAL(b->jobs[3].n_sets, 1);
 	CU_ASSERT_STRING_EQUAL(b->jobs[3].sets[0], "problem.instance.densities.A.density=1.5");
 	/* a map job, and a network that maps without saying so */
-	CU_ASSERT_EQUAL(b->jobs[5].command, SPEC_BATCH_MAP);
-	CU_ASSERT_EQUAL(b->jobs[6].command, SPEC_BATCH_MAP);
+	CU_ASSERT_STRING_EQUAL(b->jobs[5].command, "map");
+	CU_ASSERT_STRING_EQUAL(b->jobs[6].command, "map");
 	CU_ASSERT_EQUAL_FATAL(b->jobs[6].n_layers, 1);
 	CU_ASSERT_TRUE(ends_with(b->jobs[6].layers[0], "/batch/../network/layers"));
 	CU_ASSERT_EQUAL(b->jobs[6].n_tags, 1);        /* the defaults' alone */
@@ -86,7 +86,7 @@ static void test_bad(void)
 	size_t i;
 
 	snprintf(path, sizeof(path), "%s", unit_data_path("batch/bad.yaml"));
-	CU_ASSERT_PTR_NULL(spec_batch_load(path, &dl));
+	CU_ASSERT_PTR_NULL(spec_batch_load(path, NULL, &dl));
 	CU_ASSERT_EQUAL_FATAL(dl.n, sizeof(bad_diags) / sizeof(bad_diags[0]));
 	for (i = 0; i < dl.n; i++) {
 		CU_ASSERT_PTR_EQUAL(dl.items[i].loc.file, path);   /* the caller's string */
@@ -115,7 +115,7 @@ static void test_bad(void)
 			CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
 			fputs(cases[i].text, fp);
 			fclose(fp);
-			CU_ASSERT_PTR_NULL(spec_batch_load(tmp, &dl));
+			CU_ASSERT_PTR_NULL(spec_batch_load(tmp, NULL, &dl));
 			CU_ASSERT_TRUE(dl.n >= 1 && !strcmp(dl.items[0].message, cases[i].message));
 			if (dl.n)
 				fprintf(stderr, "%s", dl.n && strcmp(dl.items[0].message, cases[i].message) ?
@@ -145,7 +145,7 @@ static void test_vars(void)
 	fp = fopen(tmp, "w");
 	fputs(text, fp);
 	fclose(fp);
-	b = spec_batch_load(tmp, &dl);
+	b = spec_batch_load(tmp, NULL, &dl);
 	diag_print(&dl, stderr);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	CU_ASSERT_EQUAL_FATAL(b->jobs[0].n_vars, 2);
@@ -157,7 +157,7 @@ static void test_vars(void)
 	fp = fopen(tmp, "w");
 	fputs("jobs:\n  - {files: [x.yaml], vars: [novalue]}\n", fp);
 	fclose(fp);
-	CU_ASSERT_PTR_NULL(spec_batch_load(tmp, &dl));
+	CU_ASSERT_PTR_NULL(spec_batch_load(tmp, NULL, &dl));
 	CU_ASSERT_TRUE(dl.n >= 1 && !strcmp(dl.items[dl.n - 1].message,
 					    "in 'jobs[0].vars': expected NAME=VALUE, got 'novalue'"));
 	unlink(tmp);
@@ -171,6 +171,38 @@ static void write_tmp(const char *tmp, const char *text)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
 	fputs(text, fp);
 	fclose(fp);
+}
+
+/*
+ * The commands a job may name are the caller's (the kinds' own commands
+ * among them); without a list, the five of every design.
+ */
+static void test_commands(void)
+{
+	static const char *const commands[] = { "check", "model", "map", "exec", "validate",
+						 "ipu", "stpu", NULL };
+	static const char text[] = "jobs:\n  - {files: [a.yaml], command: stpu}\n";
+	struct diag_list dl = DIAG_LIST_INIT;
+	char tmp[] = "/tmp/test_batch.XXXXXX";
+	struct spec_batch *b;
+	int fd = mkstemp(tmp);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	write_tmp(tmp, text);
+	b = spec_batch_load(tmp, commands, &dl);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_STRING_EQUAL(b->jobs[0].command, "stpu");
+	CU_ASSERT_PTR_EQUAL(b->jobs[0].command, commands[6]);
+	spec_batch_free(b);
+	CU_ASSERT_PTR_NULL(spec_batch_load(tmp, NULL, &dl));
+	CU_ASSERT_TRUE(dl.n == 1 && !strcmp(dl.items[0].message, "in 'jobs[0].command': unknown "
+					     "command 'stpu' (check, model, map, exec or validate)") &&
+		       dl.items[0].loc.line == 2);
+	if (dl.n)
+		fprintf(stderr, "%s\n", dl.items[0].message);
+	unlink(tmp);
+	diag_list_release(&dl);
 }
 
 /*
@@ -208,7 +240,7 @@ static void test_set_at(void)
 	CU_ASSERT_FATAL(fd >= 0);
 	close(fd);
 	write_tmp(tmp, text);
-	b = spec_batch_load(tmp, &dl);
+	b = spec_batch_load(tmp, NULL, &dl);
 	diag_print(&dl, stderr);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	CU_ASSERT_EQUAL_FATAL(b->jobs[0].n_sets, 3);
@@ -270,7 +302,7 @@ static void test_located(void)
 		char got[1024] = "";
 		size_t len = 0;
 		write_tmp(tmp, rows[i].text);
-		CU_ASSERT_PTR_NULL(spec_batch_load(tmp, &dl));
+		CU_ASSERT_PTR_NULL(spec_batch_load(tmp, NULL, &dl));
 		for (k = 0; k < dl.n && len < sizeof(got); k++)
 			len += (size_t)snprintf(got + len, sizeof(got) - len, "%u:%u: %s: %s\n",
 						dl.items[k].loc.line, dl.items[k].loc.col,
@@ -285,6 +317,7 @@ static void test_located(void)
 }
 
 static CU_TestInfo batch_tests[] = {
+	{ "commands of the caller's list", test_commands },
 	{ "Jinja2 variables", test_vars },
 	{ "jobs, defaults, paths, overrides", test_jobs },
 	{ "mistakes located", test_bad },

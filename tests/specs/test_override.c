@@ -573,8 +573,7 @@ static char *json_of(const struct spec_set *s)
 	struct model_options opt = MODEL_OPTIONS_INIT;
 	struct model_result *r = xmalloc(sizeof(*r));
 	struct strbuf out = STRBUF_INIT;
-	char err[128];
-	struct model_ws *ws = model_ws_new(s, &opt, err, sizeof(err));
+	struct model_ws *ws = model_ws_new(s, &opt, NULL);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ws);
 	model_eval(ws, s->mapping, r);

@@ -238,6 +238,16 @@ static void test_bad_variable(void)
 	diag_list_release(&dl);
 }
 
+/* The diagnostics of 'dl' must read 'want' (row 'row' of a table, shown when they do not). */
+static void expect_diags(const struct diag_list *dl, const char *want, size_t row)
+{
+	char *got = diags(dl);
+	if (strcmp(got, want))
+		fprintf(stderr, "row %zu:\n%s", row, got);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	free(got);
+}
+
 /* Without Python 3 or Jinja2, a template gets an error that says what to install. */
 static void test_no_jinja(void)
 {
@@ -265,7 +275,6 @@ static void test_no_jinja(void)
 						      rows[i].script);
 		struct diag_list dl = DIAG_LIST_INIT;
 		struct strbuf want = STRBUF_INIT;
-		char *got;
 
 		/* a file without template syntax never needs the helper */
 		CU_ASSERT_PTR_NOT_NULL(load("plain.yaml", NULL, 0, j, &dl));
@@ -278,14 +287,87 @@ static void test_no_jinja(void)
 		else
 			strbuf_addf(&want, "the helper script '%s' is missing (set "
 				    "FIBERLOOP_JINJA_HELPER to its path)\n", rows[i].script);
-		got = diags(&dl);
-		if (strcmp(got, want.buf))
-			fprintf(stderr, "row %zu:\n%s", i, got);
-		CU_ASSERT_STRING_EQUAL(got, want.buf);
-		free(got);
+		expect_diags(&dl, want.buf, i);
 		strbuf_release(&want);
 		diag_list_release(&dl);
 		spec_jinja_free(j);
+	}
+}
+
+/* A fake helper that greets, reads one request and answers 'reply' (Python bytes literal). */
+static void put_fake(const char *name, const char *reply)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "import sys\n"
+		    "sys.stdout.write('fiberloop-jinja 1 fake\\n'); sys.stdout.flush()\n"
+		    "while True:\n"
+		    "    l = sys.stdin.buffer.readline()\n"
+		    "    if not l or l.startswith(b'end '): break\n"
+		    "    sys.stdin.buffer.read(int(l.split()[1]) + 1)\n"
+		    "sys.stdout.buffer.write(%s); sys.stdout.flush()\n", reply);
+	put(name, sb.buf);
+	strbuf_release(&sb);
+}
+
+/*
+ * A template runs Python and can write the helper's reply itself: the reply
+ * is checked as an input. A line map past the text (which once allocated
+ * 2 x 4e9 entries), a map before the text, a field longer than the limit
+ * and a header line that never ends are refused; a helper that a template
+ * stopped is started again for the next file.
+ */
+static void test_forged_replies(void)
+{
+	static const struct {
+		const char *reply;
+		const char *why;     /* after "...cannot be rendered: "; '@' the script */
+	} rows[] = {
+		{ "b'text 5\\nx: 1\\n\\nsrc 1\\nq\\nmap 17\\n1 4000000000 0 1\\n\\nend 0\\n\\n'",
+		  "the Jinja2 helper '@' sent a bad 'map' field" },
+		{ "b'text 5\\nx: 1\\n\\nsrc 1\\nq\\nmap 8\\n3 1 0 1\\n\\nend 0\\n\\n'",
+		  "the Jinja2 helper '@' sent a bad 'map' field" },
+		{ "b'src 1\\nq\\nmap 8\\n1 1 0 1\\n\\ntext 5\\nx: 1\\n\\nend 0\\n\\n'",
+		  "the Jinja2 helper '@' sent a bad 'map' field" },
+		{ "b'text 1000000000000\\nx'",
+		  "the Jinja2 helper '@' announced a 'text' field of 1000000000000 bytes, more than "
+		  "a reply may hold (256 MiB a field, 512 MiB in all)" },
+		{ "b'text -1\\nx'", "the Jinja2 helper '@' stopped or sent something it should not" },
+		{ "b'x' * 100000", "the Jinja2 helper '@' stopped or sent something it should not" },
+	};
+	size_t i;
+
+	put("forged.j2", "a: {{ 1 }}\n");
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct spec_jinja *j;
+		struct diag_list dl = DIAG_LIST_INIT;
+		struct strbuf want = STRBUF_INIT;
+		const char *w;
+
+		put_fake("fake-forged.py", rows[i].reply);
+		j = spec_jinja_new(NULL, "fake-forged.py");
+		CU_ASSERT_PTR_NULL(load("forged.j2", NULL, 0, j, &dl));
+		strbuf_addstr(&want, "forged.j2:1:4: error: this file is a Jinja2 template (it uses "
+			      "'{{' here) and cannot be rendered: ");
+		for (w = rows[i].why; *w; w++)
+			if (*w == '@')
+				strbuf_addstr(&want, "fake-forged.py");
+			else
+				strbuf_addch(&want, *w);
+		strbuf_addch(&want, '\n');
+		expect_diags(&dl, want.buf, i);
+		strbuf_release(&want);
+		diag_list_release(&dl);
+		spec_jinja_free(j);
+	}
+	{
+		struct diag_list dl = DIAG_LIST_INIT;
+		put("exits.j2", "a: {{ cycler.__init__.__globals__.os._exit(0) }}\n");
+		CU_ASSERT_PTR_NULL(load("exits.j2", NULL, 0, shared, &dl));
+		CU_ASSERT_EQUAL(dl.n_errors, 1);
+		diag_list_release(&dl);
+		CU_ASSERT_PTR_NOT_NULL(load("forged.j2", NULL, 0, shared, &dl));   /* restarted */
+		CU_ASSERT_EQUAL(dl.n, 0);
+		diag_list_release(&dl);
 	}
 }
 
@@ -370,6 +452,7 @@ static CU_TestInfo template_tests[] = {
 	{ "template errors, located", test_errors },
 	{ "a malformed variable", test_bad_variable },
 	{ "no Python or no Jinja2", test_no_jinja },
+	{ "forged replies", test_forged_replies },
 	{ "load options", test_load_options },
 	CU_TEST_INFO_NULL,
 };

@@ -10,6 +10,7 @@
 #include "specs/ysrc_int.h"
 #include "tests/specs/spec_test.h"
 #include "tests/unit.h"
+#include "util/strbuf.h"
 
 static struct arena A = ARENA_INIT;
 
@@ -373,7 +374,58 @@ static int cleanup(void)
 	return 0;
 }
 
+/*
+ * The nodes reached through aliases are counted (each alias: the nodes of
+ * its anchor's value, its own aliases expanded) and a document passing
+ * 10^6 of them, or nesting deeper than 512 levels through them, is refused
+ * at the alias that passes; 10^5 are accepted.
+ */
+static void test_alias_limits(void)
+{
+	static const char *const ten = "[*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]";
+	static const struct {
+		unsigned levels;     /* a: &a [x x 10], then levels-1 lists of 10 aliases of the last */
+		int rc;
+		unsigned line;       /* of the error */
+	} rows[] = {
+		{ 5, 0, 0 },         /* 123440 nodes through aliases (110 + 1110 + ...) */
+		{ 6, -1, 6 },        /* line 6 adds 1111110 */
+		{ 9, -1, 6 },        /* 10^9: refused at the same alias */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct strbuf t = STRBUF_INIT, ten_l = STRBUF_INIT;
+		struct diag_list dl = DIAG_LIST_INIT;
+		struct ysrc_node *root = NULL;
+		unsigned l;
+		const char *c;
+		strbuf_addstr(&t, "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+		for (l = 1; l < rows[i].levels; l++) {
+			strbuf_reset(&ten_l);
+			for (c = ten; *c; c++)
+				if (*c == 'a')
+					strbuf_addf(&ten_l, "a%u", l - 1);
+				else
+					strbuf_addch(&ten_l, *c);
+			strbuf_addf(&t, "a%u: &a%u %s\n", l, l, ten_l.buf);
+		}
+		CU_ASSERT_EQUAL(ysrc_parse(&A, "t.yaml", t.buf, t.len, &dl, &root), rows[i].rc);
+		if (rows[i].rc) {
+			CU_ASSERT_EQUAL(dl.n_errors, 1);
+			CU_ASSERT_EQUAL(dl.items[0].loc.line, rows[i].line);
+			CU_ASSERT_STRING_EQUAL(dl.items[0].message, "the aliases of this document reach "
+					       "more than 1000000 nodes (each alias counts the nodes "
+					       "of its anchor's value)");
+		}
+		diag_list_release(&dl);
+		strbuf_release(&t);
+		strbuf_release(&ten_l);
+	}
+}
+
 static CU_TestInfo tests[] = {
+	{ "alias expansion limits", test_alias_limits },
 	{ "locations", test_locations },
 	{ "anchors, aliases, merge keys", test_anchors_aliases_merges },
 	{ "recursive merge keys", test_recursive_merge },

@@ -41,6 +41,15 @@ static const char *db_path(const char *name, char *buf, size_t size)
 
 static const char *const inputs[] = { "density", "format" };
 
+/* The caller's metric columns (store/ knows none): two always there, two added on first use. */
+static const struct store_metric metrics[] = {
+	{ "energy_pj", STORE_REAL, true },
+	{ "cycles", STORE_INTEGER, true },
+	{ "speedup", STORE_REAL, false },
+	{ "scheme", STORE_TEXT, false },
+};
+static const struct store_schema schema = { metrics, 4, "energy_pj" };
+
 static const struct store_run_def run_def = {
 	.key = "run-key-1", .kind = "sweep", .definition = "fiberloop sweep test",
 	.n_points = 4, .n_inputs = 2, .inputs = inputs,
@@ -63,7 +72,7 @@ static const struct row_case rows[] = {
 };
 
 static void fill_row(const struct row_case *c, const char **in, struct store_level *lv,
-		     struct store_row *r)
+		     struct store_value *v, struct store_row *r)
 {
 	memset(r, 0, sizeof(*r));
 	in[0] = c->density;
@@ -77,9 +86,10 @@ static void fill_row(const struct row_case *c, const char **in, struct store_lev
 	r->inputs = in;
 	r->status = c->status;
 	r->error = c->error;
-	r->has_metrics = !c->error;
-	r->energy_pj = c->energy_pj;
-	r->cycles = c->cycles;
+	v[0] = (struct store_value){ c->error != NULL, 0, c->energy_pj, NULL };
+	v[1] = (struct store_value){ c->error != NULL, c->cycles, 0, NULL };
+	v[2] = v[3] = (struct store_value){ true, 0, 0, NULL };
+	r->metrics = v;
 	lv[0] = (struct store_level){ "Buffer", c->energy_pj / 4 };
 	lv[1] = (struct store_level){ "DRAM", c->energy_pj / 2 };
 	r->n_levels = c->error ? 0 : 2;
@@ -95,8 +105,9 @@ static void put_rows(struct store *st, size_t from, size_t to)
 	for (i = from; i < to; i++) {
 		const char *in[2];
 		struct store_level lv[2];
+		struct store_value v[4];
 		struct store_row r;
-		fill_row(&rows[i], in, lv, &r);
+		fill_row(&rows[i], in, lv, v, &r);
 		CU_ASSERT_EQUAL(store_put(st, &r, 1, &err), 0);
 	}
 	strbuf_release(&err);
@@ -120,14 +131,12 @@ static void test_round_trip(void)
 	char path[300];
 	static const char *const want_cols[] = {
 		"run", "idx", "kind", "name", "density", "format", "status", "energy_pj",
-		"cycles", "edp_j_cycles", "utilization", "algorithmic_computes",
-		"actual_computes", "pj_per_compute", "compute_energy_pj", "n_evaluated",
-		"n_valid", "energy_pj[DRAM]", "energy_pj[Buffer]", "error", "mapping", "tags",
+		"cycles", "energy_pj.DRAM", "energy_pj.Buffer", "error", "mapping", "tags",
 		"parent", "command", "design_hash", "overrides", "key",
 	};
 	size_t i;
 
-	st = store_open(db_path("rt.db", path, sizeof(path)), STORE_WRITE, &err);
+	st = store_open(db_path("rt.db", path, sizeof(path)), STORE_WRITE, &schema, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
 	CU_ASSERT_EQUAL(store_begin_run(st, &run_def, &err), 0);
 	put_rows(st, 0, 4);
@@ -148,17 +157,72 @@ static void test_round_trip(void)
 	CU_ASSERT_EQUAL(table_get(&t, 0, (size_t)table_col(&t, "cycles")).type, TABLE_INT);
 	CU_ASSERT_STRING_EQUAL(cell(&t, 0, "density"), "0.01");
 	CU_ASSERT_STRING_EQUAL(cell(&t, 0, "energy_pj"), "0.125");
-	CU_ASSERT_STRING_EQUAL(cell(&t, 0, "energy_pj[DRAM]"), "0.0625");
-	CU_ASSERT_STRING_EQUAL(cell(&t, 0, "energy_pj[Buffer]"), "0.03125");
+	CU_ASSERT_STRING_EQUAL(cell(&t, 0, "energy_pj.DRAM"), "0.0625");
+	CU_ASSERT_STRING_EQUAL(cell(&t, 0, "energy_pj.Buffer"), "0.03125");
 	CU_ASSERT_STRING_EQUAL(cell(&t, 1, "energy_pj"), "1e-300");     /* shortest round trip */
 	CU_ASSERT_STRING_EQUAL(cell(&t, 1, "cycles"), "1.8446744073709552e+19");
 	CU_ASSERT_STRING_EQUAL(cell(&t, 2, "cycles"), "200");
 	CU_ASSERT_STRING_EQUAL(cell(&t, 3, "status"), "bad-input");
 	CU_ASSERT_STRING_EQUAL(cell(&t, 3, "error"), "x.yaml:3:4: error: no");
 	CU_ASSERT_STRING_EQUAL(cell(&t, 3, "energy_pj"), "(null)");
-	CU_ASSERT_STRING_EQUAL(cell(&t, 3, "energy_pj[DRAM]"), "(null)");
+	CU_ASSERT_STRING_EQUAL(cell(&t, 3, "energy_pj.DRAM"), "(null)");
 	CU_ASSERT_STRING_EQUAL(cell(&t, 2, "key"), "k2");
 	table_release(&t);
+	store_close(st);
+	strbuf_release(&err);
+}
+
+/*
+ * A metric that is not 'always' gets its column when a row first has a
+ * value for it, and the rows before and without it read as NULL; a
+ * database none of whose rows have it has no such column at all.
+ */
+static void test_added_metrics(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct table t = TABLE_INIT;
+	struct store *st;
+	char path[300];
+	const char *in[2];
+	struct store_level lv[2];
+	struct store_value v[4];
+	struct store_row r;
+
+	st = store_open(db_path("added.db", path, sizeof(path)), STORE_WRITE, &schema, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+	CU_ASSERT_EQUAL(store_begin_run(st, &run_def, &err), 0);
+	put_rows(st, 0, 2);
+	CU_ASSERT_EQUAL(store_query(st, NULL, 0, &t, &err), 0);
+	CU_ASSERT(table_col(&t, "speedup") < 0 && table_col(&t, "scheme") < 0);
+	table_release(&t);
+	fill_row(&rows[2], in, lv, v, &r);
+	r.key = "k9";
+	r.idx = 9;
+	r.status = "ok";
+	r.error = NULL;
+	v[0].is_null = v[1].is_null = false;
+	v[2] = (struct store_value){ false, 0, 16.5, NULL };
+	v[3] = (struct store_value){ false, 0, 0, "C1" };
+	CU_ASSERT_EQUAL(store_put(st, &r, 1, &err), 0);
+	CU_ASSERT_EQUAL(store_query(st, NULL, 0, &t, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(t.n_rows, 3);
+	/* in the schema's order, after the metrics that were always there */
+	CU_ASSERT_EQUAL(table_col(&t, "speedup"), table_col(&t, "cycles") + 1);
+	CU_ASSERT_EQUAL(table_col(&t, "scheme"), table_col(&t, "cycles") + 2);
+	CU_ASSERT_STRING_EQUAL(cell(&t, 0, "speedup"), "(null)");
+	CU_ASSERT_STRING_EQUAL(cell(&t, 2, "speedup"), "16.5");
+	CU_ASSERT_STRING_EQUAL(cell(&t, 2, "scheme"), "C1");
+	CU_ASSERT_EQUAL(table_get(&t, 2, (size_t)table_col(&t, "speedup")).type, TABLE_REAL);
+	table_release(&t);
+	/* an input may not take a metric's name, even one the database does not have yet */
+	{
+		static const char *const bad_inputs[] = { "scheme" };
+		struct store_run_def bad = run_def;
+		bad.key = "run-key-2";
+		bad.inputs = bad_inputs;
+		bad.n_inputs = 1;
+		CU_ASSERT_EQUAL(store_begin_run(st, &bad, &err), -1);
+	}
 	store_close(st);
 	strbuf_release(&err);
 }
@@ -190,7 +254,7 @@ static void test_where(void)
 	char path[300];
 	size_t i, r;
 
-	st = store_open(db_path("where.db", path, sizeof(path)), STORE_WRITE, &err);
+	st = store_open(db_path("where.db", path, sizeof(path)), STORE_WRITE, &schema, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
 	CU_ASSERT_EQUAL(store_begin_run(st, &run_def, &err), 0);
 	put_rows(st, 0, 4);
@@ -247,7 +311,7 @@ static void test_crash_resume(void)
 	pid = fork();
 	CU_ASSERT_FATAL(pid >= 0);
 	if (pid == 0) {
-		st = store_open(path, STORE_WRITE, &err);
+		st = store_open(path, STORE_WRITE, &schema, &err);
 		if (!st || store_begin_run(st, &run_def, &err) < 0)
 			_exit(2);
 		put_rows(st, 0, 2);
@@ -256,7 +320,7 @@ static void test_crash_resume(void)
 	}
 	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
 	CU_ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
-	st = store_open(path, STORE_WRITE, &err);
+	st = store_open(path, STORE_WRITE, &schema, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
 	CU_ASSERT_EQUAL(store_each_key(st, count_key, &keys, &err), 0);
 	CU_ASSERT_STRING_EQUAL(keys.buf, "k2;k0;");
@@ -289,15 +353,15 @@ static void test_refused(void)
 	FILE *fp;
 
 	/* another schema version */
-	st = store_open(db_path("v2.db", path, sizeof(path)), STORE_WRITE, &err);
+	st = store_open(db_path("v2.db", path, sizeof(path)), STORE_WRITE, &schema, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
 	store_close(st);
 	make_db(path, "UPDATE meta SET value = '2' WHERE key = 'schema_version'");
-	CU_ASSERT_PTR_NULL(store_open(path, STORE_READ, &err));
+	CU_ASSERT_PTR_NULL(store_open(path, STORE_READ, &schema, &err));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.buf, "schema version '2'; this fiberloop reads version 1"));
 	/* another database */
 	make_db(db_path("other.db", path, sizeof(path)), "CREATE TABLE t(x)");
-	CU_ASSERT_PTR_NULL(store_open(path, STORE_WRITE, &err));
+	CU_ASSERT_PTR_NULL(store_open(path, STORE_WRITE, &schema, &err));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.buf, "not a fiberloop results database"));
 	/* not a database at all */
 	db_path("text.db", path, sizeof(path));
@@ -305,13 +369,13 @@ static void test_refused(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
 	fputs("density,energy\n0.1,2\n", fp);
 	fclose(fp);
-	CU_ASSERT_PTR_NULL(store_open(path, STORE_READ, &err));
+	CU_ASSERT_PTR_NULL(store_open(path, STORE_READ, &schema, &err));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.buf, "not a database"));
 	/* missing, for reading */
-	CU_ASSERT_PTR_NULL(store_open(db_path("none.db", path, sizeof(path)), STORE_READ, &err));
+	CU_ASSERT_PTR_NULL(store_open(db_path("none.db", path, sizeof(path)), STORE_READ, &schema, &err));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.buf, "No such file"));
 	/* an input with a result's name */
-	st = store_open(db_path("clash.db", path, sizeof(path)), STORE_WRITE, &err);
+	st = store_open(db_path("clash.db", path, sizeof(path)), STORE_WRITE, &schema, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
 	{
 		static const char *const bad_inputs[] = { "status" };
@@ -352,7 +416,7 @@ static int open_without_space(const char *path)
 
 		signal(SIGXFSZ, SIG_IGN);
 		setrlimit(RLIMIT_FSIZE, &lim);
-		_exit(store_open(path, STORE_WRITE, &err) ? 1 : 0);
+		_exit(store_open(path, STORE_WRITE, &schema, &err) ? 1 : 0);
 	}
 	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) ? WEXITSTATUS(st) : 99;
 }
@@ -380,7 +444,7 @@ static void test_cannot_create(void)
 			else
 				strbuf_addch(&want, *w);
 		snprintf(path, sizeof(path), "%s/%s", dir, create_cases[i].path);
-		CU_ASSERT_PTR_NULL(store_open(path, STORE_WRITE, &err));
+		CU_ASSERT_PTR_NULL(store_open(path, STORE_WRITE, &schema, &err));
 		CU_ASSERT_STRING_EQUAL(err.buf, want.buf);
 	}
 	/* a database that could not be set up is not left behind */
@@ -405,6 +469,7 @@ static int teardown(void)
 
 static CU_TestInfo store_tests[] = {
 	{ "rows round trip, ordered by index", test_round_trip },
+	{ "metric columns added with their first value", test_added_metrics },
 	{ "filters", test_where },
 	{ "kill -9 after two commits, then resume", test_crash_resume },
 	{ "refused files", test_refused },

@@ -426,7 +426,75 @@ static void test_write_files(void)
 	strbuf_release(&err);
 }
 
+/*
+ * Inputs have a size limit: a regular file over it is refused before it is
+ * read (its size), anything else once it has given more (a never-ending
+ * device; at most 64 MiB, whatever the limit asked); at the limit exactly
+ * the file is read whole.
+ */
+static void test_read_limit(void)
+{
+	static const struct {
+		const char *path;       /* NULL: the scratch file of 'size' bytes */
+		off_t size;
+		size_t max;
+		int rc;
+		const char *err;        /* '@': the path */
+	} rows[] = {
+		{ NULL, 1000, 1000, 0, "" },
+		{ NULL, 1001, 1000, -1, "'@' is larger than 1000 bytes, the limit of an input file" },
+		{ NULL, (off_t)300 << 20, FILEIO_MAX_READ_BYTES, -1,
+		  "'@' is larger than 256 MiB, the limit of an input file" },
+		{ "/dev/zero", 0, 100000, -1,
+		  "'@' is larger than 100000 bytes, the limit of an input that is not a regular "
+		  "file" },
+	};
+	size_t i;
+
+	scratch_new();
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT, want = STRBUF_INIT;
+		const char *path = rows[i].path ? rows[i].path : at("big");
+		const char *e;
+		if (!rows[i].path) {
+			int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			CU_ASSERT_FATAL(fd >= 0);
+			CU_ASSERT_EQUAL(ftruncate(fd, rows[i].size), 0);   /* sparse: no disk used */
+			close(fd);
+		}
+		strbuf_addstr(&sb, "kept");
+		CU_ASSERT_EQUAL(fileio_read_max(path, rows[i].max, &sb, &err), rows[i].rc);
+		for (e = rows[i].err; *e; e++)
+			if (*e == '@')
+				strbuf_addstr(&want, path);
+			else
+				strbuf_addch(&want, *e);
+		CU_ASSERT_STRING_EQUAL(err.buf, want.buf);
+		CU_ASSERT_EQUAL(sb.len, rows[i].rc == 0 ? 4 + (size_t)rows[i].size : 4);
+		strbuf_release(&sb);
+		strbuf_release(&err);
+		strbuf_release(&want);
+	}
+	scratch_remove();
+}
+
+/* Of two creations of one new file the first makes it, the second finds it there. */
+static void test_create_new(void)
+{
+	struct stat sb;
+
+	scratch_new();
+	CU_ASSERT_TRUE(fileio_create_new(at("new.db")));
+	CU_ASSERT_FALSE(fileio_create_new(at("new.db")));
+	CU_ASSERT_EQUAL(stat(at("new.db"), &sb), 0);
+	CU_ASSERT_EQUAL(sb.st_size, 0);
+	CU_ASSERT_FALSE(fileio_create_new(at("none/x.db")));
+	scratch_remove();
+}
+
 static CU_TestInfo fileio_tests[] = {
+	{ "a new file, made once", test_create_new },
+	{ "an input's size limit", test_read_limit },
 	{ "writes that fail and writes through", test_write_cases },
 	{ "a FIFO", test_fifo },
 	{ "a full device", test_full_device },

@@ -64,14 +64,35 @@ static void test_layouts(void)
 	}
 }
 
-/* A quoted string alone, NULL as "". */
+/*
+ * A quoted string alone, NULL as "". Output is always valid JSON text in
+ * UTF-8 (RFC 8259): a byte that is not part of well-formed UTF-8 becomes
+ * U+FFFD, controls (C0, DEL, C1) are escaped, other characters kept.
+ */
 static void test_quote(void)
 {
-	struct strbuf sb = STRBUF_INIT;
-	json_quote(&sb, "x/y");
-	json_quote(&sb, NULL);
-	CU_ASSERT_STRING_EQUAL(sb.buf, "\"x/y\"\"\"");
-	strbuf_release(&sb);
+	static const struct {
+		const char *in, *want;
+	} rows[] = {
+		{ "x/y", "\"x/y\"" },
+		{ NULL, "\"\"" },
+		{ "a\"b\\c\nd\te", "\"a\\\"b\\\\c\\nd\\te\"" },
+		{ "a\377b", "\"a\\ufffdb\"" },                       /* not UTF-8 */
+		{ "\033[31mRED\007", "\"\\u001b[31mRED\\u0007\"" },    /* ESC, BEL */
+		{ "\177\302\233", "\"\\u007f\\u009b\"" },              /* DEL, C1 CSI */
+		{ "\303\251\342\202\254\360\237\230\200", "\"\303\251\342\202\254\360\237\230\200\"" },
+		{ "\300\200", "\"\\ufffd\\ufffd\"" },                 /* overlong NUL */
+		{ "\355\240\200", "\"\\ufffd\\ufffd\\ufffd\"" },     /* a surrogate */
+		{ "\342\202", "\"\\ufffd\\ufffd\"" },                 /* cut short */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct strbuf sb = STRBUF_INIT;
+		json_quote(&sb, rows[i].in);
+		CU_ASSERT_STRING_EQUAL(sb.buf, rows[i].want);
+		strbuf_release(&sb);
+	}
 }
 
 static CU_TestInfo json_tests[] = {

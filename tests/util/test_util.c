@@ -87,7 +87,40 @@ static void test_ckmath(void)
 	CU_ASSERT_EQUAL(ceil_div_u64(8, 4), 2);
 }
 
+/* Well-formed UTF-8 characters and their code points; 0 for anything else (RFC 3629). */
+static void test_utf8_len(void)
+{
+	static const struct {
+		const char *s;
+		size_t len;
+		unsigned long cp;
+	} rows[] = {
+		{ "a", 1, 'a' },
+		{ "", 0, 0 },
+		{ "\303\251", 2, 0xe9 },
+		{ "\342\202\254", 3, 0x20ac },
+		{ "\360\237\230\200", 4, 0x1f600 },
+		{ "\364\217\277\277", 4, 0x10ffff },
+		{ "\364\220\200\200", 0, 0 },       /* above U+10FFFF */
+		{ "\377", 0, 0 },
+		{ "\200", 0, 0 },                      /* a lone continuation byte */
+		{ "\300\200", 0, 0 },                 /* overlong */
+		{ "\340\200\200", 0, 0 },            /* overlong */
+		{ "\355\240\200", 0, 0 },            /* a surrogate */
+		{ "\342\202", 0, 0 },                 /* cut short at the NUL */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		unsigned long cp = 0;
+		CU_ASSERT_EQUAL(strbuf_utf8_len(rows[i].s, &cp), rows[i].len);
+		if (rows[i].len)
+			CU_ASSERT_EQUAL(cp, rows[i].cp);
+	}
+}
+
 static CU_TestInfo util_tests[] = {
+	{ "UTF-8 characters", test_utf8_len },
 	{ "strbuf", test_strbuf },
 	{ "arena", test_arena },
 	{ "rng determinism and spread", test_rng },
