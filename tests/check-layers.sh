@@ -31,13 +31,14 @@ allowed() {
 	store)   echo "util store" ;;
 	job)     echo "util specs poly formats density saf model mapper exec accel report store job" ;;
 	cli)     echo "util specs report job cli" ;;
+	lib)     echo "util specs job lib" ;;
 	bench)   echo "*" ;;
 	esac
 }
 
 status=0
 errs=$(mktemp) || exit 99
-for mod in util specs poly formats density saf model mapper accel report exec store job cli; do
+for mod in util specs poly formats density saf model mapper accel report exec store job cli lib; do
 	[ -d "$mod" ] || continue
 	ok=$(allowed "$mod")
 	for f in $(find "$mod" -name '*.[ch]' | sort); do
@@ -81,7 +82,7 @@ circles() {
 }
 
 # Include circles: header A includes header B of the same module.
-for mod in util specs poly formats density saf model mapper accel report exec store job cli; do
+for mod in util specs poly formats density saf model mapper accel report exec store job cli lib; do
 	[ -d "$mod" ] || continue
 	for f in $(find "$mod" -name '*.h' | sort); do
 		sed -n "s|^[[:space:]]*#[[:space:]]*include[[:space:]]*\"\($mod/[^\"]*\.h\)\".*|\1|p" "$f" |
@@ -93,7 +94,7 @@ done 3>>"$errs"
 
 # Call circles: x.o uses a symbol that y.o defines (same module).
 objs_found=no
-for mod in util specs poly formats density saf model mapper accel report exec store job cli; do
+for mod in util specs poly formats density saf model mapper accel report exec store job cli lib; do
 	[ -d "$mod" ] || continue
 	set -- "$builddir/$mod"/*.o
 	[ -f "$1" ] || continue
