@@ -7,11 +7,14 @@ srcdir=${srcdir:-.}
 "$FL_PYTHON" -c 'import pytest, pandas' 2>/dev/null ||
 	{ echo "pytest or pandas missing (python3-pytest, python3-pandas)"; exit 77; }
 case " $FL_SAN_CFLAGS " in *-fsanitize=*)
-	# an instrumented extension in an uninstrumented interpreter: load the runtimes first
-	LD_PRELOAD="$($FL_CC -print-file-name=libasan.so) $($FL_CC -print-file-name=libubsan.so)"
-	ASAN_OPTIONS=detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}
-	PYTHONMALLOC=malloc
-	export LD_PRELOAD ASAN_OPTIONS PYTHONMALLOC ;;
+	# Skipped under ASan+UBSan, on purpose: an instrumented extension in Debian's
+	# uninstrumented interpreter needs the sanitizer runtimes preloaded into python3, which
+	# then runs CPython, numpy and pandas through ASan's allocator, slowly, with leak
+	# detection off (the interpreter's own allocations would be reported). The library's code
+	# under the package is covered under the sanitizers by tests/lib/test_api (the C API) and
+	# the CLI tests; this suite runs in the plain build.
+	echo "skipped under the sanitizers: the Python suite runs in the plain build; the library's paths are covered here by tests/lib/test_api"
+	exit 77 ;;
 esac
 PYTHONPATH=$top/python${PYTHONPATH:+:$PYTHONPATH} \
 	exec "$FL_PYTHON" -m pytest -q -p no:cacheprovider "$srcdir/tests/python"
