@@ -1,5 +1,6 @@
 #!/bin/sh
 # The Python package's pytest suite (tests/python), on the package of the build tree.
+# Arguments go to pytest (-k leak -s: one test, its output shown).
 top=${top_builddir:-.}
 srcdir=${srcdir:-.}
 [ -n "$FL_PYTHON" ] || { echo "the Python package is not built (no python3-dev)"; exit 77; }
@@ -17,4 +18,4 @@ case " $FL_SAN_CFLAGS " in *-fsanitize=*)
 	exit 77 ;;
 esac
 PYTHONPATH=$top/python${PYTHONPATH:+:$PYTHONPATH} \
-	exec "$FL_PYTHON" -m pytest -q -p no:cacheprovider "$srcdir/tests/python"
+	exec "$FL_PYTHON" -m pytest -q -p no:cacheprovider "$srcdir/tests/python" "$@"
