@@ -19,6 +19,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 PKGS="gcc make autoconf automake libtool pkg-config libyaml-dev libisl-dev libcunit1-dev libsqlite3-dev"
 PKGS="$PKGS python3-jinja2"
+# The Python package (docs/library.md): its C extension, DataFrames, tests, the examples' figures.
+PKGS="$PKGS python3-dev python3-numpy python3-pandas python3-pytest python3-matplotlib"
 # Optional: gnuplot draws 'fiberloop plot'; Open MPI spreads sweeps, batches and the mapper
 # over the ranks of mpirun (the test build uses it when present: configure --with-mpi).
 PKGS="$PKGS gnuplot-nox libopenmpi-dev openmpi-bin"
@@ -44,7 +46,9 @@ build() {
 	[ -x "$top/configure" ] || (cd "$top" && autoreconf -fi)
 	mkdir -p "$top/$dir"
 	cd "$top/$dir"
-	[ -f Makefile ] || "$top/configure" --enable-werror "$@"
+	# Debian's python3, for which the packages above are installed
+	py=""; [ -x /usr/bin/python3 ] && py=PYTHON=/usr/bin/python3
+	[ -f Makefile ] || "$top/configure" --enable-werror $py "$@"
 	make -j"$jobs"
 }
 
