@@ -1,6 +1,6 @@
 #!/bin/sh
 # The PopSparse paper's speedups over dense at m = k = 4096, density 1/16
-# (docs/reference-figures.md, T6), from the model: for each data type,
+# (docs/sources.md §4.1, T6), from the model: for each data type,
 # block size and kind of sparsity, the layer.yaml design is evaluated at
 # batch n = Z = 1, 2, 4, ... 8192 as the benchmark swept it (two sweeps
 # into one results database: element-wise sparsity takes multiples of the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The trends of the PopSparse paper's empirical fit (docs/reference-figures.md,
+# The trends of the PopSparse paper's empirical fit (docs/sources.md §4.1,
 # T7: static block-sparse FP16 over dense, speedup ~ 0.0013 m^0.59 d^-0.54
 # b^0.50, most points within 2x): the model's speedup (best non-zero FLOP
 # rate over the batch n divided by the best dense rate times d, as in t6.sh)
