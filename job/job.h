@@ -2,8 +2,8 @@
  * job: one design through one command. job_run() takes a loaded spec set,
  * a command (check, model, map, exec, validate) and its options, and fills
  * a compact summary (struct job_summary: status, metrics, per-level energy,
- * the mapping as text; under 4 KiB, so sweeps and batches can keep one per
- * point) and the output buffers the command would print and write. What a
+ * the mapping as text, a failed job's diagnostics whole; under 16 KiB, so
+ * sweeps and batches can keep one per point in flight) and the output buffers the command would print and write. What a
  * design of each kind does with each command is a row of the registry of
  * design kinds (job/kinds.c); what each metric is, is a row of the metric
  * vocabulary (job/metric.c), the one source of the results' columns.
@@ -117,6 +117,7 @@ void job_options_init(struct job_options *o, enum job_command command);
 #define JOB_MAPPING_TEXT 1024
 #define JOB_LEVEL_NAMES 1280           /* the level names of a summary, each NUL-ended */
 #define JOB_TEXT_VALUES 128            /* the text metrics of a summary, each NUL-ended */
+#define JOB_ERROR_TEXT 8192            /* a failed job's diagnostics, whole (job_diag_text) */
 
 /* ------------------------------------------------------------ the metrics */
 
@@ -224,7 +225,7 @@ struct job_summary {
 	enum job_command command;
 	enum job_status status;
 	unsigned kind;                 /* the design's kind: 1 + its registry index; 0: none */
-	char error[512];               /* why, when status != JOB_OK */
+	char error[JOB_ERROR_TEXT];    /* why, when status != JOB_OK */
 	uint64_t has;                  /* bit m: metric m has a value */
 	union job_value value[JOB_METRIC_COUNT];
 	unsigned n_levels;             /* per-level energies, 0 = innermost */
@@ -377,8 +378,21 @@ struct job_runner {
 };
 
 /* What a run did. */
+/* One reason jobs did not succeed, and how many gave it. */
+struct job_reason {
+	enum job_status status;
+	char text[240];                /* the first line of the error, without its location */
+	uint64_t n;
+};
+
+#define JOB_MAX_REASONS 8
+
 struct job_run_result {
 	uint64_t n_total, n_skipped, n_done, n_failed;
+	struct job_reason reasons[JOB_MAX_REASONS];   /* the distinct reasons, in order seen */
+	size_t n_reasons;
+	uint64_t n_other_reasons;      /* failed jobs whose reason did not fit in reasons[] */
+	bool any_bad_input;            /* a job failed with bad input (or the system failed it) */
 	bool interrupted;              /* stopped before every job ran */
 	double elapsed_s;
 	unsigned n_ranks, n_workers;

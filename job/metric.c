@@ -109,7 +109,7 @@ static const struct job_metric metrics[] = {
 };
 _Static_assert(ARRAY_SIZE(metrics) == JOB_METRIC_COUNT, "one row per metric");
 _Static_assert(JOB_METRIC_COUNT <= 64, "a summary keeps a bit per metric");
-_Static_assert(sizeof(struct job_summary) < 4096, "a job summary stays under 4 KiB");
+_Static_assert(sizeof(struct job_summary) < 16384, "a job summary stays under 16 KiB");
 
 const struct job_metric *job_metric_get(enum job_metric_id m)
 {

@@ -30,6 +30,18 @@ JOB_GET_REAL(pj_per_compute, MR, r->pj_per_compute)
 JOB_GET_REAL(compute_energy, MR, r->compute.energy_pj)
 #undef MR
 
+/* The time of the run at the design's clock, when it gives one. */
+static bool seconds(const struct spec_set *s, const void *result, struct job_metric_value *v)
+{
+	const struct model_result *r = result;
+	double cs;
+
+	if (!spec_arch_cycle_seconds(&s->arch, &cs))
+		return false;
+	v->real = (double)r->cycles * cs;
+	return true;
+}
+
 /* Each storage level's energy, innermost first. */
 static void model_levels(const struct spec_set *s, const void *result, struct job_summary *sum)
 {
@@ -49,6 +61,7 @@ static const struct job_metric_get model_gets[] = {
 	{ JOB_METRIC_ACTUAL_COMPUTES, actual },
 	{ JOB_METRIC_PJ_PER_COMPUTE, pj_per_compute },
 	{ JOB_METRIC_COMPUTE_ENERGY_PJ, compute_energy },
+	{ JOB_METRIC_SECONDS, seconds },
 };
 
 /* The model's result (model, map's best mapping, validate). */

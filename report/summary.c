@@ -125,7 +125,7 @@ void report_summary(const struct spec_set *s, const struct model_result *r,
 		    struct strbuf *out)
 {
 	struct strbuf src = STRBUF_INIT;
-	double net = 0;
+	double net = 0, cycle_s;
 	unsigned l, pv;
 
 	report_energy_source(r, &src);
@@ -133,7 +133,10 @@ void report_summary(const struct spec_set *s, const struct model_result *r,
 		    r->energy_pj / 1e6, src.buf);
 	if (r->footprint == MODEL_FOOTPRINT_EXACT)
 		strbuf_addstr(out, "Footprints:     exact (tensor points touched; holes not counted)\n");
-	strbuf_addf(out, "Cycles:         %llu\n", (unsigned long long)r->cycles);
+	strbuf_addf(out, "Cycles:         %llu", (unsigned long long)r->cycles);
+	if (spec_arch_cycle_seconds(&s->arch, &cycle_s))
+		strbuf_addf(out, " (%.4g s at %.4g s a cycle)", (double)r->cycles * cycle_s, cycle_s);
+	strbuf_addch(out, '\n');
 	strbuf_addf(out, "Utilization:    %.2f%%\n", r->utilization * 100);
 	strbuf_addf(out, "Computes:       %llu algorithmic, %llu actual",
 		    (unsigned long long)r->algorithmic_computes,

@@ -283,6 +283,13 @@ struct spec_arch {
 	const struct spec_network *networks;
 };
 
+/*
+ * The seconds of a cycle the design gives: the architecture's
+ * global_cycle_seconds attribute (Accelergy's; the compute unit's first,
+ * then the levels' from the outermost), when it is a positive number.
+ */
+bool spec_arch_cycle_seconds(const struct spec_arch *a, double *out);
+
 /* --------------------------------------------------------------- workload */
 
 struct spec_coef {
