@@ -33,6 +33,16 @@ for c in 'problem.instance.densities.A.densty=0.1,0.2|densty|density' \
 	[ -e "$tmp/m.db" ] && fail "misspelt axis '$axis': a database was made"
 done
 
+# An axis by component name: ambiguous fails fast (located, the paths listed); a unique one runs.
+# shellcheck disable=SC2086
+"$FIBERLOOP" sweep $design --axis 'A.density=0.1,0.2' --db "$tmp/n.db" 2>"$tmp/err"
+[ $? = 1 ] && grep -q "^--axis 'A.density=0.1,0.2':1:1: error: 'A' names 3 components (.*problem.shape.data_spaces\[0\]" \
+	"$tmp/err" && [ ! -e "$tmp/n.db" ] || fail "an ambiguous name: $(cat "$tmp/err")"
+# shellcheck disable=SC2086
+"$FIBERLOOP" sweep $design --axis 'Buffer.depth=8192,16384' --axis '*.read_bandwidth=2,4' --db "$tmp/n.db" \
+	2>"$tmp/err" || fail "an axis by name: $(cat "$tmp/err")"
+grep -q '^sweep: 4 points; 4 run in' "$tmp/err" || fail "an axis by name: $(cat "$tmp/err")"
+
 # Points that fail: distinct reasons with counts, exit 1; the long error stored whole.
 t=sparse_optimizations.targets
 long="fmt:$t[name=DRAM].representation_format.data_spaces[name=A].format,$t[name=DRAM].representation_format.data_spaces[name=B].format,$t[name=Buffer].representation_format.data_spaces[name=A].format,$t[name=Buffer].representation_format.data_spaces[name=B].format=COO,BOGUS"
