@@ -68,6 +68,11 @@ enum cli_opt {
 	CLI_OPT_COLUMNS,
 	CLI_OPT_ROOFLINE,
 	CLI_OPT_PRUNE,
+	CLI_OPT_BEST,
+	CLI_OPT_BY,
+	CLI_OPT_PIVOT,
+	CLI_OPT_CROSSOVERS,
+	CLI_OPT_AT,
 	CLI_OPT_COUNT
 };
 
@@ -115,6 +120,8 @@ struct cli_args {
 	unsigned logscale;             /* CLI_LOG_* */
 	const char *title;
 	const char *columns;           /* --columns A,B,... */
+	const char *best, *by, *pivot, *at;   /* results: --best, --by, --pivot, --at */
+	bool crossovers;               /* results: --crossovers */
 	int argc;                      /* the whole command line, for the record */
 	char **argv;
 };

@@ -548,6 +548,32 @@ int job_results_query(const char *db, const char *const *wheres, size_t n_wheres
  */
 size_t job_results_brief(const struct table *t, size_t *cols);
 
+/* What 'fiberloop results' answers instead of listing rows (job/analysis.c). */
+struct job_results_view {
+	const char *best;              /* --best METRIC: the best row of each group */
+	const char *by;                /* --by A,B: the groups (none: one group) */
+	const char *pivot;             /* --pivot A,B: the series (default: the other axes) */
+	const char *x;                 /* --x COLUMN: the rows of a pivot, the axis of crossovers */
+	const char *const *ys;         /* --y METRIC...: the pivot's values (default energy_pj) */
+	size_t n_ys;
+	bool crossovers;               /* --crossovers: where one series starts to beat another */
+	const char *at;                /* --at V1,V2,...: the x values a pivot keeps */
+};
+
+/*
+ * The answer 'v' asks of the results table 't' (rows whose status is ok),
+ * as a table into 'out': with 'best', per group (the values of 'by') the
+ * best row by the metric (lower or higher, as the vocabulary says), its
+ * series (the other axes), the runner-up of another series and the margin
+ * (how many times better, >= 1); else a pivot of the 'ys' by 'x' (rows, in
+ * numeric order when numbers) and the series (columns, with the best
+ * series per metric), or with 'crossovers' each x where, between two
+ * series, the better one changes. Returns 0, or -1 with 'err' (an unknown
+ * column with a did-you-mean; two rows in one cell of a pivot).
+ */
+int job_results_view(const struct table *t, const struct job_results_view *v, struct table *out,
+		     struct strbuf *err);
+
 /* This process's rank and the number of ranks (0 and 1 without MPI). */
 unsigned job_rank(void);
 unsigned job_ranks(void);
