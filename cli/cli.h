@@ -73,6 +73,7 @@ enum cli_opt {
 	CLI_OPT_PIVOT,
 	CLI_OPT_CROSSOVERS,
 	CLI_OPT_AT,
+	CLI_OPT_BASELINE,
 	CLI_OPT_COUNT
 };
 
@@ -122,6 +123,7 @@ struct cli_args {
 	const char *columns;           /* --columns A,B,... */
 	const char *best, *by, *pivot, *at;   /* results: --best, --by, --pivot, --at */
 	bool crossovers;               /* results: --crossovers */
+	const char *baseline;          /* plot: --baseline SERIES|X */
 	int argc;                      /* the whole command line, for the record */
 	char **argv;
 };

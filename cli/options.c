@@ -182,6 +182,8 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
 		"with --pivot and --x: each x where, between two series, the better one changes (per --y metric)" },
 	[CLI_OPT_AT] = { "at", 0, OPT_STRING, "V1,V2,...", .help =
 		"the --x values a pivot keeps (numbers compare as numbers)" },
+	[CLI_OPT_BASELINE] = { "baseline", 0, OPT_STRING, "SERIES|X", .help =
+		"plot the speedup over this series (or this value of a text --x: a design): its y over each y, for a metric where lower is better (each y over its y where higher is)" },
 	[CLI_OPT_PRUNE] = { "prune", 0, OPT_LIST, "NAME=N:M[:DIM]", .help =
 		"prune dense tensor NAME to N:M by magnitude along dimension DIM (default: the first dimension of its innermost rank); the model sees its structured_nm density, the executor prunes and compresses the real values; repeatable" },
 };
@@ -385,6 +387,7 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 	case CLI_OPT_PIVOT: a->pivot = v; break;
 	case CLI_OPT_CROSSOVERS: a->crossovers = c; break;
 	case CLI_OPT_AT: a->at = v; break;
+	case CLI_OPT_BASELINE: a->baseline = v; break;
 	case CLI_OPT_ROOFLINE: j->roofline = c; break;
 	case CLI_OPT_PRUNE: a->prunes[a->n_prunes++] = v; break;
 	default: BUG("option %d has no storage", (int)id);

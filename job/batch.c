@@ -282,7 +282,7 @@ static int network_rows(struct batch_ctx *c, const struct table *t, const struct
 		struct bjob *j = &c->jobs[jn];
 		struct job_summary **sums, total;
 		const char **names;
-		struct store_level lv[SPEC_MAX_LEVELS];
+		struct store_level lv[JOB_MAX_PARTS];
 		struct store_value values[JOB_METRIC_COUNT];
 		struct store_row row;
 		size_t n_found = 0;

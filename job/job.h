@@ -115,7 +115,8 @@ void job_options_init(struct job_options *o, enum job_command command);
 
 #define JOB_MAX_OUT_FILES 4
 #define JOB_MAPPING_TEXT 1024
-#define JOB_LEVEL_NAMES 1280           /* the level names of a summary, each NUL-ended */
+#define JOB_LEVEL_NAMES 2048           /* the level and tensor names of a summary, each NUL-ended */
+#define JOB_MAX_PARTS (SPEC_MAX_LEVELS + SPEC_MAX_TENSORS)   /* per-level energies: levels, tensors */
 #define JOB_TEXT_VALUES 128            /* the text metrics of a summary, each NUL-ended */
 #define JOB_ERROR_TEXT 8192            /* a failed job's diagnostics, whole (job_diag_text) */
 
@@ -229,8 +230,8 @@ struct job_summary {
 	uint64_t has;                  /* bit m: metric m has a value */
 	union job_value value[JOB_METRIC_COUNT];
 	unsigned n_levels;             /* per-level energies, 0 = innermost */
-	uint16_t level_name_at[SPEC_MAX_LEVELS];   /* offsets into level_names */
-	double level_energy_pj[SPEC_MAX_LEVELS];
+	uint16_t level_name_at[JOB_MAX_PARTS];   /* offsets into level_names */
+	double level_energy_pj[JOB_MAX_PARTS];   /* the levels, then "tensor.NAME" entries */
 	char mapping[JOB_MAPPING_TEXT]; /* "DRAM:Q2 P8 M4[W I O] | ..." outermost first */
 	unsigned n_fields, n_outside;  /* validate: fields compared and outside tolerance */
 	uint32_t texts_len, level_names_len;

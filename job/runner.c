@@ -311,10 +311,10 @@ static int deliver(struct runner *R, struct result *r, size_t n)
 		if (r[i].keep)
 			rows_add(J, &w, &r[i]);
 	rows = xcalloc(w.n + 1, sizeof(*rows));
-	lv = xcalloc(w.n * SPEC_MAX_LEVELS + 1, sizeof(*lv));
+	lv = xcalloc(w.n * JOB_MAX_PARTS + 1, sizeof(*lv));
 	values = xcalloc(w.n * JOB_METRIC_COUNT + 1, sizeof(*values));
 	for (i = 0; i < w.n; i++)
-		fill_row(J, &w.rr[i], w.sum[i], lv + i * SPEC_MAX_LEVELS,
+		fill_row(J, &w.rr[i], w.sum[i], lv + i * JOB_MAX_PARTS,
 			 values + i * JOB_METRIC_COUNT, &rows[i]);
 	if (R->st && w.n && store_put(R->st, rows, w.n, &err) < 0) {
 		snprintf(R->out->error, sizeof(R->out->error), "%s", err.buf);

@@ -42,14 +42,23 @@ static bool seconds(const struct spec_set *s, const void *result, struct job_met
 	return true;
 }
 
-/* Each storage level's energy, innermost first. */
+/* Each storage level's energy, innermost first; then each tensor's, as "tensor.NAME". */
 static void model_levels(const struct spec_set *s, const void *result, struct job_summary *sum)
 {
 	const struct model_result *r = result;
 	unsigned l;
 
+	struct strbuf name = STRBUF_INIT;
+	unsigned pv;
+
 	for (l = 0; l < r->n_levels; l++)
 		job_summary_add_level(sum, s->arch.levels[l].name, r->levels[l].energy_pj);
+	for (pv = 0; pv < s->workload.n_tensors; pv++) {   /* energy_pj.tensor.NAME */
+		strbuf_reset(&name);
+		strbuf_addf(&name, "%s%s", REPORT_TENSOR_PREFIX, s->workload.tensors[pv].name);
+		job_summary_add_level(sum, name.buf, report_tensor_energy(r, pv));
+	}
+	strbuf_release(&name);
 }
 
 static const struct job_metric_get model_gets[] = {
