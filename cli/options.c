@@ -77,6 +77,22 @@ static const char *const *footprint_choices(void)
 	return names;
 }
 
+/* Indexed by enum job_residuals. */
+static const char *const *residuals_choices(void)
+{
+	static const char *const names[] = { "exact", "timeloop", NULL };
+	return names;
+}
+
+/* Indexed by enum spec_imperfect. */
+static const char *const *imperfect_choices(void)
+{
+	static const char *const names[] = { "auto", "off", "on", NULL };
+	_Static_assert(sizeof(names) / sizeof(names[0]) == SPEC_IMPERFECT_COUNT + 1,
+		       "one name per imperfect setting");
+	return names;
+}
+
 static const char *const *retention_choices(void)
 {
 	static const char *const names[] = { "translation", "overlap", NULL };
@@ -186,6 +202,10 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
 		"plot the speedup over this series (or this value of a text --x: a design): its y over each y, for a metric where lower is better (each y over its y where higher is)" },
 	[CLI_OPT_PRUNE] = { "prune", 0, OPT_LIST, "NAME=N:M[:DIM]", .help =
 		"prune dense tensor NAME to N:M by magnitude along dimension DIM (default: the first dimension of its innermost rank); the model sees its structured_nm density, the executor prunes and compresses the real values; repeatable" },
+	[CLI_OPT_RESIDUALS] = { "residuals", 0, OPT_CHOICE, "MODE", .choices = residuals_choices,
+		.help = "how a mapping's residual (imperfect) iterations count: exact (as they happen, the executor's counts; the default) or timeloop (Timeloop's extrapolation: the last tile delivered as a full one, the temporal iterations' product as cycles)" },
+	[CLI_OPT_IMPERFECT] = { "imperfect", 0, OPT_CHOICE, "WHICH", .choices = imperfect_choices,
+		.help = "imperfect factors in the mapspace: auto (dimensions with a prime factor above 7; the default), off, or on (every dimension); 'imperfect' in the mapper settings" },
 };
 
 /* ------------------------------------------------------------- messages */
@@ -351,6 +371,8 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 	case CLI_OPT_VAR: a->vars[a->n_vars++] = v; break;
 	case CLI_OPT_ENERGY: j->energy_preset = job_energy_presets()[c]; break;
 	case CLI_OPT_FOOTPRINT: j->footprint = (enum job_footprint)c; break;
+	case CLI_OPT_RESIDUALS: j->residuals = (enum job_residuals)c; break;
+	case CLI_OPT_IMPERFECT: m->imperfect = (enum spec_imperfect)c; m->has_imperfect = true; break;
 	case CLI_OPT_SEED: j->seed = u; j->has_seed = true; break;
 	case CLI_OPT_RETENTION: j->retention = (enum job_retention)c; break;
 	case CLI_OPT_SEEDS: j->seeds = (unsigned)u; j->has_seeds = true; break;

@@ -89,6 +89,12 @@ struct xplan {
 	int chain[SPEC_MAX_TENSORS][SPEC_MAX_LEVELS];  /* kept levels, inner first */
 	bool exact;                           /* exact footprints */
 	bool perfect;                         /* the loops tile the op space exactly */
+	bool clipped[XD];                     /* the loops on d reach past its bound (residuals) */
+	/* the workload run: the spec's, or a copy whose padded dimensions (the
+	 * mapping's pad_mask) reach the extent the factors cover */
+	const struct spec_workload *w;
+	struct spec_workload padded;
+	struct spec_tensor padded_tensors[SPEC_MAX_TENSORS];
 };
 
 /* Prepare 'p' from 's'. Returns 0, or -1 with 'why' filled. */

@@ -81,6 +81,44 @@ static void init_chains(struct xplan *p, const struct spec_mapping *m)
 	}
 }
 
+/*
+ * A padded mapping computes its padding: the workload it runs has the
+ * padded dimensions' bounds raised to the extent of their loops, and the
+ * tensors' ranks grown with them (their values are drawn over the padding
+ * too: a dense tensor's every point is non-zero, so every padded compute is
+ * counted as the hardware performs it).
+ */
+static void pad_workload(struct xplan *p, const struct spec_set *s)
+{
+	const struct spec_mapping *m = s->mapping;
+	struct spec_workload *w = &p->padded;
+	unsigned d, t, r, k;
+
+	p->w = &s->workload;
+	if (!m->pad_mask)
+		return;
+	*w = s->workload;
+	memcpy(p->padded_tensors, s->workload.tensors, w->n_tensors * sizeof(*p->padded_tensors));
+	w->tensors = p->padded_tensors;
+	for (d = 0; d < w->n_dims; d++)
+		if (m->pad_mask & (1u << d))
+			w->bounds[d] = p->n_loops ? p->extent[p->n_loops - 1][d] : 1;
+	for (t = 0; t < w->n_tensors; t++) {
+		struct spec_tensor *st = &p->padded_tensors[t];
+		st->size = 1;
+		for (r = 0; r < st->n_ranks; r++) {
+			uint64_t e = 1;
+			for (k = 0; k < st->ranks[r].n_terms; k++) {
+				int64_t c = st->ranks[r].terms[k].coef;
+				e += (uint64_t)(c < 0 ? -c : c) * (w->bounds[st->ranks[r].terms[k].dim] - 1);
+			}
+			st->rank_extent[r] = e;
+			st->size *= e;
+		}
+	}
+	p->w = w;
+}
+
 int exec_plan_init(struct xplan *p, const struct spec_set *s, bool exact, char why[256])
 {
 	const struct spec_mapping *m = s->mapping;
@@ -96,17 +134,20 @@ int exec_plan_init(struct xplan *p, const struct spec_set *s, bool exact, char w
 	p->n_dims = s->workload.n_dims;
 	p->n_levels = s->arch.n_levels;
 	p->n_tensors = s->workload.n_tensors;
-	for (d = 0; d < p->n_dims; d++)
-		p->bound[d] = s->workload.bounds[d];
 	init_loops(p, m);
-	p->perfect = true;
+	pad_workload(p, s);
 	for (d = 0; d < p->n_dims; d++)
-		if ((p->n_loops ? p->extent[p->n_loops - 1][d] : 1) != p->bound[d])
+		p->bound[d] = p->w->bounds[d];
+	p->perfect = true;
+	for (d = 0; d < p->n_dims; d++) {
+		p->clipped[d] = (p->n_loops ? p->extent[p->n_loops - 1][d] : 1) != p->bound[d];
+		if (p->clipped[d])
 			p->perfect = false;
+	}
 	for (l = 0; l < p->n_levels; l++)
 		p->boundary[l] = (int)m->boundary[l];
 	for (t = 0; t < p->n_tensors; t++)
-		if (exec_geom_init(&p->geom[t], &s->workload, t, why) < 0) {
+		if (exec_geom_init(&p->geom[t], p->w, t, why) < 0) {
 			exec_plan_release(p);
 			return -1;
 		}

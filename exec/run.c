@@ -103,7 +103,7 @@ static int make_tensors(struct xrun *x, char why[256])
 	unsigned t;
 
 	for (t = 0; t < p->n_tensors; t++) {
-		struct exec_tensor *v = exec_tensor_new(&x->s->workload, t, x->opt->seed, why);
+		struct exec_tensor *v = exec_tensor_new(p->w, t, x->opt->seed, why);
 		if (!v)
 			return -1;
 		x->pattern[t] = v;
@@ -215,6 +215,11 @@ int exec_run(const struct spec_set *s, const struct exec_options *opt, struct ex
 	if (output_tensor(&x.plan) < 0 && x.plan.n_tensors == 0) {
 		exec_plan_release(&x.plan);
 		return fail(out, EXEC_UNSUPPORTED, "the workload has no tensors");
+	}
+	if (s->mapping->pad_mask && s->sparse.present) {
+		exec_plan_release(&x.plan);
+		return fail(out, EXEC_UNSUPPORTED, "a padded mapping of a sparse design (the padding's "
+			    "zeros are not the density model's)");
 	}
 	x.acc = xcalloc((size_t)x.plan.n_levels * x.plan.n_tensors + 1, sizeof(*x.acc));
 	if (make_tensors(&x, why) < 0) {

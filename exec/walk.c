@@ -272,7 +272,9 @@ static uint64_t link_mesh_x(const struct xplan *p, unsigned t, int c, int par)
  * does not index 't' are left out of the walk: the instances they separate
  * hold identical tiles at every step (and, where multicast is on, merge
  * into one message), so their counts are the walked ones times 'rep_*'.
- * Children that may use links are all walked (their neighbours matter).
+ * Children that may use links are all walked (their neighbours matter), and
+ * so are the loops of a dimension that residuals clip (their instances are
+ * not all there at every step).
  */
 static void link_init(struct xlink *lk, const struct xplan *p, unsigned t, int c, int par,
 		      bool collapse)
@@ -291,7 +293,7 @@ static void link_init(struct xlink *lk, const struct xplan *p, unsigned t, int c
 	lk->mesh_x = link_mesh_x(p, t, c, par);
 	for (k = (int)p->n_loops - 1; k > lk->bc; k--) {
 		const struct xloop *lp = &p->loops[k];
-		bool irrelevant = collapse && !(dims & (1u << lp->dim));
+		bool irrelevant = collapse && !(dims & (1u << lp->dim)) && !p->clipped[lp->dim];
 		if (!lp->spatial)
 			odo_add(&lk->tick, (unsigned)k);
 		else if (k > lk->bp && irrelevant)

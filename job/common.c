@@ -105,6 +105,8 @@ void job_model_options(const struct job_options *o, struct model_options *mo)
 	mo->footprint = o->footprint == JOB_FOOTPRINT_EXACT ? MODEL_FOOTPRINT_EXACT
 							    : MODEL_FOOTPRINT_TIMELOOP;
 	mo->energy_preset = o->energy_preset;
+	mo->imperfect = o->residuals == JOB_RESIDUALS_TIMELOOP ? MODEL_IMPERFECT_TIMELOOP
+							      : MODEL_IMPERFECT_EXACT;
 }
 
 void job_describe_mapping(const struct spec_set *s, const struct spec_mapping *m,

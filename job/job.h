@@ -45,6 +45,8 @@ enum job_format { JOB_FORMAT_TEXT, JOB_FORMAT_JSON, JOB_FORMAT_CSV, JOB_FORMAT_T
 
 enum job_footprint { JOB_FOOTPRINT_TIMELOOP, JOB_FOOTPRINT_EXACT };
 enum job_retention { JOB_RETAIN_TRANSLATION, JOB_RETAIN_OVERLAP };
+/* How residual iterations are counted (--residuals; enum model_imperfect). */
+enum job_residuals { JOB_RESIDUALS_EXACT, JOB_RESIDUALS_TIMELOOP };
 
 /* Outputs to produce (bits of job_options.want). */
 #define JOB_WANT_PRINT 1u   /* 'print': what the command shows on stdout */
@@ -65,8 +67,9 @@ struct job_progress {
  */
 struct job_map_options {
 	bool has_algorithm, has_threads, has_streams, has_time_limit, has_search_size;
-	bool has_timeout, has_victory, has_refine;
+	bool has_timeout, has_victory, has_refine, has_imperfect;
 	enum spec_search algorithm;
+	enum spec_imperfect imperfect; /* imperfect factors in the mapspace (--imperfect) */
 	unsigned threads;              /* 0 = all cores */
 	unsigned streams;
 	double time_limit_s;
@@ -94,6 +97,7 @@ struct job_options {
 	/* model (and the model side of map and validate) */
 	const char *energy_preset;     /* NULL: the default preset */
 	enum job_footprint footprint;
+	enum job_residuals residuals;
 	bool roofline;                 /* the roofline view in the summary and the JSON */
 	/* map: the search seed; exec: the tensors' seed */
 	bool has_seed;

@@ -229,7 +229,9 @@ enum job_status job_run_map(const struct spec_set *s, const struct job_options *
 	job_model_options(jo, &mo);
 	mapper_options_init(&o, &s->mapper);
 	apply_overrides(jo, &o);
-	ms = mapper_space_new(s, &mo, &out->diags);
+	ms = mapper_space_new_imperfect(s, &mo, jo->map.has_imperfect ? jo->map.imperfect
+								       : s->mapper.imperfect,
+					&out->diags);
 	if (!ms) {
 		sum->status = JOB_BAD_INPUT;   /* the diagnostics say why */
 		return sum->status;

@@ -89,6 +89,10 @@ void job_hash_options(struct job_hash *h, const struct job_options *o)
 		job_hash_add(h, &samples, sizeof(samples));
 		job_hash_add(h, &o->percentile, sizeof(o->percentile));
 	}
+	if (o->residuals != JOB_RESIDUALS_EXACT || m->has_imperfect) {   /* keys of older runs stay */
+		uint64_t r[] = { o->residuals, m->has_imperfect, m->imperfect };
+		job_hash_add(h, r, sizeof(r));
+	}
 }
 
 /* ------------------------------------------------------------- the run */

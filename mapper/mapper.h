@@ -202,6 +202,14 @@ void mapper_options_init(struct mapper_options *o, const struct spec_mapper_sett
 struct mapper_space *mapper_space_new(const struct spec_set *s, const struct model_options *mo,
 				      struct diag_list *dl);
 
+/*
+ * mapper_space_new() with the imperfect factors 'imperfect' instead of the
+ * design's mapper setting (the --imperfect option).
+ */
+struct mapper_space *mapper_space_new_imperfect(const struct spec_set *s,
+						const struct model_options *mo,
+						enum spec_imperfect imperfect, struct diag_list *dl);
+
 /* Number of index factorizations (saturating at UINT64_MAX). */
 uint64_t mapper_space_n_factorizations(const struct mapper_space *ms);
 

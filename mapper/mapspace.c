@@ -104,11 +104,14 @@ static int apply_factors(struct mapper_space *ms, struct ms_tl *t, const struct 
 	int ret = 0;
 	unsigned d;
 
+	if (c->max_remainder)
+		t->max_remainder = c->max_remainder;
+	ms->pad_mask |= c->pad_mask & ((1u << ms->n_dims) - 1);
 	for (d = 0; d < ms->n_dims; d++) {
 		if (c->fixed_mask & (1u << d)) {
 			uint64_t bound = ms->spec->workload.bounds[d];
 			uint64_t v = c->factors[d] ? c->factors[d] : bound;
-			if (v > bound) {
+			if (v > bound && !(c->pad_mask & (1u << d))) {
 				diag_warning(dl, c->loc, "factor %s=%" PRIu64 " exceeds the bound %" PRIu64
 					     " of '%s'; it is taken as %s=%" PRIu64 ", as Timeloop does",
 					     dim_name(ms, d), v, bound, dim_name(ms, d), dim_name(ms, d),
@@ -303,7 +306,7 @@ static void note_dim_bounds(struct mapper_space *ms, unsigned d, struct diag_lis
 static int fixed_product(struct mapper_space *ms, unsigned d, uint64_t *rest,
 			 const struct spec_constraint **last, struct diag_list *dl)
 {
-	uint64_t bound = ms->spec->workload.bounds[d], prod = 1;
+	uint64_t bound = ms->dim[d].bound, prod = 1;
 	unsigned i;
 
 	*last = NULL;
@@ -313,7 +316,7 @@ static int fixed_product(struct mapper_space *ms, unsigned d, uint64_t *rest,
 			continue;
 		prod = sat_mul(prod, t->fixed[d]);
 		*last = t->factor_con[d];
-		if (bound % prod) {
+		if (bound % prod && !ms->dim[d].imperfect) {
 			diag_error(dl, con_loc(t->factor_con[d]),
 				   "the fixed factors of dimension '%s' reach %" PRIu64
 				   " here, which does not divide its bound %" PRIu64,
@@ -322,12 +325,11 @@ static int fixed_product(struct mapper_space *ms, unsigned d, uint64_t *rest,
 			return -1;
 		}
 	}
-	*rest = bound / prod;
+	*rest = bound % prod ? (bound + prod - 1) / prod : bound / prod;
 	return 0;
 }
 
-/* Upper bound of a free slot of dimension 'd' at tiling level 't'. */
-static uint64_t slot_bound(const struct ms_tl *t, unsigned d)
+uint64_t ms_slot_bound(const struct ms_tl *t, unsigned d)
 {
 	uint64_t b = t->max[d];
 	if (t->is_spatial) {
@@ -402,6 +404,156 @@ static uint64_t *divisors(uint64_t n, size_t *count)
 	return lo;
 }
 
+#define MS_MAX_IMPERFECT (1u << 18)   /* imperfect factorizations of one dimension */
+
+/* True when every prime factor of n is at most 7. */
+static bool smooth7(uint64_t n)
+{
+	static const uint64_t primes[] = { 2, 3, 5, 7 };
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(primes); i++)
+		while (n > 1 && n % primes[i] == 0)
+			n /= primes[i];
+	return n <= 1;
+}
+
+size_t ms_imperfect_candidates(uint64_t R, uint64_t cap, double spacing, uint64_t *out,
+			       size_t max)
+{
+	uint64_t q = 1, last_q = 0, v;
+	size_t n = 0, i;
+
+	while (q <= R && n < max) {
+		v = (R + q - 1) / q;
+		if (v <= cap && (spacing <= 1 || R % v == 0 || last_q == 0 ||
+				 (double)q >= (double)last_q * spacing)) {
+			out[n++] = v;
+			last_q = q;
+		}
+		if (v == 1)
+			break;
+		q = (R + v - 2) / (v - 1);
+	}
+	for (i = 0; i < n / 2; i++) {   /* ascending */
+		v = out[i];
+		out[i] = out[n - 1 - i];
+		out[n - 1 - i] = v;
+	}
+	return n;
+}
+
+struct imperfect_walk {
+	struct mapper_space *ms;
+	struct ms_dim *dim;
+	unsigned d;
+	double spacing;
+	uint64_t row[MS_MAX_TL];
+	uint32_t alloc;
+	bool overflow;
+};
+
+/* Does residual 'r' of tile 'f' at tiling level 't' respect Ruby's 'remainders'? */
+static bool remainder_ok(const struct mapper_space *ms, const struct ms_tl *t, uint64_t f,
+			 uint64_t r)
+{
+	return !ms->any_remainders || r == f || (t->max_remainder && r <= t->max_remainder);
+}
+
+/*
+ * Emit every imperfect split of the extent R left at tiling level 'tl'
+ * (the 'fi'-th free slot next): a fixed factor f needs R >= f, a free
+ * slot takes each of imperfect_candidates(); the rest is ceil(R / f).
+ */
+static void imperfect_rec(struct imperfect_walk *w, unsigned tl, unsigned fi, uint64_t R)
+{
+	struct ms_dim *dm = w->dim;
+	const struct ms_tl *t;
+	uint64_t cands[2048], f, q, r;
+	size_t n, k;
+
+	if (w->overflow)
+		return;
+	if (tl == w->ms->n_tl) {
+		if (R != 1)
+			return;
+		if (dm->n_choices >= MS_MAX_IMPERFECT) {
+			w->overflow = true;
+			return;
+		}
+		XGROW(dm->choices, ((size_t)dm->n_choices + 1) * (dm->n_free ? dm->n_free : 1),
+		      w->alloc);
+		memcpy(dm->choices + (size_t)dm->n_choices * dm->n_free, w->row,
+		       dm->n_free * sizeof(*w->row));
+		dm->n_choices++;
+		return;
+	}
+	t = &w->ms->tl[tl];
+	if (t->fixed[w->d]) {
+		f = t->fixed[w->d];
+		if (f > R)     /* the levels inside left less than the fixed tile */
+			return;
+		q = (R + f - 1) / f;
+		if (remainder_ok(w->ms, t, f, R - f * (q - 1)))
+			imperfect_rec(w, tl + 1, fi, q);
+		return;
+	}
+	n = ms_imperfect_candidates(R, ms_slot_bound(t, w->d), w->spacing, cands, ARRAY_SIZE(cands));
+	for (k = 0; k < n; k++) {
+		f = cands[k];
+		q = (R + f - 1) / f;
+		r = R - f * (q - 1);
+		if (!remainder_ok(w->ms, t, f, r))
+			continue;
+		w->row[fi] = f;
+		imperfect_rec(w, tl + 1, fi + 1, q);
+	}
+}
+
+/*
+ * The imperfect factorizations of dimension 'd'; past MS_MAX_IMPERFECT the
+ * trip counts tried are spaced out, 1.25, 1.5, 2, 4 times apart.
+ */
+static int build_dim_imperfect(struct mapper_space *ms, unsigned d, struct diag_list *dl)
+{
+	static const double spacings[] = { 1, 1.25, 1.5, 2, 4 };
+	struct ms_dim *dm = &ms->dim[d];
+	struct imperfect_walk w;
+	unsigned i, k;
+
+	memset(&w, 0, sizeof(w));
+	w.ms = ms;
+	w.dim = dm;
+	w.d = d;
+	dm->n_free = 0;
+	for (i = 0; i < ms->n_tl; i++)
+		if (!ms->tl[i].fixed[d])
+			dm->free_tl[dm->n_free++] = (uint8_t)i;
+	for (k = 0; k < ARRAY_SIZE(spacings); k++) {
+		w.spacing = spacings[k];
+		w.overflow = false;
+		dm->n_choices = 0;
+		imperfect_rec(&w, 0, 0, dm->bound);
+		if (!w.overflow)
+			break;
+	}
+	if (w.overflow)
+		return diag_error(dl, ms->spec->workload.loc,
+				  "dimension '%s' has more than %u imperfect factorizations over %u "
+				  "tiling levels; constrain its factors (or set 'imperfect: off')",
+				  dim_name(ms, d), MS_MAX_IMPERFECT, dm->n_free);
+	if (dm->n_choices == 0) {
+		diag_error(dl, ms->spec->workload.loc,
+			   "no split of dimension '%s' (%" PRIu64 ") respects its fixed factors, "
+			   "upper bounds and fan-outs", dim_name(ms, d), dm->bound);
+		note_dim_bounds(ms, d, dl);
+		return -1;
+	}
+	if (!dm->choices)
+		dm->choices = xcalloc(1, sizeof(*dm->choices));
+	return 0;
+}
+
 /* Enumerate the factorizations of dimension 'd'. */
 static int build_dim(struct mapper_space *ms, unsigned d, struct diag_list *dl)
 {
@@ -412,14 +564,15 @@ static int build_dim(struct mapper_space *ms, unsigned d, struct diag_list *dl)
 	unsigned i;
 
 	memset(&w, 0, sizeof(w));
-	dm->bound = ms->spec->workload.bounds[d];
+	if (dm->imperfect)
+		return build_dim_imperfect(ms, d, dl);
 	if (fixed_product(ms, d, &rest, &last, dl) < 0)
 		return -1;
 	dm->n_free = 0;
 	for (i = 0; i < ms->n_tl; i++) {
 		if (ms->tl[i].fixed[d])
 			continue;
-		w.bound[dm->n_free] = slot_bound(&ms->tl[i], d);
+		w.bound[dm->n_free] = ms_slot_bound(&ms->tl[i], d);
 		dm->free_tl[dm->n_free++] = (uint8_t)i;
 	}
 	if (dm->n_free == 0) {
@@ -532,7 +685,10 @@ static int check_utilization(struct mapper_space *ms, struct diag_list *dl)
 			}
 			if (fixed_product(ms, d, &rest, &last, dl) < 0)
 				return -1;
-			most = sat_mul(most, largest_divisor(rest, slot_bound(t, d)));
+			if (ms->dim[d].imperfect)
+				most = sat_mul(most, rest < ms_slot_bound(t, d) ? rest : ms_slot_bound(t, d));
+			else
+				most = sat_mul(most, largest_divisor(rest, ms_slot_bound(t, d)));
 		}
 		if (most > fan)
 			most = fan;
@@ -574,7 +730,7 @@ static uint64_t min_extent(const struct mapper_space *ms, unsigned d, unsigned t
 			return fixed_below;
 		above = sat_mul(above, ms->tl[i].fixed[d]);
 	}
-	return ms->spec->workload.bounds[d] / above;
+	return ms->dim[d].bound / above;
 }
 
 /*
@@ -624,8 +780,50 @@ static int check_min_capacity(struct mapper_space *ms, struct model_ws *mws, str
 	return ret;
 }
 
+/*
+ * Which dimensions take imperfect factors: every one ('on'), those whose
+ * bound has a prime factor above 7 ('auto'), none ('off'); under 'auto' or
+ * 'on', also a dimension with a fixed factor that does not divide its bound
+ * (as Timeloop's mapspace takes it since its imperfect factors), and every
+ * one when a level bounds its residuals (Ruby's 'remainders'). A padded
+ * dimension ('pad' constraint) is split perfectly over the bound rounded up
+ * to a multiple of its fixed factors: every tile full, the rest padding.
+ */
+static void choose_imperfect(struct mapper_space *ms, enum spec_imperfect imperfect)
+{
+	unsigned d, i;
+
+	for (i = 0; i < ms->n_tl; i++)
+		if (ms->tl[i].max_remainder)
+			ms->any_remainders = true;
+	for (d = 0; d < ms->n_dims; d++) {
+		uint64_t bound = ms->spec->workload.bounds[d], fixed = 1;
+		bool on = imperfect == SPEC_IMPERFECT_ON || ms->any_remainders ||
+			  (imperfect == SPEC_IMPERFECT_AUTO && !smooth7(bound));
+		for (i = 0; i < ms->n_tl; i++) {
+			if (!ms->tl[i].fixed[d])
+				continue;
+			fixed = sat_mul(fixed, ms->tl[i].fixed[d]);
+			on |= bound % ms->tl[i].fixed[d] != 0;
+		}
+		ms->dim[d].bound = bound;
+		if (ms->pad_mask & (1u << d)) {   /* the fixed factors' tiles, full */
+			ms->dim[d].bound = sat_mul(fixed, (bound + fixed - 1) / fixed);
+			on = false;
+		}
+		ms->dim[d].imperfect = imperfect != SPEC_IMPERFECT_OFF && on && bound > 1;
+	}
+}
+
 struct mapper_space *mapper_space_new(const struct spec_set *s, const struct model_options *mo,
 				      struct diag_list *dl)
+{
+	return mapper_space_new_imperfect(s, mo, s->mapper.imperfect, dl);
+}
+
+struct mapper_space *mapper_space_new_imperfect(const struct spec_set *s,
+						const struct model_options *mo,
+						enum spec_imperfect imperfect, struct diag_list *dl)
 {
 	static const struct model_options defaults = MODEL_OPTIONS_INIT;
 	struct mapper_space *ms;
@@ -651,6 +849,7 @@ struct mapper_space *mapper_space_new(const struct spec_set *s, const struct mod
 	}
 	if (check_spatial(ms, dl) < 0)
 		ret = -1;
+	choose_imperfect(ms, imperfect);
 	for (d = 0; d < ms->n_dims; d++)
 		if (build_dim(ms, d, dl) < 0)
 			ret = -1;

@@ -41,13 +41,21 @@ struct ms_tl {
 	uint32_t ordered_mask;               /* dims in the prefix or the suffix */
 	int split;                           /* fixed split over all dims, or -1 */
 	double min_utilization;              /* spatial: product / fan-out lower bound */
+	uint64_t max_remainder;              /* Ruby's 'remainders': the largest residual; 0 = none */
 	const struct spec_constraint *factor_con[SPEC_MAX_DIMS];
 	const struct spec_constraint *perm_con, *split_con, *util_con;
 };
 
-/* The factorizations of one dimension over its free tiling levels. */
+/*
+ * The factorizations of one dimension over its free tiling levels. With
+ * 'imperfect', a row's factors need not divide the bound: each tiling level
+ * covers the extent left by the ones inside it in ceil(R / f) tiles, the
+ * last one smaller (docs/mapper.md, "Imperfect factors"); ms_if_load()
+ * derives the residuals.
+ */
 struct ms_dim {
 	uint64_t bound;
+	bool imperfect;
 	unsigned n_free;
 	uint8_t free_tl[MS_MAX_TL];          /* tiling level of each free slot */
 	uint32_t n_choices;
@@ -77,6 +85,8 @@ struct mapper_space {
 	struct ms_dim dim[SPEC_MAX_DIMS];
 	struct ms_level lvl[SPEC_MAX_LEVELS];
 	uint64_t n_if;                       /* saturating product of n_choices */
+	bool any_remainders;                 /* some level bounds its residuals (Ruby) */
+	uint32_t pad_mask;                   /* padded dimensions ('pad' constraints) */
 	unsigned max_free_keep;              /* most free tensors at one level */
 };
 
@@ -91,6 +101,7 @@ struct ms_point {
 /* What a factorization implies; per-thread scratch. */
 struct ms_if {
 	uint64_t f[MS_MAX_TL][SPEC_MAX_DIMS];
+	uint64_t r[MS_MAX_TL][SPEC_MAX_DIMS];  /* residuals (== f when perfect) */
 	uint64_t need[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];  /* tile words (model_tile_words) */
 	uint8_t n_nt[MS_MAX_TL];             /* non-trivial loops */
 	uint8_t n_fn[MS_MAX_TL];             /* free non-trivial loops */
@@ -182,6 +193,19 @@ void ms_random_keep(const struct mapper_space *ms, const struct ms_if *fi, struc
 		    struct ms_point *p);
 bool ms_random_orders(const struct mapper_space *ms, const struct ms_if *fi, struct rng *r,
 		      struct ms_point *p);
+
+/* Upper bound of a free slot of dimension 'd' at tiling level 't'. */
+uint64_t ms_slot_bound(const struct ms_tl *t, unsigned d);
+
+/*
+ * The tiles worth trying for an extent R at one tiling level, ascending, at
+ * most 'cap': the smallest tile for each trip count q, ceil(R / q) (a
+ * larger tile with as many trips holds more and moves as much). With
+ * 'spacing' > 1, only the divisors of R and trip counts at least 'spacing'
+ * times apart are kept. Returns the count; 'out' holds at most 'max'.
+ */
+size_t ms_imperfect_candidates(uint64_t R, uint64_t cap, double spacing, uint64_t *out,
+			       size_t max);
 
 /* Factorization number 'idx' (dimension 0 varies fastest) into 'choice'. */
 void ms_choice_decode(const struct mapper_space *ms, uint64_t idx, uint32_t *choice);

@@ -316,10 +316,14 @@ static bool spatial_fits(const struct mapper_space *ms, const struct ms_if *fi, 
 	return spatial_exists(ms, fi, tl);
 }
 
-/* Tile words of every tensor at every storage level, as the model counts them. */
+/*
+ * Tile words of every tensor at every storage level, as the model counts
+ * them: a tile of an imperfect dimension is at most its bound (the last
+ * tile of a level that covers the whole extent is its residual).
+ */
 static void compute_needs(const struct mapper_space *ms, struct ms_if *fi)
 {
-	uint64_t ext[SPEC_MAX_DIMS];
+	uint64_t ext[SPEC_MAX_DIMS], tile[SPEC_MAX_DIMS];
 	unsigned l, d, i, t, next = 0;
 
 	for (d = 0; d < ms->n_dims; d++)
@@ -329,9 +333,33 @@ static void compute_needs(const struct mapper_space *ms, struct ms_if *fi)
 			for (d = 0; d < ms->n_dims; d++)
 				ext[d] *= fi->f[i][d];
 		next = ms->lvl[l].tl_temporal + 1u;
+		for (d = 0; d < ms->n_dims; d++)
+			tile[d] = ext[d] < ms->dim[d].bound ? ext[d] : ms->dim[d].bound;
 		for (t = 0; t < ms->n_tensors; t++)
-			fi->need[l][t] = model_tile_words(fi->mws, t, ext);
+			fi->need[l][t] = model_tile_words(fi->mws, t, tile);
 	}
+}
+
+/*
+ * The residuals of an imperfect dimension's loops, inner to outer (the
+ * mapspace's rule): the extent R left by the levels inside is covered in
+ * ceil(R / f) tiles of f, the last of R - f (ceil(R / f) - 1); a fixed
+ * factor above R is R.
+ */
+static void imperfect_residuals(const struct mapper_space *ms, struct ms_if *fi, unsigned d)
+{
+	uint64_t R = ms->dim[d].bound, f, q;
+	unsigned tl;
+
+	for (tl = 0; tl < ms->n_tl; tl++) {
+		f = fi->f[tl][d] < R ? fi->f[tl][d] : R;
+		fi->f[tl][d] = f;
+		q = (R + f - 1) / f;
+		fi->r[tl][d] = R - f * (q - 1);
+		R = q;
+	}
+	if (R != 1)
+		BUG("imperfect factors of dim %u leave %llu", d, (unsigned long long)R);
 }
 
 enum mapper_fail ms_if_load(const struct mapper_space *ms, const uint32_t *choice,
@@ -349,6 +377,11 @@ enum mapper_fail ms_if_load(const struct mapper_space *ms, const uint32_t *choic
 			BUG("choice %u of %u for dim %u", choice[d], dm->n_choices, d);
 		for (i = 0; i < dm->n_free; i++)
 			fi->f[dm->free_tl[i]][d] = row[i];
+		if (dm->imperfect)
+			imperfect_residuals(ms, fi, d);
+		else
+			for (tl = 0; tl < ms->n_tl; tl++)
+				fi->r[tl][d] = fi->f[tl][d];
 	}
 	for (tl = 0; tl < ms->n_tl; tl++)
 		compute_orders(ms, fi, tl);
@@ -465,13 +498,17 @@ void ms_point_mapping(const struct mapper_space *ms, const struct ms_if *fi,
 	for (l = 0; l < ms->n_levels; l++) {
 		struct spec_map_level *ml = &m->levels[l];
 		unsigned tt = ms->lvl[l].tl_temporal, ts = ms->lvl[l].tl_spatial;
-		for (d = 0; d < ms->n_dims; d++)
-			ml->temporal_factors[d] = ml->temporal_residuals[d] = fi->f[tt][d];
+		for (d = 0; d < ms->n_dims; d++) {
+			ml->temporal_factors[d] = fi->f[tt][d];
+			ml->temporal_residuals[d] = fi->r[tt][d];
+		}
 		temporal_perm(ms, fi, tt, p, ml->temporal_perm);
 		if (ts != MS_NO_TL) {
 			ml->has_spatial = true;
-			for (d = 0; d < ms->n_dims; d++)
-				ml->spatial_factors[d] = ml->spatial_residuals[d] = fi->f[ts][d];
+			for (d = 0; d < ms->n_dims; d++) {
+				ml->spatial_factors[d] = fi->f[ts][d];
+				ml->spatial_residuals[d] = fi->r[ts][d];
+			}
 			if (!spatial_layout(ms, fi, ts, p, ml->spatial_perm, &ml->split))
 				BUG("mapping of a point whose spatial loops do not fit");
 		}
@@ -479,6 +516,10 @@ void ms_point_mapping(const struct mapper_space *ms, const struct ms_if *fi,
 		ml->no_link_transfer_mask = ms->lvl[l].no_link_transfer;
 		ml->no_multicast_mask = ms->lvl[l].no_multicast;
 	}
+	m->pad_mask = 0;
+	for (d = 0; d < ms->n_dims; d++)
+		if (ms->dim[d].bound != ms->spec->workload.bounds[d])
+			m->pad_mask |= 1u << d;
 	if (spec_mapping_derive(m, &ms->spec->workload) < 0)
 		BUG("factors of a mapspace point do not multiply to the bounds");
 }

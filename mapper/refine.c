@@ -257,6 +257,82 @@ static void move_factor(struct refine *R, const struct ms_point *p, unsigned d, 
 		add_checked(R, &R->nxt, &q);
 }
 
+/*
+ * The free slots of imperfect dimension 'd' from slot 'i' on, after slot i
+ * took 'nrow[i]': each keeps its tile when that is one worth trying at the
+ * extent left to it, else takes the nearest larger one (at most that
+ * extent); the outermost takes what is left.
+ */
+static void imperfect_rest(const struct mapper_space *ms, unsigned d, uint64_t *nrow)
+{
+	const struct ms_dim *dm = &ms->dim[d];
+	uint64_t rest = dm->bound, cands[2048];
+	unsigned tl, j = 0, last = dm->n_free - 1;
+	size_t n, k;
+
+	for (tl = 0; tl < ms->n_tl; tl++) {
+		uint64_t f = ms->tl[tl].fixed[d];
+		if (!f) {
+			if (j == last) {
+				nrow[j] = rest;
+			} else {
+				n = ms_imperfect_candidates(rest, UINT64_MAX, 1, cands, ARRAY_SIZE(cands));
+				for (k = 0; k < n && cands[k] < nrow[j]; k++)
+					;
+				nrow[j] = k < n ? cands[k] : rest;
+			}
+			f = nrow[j++];
+		}
+		rest = (rest + f - 1) / f;
+	}
+}
+
+/*
+ * An imperfect dimension's neighbours: the tile of one free slot moved to
+ * the next smaller or larger one worth trying at its extent, the slots
+ * outside it adjusted by imperfect_rest() (when such a split exists).
+ */
+static void imperfect_moves(struct refine *R, const struct ms_point *p, unsigned d)
+{
+	const struct mapper_space *ms = R->ms;
+	const struct ms_dim *dm = &ms->dim[d];
+	const uint64_t *row = dm->choices + (size_t)p->choice[d] * dm->n_free;
+	uint64_t cands[2048], nrow[MS_MAX_TL], rest;
+	unsigned i, k, tl, last = dm->n_free - 1, lvl, n_trivial;
+	int step;
+
+	for (i = 0; i < last; i++) {
+		size_t n, pos;
+		rest = dm->bound;
+		for (tl = 0; tl < dm->free_tl[i]; tl++)
+			rest = (rest + R->cur.f[tl][d] - 1) / R->cur.f[tl][d];
+		n = ms_imperfect_candidates(rest, ms_slot_bound(&ms->tl[dm->free_tl[i]], d), 1,
+					    cands, ARRAY_SIZE(cands));
+		for (pos = 0; pos < n && cands[pos] != row[i]; pos++)
+			;
+		for (step = -1; step <= 1; step += 2) {
+			struct ms_point q = *p;
+			uint32_t idx;
+			if ((step < 0 && pos == 0) || pos + (size_t)step >= n)
+				continue;
+			memcpy(nrow, row, dm->n_free * sizeof(*nrow));
+			nrow[i] = cands[pos + (size_t)step];
+			imperfect_rest(ms, d, nrow);
+			if ((idx = ms_choice_find(ms, d, nrow)) == UINT32_MAX || idx == p->choice[d])
+				continue;
+			q.choice[d] = idx;
+			if (ms_if_load(ms, q.choice, &R->nxt, &lvl) != MAPPER_OK ||
+			    ms_keep_check(ms, &R->nxt, q.keep, &lvl) != MAPPER_OK)
+				continue;
+			for (k = 0, n_trivial = 0; k < dm->n_free; k++)
+				n_trivial += (R->nxt.f[dm->free_tl[k]][d] == 1) !=
+					     (R->cur.f[dm->free_tl[k]][d] == 1);
+			if (n_trivial == 0)
+				add_checked(R, &R->nxt, &q);
+		}
+	}
+}
+
 /* Every neighbour of 'p' (whose factorization is loaded in R->cur). */
 static void neighbours(struct refine *R, const struct ms_point *p)
 {
@@ -268,6 +344,8 @@ static void neighbours(struct refine *R, const struct ms_point *p)
 	for (d = 0; d < ms->n_dims; d++) {
 		const struct ms_dim *dm = &ms->dim[d];
 		const uint64_t *row = dm->choices + (size_t)p->choice[d] * dm->n_free;
+		if (dm->imperfect && dm->n_free > 1)
+			imperfect_moves(R, p, d);
 		for (i = 0; i < dm->n_free; i++) {
 			uint64_t f = row[i], prime;
 			for (prime = 2; f > 1; prime++) {

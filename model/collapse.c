@@ -4,6 +4,11 @@
  * sizes, the parent's access share, bypass masking, peer accesses from link
  * transfers, and the algorithmic reads, fills, updates and temporal
  * reductions with first-read elision.
+ *
+ * Residuals counted exactly (ws->exact) add three passes (exact_*): the
+ * nest's records are totals over the instances, turned into per-instance
+ * averages over the instances the mapping uses; partitions are exact where
+ * they can be; and the counts are rounded from those averages.
  */
 #include "model/model_int.h"
 
@@ -24,6 +29,7 @@ struct col {
 	double peer[SPEC_MAX_LEVELS];
 	double fanout[SPEC_MAX_LEVELS];
 	double replication[SPEC_MAX_LEVELS];
+	double part[SPEC_MAX_LEVELS];         /* exact mode: partition per instance, unrounded */
 	bool kept[SPEC_MAX_LEVELS];
 	struct coll_tile *rec[SPEC_MAX_LEVELS];
 };
@@ -83,6 +89,71 @@ static void load(struct model_ws *ws, unsigned pv, struct col *c)
 		c->fanout[l] = (double)ws->loops[ws->lv[l].in].logical_fanout;
 		c->replication[l] = ws->loops[ws->lv[l].boundary].utilized_spatial_elems;
 		c->kept[l] = ws->m->levels[l].keep_mask & (1u << pv);
+	}
+}
+
+/*
+ * Exact mode: level l's instances are those the mapping ever uses, each
+ * serving the children's over them; the nest's totals become per instance.
+ */
+static void exact_load(const struct model_ws *ws, struct col *c)
+{
+	unsigned l, i;
+
+	for (l = 0; l < ws->n_levels; l++) {
+		double n = (double)ws->level_instances[l];
+		double below = (double)(l == 0 ? ws->compute_instances : ws->level_instances[l - 1]);
+		c->replication[l] = n;
+		c->fanout[l] = n > 0 ? below / n : 0;
+		if (n <= 0)
+			continue;
+		for (i = 0; i < c->rec[l]->n_rec; i++)
+			c->rec[l]->acc[i] /= n;
+		c->content[l] = total(c->rec[l]);
+		c->link[l] /= n;
+	}
+}
+
+/*
+ * Exact mode, a tensor whose ranks are each one dimension (each dimension in
+ * one rank): the points the instances of level l ever hold, summed over
+ * them. An instance holds every value of a dimension of the tensor that its
+ * spatial indices give it (the values of one dimension, over the instances,
+ * are the bound), and shares the others with its replicas: bound x bound ...
+ * x the instances the other dimensions' spatial loops make. -1 otherwise.
+ */
+static double exact_partition_total(const struct model_ws *ws, unsigned pv, unsigned l)
+{
+	const struct proj *p = &ws->proj[pv];
+	const struct spec_workload *w = &ws->s->workload;
+	double total_pts = 1;
+	unsigned r, d;
+
+	for (r = 0; r < p->n_ranks; r++)
+		if (p->ranks[r].n_terms != 1)
+			return -1;
+	for (d = 0; d < ws->n_dims; d++) {
+		if (p->dims[d].n > 1)
+			return -1;
+		if (p->dims[d].n == 1)
+			total_pts *= (double)w->bounds[d];
+	}
+	return total_pts * (double)model_loops_count(ws, ~p->dim_mask, true,
+						     (int)ws->lv[l].boundary);
+}
+
+/* Exact mode: the partitions per instance, unrounded (after masking). */
+static void exact_partitions(const struct model_ws *ws, unsigned pv, struct col *c)
+{
+	unsigned l;
+
+	for (l = 0; l <= c->top; l++) {
+		double t = c->partition[l] ? exact_partition_total(ws, pv, l) : -1;
+		c->part[l] = (double)c->partition[l];
+		if (t >= 0 && c->replication[l] > 0) {
+			c->part[l] = t / c->replication[l];
+			c->partition[l] = (uint64_t)llround(c->part[l]);
+		}
 	}
 }
 
@@ -162,6 +233,29 @@ static uint64_t trunc_u64(double x)
 	return x > 0 ? (uint64_t)x : 0;
 }
 
+/*
+ * Exact mode, after store(): a kept tile's counts from its per-instance
+ * averages, rounded (read-only fills too), first reads elided by the exact
+ * partition.
+ */
+static void exact_accesses(struct model_ws *ws, unsigned pv, const struct col *c, unsigned l,
+			   bool outermost, struct model_tile *t)
+{
+	const struct spec_map_level *ml = &ws->m->levels[l];
+	double content = c->content[l] + c->peer[l];
+	double fills = c->share[l] + c->peer[l];
+	double part = c->part[l];
+
+	if (!ws->proj[pv].read_write) {
+		t->fills = round_u64(fills);
+		return;
+	}
+	if (ml->no_coalesce_mask & (1u << pv) || ml->rmw_first_update_mask & (1u << pv))
+		return;
+	t->reads = t->temporal_reductions = round_u64(content - part);
+	t->fills = round_u64(outermost ? fills : fills - part);
+}
+
 /* Step 7: algorithmic reads, fills, updates of one kept tile. */
 static void accesses(struct model_ws *ws, unsigned pv, const struct col *c, unsigned l,
 		     bool outermost, struct model_tile *t)
@@ -238,6 +332,8 @@ static void store(struct model_ws *ws, unsigned pv, struct col *c, struct model_
 			if (c->kept[k] && c->size[k])
 				t->child_level = k;
 		accesses(ws, pv, c, (unsigned)l, l == outer_kept, t);
+		if (ws->exact)
+			exact_accesses(ws, pv, c, (unsigned)l, l == outer_kept, t);
 	}
 }
 
@@ -248,8 +344,12 @@ void model_collapse(struct model_ws *ws, struct model_result *out)
 
 	for (pv = 0; pv < ws->n_tensors; pv++) {
 		load(ws, pv, &c);
+		if (ws->exact)
+			exact_load(ws, &c);
 		partitions_and_shares(ws, pv, &c);
 		mask(ws, pv, &c);
+		if (ws->exact)
+			exact_partitions(ws, pv, &c);
 		for (l = 1; l <= c.top; l++)
 			if (c.link[l] > 0 && c.replication[l - 1] > 0)
 				c.peer[l - 1] += c.link[l] / c.replication[l - 1];

@@ -53,6 +53,12 @@ static uint64_t cycles_per_wave(const struct model_ws *ws, const struct model_co
 	uint64_t busy = mc->random + mc->gated, rep = (uint64_t)mc->avg_replication, cyc;
 	double ratio = model_sparse_position_ratio(ws), packed;
 
+	if (ws->exact) {   /* the steps that run, the share of them with a busy compute */
+		double steps = (double)ws->temporal_steps;
+		if (busy >= mc->algorithmic)
+			return ws->temporal_steps;
+		return (uint64_t)ceil(steps * (double)busy / (double)mc->algorithmic - 1e-9);
+	}
 	if (ws->m->is_imperfect)
 		return mc->max_temporal_iterations;
 	cyc = rep ? (busy + rep - 1) / rep : 0;

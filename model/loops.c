@@ -33,6 +33,19 @@ static void prepare_molds(struct model_ws *ws)
 	}
 }
 
+/* Link every loop to the next outer loop on its dimension (the walk's last_global). */
+static void prepare_outer_same(struct model_ws *ws)
+{
+	uint8_t next[SPEC_MAX_DIMS];
+	unsigned L;
+
+	memset(next, MLOOP_NONE, sizeof(next));
+	for (L = ws->n_loops; L-- > 0;) {
+		ws->loops[L].outer_same = next[ws->loops[L].dim];
+		next[ws->loops[L].dim] = (uint8_t)L;
+	}
+}
+
 /* Effective trip count of the loops outside 'L' on 'dim', folded outer->inner. */
 static uint64_t outer_trips(const struct model_ws *ws, unsigned L, unsigned dim)
 {
@@ -151,6 +164,58 @@ static double compute_replication(const struct model_ws *ws)
 	return ws->loops[L].utilized_spatial_elems * (double)ws->loops[L].logical_fanout;
 }
 
+/*
+ * The tuples of one dimension's digits at the chosen loops that some
+ * iteration takes. The loops of 'dim', outer to inner, are the digits of a
+ * mixed radix (semantics 1.4) whose last value is N = (r_K - 1, ...,
+ * r_0 - 1); an iteration's digits are at most N in lexicographic order.
+ * With the unchosen digits at 0 (their smallest), a choice is taken iff it
+ * is at most N: a digit below N's makes the rest free ('loose'), one equal
+ * to it keeps the choice on N's edge ('tight').
+ */
+static uint64_t dim_count(const struct model_ws *ws, unsigned dim, bool spatial, int above)
+{
+	uint64_t loose = 0, tight = 1;
+	int L;
+
+	for (L = (int)ws->n_loops - 1; L >= 0; L--) {
+		const struct mloop *lp = &ws->loops[L];
+		uint64_t n = lp->residual - 1;
+		if (lp->dim != dim)
+			continue;
+		if (L > above && lp->is_spatial == spatial) {
+			loose = loose * lp->end + tight * n;
+		} else if (n > 0) {
+			loose += tight;
+			tight = 0;
+		}
+	}
+	return loose + tight;
+}
+
+uint64_t model_loops_count(const struct model_ws *ws, uint32_t dims, bool spatial, int above)
+{
+	uint64_t p = 1;
+	unsigned d;
+
+	for (d = 0; d < ws->n_dims; d++)
+		if (dims & (1u << d))
+			p *= dim_count(ws, d, spatial, above);
+	return p;
+}
+
+/* Instances and temporal steps of an imperfect mapping, counted exactly. */
+static void prepare_exact_counts(struct model_ws *ws)
+{
+	unsigned l;
+
+	for (l = 0; l < ws->n_levels; l++)
+		ws->level_instances[l] = model_loops_count(ws, UINT32_MAX, true,
+							   (int)ws->lv[l].boundary);
+	ws->compute_instances = model_loops_count(ws, UINT32_MAX, true, -1);
+	ws->temporal_steps = model_loops_count(ws, UINT32_MAX, false, -1);
+}
+
 void model_loops_prepare(struct model_ws *ws, const struct spec_mapping *m)
 {
 	unsigned L;
@@ -172,11 +237,15 @@ void model_loops_prepare(struct model_ws *ws, const struct spec_mapping *m)
 		lp->is_boundary = m->boundary[sl->level] == L;
 	}
 	prepare_molds(ws);
+	prepare_outer_same(ws);
 	prepare_spatial(ws);
 	prepare_masters(ws);
 	prepare_levels(ws);
 	ws->compute_replication = compute_replication(ws);
 	ws->max_temporal_iterations = model_loops_temporal_product(ws);
+	ws->exact = m->is_imperfect && ws->opt.imperfect == MODEL_IMPERFECT_EXACT;
+	if (ws->exact)
+		prepare_exact_counts(ws);
 }
 
 uint64_t model_loops_temporal_product(const struct model_ws *ws)

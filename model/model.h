@@ -80,15 +80,29 @@ enum model_fmt_class { MODEL_FMT_ACTUAL, MODEL_FMT_GATED, MODEL_FMT_SKIPPED, MOD
 #define MODEL_MAX_FMT_RANKS 16    /* representation-format ranks kept per tile */
 #define MODEL_REASON_MAX 256
 
+/*
+ * How a mapping with residuals (imperfect factors) is counted (docs/model.md,
+ * "Imperfect factorizations"). Perfect mappings are counted the same way
+ * under both.
+ */
+enum model_imperfect {
+	MODEL_IMPERFECT_EXACT,    /* every residual iteration and partial spatial round as
+				     it happens: the executor's counts */
+	MODEL_IMPERFECT_TIMELOOP, /* Timeloop's extrapolation: the last tile's delivery counted
+				     as a full one, the temporal iterations' product as cycles,
+				     a partial spatial round's computes as full ones */
+};
+
 /* -------------------------------------------------------------- options */
 
 struct model_options {
 	enum model_footprint footprint;
 	const char *energy_preset;    /* for levels without an ERT entry; NULL = default */
 	bool no_fast_path;            /* always walk the nest (testing, benchmarks) */
+	enum model_imperfect imperfect;
 };
 
-#define MODEL_OPTIONS_INIT { MODEL_FOOTPRINT_TIMELOOP, NULL, false }
+#define MODEL_OPTIONS_INIT { MODEL_FOOTPRINT_TIMELOOP, NULL, false, MODEL_IMPERFECT_EXACT }
 
 /* ---------------------------------------------------------------- result */
 
@@ -227,6 +241,12 @@ struct model_result {
 	double utilization;           /* fraction */
 	uint64_t algorithmic_computes;
 	uint64_t actual_computes;
+	/* a padded mapping (spec_mapping.pad_mask): the computes of the problem
+	 * itself (the product of its bounds; the rest compute padding), and the
+	 * utilization counting only them */
+	bool padded;
+	uint64_t useful_computes;
+	double useful_utilization;
 	double pj_per_compute;        /* per actual compute */
 	double edp_j_cycles;          /* cycles x joules */
 	uint64_t last_level_accesses; /* scalar accesses of the outermost level */

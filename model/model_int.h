@@ -49,6 +49,8 @@ struct proj {
 	bool read_write;
 };
 
+#define MLOOP_NONE 0xff
+
 /* A loop of the mapping's nest with the properties the analysis needs. */
 struct mloop {
 	uint8_t dim;
@@ -57,6 +59,7 @@ struct mloop {
 	bool is_boundary;             /* outermost loop of its level's block */
 	bool is_master;               /* outermost loop of a run of spatial loops */
 	bool dim_imperfect_below;     /* an inner loop on this dim has a residual */
+	uint8_t outer_same;           /* the next outer loop on this dim, or MLOOP_NONE */
 	uint64_t end, residual;
 	uint64_t stride;              /* op-space step of one iteration on 'dim' */
 	uint64_t num_spatial_elems;   /* product of spatial ends strictly outside */
@@ -155,6 +158,14 @@ struct model_ws {
 	uint64_t compute_max_x, compute_max_y;
 	double compute_replication;
 	uint64_t max_temporal_iterations;
+	/* exact counting of residuals (MODEL_IMPERFECT_EXACT on an imperfect
+	 * mapping): the nest records totals over instances, and these are the
+	 * instances each level and the compute units ever use and the temporal
+	 * steps that run (model_loops_count) */
+	bool exact;
+	uint64_t level_instances[SPEC_MAX_LEVELS];
+	uint64_t compute_instances;
+	uint64_t temporal_steps;
 	struct nest_out nest;
 	uint64_t tile_ext[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS][SPEC_MAX_TENSOR_RANKS];
 	struct coll_tile coll[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];
@@ -221,6 +232,15 @@ void model_loops_prepare(struct model_ws *ws, const struct spec_mapping *m);
 
 /* Product of the trip counts (ends) of all temporal loops. */
 uint64_t model_loops_temporal_product(const struct model_ws *ws);
+
+/*
+ * The distinct index tuples that the loops L > 'above' with is_spatial ==
+ * 'spatial' on the dimensions of 'dims' take over the whole run, residual
+ * iterations as they happen: the instances used below those spatial loops,
+ * or the temporal steps. The product of the ends when the factorization is
+ * perfect.
+ */
+uint64_t model_loops_count(const struct model_ws *ws, uint32_t dims, bool spatial, int above);
 
 /* ------------------------------------------------------- nest analysis */
 

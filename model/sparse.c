@@ -12,6 +12,8 @@
  */
 #include "model/sparse_int.h"
 
+#include <math.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,11 +44,18 @@ static void sparse_dense_defaults(struct model_ws *ws, struct model_result *out)
 		}
 	}
 	memset(mc, 0, sizeof(*mc));
-	mc->accesses = ws->nest.compute_accesses;
-	mc->avg_replication = ws->compute_replication;
 	mc->max_x = ws->compute_max_x;
 	mc->max_y = ws->compute_max_y;
-	mc->algorithmic = (uint64_t)(ws->compute_replication * (double)mc->accesses);
+	if (ws->exact) {   /* the nest counted every compute of every instance */
+		mc->algorithmic = ws->nest.compute_accesses;
+		mc->avg_replication = (double)ws->compute_instances;
+		mc->accesses = ws->compute_instances ?
+			       (uint64_t)llround((double)mc->algorithmic / (double)ws->compute_instances) : 0;
+	} else {
+		mc->accesses = ws->nest.compute_accesses;
+		mc->avg_replication = ws->compute_replication;
+		mc->algorithmic = (uint64_t)(ws->compute_replication * (double)mc->accesses);
+	}
 	mc->random = mc->algorithmic;
 }
 

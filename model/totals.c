@@ -142,6 +142,25 @@ static bool inconsequential(const struct model_ws *ws, unsigned l,
 	return true;
 }
 
+/* The problem's own computes when the mapping pads some dimension. */
+static void useful_computes(const struct model_ws *ws, struct model_result *out)
+{
+	const struct spec_workload *w = &ws->s->workload;
+	double n = 1;
+	unsigned d;
+
+	out->padded = ws->m->pad_mask != 0;
+	out->useful_computes = out->algorithmic_computes;
+	out->useful_utilization = out->utilization;
+	if (!out->padded)
+		return;
+	for (d = 0; d < w->n_dims; d++)
+		n *= (double)w->bounds[d];
+	out->useful_computes = (uint64_t)n;
+	if (out->algorithmic_computes)
+		out->useful_utilization = out->utilization * n / (double)out->algorithmic_computes;
+}
+
 void model_eval_totals(struct model_ws *ws, struct model_result *out)
 {
 	uint64_t cycles = out->compute.cycles;
@@ -167,6 +186,7 @@ void model_eval_totals(struct model_ws *ws, struct model_result *out)
 	out->algorithmic_computes = out->compute.algorithmic;
 	out->actual_computes = out->compute.random;
 	out->utilization = cycles ? out->compute.ideal_cycles / (double)cycles : 0;
+	useful_computes(ws, out);
 	out->pj_per_compute = out->actual_computes ? e / (double)out->actual_computes : 0;
 	out->edp_j_cycles = (double)cycles * e * 1e-12;
 	out->area_mm2 = 0;

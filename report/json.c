@@ -28,6 +28,10 @@ static void summary(struct json_writer *w, const struct model_result *r)
 	json_double(w, "utilization", r->utilization);
 	json_u64(w, "algorithmic_computes", r->algorithmic_computes);
 	json_u64(w, "actual_computes", r->actual_computes);
+	if (r->padded) {
+		json_u64(w, "useful_computes", r->useful_computes);
+		json_double(w, "useful_utilization", r->useful_utilization);
+	}
 	json_double(w, "pj_per_compute", r->pj_per_compute);
 	json_double(w, "edp_j_cycles", r->edp_j_cycles);
 	json_double(w, "gflops", r->gflops);

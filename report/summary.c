@@ -145,6 +145,11 @@ void report_summary(const struct spec_set *s, const struct model_result *r,
 			    (unsigned long long)r->compute.gated,
 			    (unsigned long long)r->compute.skipped);
 	strbuf_addch(out, '\n');
+	if (r->padded)
+		strbuf_addf(out, "Padding:        %llu of the computes pad (%llu useful), useful "
+			    "utilization %.2f%%\n",
+			    (unsigned long long)(r->algorithmic_computes - r->useful_computes),
+			    (unsigned long long)r->useful_computes, r->useful_utilization * 100);
 	strbuf_addf(out, "pJ/compute:     %.3f\n", r->pj_per_compute);
 	strbuf_addf(out, "EDP:            %.3e J*cycle\n", r->edp_j_cycles);
 	strbuf_addstr(out, "Energy by level:\n");

@@ -313,6 +313,11 @@ static int merge_one(struct ld *ld, struct spec_constraint *into, struct con_ext
 	into->bypass_mask |= c->bypass_mask;
 	into->no_multicast_mask |= c->no_multicast_mask;
 	into->no_link_transfer_mask |= c->no_link_transfer_mask;
+	into->pad_mask |= c->pad_mask;
+	if (c->max_remainder && into->max_remainder && c->max_remainder != into->max_remainder)
+		return disagree(ld, into, c, "two different 'remainders'");
+	if (c->max_remainder)
+		into->max_remainder = c->max_remainder;
 	if (c->min_utilization != 0 && into->min_utilization != 0 &&
 	    c->min_utilization != into->min_utilization)
 		return disagree(ld, into, c, "two different minimum utilizations");

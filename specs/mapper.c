@@ -16,7 +16,7 @@
 static const char *const mapper_keys[] = {
 	"algorithm", "num_threads", "optimization_metrics", "optimization_metric",
 	"search_size", "timeout", "victory_condition", "max_permutations_per_if_visit",
-	"seed", "time_limit",
+	"seed", "time_limit", "imperfect",
 	"version", "live_status", "diagnostics", "out_prefix", "sync_interval", "log_interval",
 	"log_oaves", "log_oaves_mappings", "log_stats", "log_suboptimal", "log_all",
 	"log_mappings_yaml", "log_mappings_verbose", "log_all_mappings",
@@ -34,6 +34,8 @@ static const enum spec_search algo_kinds[] = {
 	SPEC_SEARCH_LINEAR_PRUNED, SPEC_SEARCH_HYBRID,
 };
 static const char *const metric_names[] = { "energy", "delay", "edp", "last_level_accesses" };
+/* Indexed by enum spec_imperfect. */
+static const char *const imperfect_names[] = { "auto", "off", "on" };
 
 /* Timeloop's mapper defaults. */
 static void mapper_defaults(struct spec_mapper_settings *m)
@@ -152,6 +154,16 @@ static int parse_mapper(struct ld *ld, const struct ysrc_node *n, const struct k
 	if ((v = ld_get(n, "time_limit")) && ld_double(ld, v, &tp, 0.0, HUGE_VAL,
 						       &m->time_limit_s) < 0)
 		rc = -1;
+	if ((v = ld_get(n, "imperfect"))) {
+		struct kpath ip = KP_KEY(p, "imperfect");
+		int k = ld_want_scalar(ld, v, &ip) < 0 ? -1 :
+			ld_lookup_keyword(ld, v, &ip, "imperfect setting", v->str, imperfect_names,
+					  ARRAY_SIZE(imperfect_names));
+		if (k < 0)
+			rc = -1;
+		else
+			m->imperfect = (enum spec_imperfect)k;
+	}
 	return rc;
 }
 
@@ -180,7 +192,7 @@ int spec_mapper_load(struct ld *ld)
 static const char *const con_keys[] = {
 	"target", "type", "factors", "permutation", "split", "keep", "bypass", "min", "max",
 	"no_reuse", "no_temporal_reuse", "no_link_transfer", "rmw_first_update", "no_coalesce",
-	"default_max_factor", "default_min_factor",
+	"default_max_factor", "default_min_factor", "remainders", "pad",
 	/* the v0.4 front end's macros (macros.c) */
 	"factors_only", "no_iteration_over_dataspaces", "must_iterate_over_dataspaces",
 	"maximize_dims", "maximize_dims_capacity", "keep_only", "bypass_only", "proportion",
@@ -286,6 +298,16 @@ static int con_body(struct ld *ld, const struct ysrc_node *e, const struct kpath
 		else if (ld_tensor_list(ld, v, &np, &c->no_link_transfer_mask, NULL, NULL) < 0)
 			rc = -1;
 	}
+	if ((v = ld_get(e, "remainders"))) {
+		struct kpath rp = KP_KEY(p, "remainders");
+		if (ld_uint(ld, v, &rp, 1, UINT64_MAX, &c->max_remainder) < 0)
+			rc = -1;
+	}
+	if ((v = ld_get(e, "pad"))) {
+		struct kpath np = KP_KEY(p, "pad");
+		if (spec_parse_dim_list(ld, v, &np, &c->pad_mask) < 0)
+			rc = -1;
+	}
 	warn_unsupported(ld, e, p);
 	return rc;
 }
@@ -297,6 +319,7 @@ static int con_kind_keys(struct ld *ld, const struct ysrc_node *e, const struct 
 	static const char *const tiling[] = {
 		"factors", "permutation", "split", "factors_only", "no_iteration_over_dataspaces",
 		"must_iterate_over_dataspaces", "maximize_dims", "maximize_dims_capacity",
+		"remainders", "pad",
 	};
 	static const char *const bypass[] = { "keep", "bypass", "keep_only", "bypass_only" };
 	size_t i;

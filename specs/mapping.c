@@ -25,15 +25,15 @@ static const enum dir_type type_of[] = {
 static const char *const directive_keys[] = {
 	"target", "type", "factors", "permutation", "split", "keep", "bypass", "no_reuse",
 	"no_temporal_reuse", "no_link_transfer", "rmw_first_update", "no_coalesce", "modulo",
-	"terms", "stream",
+	"terms", "stream", "pad",
 };
 
 /* Keys each directive type accepts besides 'target' and 'type'. */
 static const char *const *const type_keys[] = {
 	[DIR_TEMPORAL] = (const char *const[]){ "factors", "permutation", "no_reuse",
-						"no_temporal_reuse", "rmw_first_update", NULL },
+						"no_temporal_reuse", "rmw_first_update", "pad", NULL },
 	[DIR_SPATIAL] = (const char *const[]){ "factors", "permutation", "split", "no_reuse",
-					       "no_link_transfer", NULL },
+					       "no_link_transfer", "pad", NULL },
 	[DIR_DATATYPE] = (const char *const[]){ "keep", "bypass", "no_coalesce", "stream", NULL },
 	[DIR_SKEW] = (const char *const[]){ "modulo", "terms", NULL },
 };
@@ -107,6 +107,9 @@ static int parse_one_factor(struct ld *ld, const struct ysrc_node *n, const stru
 	if (s[*i] == ',' && isdigit((unsigned char)s[*i + 1])) {
 		(*i)++;
 		read_number(s, i, &it->residual);
+	} else if (s[*i] == '+' && !it->is_max) {
+		(*i)++;
+		it->derive = true;
 	}
 	it->loc = ysrc_scalar_loc_at(n, start);
 	d = spec_dim_find(w, name);
@@ -137,6 +140,10 @@ static int finish_factor(struct ld *ld, const struct kpath *p, struct factor_ite
 		it->value = w->bounds[it->dim];
 		if (it->residual == 0)
 			it->residual = it->value;
+	}
+	if (it->derive) {
+		it->residual = 0;
+		return 0;
 	}
 	if (it->residual == 0 || it->residual > it->value)
 		return ld_error_at(ld, it->loc, p, "the residual of '%s' must be in [1, %llu]",
@@ -345,6 +352,47 @@ static int parse_tiling(struct ld *ld, const struct ysrc_node *d, const struct k
 	return rc;
 }
 
+/* Dimension 'n' (a scalar) into 'mask'. */
+static int dim_list_item(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			 uint32_t *mask)
+{
+	const struct spec_workload *w = &ld->s->workload;
+	struct strbuf sb = STRBUF_INIT;
+	int d;
+
+	if (ld_want_scalar(ld, n, p) < 0)
+		return -1;
+	d = spec_dim_find(w, n->str);
+	if (d >= 0) {
+		*mask |= 1u << d;
+		return 0;
+	}
+	strbuf_addf(&sb, "unknown dimension '%s'", n->str);
+	ld_add_hint(&sb, n->str, w->dim_names, w->n_dims);
+	ld_error(ld, n, p, "%s", sb.buf);
+	strbuf_release(&sb);
+	return -1;
+}
+
+int spec_parse_dim_list(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			uint32_t *mask)
+{
+	size_t i;
+	int rc = 0;
+
+	*mask = 0;
+	if (!n)
+		return 0;
+	if (n->kind != YSRC_SEQ)
+		return dim_list_item(ld, n, p, mask);
+	for (i = 0; i < n->n; i++) {
+		struct kpath ip = KP_IDX(p, i);
+		if (dim_list_item(ld, n->items[i], &ip, mask) < 0)
+			rc = -1;
+	}
+	return rc;
+}
+
 /* A list of tensors given under 'key' of directive 'd', as a mask. */
 static int tensor_key(struct ld *ld, const struct ysrc_node *d, const struct kpath *p,
 		      const char *key, uint32_t *mask)
@@ -371,6 +419,19 @@ static int parse_temporal(struct ld *ld, const struct ysrc_node *d, const struct
 	ml->rmw_first_update_mask = c;
 	ml->temporal_loc = d->loc;
 	return rc;
+}
+
+/* 'pad: [dims]' of a tiling directive, added to the mapping's pad_mask. */
+static int parse_pad(struct ld *ld, const struct ysrc_node *d, const struct kpath *p,
+		     struct spec_mapping *m)
+{
+	struct kpath pp = KP_KEY(p, "pad");
+	uint32_t mask;
+
+	if (spec_parse_dim_list(ld, ld_get(d, "pad"), &pp, &mask) < 0)
+		return -1;
+	m->pad_mask |= mask;
+	return 0;
 }
 
 /* A spatial directive: only on a level with a fanout; factors, split, masks. */
@@ -476,6 +537,8 @@ static int parse_directive(struct ld *ld, const struct ysrc_node *d, const struc
 	}
 	if (mark_seen(ld, st, (unsigned)l, type, d, p) < 0)
 		return -1;
+	if ((type == DIR_TEMPORAL || type == DIR_SPATIAL) && parse_pad(ld, d, p, st->m) < 0)
+		bad = -1;
 	if (type == DIR_TEMPORAL)
 		return parse_temporal(ld, d, p, &st->m->levels[l]) < 0 ? -1 : bad;
 	if (type == DIR_SPATIAL)
@@ -534,6 +597,69 @@ static void force_outer_keep(struct ld *ld, struct map_state *st)
 				   "keeps '%s'; its bypass is ignored", ld->s->arch.levels[top].name,
 				   w->tensors[t].name);
 	st->m->levels[top].keep_mask = all;
+}
+
+/* The tiling slots of dimension 'd', inner to outer: factor, residual, level, spatial. */
+struct dim_slot {
+	uint64_t *factor, *residual;
+	unsigned level;
+	bool spatial;
+};
+
+static unsigned dim_slots(struct spec_mapping *m, unsigned d, struct dim_slot *out)
+{
+	unsigned l, n = 0;
+
+	for (l = 0; l < m->n_levels; l++) {
+		struct spec_map_level *ml = &m->levels[l];
+		if (ml->has_spatial)
+			out[n++] = (struct dim_slot){ &ml->spatial_factors[d], &ml->spatial_residuals[d],
+						      l, true };
+		out[n++] = (struct dim_slot){ &ml->temporal_factors[d], &ml->temporal_residuals[d],
+					      l, false };
+	}
+	return n;
+}
+
+/*
+ * Give the loops of dimension 'd' residuals that cover 'bound' (docs/
+ * yaml-reference.md, "factors"), inner to outer: the extent R left to cover
+ * starts at the bound; a loop of factor f whose residual is to be derived
+ * (0) runs ceil(R / f) tiles of f, the last one R - f (ceil(R / f) - 1),
+ * unless it is the outermost loop that iterates (then it runs R); a loop
+ * with a residual r given leaves (R - r) / f + 1. 'all' derives every
+ * residual (the hint for factors that do not multiply to the bound).
+ * Returns 0, or -1 when they do not cover it exactly; R is left in '*left'.
+ */
+static int derive_residuals(struct spec_mapping *m, unsigned d, uint64_t bound, bool all,
+			    uint64_t *res_out, uint64_t *left)
+{
+	struct dim_slot sl[2 * SPEC_MAX_LEVELS];
+	unsigned n = dim_slots(m, d, sl), i, outer = 0;
+	uint64_t R = bound;
+
+	*left = R;
+	for (i = 0; i < n; i++)
+		if (*sl[i].factor > 1)
+			outer = i;
+	for (i = 0; i < n; i++) {
+		uint64_t f = *sl[i].factor, r = all ? 0 : *sl[i].residual, q;
+		if (f == 0)
+			return -1;
+		if (r == 0) {
+			q = (R + f - 1) / f;
+			r = i == outer && q > 1 ? f : R - f * (q - 1);
+			R = q;
+		} else {
+			if (R < r || (R - r) % f)
+				return -1;
+			R = (R - r) / f + 1;
+			*left = R;
+		}
+		res_out[i] = r;
+	}
+	*left = R;
+	return R == 1 ? 0 : -1;
 }
 
 /* The extent that the factors of dimension 'd' give (semantics 1.4 validity). */
@@ -603,9 +729,125 @@ static struct diag_loc product_loc(const struct spec_mapping *m, unsigned d,
 	return fallback;
 }
 
+/* Derive the residuals left to the bound ('+' factors) of every dimension. */
+static int derive_all(struct ld *ld, struct spec_mapping *m, const struct ysrc_node *at)
+{
+	const struct spec_workload *w = &ld->s->workload;
+	struct kpath p = KP_KEY(NULL, "mapping");
+	unsigned d, i, n;
+	int rc = 0;
+
+	for (d = 0; d < m->n_dims; d++) {
+		struct dim_slot sl[2 * SPEC_MAX_LEVELS];
+		uint64_t res[2 * SPEC_MAX_LEVELS], left;
+		bool any = false;
+		n = dim_slots(m, d, sl);
+		for (i = 0; i < n; i++)
+			any |= *sl[i].residual == 0;
+		if (!any)
+			continue;
+		if (m->pad_mask & (1u << d)) {
+			rc = ld_error_at(ld, product_loc(m, d, at->loc), &p, "padded dimension '%s' "
+					 "takes no residual ('+'): every tile is full",
+					 w->dim_names[d]);
+			for (i = 0; i < n; i++)
+				if (*sl[i].residual == 0)
+					*sl[i].residual = *sl[i].factor ? *sl[i].factor : 1;
+			continue;
+		}
+		if (derive_residuals(m, d, w->bounds[d], false, res, &left) < 0) {
+			rc = ld_error_at(ld, product_loc(m, d, at->loc), &p,
+					 "the factors of dimension '%s' do not cover its bound %llu "
+					 "with residuals (%llu of its extent left above the outermost "
+					 "loop)", w->dim_names[d], (unsigned long long)w->bounds[d],
+					 (unsigned long long)left);
+			for (i = 0; i < n; i++)
+				if (*sl[i].residual == 0)
+					*sl[i].residual = *sl[i].factor ? *sl[i].factor : 1;
+			continue;
+		}
+		for (i = 0; i < n; i++)
+			*sl[i].residual = res[i];
+	}
+	return rc;
+}
+
+/*
+ * Factors that do not give the bound but cover it with residuals (Timeloop
+ * issue #300: P2 over P4 for P = 7), every loop's last pass holding some of
+ * it (the product minus its outermost tile is below the bound): a note with
+ * the residual to write.
+ */
+static void note_residual_hint(struct ld *ld, struct spec_mapping *m, unsigned d, uint64_t bound)
+{
+	struct dim_slot sl[2 * SPEC_MAX_LEVELS];
+	uint64_t res[2 * SPEC_MAX_LEVELS], left, prod = 1, outer = 1;
+	unsigned n = dim_slots(m, d, sl), i;
+	const char *dn = ld->s->workload.dim_names[d];
+
+	for (i = 0; i < n; i++) {
+		if (*sl[i].residual != *sl[i].factor)
+			return;   /* residuals were given: no guess */
+		if (!ck_mul_u64(prod, *sl[i].factor, &prod))
+			return;
+		if (*sl[i].factor > 1)
+			outer = *sl[i].factor;
+	}
+	if (prod <= bound || prod - prod / outer >= bound)
+		return;
+	if (derive_residuals(m, d, bound, true, res, &left) < 0)
+		return;
+	for (i = 0; i < n && res[i] == *sl[i].factor; i++)
+		;
+	if (i == n)
+		return;
+	ld_note(ld, sl[i].spatial ? m->levels[sl[i].level].spatial_loc
+				  : m->levels[sl[i].level].temporal_loc,
+		"with a residual they cover %llu: write '%s=%llu,%llu' (Timeloop's form) or "
+		"'%s=%llu+' in the %s factors of '%s', or list '%s' under 'pad' to compute "
+		"the padding", (unsigned long long)bound, dn, (unsigned long long)*sl[i].factor,
+		(unsigned long long)res[i], dn, (unsigned long long)*sl[i].factor,
+		sl[i].spatial ? "spatial" : "temporal", ld->s->arch.levels[sl[i].level].name, dn);
+}
+
+/*
+ * A padded dimension: every tile full, no residual, the factors' product at
+ * least the bound, and some of the outermost loop's last tile in it.
+ */
+static int check_padded(struct ld *ld, struct spec_mapping *m, unsigned d, struct diag_loc loc)
+{
+	const struct spec_workload *w = &ld->s->workload;
+	struct kpath p = KP_KEY(NULL, "mapping");
+	struct dim_slot sl[2 * SPEC_MAX_LEVELS];
+	unsigned n = dim_slots(m, d, sl), i;
+	uint64_t prod = 1, outer = 1;
+
+	for (i = 0; i < n; i++) {
+		if (*sl[i].residual != *sl[i].factor)
+			return ld_error_at(ld, loc, &p, "padded dimension '%s' takes no residual (%llu,"
+					   "%llu): every tile is full", w->dim_names[d],
+					   (unsigned long long)*sl[i].factor,
+					   (unsigned long long)*sl[i].residual);
+		if (!ck_mul_u64(prod, *sl[i].factor, &prod))
+			return ld_error_at(ld, loc, &p, "the factors of dimension '%s' overflow",
+					   w->dim_names[d]);
+		if (*sl[i].factor > 1)
+			outer = *sl[i].factor;
+	}
+	if (prod < w->bounds[d])
+		return ld_error_at(ld, loc, &p, "the factors of padded dimension '%s' multiply to "
+				   "%llu, below its bound %llu", w->dim_names[d],
+				   (unsigned long long)prod, (unsigned long long)w->bounds[d]);
+	if (prod - prod / outer >= w->bounds[d])
+		return ld_error_at(ld, loc, &p, "the factors of padded dimension '%s' multiply to "
+				   "%llu for a bound of %llu: the last iteration of its outermost "
+				   "loop would compute padding only", w->dim_names[d],
+				   (unsigned long long)prod, (unsigned long long)w->bounds[d]);
+	return 0;
+}
+
 /* Every dimension's factors must give its bound; notes name the directives. */
-static int check_products(struct ld *ld, const struct spec_mapping *m,
-			  const struct ysrc_node *at)
+static int check_products(struct ld *ld, struct spec_mapping *m, const struct ysrc_node *at)
 {
 	const struct spec_workload *w = &ld->s->workload;
 	struct kpath p = KP_KEY(NULL, "mapping");
@@ -615,6 +857,11 @@ static int check_products(struct ld *ld, const struct spec_mapping *m,
 	for (d = 0; d < w->n_dims; d++) {
 		uint64_t e = dim_extent(m, d);
 		struct diag_loc loc = product_loc(m, d, at->loc);
+		if (m->pad_mask & (1u << d)) {
+			if (check_padded(ld, m, d, loc) < 0)
+				rc = -1;
+			continue;
+		}
 		if (e == w->bounds[d])
 			continue;
 		if (e == UINT64_MAX)
@@ -625,6 +872,7 @@ static int check_products(struct ld *ld, const struct spec_mapping *m,
 					 "%llu, but its bound is %llu", w->dim_names[d],
 					 (unsigned long long)e, (unsigned long long)w->bounds[d]);
 		note_factors(ld, m, d);
+		note_residual_hint(ld, m, d, w->bounds[d]);
 	}
 	return rc;
 }
@@ -656,6 +904,8 @@ int spec_mapping_load(struct ld *ld)
 	}
 	complete_containers(ld, st);
 	force_outer_keep(ld, st);
+	if (rc == 0 && n_dirs > 0 && derive_all(ld, st->m, top->keys[0]) < 0)
+		rc = -1;
 	if (rc == 0 && n_dirs > 0 && check_products(ld, st->m, top->keys[0]) < 0)
 		rc = -1;
 	if (rc == 0 && n_dirs > 0) {

@@ -59,6 +59,23 @@ static void add_head(struct strbuf *out, const struct spec_arch *arch, unsigned 
 	strbuf_addf(out, "\n    type: %s\n", type);
 }
 
+/* "    key: [M, N]" for the dimensions of 'mask'. */
+static void add_dims(struct strbuf *out, const char *key, const struct spec_workload *w,
+		     uint32_t mask)
+{
+	unsigned d;
+	bool first = true;
+
+	strbuf_addf(out, "    %s: [", key);
+	for (d = 0; d < w->n_dims; d++) {
+		if (!(mask & (1u << d)))
+			continue;
+		strbuf_addf(out, "%s%s", first ? "" : ", ", w->dim_names[d]);
+		first = false;
+	}
+	strbuf_addstr(out, "]\n");
+}
+
 /* factors (Timeloop's "K16 M1" form, "K8,5" with a residual) and permutation. */
 static void add_tiling(struct strbuf *out, const struct spec_workload *w, const uint64_t *f,
 		       const uint64_t *r, const uint8_t *perm)
@@ -103,5 +120,7 @@ void spec_mapping_write_yaml(const struct spec_mapping *m, const struct spec_arc
 		add_tiling(out, w, ml->temporal_factors, ml->temporal_residuals, ml->temporal_perm);
 		add_tensors(out, "no_temporal_reuse", w, ml->no_temporal_reuse_mask, false);
 		add_tensors(out, "rmw_first_update", w, ml->rmw_first_update_mask, false);
+		if (l + 1 == m->n_levels && m->pad_mask)
+			add_dims(out, "pad", w, m->pad_mask);
 	}
 }

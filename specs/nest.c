@@ -45,13 +45,25 @@ static void add_tiling_level(struct spec_mapping *m, unsigned level, enum spec_s
 	}
 }
 
-/* True when the factors of dimension 'd' over all tiling levels give 'bound'. */
+/*
+ * True when the factors of dimension 'd' over all tiling levels give
+ * 'bound': with residuals, exactly; a padded dimension's, at least.
+ */
 static bool dim_factors_ok(const struct spec_mapping *m, unsigned d, uint64_t bound)
 {
 	uint64_t v = 0;
 	bool first = true;
 	int i;
 
+	if (m->pad_mask & (1u << d)) {
+		for (i = 0, v = 1; i < (int)m->n_complete; i++)
+			if (m->complete[i].dim == d) {
+				if (m->complete[i].residual_end != m->complete[i].end)
+					return false;
+				v *= m->complete[i].end;
+			}
+		return v >= bound;
+	}
 	/* fold from the outermost tiling level inwards: v = (v - 1) * f + r */
 	for (i = (int)m->n_complete - 1; i >= 0; i--) {
 		const struct spec_loop *lp = &m->complete[i];

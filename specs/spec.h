@@ -417,6 +417,9 @@ struct spec_mapping {
 	struct spec_loop complete[SPEC_MAX_LOOPS];
 	unsigned complete_begin[SPEC_MAX_LEVELS + 1];
 	bool is_imperfect;                   /* some residual_end != end */
+	/* dimensions whose factors cover more than the bound, every tile full:
+	 * the extra iterations compute padding ('pad' on a directive) */
+	uint32_t pad_mask;
 };
 
 /* ---------------------------------------------------- sparse optimizations */
@@ -480,6 +483,14 @@ struct spec_sparse {
 
 /* ---------------------------------------------- mapper and its constraints */
 
+/* Imperfect factors in the mapspace (docs/mapper.md, "Imperfect factors"). */
+enum spec_imperfect {
+	SPEC_IMPERFECT_AUTO,          /* dimensions whose bound has a prime factor above 7 */
+	SPEC_IMPERFECT_OFF,           /* perfect factors only */
+	SPEC_IMPERFECT_ON,            /* every dimension */
+	SPEC_IMPERFECT_COUNT
+};
+
 struct spec_mapper_settings {
 	bool present;
 	struct diag_loc loc;
@@ -493,6 +504,7 @@ struct spec_mapper_settings {
 	unsigned max_permutations_per_if_visit;
 	uint64_t seed;
 	double time_limit_s;           /* 0 = none */
+	enum spec_imperfect imperfect;
 };
 
 struct spec_constraint {
@@ -511,6 +523,8 @@ struct spec_constraint {
 	uint32_t no_link_transfer_mask;  /* spatial: tensors the level's mappings send no link transfers */
 	uint32_t no_multicast_mask;    /* spatial 'no_reuse': tensors neither multicast nor reduced */
 	double min_utilization;        /* utilization constraints */
+	uint64_t max_remainder;        /* Ruby's 'remainders: N': residuals at most N; 0 = none */
+	uint32_t pad_mask;             /* 'pad: [dims]': those dimensions are padded */
 };
 
 struct spec_constraints {

@@ -376,19 +376,24 @@ int spec_sparse_load(struct ld *ld);
 int spec_mapping_load(struct ld *ld);
 
 /*
- * mapping.c: parse a factor string ("K=16 M=1", "K16,M1", "D=8,5", list of
- * "K=1" strings; '#' starts a comment). For constraints 'allow_max' accepts
+ * mapping.c: parse a factor string ("K=16 M=1", "K16,M1", "D=8,5" with a
+ * residual, "D=8+" with the residual left to the bound, list of "K=1"
+ * strings; '#' starts a comment). For constraints 'allow_max' accepts
  * "M<=8". Calls 'fn' for each factor. Returns 0 or -1.
  */
 struct factor_item {
 	unsigned dim;
 	uint64_t value;          /* 0 in YAML is already replaced by the bound */
-	uint64_t residual;       /* == value unless ",R" was given */
+	uint64_t residual;       /* == value unless ",R" was given; 0 with '+' */
+	bool derive;             /* "K=16+": the residual follows from the bound */
 	bool is_max;             /* "<=" */
 	struct diag_loc loc;
 };
 int spec_parse_factors(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		       bool allow_max, struct factor_item *items, unsigned *n_items);
+/* A dimension name or a list of them (e.g. 'pad: [M, N]') as a mask; 0 or -1. */
+int spec_parse_dim_list(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
+			uint32_t *mask);
 /* Parse a permutation string or list, innermost first; returns count or -1. */
 int spec_parse_perm(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		    uint8_t *perm);

@@ -2,12 +2,14 @@
 #include "mapper/mapper.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mapper/mapspace_int.h"
 #include "tests/mapper/fixture.h"
 #include "tests/unit.h"
 #include "util/diag.h"
+#include "util/xalloc.h"
 
 static const struct fx_level three_levels[] = {
 	{ "Reg", true, 8, 1, 1, 0 },
@@ -256,7 +258,9 @@ static void test_diagnostics(void)
 			for (k = 0; k < s->constraints.n; k++)
 				((struct spec_constraint *)&s->constraints.items[k])->max_factors[FX_N] = 1;
 		}
-		ms = mapper_space_new(s, NULL, &dl);
+		/* a fixed factor that does not divide makes an imperfect split when
+		 * imperfect factors are on (test_imperfect_fixed) */
+		ms = mapper_space_new_imperfect(s, NULL, SPEC_IMPERFECT_OFF, &dl);
 		CU_ASSERT_PTR_NULL(ms);
 		CU_ASSERT_TRUE_FATAL(dl.n > 0);
 		if (strcmp(dl.items[0].message, rows[i].message) || dl.items[0].loc.line != rows[i].line)
@@ -272,11 +276,152 @@ static void test_diagnostics(void)
 	}
 }
 
+/*
+ * Imperfect factors: each tiling level (T0, S1 with factors <= 2, T1, T2)
+ * covers the extent R left inside it with the smallest tile for a number of
+ * trips, ceil(R / q). For a bound of 5: T0 takes 1, 2, 3 or 5 (R = 5, 3, 2,
+ * 1 left), then S1 1 or 2, then T1 any, and T2 what is left:
+ *   T0 = 1: S1 = 1 (T1 1, 2, 3, 5: 4 splits), S1 = 2 (R 3: T1 1, 2, 3: 3)  7
+ *   T0 = 2: S1 = 1 (R 3: 3), S1 = 2 (R 2: T1 1, 2: 2)                       5
+ *   T0 = 3: S1 = 1 (R 2: 2), S1 = 2 (R 1: 1)                                3
+ *   T0 = 5: everything else 1                                                1
+ * 16 in all, against 3 perfect ones (5 at T0, T1 or T2). With the same
+ * counting, N3(R) = sum over S1 in {1, 2} of |candidates(ceil(R / S1))| for
+ * S1, T1, T2: a bound of 11 (candidates 1 2 3 4 6 11) has N3(11) + N3(6)
+ * + N3(4) + N3(3) + N3(2) + N3(1) = 10 + 7 + 5 + 5 + 3 + 1 = 31. 'auto'
+ * takes imperfect factors for a bound with a prime factor above 7 only: 5,
+ * 7 and K = 6 stay perfect there; 'on' makes every dimension imperfect.
+ */
+static void test_imperfect_rows(void)
+{
+	static const struct {
+		enum spec_imperfect imperfect;
+		uint64_t m, counts;
+	} rows[] = {
+		{ SPEC_IMPERFECT_OFF, 5, 3 },
+		{ SPEC_IMPERFECT_AUTO, 5, 3 },      /* 7-smooth: perfect */
+		{ SPEC_IMPERFECT_ON, 5, 16 },
+		{ SPEC_IMPERFECT_AUTO, 4, 9 },
+		{ SPEC_IMPERFECT_AUTO, 7, 3 },
+		{ SPEC_IMPERFECT_OFF, 11, 3 },
+		{ SPEC_IMPERFECT_AUTO, 11, 31 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct spec_set *s = fx_matmul(rows[i].m, 6, 8, three_levels, 3);
+		struct diag_list dl = DIAG_LIST_INIT;
+		struct mapper_space *ms = mapper_space_new_imperfect(s, NULL, rows[i].imperfect, &dl);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
+		if (mapper_space_dim_factorizations(ms, FX_M) != rows[i].counts)
+			fprintf(stderr, "row %zu: %llu\n", i,
+				(unsigned long long)mapper_space_dim_factorizations(ms, FX_M));
+		CU_ASSERT_EQUAL(mapper_space_dim_factorizations(ms, FX_M), rows[i].counts);
+		CU_ASSERT_EQUAL(ms->dim[FX_K].imperfect, rows[i].imperfect == SPEC_IMPERFECT_ON);
+		mapper_space_free(ms);
+		spec_set_free(s);
+		diag_list_release(&dl);
+	}
+}
+
+/*
+ * A fixed factor that does not divide its bound (K4 at Reg for K = 6):
+ * with imperfect factors it is a tile of 4 with a residual of 2, and the 2
+ * tiles left go to S1, T1 or T2 (S1 = 1: T1 = 1 with T2 = 2, or T1 = 2;
+ * S1 = 2): 3 splits, each with the loop [0:4,2) at Reg.
+ */
+static void test_imperfect_fixed(void)
+{
+	struct spec_set *s = design();
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct mapper_space *ms;
+	struct spec_mapping *m = xcalloc(1, sizeof(*m));
+	struct ms_if fi;
+	struct ms_point p;
+	unsigned lvl;
+	uint32_t c;
+
+	apply_bad(s, B_NOT_DIVIDING);
+	ms = mapper_space_new_imperfect(s, NULL, SPEC_IMPERFECT_AUTO, &dl);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
+	CU_ASSERT_EQUAL(mapper_space_dim_factorizations(ms, FX_K), 3);
+	ms_if_init(&fi, ms);
+	memset(&p, 0, sizeof(p));
+	for (c = 0; c < 3; c++) {
+		p.choice[FX_K] = c;
+		CU_ASSERT_EQUAL_FATAL(ms_if_load(ms, p.choice, &fi, &lvl), MAPPER_OK);
+		CU_ASSERT_EQUAL(fi.f[0][FX_K], 4);
+		CU_ASSERT_EQUAL(fi.r[0][FX_K], 2);
+		CU_ASSERT_EQUAL(fi.f[1][FX_K] * fi.f[2][FX_K] * fi.f[3][FX_K], 2);
+	}
+	CU_ASSERT_EQUAL(ms_if_keep_sets(ms, &fi, false, &lvl), MAPPER_OK);
+	p.keep[0] = p.keep[1] = p.keep[2] = 7;
+	ms_point_mapping(ms, &fi, &p, m);
+	CU_ASSERT(m->is_imperfect);
+	CU_ASSERT_EQUAL(m->levels[0].temporal_factors[FX_K], 4);
+	CU_ASSERT_EQUAL(m->levels[0].temporal_residuals[FX_K], 2);
+	ms_if_release(&fi);
+	free(m);
+	mapper_space_free(ms);
+	spec_set_free(s);
+	diag_list_release(&dl);
+}
+
+/*
+ * Ruby's 'remainders: 1' at Reg (T0), M = 5, imperfect factors on: only T0
+ * may leave a residual, and of 1; the other levels divide what is left
+ * (the outermost that iterates covers it):
+ *   T0 = 1 (R 5): S1 = 1, then T1 = 1 and T2 = 5, or T1 = 5       2
+ *   T0 = 2 (residual 1, R 3): S1 = 1, then T1 = 1 or 3             2
+ *   T0 = 3 has residual 2: out; T0 = 5: the rest 1                 1
+ * 5 in all. A padded dimension ('pad', K = 6 with K4 fixed at T0) is
+ * split perfectly over 8, the 2 tiles of 4 going to S1, T1 or T2: 3
+ * splits, every mapping padding K.
+ */
+static void test_remainders_and_pad(void)
+{
+	struct spec_set *s = fx_matmul(5, 6, 8, three_levels, 3);
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct mapper_space *ms;
+	struct spec_constraint *c;
+	struct spec_mapping *m = xcalloc(1, sizeof(*m));
+	struct ms_if fi;
+	struct ms_point p;
+	unsigned lvl;
+
+	c = fx_constraint(s, SPEC_CON_TEMPORAL, 0, 3);
+	c->max_remainder = 1;
+	fx_fix(c, FX_K, 4);
+	c->pad_mask = 1u << FX_K;
+	ms = mapper_space_new_imperfect(s, NULL, SPEC_IMPERFECT_ON, &dl);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
+	CU_ASSERT_EQUAL(mapper_space_dim_factorizations(ms, FX_M), 5);
+	CU_ASSERT_EQUAL(mapper_space_dim_factorizations(ms, FX_K), 3);
+	CU_ASSERT_EQUAL(ms->dim[FX_K].bound, 8);
+	CU_ASSERT_FALSE(ms->dim[FX_K].imperfect);
+	ms_if_init(&fi, ms);
+	memset(&p, 0, sizeof(p));
+	CU_ASSERT_EQUAL_FATAL(ms_if_load(ms, p.choice, &fi, &lvl), MAPPER_OK);
+	CU_ASSERT_EQUAL(ms_if_keep_sets(ms, &fi, false, &lvl), MAPPER_OK);
+	p.keep[0] = p.keep[1] = p.keep[2] = 7;
+	ms_point_mapping(ms, &fi, &p, m);
+	CU_ASSERT_EQUAL(m->pad_mask, 1u << FX_K);
+	CU_ASSERT_EQUAL(m->levels[0].temporal_factors[FX_K], 4);
+	ms_if_release(&fi);
+	free(m);
+	mapper_space_free(ms);
+	spec_set_free(s);
+	diag_list_release(&dl);
+}
+
 static CU_TestInfo mapspace_tests[] = {
 	{ "tiling levels", test_tiling_levels },
 	{ "factorization counts", test_factorizations },
 	{ "factorization rows", test_factorization_rows },
 	{ "constraints that leave no mapping", test_diagnostics },
+	{ "imperfect factorizations", test_imperfect_rows },
+	{ "an imperfect fixed factor", test_imperfect_fixed },
+	{ "remainders and padding", test_remainders_and_pad },
 	CU_TEST_INFO_NULL,
 };
 

@@ -38,28 +38,36 @@ static double separable_cost(const struct spec_mapping *m)
 	return c;
 }
 
+/* A cost as the evaluator's context. */
+struct cost {
+	double (*fn)(const struct spec_mapping *m);
+};
+
 static void *ws_new(const void *ctx)
 {
 	return (void *)ctx;
 }
 
-static void sep_eval(void *ws, const struct spec_mapping *m, struct mapper_eval *out)
+static void cost_eval(void *ws, const struct spec_mapping *m, struct mapper_eval *out)
 {
-	(void)ws;
+	const struct cost *c = ws;
+
 	memset(out, 0, sizeof(*out));
 	out->status = MAPPER_OK;
-	out->metrics[SPEC_METRIC_EDP] = separable_cost(m);
+	out->metrics[SPEC_METRIC_EDP] = c->fn(m);
 	out->metrics[SPEC_METRIC_ENERGY] = out->metrics[SPEC_METRIC_EDP];
 	out->metrics[SPEC_METRIC_DELAY] = 1;
 }
 
-static void sep_evaluator(struct mapper_evaluator *ev)
+static void cost_evaluator(struct mapper_evaluator *ev, const struct cost *c)
 {
-	ev->ctx = NULL;
+	ev->ctx = c;
 	ev->ws_new = ws_new;
 	ev->ws_free = NULL;
-	ev->eval = sep_eval;
+	ev->eval = cost_eval;
 }
+
+static const struct cost separable = { separable_cost };
 
 /* Random search alone stops far from the optimum; refinement reaches it. */
 static void test_reaches_optimum(void)
@@ -73,7 +81,7 @@ static void test_reaches_optimum(void)
 	double optimum = 1;   /* every exponent where it is wanted, no spatial loop */
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
-	sep_evaluator(&ev);
+	cost_evaluator(&ev, &separable);
 	mapper_options_init(&o, NULL);
 	o.algorithm = SPEC_SEARCH_RANDOM;
 	o.n_threads = 2;
@@ -118,7 +126,7 @@ static void test_keeps_constraints(void)
 	fx_constraint(s, SPEC_CON_BYPASS, 0, 6)->keep_mask = 1u << FX_B;
 	ms = mapper_space_new(s, NULL, &dl);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
-	sep_evaluator(&ev);
+	cost_evaluator(&ev, &separable);
 	mapper_options_init(&o, NULL);
 	o.algorithm = SPEC_SEARCH_RANDOM_PRUNED;
 	o.n_threads = 2;
@@ -137,7 +145,64 @@ static void test_keeps_constraints(void)
 	diag_list_release(&dl);
 }
 
+/*
+ * An imperfect dimension (M = 13, prime): a cost that wants a Reg tile of 5
+ * (so 3 tiles, the last of 3 outputs) and the 3 tiles at Buf, no spatial M;
+ * K and N as separable_cost wants them. 13 has no prime factor to move:
+ * only refinement's imperfect moves (a tile to the next one worth trying,
+ * the outermost level taking the rest) reach it.
+ */
+static double imperfect_cost(const struct spec_mapping *m)
+{
+	double r = (double)m->levels[0].temporal_factors[FX_M] - 5;
+	double b = (double)m->levels[1].temporal_factors[FX_M] - 3;
+	double d = (double)m->levels[2].temporal_factors[FX_M] - 1;
+	double c = 1 + r * r + b * b + d * d + 3 * log2((double)m->levels[1].spatial_factors[FX_M]);
+	double kn[2][3] = { { 4, 0, 0 }, { 0, 0, 4 } };
+	unsigned i, l, dims[2] = { FX_K, FX_N };
+
+	for (i = 0; i < 2; i++) {
+		for (l = 0; l < 3; l++) {
+			double e = log2((double)m->levels[l].temporal_factors[dims[i]]) - kn[i][l];
+			c += e * e;
+		}
+		c += 3 * log2((double)m->levels[1].spatial_factors[dims[i]]);
+	}
+	return c;
+}
+
+static const struct cost imperfect = { imperfect_cost };
+
+static void test_imperfect_moves(void)
+{
+	struct spec_set *s = fx_matmul(13, 16, 16, levels, 3);
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct mapper_space *ms = mapper_space_new(s, NULL, &dl);
+	struct mapper_evaluator ev;
+	struct mapper_options o;
+	struct mapper_result r;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
+	cost_evaluator(&ev, &imperfect);
+	mapper_options_init(&o, NULL);
+	o.algorithm = SPEC_SEARCH_RANDOM;
+	o.n_threads = 2;
+	o.n_streams = 4;
+	o.victory_condition = 5;
+	o.refine = 4;
+	CU_ASSERT_EQUAL_FATAL(mapper_run(ms, &ev, &o, &r), 0);
+	CU_ASSERT_DOUBLE_EQUAL(r.best_eval.metrics[SPEC_METRIC_EDP], 1, 1e-12);
+	CU_ASSERT_EQUAL(r.best.levels[0].temporal_factors[FX_M], 5);
+	CU_ASSERT_EQUAL(r.best.levels[0].temporal_residuals[FX_M], 3);
+	CU_ASSERT_EQUAL(r.best.levels[1].temporal_factors[FX_M], 3);
+	CU_ASSERT_TRUE(r.best.is_imperfect);
+	mapper_space_free(ms);
+	spec_set_free(s);
+	diag_list_release(&dl);
+}
+
 static CU_TestInfo refine_tests[] = {
+	{ "imperfect tiles move", test_imperfect_moves },
 	{ "reaches the optimum of a separable cost", test_reaches_optimum },
 	{ "keeps the constraints", test_keeps_constraints },
 	CU_TEST_INFO_NULL,
