@@ -408,7 +408,11 @@ struct job_run_result {
  * One axis of a sweep, "[NAME:]PATH[,PATH...]=V1,V2,..." (docs/sweep.md):
  * each value Vi (YAML flow text, or a range A:B:STEP with STEP +D, D, xF
  * or *F) set at every PATH, as '--set PATH=Vi' would. NAME (default: the
- * paths as written) names the axis's column in the database.
+ * paths as written) names the axis's column in the database. A value
+ * LABEL=V sets V and is LABEL in the database; a value @FILE sets the YAML
+ * file (at PATH its key of PATH's last key, else the whole file); NAME=@F1,
+ * @F2,... (one bare name, every value a file) replaces the design's
+ * top-level keys by each file's.
  */
 struct job_axis {
 	struct arena arena;            /* owns the strings */
@@ -419,8 +423,12 @@ struct job_axis {
 	const char **paths;
 	size_t *path_offs;             /* where each path is written in 'text' */
 	size_t n_values, alloc_values, alloc_value_offs;
-	const char **values;
+	const char **values;           /* each value as the database's column holds it */
+	const char **set_values;       /* what each value sets: VALUE of LABEL=VALUE, '@FILE' */
+	size_t alloc_set_values;
 	size_t *value_offs;            /* where each value (or its range) is written */
+	bool whole_files;              /* NAME=@F1,@F2: each file's top-level keys replace the
+					  design's */
 	struct spec_override *ovs;     /* ovs[v * n_paths + p]: PATH p = VALUE v, located
 					  in the axis */
 };

@@ -134,8 +134,16 @@ static void sweep_key(void *arg, uint64_t idx, char key[JOB_KEY_CHARS + 1])
 
 	job_sweep_point(sw->axes, sw->n_axes, sw->zip, idx, vi);
 	for (a = 0; a < sw->n_axes; a++)
-		for (p = 0; p < sw->axes[a].n_paths; p++)
-			job_hash_str(&h, sw->axes[a].ovs[vi[a] * sw->axes[a].n_paths + p].text);
+		for (p = 0; p < sw->axes[a].n_paths; p++) {
+			const struct spec_override *ov = &sw->axes[a].ovs[vi[a] * sw->axes[a].n_paths + p];
+			job_hash_str(&h, ov->text);
+			if (ov->value_file) {   /* a changed file is a new point */
+				struct strbuf err = STRBUF_INIT;
+				if (job_hash_file(&h, ov->value_file, &err) < 0)
+					job_hash_str(&h, err.buf);
+				strbuf_release(&err);
+			}
+		}
 	job_hash_hex(&h, key);
 }
 

@@ -54,6 +54,7 @@ struct ld_override {
 	struct diag_loc holder;    /* the mapping or list that holds its node */
 	const char *last;          /* its last step as written ("format", "[2]") */
 	unsigned last_col;
+	const char *last_key;      /* its last step when a key (a file value's key to take) */
 };
 
 /*
@@ -432,11 +433,31 @@ static void add_prefix(struct strbuf *sb, const struct opath *op, unsigned s)
 }
 
 /* The value of override 'r' parsed as YAML, located in the override; NULL after errors. */
+/* The value of a file-valued override: the file, or its top-level key 'key' when it has it. */
+static struct ysrc_node *file_value(struct ld *ld, const struct ld_override *r, const char *key)
+{
+	const char *path = arena_strdup(ld->a, r->ov->value_file);   /* its nodes' file name */
+	struct ysrc_node *root = NULL;
+	long k;
+
+	if (ysrc_parse_file(ld->a, path, ld->dl, &root) < 0)
+		return NULL;
+	if (!root) {
+		ov_error(ld->dl, r->file, r->ov->value_col, "'%s' is empty", path);
+		return NULL;
+	}
+	if (key && root->kind == YSRC_MAP && (k = pair_of(root, key)) >= 0)
+		return root->pairs[k].value;
+	return root;
+}
+
 static struct ysrc_node *parse_value(struct ld *ld, const struct ld_override *r)
 {
 	const struct spec_override *ov = r->ov;
 	struct ysrc_node *root;
 
+	if (ov->value_file)
+		return file_value(ld, r, r->last_key);
 	if (ysrc_parse_at(ld->a, r->file, ov->value_col, ov->value, strlen(ov->value), ld->dl,
 			  &root) < 0)
 		return NULL;
@@ -1082,6 +1103,43 @@ static int apply_rest(struct ld *ld, struct ld_override *r, struct opath *op, st
 	return 0;
 }
 
+/*
+ * A whole file as an override: each of its top-level keys replaces the
+ * design's (as if the file were given last, replacing rather than merging).
+ */
+static int apply_file(struct ld *ld, struct ld_override *r)
+{
+	struct ysrc_node *root = file_value(ld, r, NULL);
+	size_t i;
+
+	if (!root)
+		return -1;
+	if (root->kind != YSRC_MAP)
+		return ov_error(ld->dl, r->file, r->ov->value_col, "'%s' is not a mapping of "
+				"top-level keys", r->ov->value_file);
+	r->last_col = r->ov->value_col;
+	r->added = true;
+	for (i = 0; i < root->n; i++) {
+		struct top_key buf;
+		const struct top_key *tk = ld_top_key_of(ld->s->source, root->pairs[i].key->str, &buf);
+		struct ld_top *slot;
+		if (!tk) {
+			struct strbuf sb = STRBUF_INIT;
+			ld_top_key_unknown(ld->s->source, root->pairs[i].key->str, &sb);
+			diag_error(ld->dl, root->pairs[i].key->loc, "%s", sb.buf);
+			strbuf_release(&sb);
+			return -1;
+		}
+		if (tk->merge == TOP_IGNORED)
+			continue;
+		slot = ld_top_slot(ld->top, &ld->n_top, tk->canonical);
+		slot->keys[0] = root->pairs[i].key;
+		slot->values[0] = root->pairs[i].value;
+		slot->n = 1;
+	}
+	return 0;
+}
+
 /* A first step that names a component (or '*' for every one with the next key). */
 static bool addresses_by_name(struct ld *ld, const struct opath *op)
 {
@@ -1144,8 +1202,12 @@ static int apply_named(struct ld *ld, struct ld_override *r, struct opath *op, s
 /* Resolve and apply override 'r' to the merged view of 'ld'. */
 static int apply_one(struct ld *ld, struct ld_override *r, struct opath *op, struct view *v)
 {
+	if (r->ov->whole_file)
+		return apply_file(ld, r);
 	if (parse_path(ld->a, r->file, r->ov->path, op, ld->dl) < 0)
 		return -1;
+	if (op->steps[op->n - 1].kind == STEP_KEY)
+		r->last_key = op->steps[op->n - 1].key;
 	if (addresses_by_name(ld, op))
 		return apply_named(ld, r, op, v);
 	if (start_view(ld, r, op, v) < 0)

@@ -43,6 +43,31 @@ done
 	2>"$tmp/err" || fail "an axis by name: $(cat "$tmp/err")"
 grep -q '^sweep: 4 points; 4 run in' "$tmp/err" || fail "an axis by name: $(cat "$tmp/err")"
 
+# A file per value: each file's top-level keys replace the design's (named values name the rows);
+# each point equals the model run on that file
+# shellcheck disable=SC2086
+"$FIBERLOOP" sweep $design --axis "sparse=bm=@$ex/bitmask-gating.yaml,cp=@$ex/coord-skipping.yaml" \
+	--axis 'problem.instance.densities.A.density=0.3' --db "$tmp/w.db" 2>"$tmp/err" ||
+	fail "a file axis: $(cat "$tmp/err")"
+for c in "bm bitmask-gating" "cp coord-skipping"; do
+	e=$("$FIBERLOOP" results "$tmp/w.db" --where "sparse=${c% *}" --format csv --columns energy_pj | sed 1d)
+	m=$("$FIBERLOOP" model "$ex/arch.yaml" "$ex/map.yaml" "$ex/${c#* }.yaml" "$ex/problem.yaml" \
+		--set problem.instance.densities.A.density=0.3 --format csv | sed 1d | cut -d, -f2)
+	awk -v a="$e" -v b="$m" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= 1e-6 * a) }' ||
+		fail "the '${c% *}' file's point ($e pJ) is not the model on ${c#* }.yaml ($m pJ)"
+done
+# a file at a path (its key of the path's last key), and a file that is not there
+# shellcheck disable=SC2086
+"$FIBERLOOP" sweep $design --axis "sp:sparse_optimizations=@$ex/bitmask-gating.yaml" \
+	--axis 'problem.instance.densities.A.density=0.3' --db "$tmp/w2.db" \
+	2>"$tmp/err" || fail "a file at a path: $(cat "$tmp/err")"
+[ "$("$FIBERLOOP" results "$tmp/w2.db" --format csv --columns energy_pj | sed 1d)" = \
+  "$("$FIBERLOOP" results "$tmp/w.db" --where sparse=bm --format csv --columns energy_pj | sed 1d)" ] ||
+	fail "a file at a path differs from the same file whole"
+# shellcheck disable=SC2086
+"$FIBERLOOP" sweep $design --axis "sparse=@$tmp/nosuch.yaml" --db "$tmp/w3.db" 2>"$tmp/err"
+[ $? = 1 ] && grep -q "nosuch.yaml" "$tmp/err" || fail "a missing file: $(cat "$tmp/err")"
+
 # Points that fail: distinct reasons with counts, exit 1; the long error stored whole.
 t=sparse_optimizations.targets
 long="fmt:$t[name=DRAM].representation_format.data_spaces[name=A].format,$t[name=DRAM].representation_format.data_spaces[name=B].format,$t[name=Buffer].representation_format.data_spaces[name=A].format,$t[name=Buffer].representation_format.data_spaces[name=B].format=COO,BOGUS"
