@@ -40,7 +40,9 @@ install_missing() {
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
 }
 
-# build DIR CONFIGURE-ARGS...: configure (once) and build in DIR.
+# build DIR CONFIGURE-ARGS...: configure and build in DIR. The configure options are
+# remembered in DIR/.quickstart-options: a tree configured with other options (say
+# 'demo' without MPI, then 'test' with it) or by hand is configured again.
 build() {
 	dir=$1; shift
 	[ -x "$top/configure" ] || (cd "$top" && autoreconf -fi)
@@ -48,7 +50,13 @@ build() {
 	cd "$top/$dir"
 	# Debian's python3, for which the packages above are installed
 	py=""; [ -x /usr/bin/python3 ] && py=PYTHON=/usr/bin/python3
-	[ -f Makefile ] || "$top/configure" --enable-werror $py "$@"
+	opts="--enable-werror $py $*"
+	if [ ! -f Makefile ] || [ "$(cat .quickstart-options 2>/dev/null)" != "$opts" ]; then
+		[ -f Makefile ] && echo "quickstart: configuring $dir again with: $opts"
+		rm -f .quickstart-options
+		"$top/configure" --enable-werror $py "$@"
+		printf '%s\n' "$opts" >.quickstart-options
+	fi
 	make -j"$jobs"
 }
 
@@ -63,15 +71,20 @@ check() {
 	fi
 }
 
+# build_main: _build, with MPI when Open MPI is there (so that the suite runs the MPI test
+# too); demo, test and valgrind share it.
+build_main() {
+	if command -v mpicc >/dev/null 2>&1; then build _build --with-mpi; else build _build; fi
+}
+
 install_missing
 case $mode in
 demo)
-	build _build
+	build_main
 	(cd "$top/examples/eyeriss-like" && "$top/_build/fiberloop" model input.yaml map.yaml ERT.yaml ART.yaml)
 	;;
 test)
-	# with MPI when Open MPI is there, so that the suite runs the MPI test too
-	if command -v mpicc >/dev/null 2>&1; then build _build --with-mpi; else build _build; fi
+	build_main
 	check
 	;;
 sanitize)
@@ -81,7 +94,7 @@ sanitize)
 valgrind)
 	PKGS="valgrind"
 	install_missing
-	if command -v mpicc >/dev/null 2>&1; then build _build --with-mpi; else build _build; fi
+	build_main
 	make check-valgrind
 	;;
 fuzz)

@@ -75,13 +75,44 @@ static void trim(const char *s, size_t *off, size_t *n)
 		(*n)--;
 }
 
+/* Add value 'v' (column 'label'; NULL: 'v'), written at offset 'off' of the axis. */
+static void add_labelled(struct job_axis *ax, const char *label, const char *v, size_t off)
+{
+	XGROW(ax->values, ax->n_values + 1, ax->alloc_values);
+	XGROW(ax->set_values, ax->n_values + 1, ax->alloc_set_values);
+	XGROW(ax->value_offs, ax->n_values + 1, ax->alloc_value_offs);
+	ax->value_offs[ax->n_values] = off;
+	ax->set_values[ax->n_values] = arena_strdup(&ax->arena, v);
+	ax->values[ax->n_values] = label ? arena_strdup(&ax->arena, label) :
+					   ax->set_values[ax->n_values];
+	ax->n_values++;
+}
+
 /* Add value 'v', written at offset 'off' of the axis (a range's values: at the range). */
 static void add_value(struct job_axis *ax, const char *v, size_t off)
 {
-	XGROW(ax->values, ax->n_values + 1, ax->alloc_values);
-	XGROW(ax->value_offs, ax->n_values + 1, ax->alloc_value_offs);
-	ax->value_offs[ax->n_values] = off;
-	ax->values[ax->n_values++] = arena_strdup(&ax->arena, v);
+	add_labelled(ax, NULL, v, off);
+}
+
+static bool is_name(const char *s, size_t n);
+
+/*
+ * The length of LABEL in "LABEL=VALUE" at s[0..n), or 0: not a labelled
+ * value. A VALUE that starts as a number is not one (a factor list "K=4 N=2"
+ * is a value), nor is a LABEL that is not a name.
+ */
+static size_t label_len(const char *s, size_t n)
+{
+	size_t eq = find_top(s, n, '='), i;
+
+	if (eq == n || eq == 0 || !is_name(s, eq))
+		return 0;
+	for (i = eq + 1; i < n && s[i] == ' '; i++)
+		;
+	if (i < n && (isdigit((unsigned char)s[i]) || ((s[i] == '-' || s[i] == '+' || s[i] == '.') &&
+	    i + 1 < n && isdigit((unsigned char)s[i + 1]))))
+		return 0;
+	return eq;
 }
 
 /* True when s[0..n) is an integer: an optional sign and digits. */
@@ -316,9 +347,23 @@ static int scan_values(struct job_axis *ax, size_t off, size_t n, bool expand,
 		size_t len = find_top(s + off, n, ','), io = off, in = len;
 		uint64_t count = 1;
 		bool is_range;
+		size_t ll;
 		trim(s, &io, &in);
+		ll = in ? label_len(s + io, in) : 0;
 		if (in == 0) {
 			rc = axis_error(dl, ax, io, "empty value in the list of values");
+		} else if (ll) {          /* LABEL=VALUE: one value, named */
+			size_t vo = io + ll + 1, vn = in - ll - 1;
+			trim(s, &vo, &vn);
+			if (vn == 0) {
+				rc = axis_error(dl, ax, io + ll, "no value after '%.*s='", (int)ll,
+						s + io);
+			} else if (expand) {
+				char *label = arena_strndup(&ax->arena, s + io, ll);
+				char *v = arena_strndup(&ax->arena, s + vo, vn);
+				add_labelled(ax, label, v, io);
+			}
+			total++;
 		} else if (parse_range(ax, io, in, expand, &is_range, &count, dl) < 0) {
 			rc = -1;
 		} else if (is_range && count > AXIS_MAX_VALUES) {
@@ -426,13 +471,20 @@ static int make_overrides(struct job_axis *ax, struct diag_list *dl)
 	for (v = 0; v < ax->n_values; v++)
 		for (p = 0; p < ax->n_paths; p++) {
 			struct spec_override *ov = &ax->ovs[v * ax->n_paths + p];
+			const char *sv = ax->set_values[v];
 			ov->at = (struct diag_loc){ ax->origin, 1, (unsigned)ax->path_offs[p] + 1 };
 			ov->value_at = (struct diag_loc){ ax->origin, 1,
 							  (unsigned)ax->value_offs[v] + 1 };
 			strbuf_reset(&t);
-			strbuf_addf(&t, "%s=%s", ax->paths[p], ax->values[v]);
+			strbuf_addf(&t, "%s=%s", ax->paths[p], sv);
 			if (spec_override_parse(t.buf, ov, dl) < 0)
 				rc = -1;
+			if (sv[0] == '@') {
+				if (!sv[1])
+					rc = axis_error(dl, ax, ax->value_offs[v], "'@' without a file");
+				ov->value_file = sv + 1;
+				ov->whole_file = ax->whole_files;
+			}
 		}
 	strbuf_release(&t);
 	return rc;
@@ -471,6 +523,11 @@ int job_axis_parse(const char *text, struct job_axis *ax, struct diag_list *dl)
 		ax->name = arena_strndup(&ax->arena, text, eq);
 	if (parse_values(ax, eq + 1, len - eq - 1, dl) < 0)
 		return -1;
+	/* NAME=@F1,@F2: one bare name (no path syntax) and every value a file */
+	ax->whole_files = paths_off == 0 && ax->n_paths == 1 && !strpbrk(ax->paths[0], ".[") &&
+			  ax->n_values > 0;
+	for (size_t v = 0; v < ax->n_values && ax->whole_files; v++)
+		ax->whole_files = ax->set_values[v][0] == '@';
 	return make_overrides(ax, dl);
 }
 
@@ -483,6 +540,7 @@ void job_axis_release(struct job_axis *ax)
 			spec_override_release(&ax->ovs[i]);
 	free(ax->ovs);
 	free(ax->values);
+	free(ax->set_values);
 	free(ax->value_offs);
 	free(ax->paths);
 	free(ax->path_offs);

@@ -47,6 +47,7 @@ struct runner {
 	struct store *st;
 	struct job_run_result *out;
 	double t0, last_progress;
+	bool shown_progress;           /* a progress line was shown */
 	uint64_t n_remote_out;         /* jobs handed to other ranks, not yet back */
 };
 
@@ -259,6 +260,41 @@ static void rows_add(const struct job_runner_jobs *J, struct rows *w, const stru
 	}
 }
 
+/*
+ * Count the reason of a job that did not succeed: the first line of its
+ * error without the "FILE:LINE:COL: error: " in front (the same mistake at
+ * every point reads the same), or its status.
+ */
+static void count_reason(struct job_run_result *res, const struct job_summary *sum)
+{
+	const char *e = sum->error, *m = strstr(e, ": error: ");
+	size_t n, i;
+	char text[sizeof(res->reasons[0].text)];
+
+	if (sum->status == JOB_BAD_INPUT || sum->status == JOB_SYSTEM)
+		res->any_bad_input = true;
+	if (m && m < e + strcspn(e, "\n"))
+		e = m + strlen(": error: ");
+	n = strcspn(e, "\n");
+	if (n == 0) {
+		e = job_status_name(sum->status);
+		n = strlen(e);
+	}
+	snprintf(text, sizeof(text), "%.*s", (int)n, e);
+	for (i = 0; i < res->n_reasons; i++)
+		if (res->reasons[i].status == sum->status && !strcmp(res->reasons[i].text, text)) {
+			res->reasons[i].n++;
+			return;
+		}
+	if (res->n_reasons == JOB_MAX_REASONS) {
+		res->n_other_reasons++;
+		return;
+	}
+	res->reasons[res->n_reasons].status = sum->status;
+	memcpy(res->reasons[res->n_reasons].text, text, sizeof(text));
+	res->reasons[res->n_reasons++].n = 1;
+}
+
 /* Rows of the results r[0..n) into the database, then to the stream and the taker. */
 static int deliver(struct runner *R, struct result *r, size_t n)
 {
@@ -275,10 +311,10 @@ static int deliver(struct runner *R, struct result *r, size_t n)
 		if (r[i].keep)
 			rows_add(J, &w, &r[i]);
 	rows = xcalloc(w.n + 1, sizeof(*rows));
-	lv = xcalloc(w.n * SPEC_MAX_LEVELS + 1, sizeof(*lv));
+	lv = xcalloc(w.n * JOB_MAX_PARTS + 1, sizeof(*lv));
 	values = xcalloc(w.n * JOB_METRIC_COUNT + 1, sizeof(*values));
 	for (i = 0; i < w.n; i++)
-		fill_row(J, &w.rr[i], w.sum[i], lv + i * SPEC_MAX_LEVELS,
+		fill_row(J, &w.rr[i], w.sum[i], lv + i * JOB_MAX_PARTS,
 			 values + i * JOB_METRIC_COUNT, &rows[i]);
 	if (R->st && w.n && store_put(R->st, rows, w.n, &err) < 0) {
 		snprintf(R->out->error, sizeof(R->out->error), "%s", err.buf);
@@ -299,8 +335,10 @@ static int deliver(struct runner *R, struct result *r, size_t n)
 		if (!r[i].keep)
 			continue;
 		R->out->n_done++;
-		if (r[i].sum->status != JOB_OK)
+		if (r[i].sum->status != JOB_OK) {
 			R->out->n_failed++;
+			count_reason(R->out, r[i].sum);
+		}
 		if (J->take)
 			J->take(J->take_arg, r[i].idx, r[i].sum);
 	}
@@ -317,6 +355,7 @@ static int deliver(struct runner *R, struct result *r, size_t n)
 	return rc;
 }
 
+
 static void progress(struct runner *R, bool force)
 {
 	struct job_run_progress p;
@@ -325,6 +364,10 @@ static void progress(struct runner *R, bool force)
 
 	if (!R->o->on_progress || (!force && t - R->last_progress < R->o->progress_interval_s))
 		return;
+	/* the last line: only where lines are redrawn, or after a line was shown */
+	if (force && R->o->progress_interval_s >= 1.0 && !R->shown_progress)
+		return;
+	R->shown_progress = true;
 	R->last_progress = t;
 	memset(&p, 0, sizeof(p));
 	p.n_total = R->out->n_total;
@@ -516,6 +559,7 @@ int job_runner_go(const struct job_runner_jobs *jobs, const struct job_runner *o
 	R.o = o;
 	R.out = res;
 	R.t0 = now_s();
+	R.last_progress = R.t0;      /* the first line after one interval */
 	atomic_init(&R.abort, 0);
 	pthread_mutex_init(&R.mu, NULL);
 	pthread_cond_init(&R.work_cv, NULL);

@@ -7,7 +7,7 @@
  * allocating: nest analysis (delta recursion, multicast, link transfers) ->
  * collapse into per-level tiles -> [sparse analysis] -> per-level energy,
  * bandwidth and cycles -> totals. It follows Timeloop/Sparseloop count for
- * count (docs/timeloop-semantics.md). An infeasible mapping is an answer, not
+ * count (docs/sources.md §2). An infeasible mapping is an answer, not
  * an error: 'status' says why, 'reason' says where. Counts are per instance
  * unless a name says otherwise; energies are in pJ, bandwidths in words/cycle.
  */

@@ -34,6 +34,9 @@ const char *report_level_source(const struct model_result *r, unsigned l, char *
 /* Sum of a kept tile's energy over its instances (pJ), 0 when bypassed. */
 double report_tile_energy(const struct model_tile *t);
 
+/* The plots' colour-blind-safe palette as gnuplot linetypes 1, 2, ... (plot.c). */
+void report_plot_palette(struct strbuf *sb);
+
 /* Timeloop's lower-case name of rank format 'kind' ("uop", "cp", ...; ours: "u"). */
 const char *report_fmt_name(unsigned kind);
 

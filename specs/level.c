@@ -1,7 +1,7 @@
 /*
  * Flattened components -> storage levels, the compute unit and networks:
  * classification by class name, attribute spellings and defaults, the
- * derivations of timeloop-semantics 1.2 (block and cluster size from width,
+ * derivations of semantics 1.2 (docs/sources.md §2.1) (block and cluster size from width,
  * size from entries/depth/sizeKB, meshes, fanouts).
  */
 #include "specs/specs_int.h"

@@ -286,6 +286,13 @@ struct spec_arch {
 	const struct spec_network *networks;
 };
 
+/*
+ * The seconds of a cycle the design gives: the architecture's
+ * global_cycle_seconds attribute (Accelergy's; the compute unit's first,
+ * then the levels' from the outermost), when it is a positive number.
+ */
+bool spec_arch_cycle_seconds(const struct spec_arch *a, double *out);
+
 /* --------------------------------------------------------------- workload */
 
 struct spec_coef {
@@ -764,9 +771,18 @@ struct spec_override {
 	struct diag_loc at;            /* where 'text' starts in a file; line 0: nowhere */
 	struct diag_loc value_at;      /* where VALUE starts, when 'text' was joined from two
 					  places (PATH: VALUE); line 0: right after "PATH=" */
+	/*
+	 * A file-valued override (a sweep's '@FILE' value; borrowed): VALUE is
+	 * the YAML file, located in it: at PATH, its top-level key of PATH's last
+	 * key when it has one, else the whole file; with 'whole_file', PATH is
+	 * ignored and every top-level key of the file replaces the design's.
+	 */
+	const char *value_file;
+	bool whole_file;
 };
 
-#define SPEC_OVERRIDE_INIT { NULL, NULL, NULL, NULL, 0, NULL, { NULL, 0, 0 }, { NULL, 0, 0 } }
+#define SPEC_OVERRIDE_INIT { NULL, NULL, NULL, NULL, 0, NULL, { NULL, 0, 0 }, { NULL, 0, 0 }, \
+			     NULL, false }
 
 /* ------------------------------------------------------------- functions */
 
