@@ -6,7 +6,7 @@
  * is set at every one of its paths. Diagnostics are located in the axis
  * text, as "--axis 'TEXT':1:COL".
  */
-#include "job/job.h"
+#include "job/job_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -412,30 +412,33 @@ static int parse_paths(struct job_axis *ax, size_t off, size_t n, struct diag_li
 	return rc;
 }
 
-/*
- * The override of every (value, path) pair, located in the axis: its path
- * where the path is written, its value where the value (or its range) is.
- */
-static int make_overrides(struct job_axis *ax, struct diag_list *dl)
+void job_axis_override(const struct job_axis *ax, size_t v, size_t p,
+		       struct spec_override *ov)
 {
+	struct diag_list dl = DIAG_LIST_INIT;
 	struct strbuf t = STRBUF_INIT;
-	size_t v, p;
-	int rc = 0;
 
-	ax->ovs = xcalloc(ax->n_values * ax->n_paths, sizeof(*ax->ovs));
-	for (v = 0; v < ax->n_values; v++)
-		for (p = 0; p < ax->n_paths; p++) {
-			struct spec_override *ov = &ax->ovs[v * ax->n_paths + p];
-			ov->at = (struct diag_loc){ ax->origin, 1, (unsigned)ax->path_offs[p] + 1 };
-			ov->value_at = (struct diag_loc){ ax->origin, 1,
-							  (unsigned)ax->value_offs[v] + 1 };
-			strbuf_reset(&t);
-			strbuf_addf(&t, "%s=%s", ax->paths[p], ax->values[v]);
-			if (spec_override_parse(t.buf, ov, dl) < 0)
-				rc = -1;
-		}
+	spec_override_release(ov);
+	ov->at = (struct diag_loc){ ax->origin, 1, (unsigned)ax->path_offs[p] + 1 };
+	ov->value_at = (struct diag_loc){ ax->origin, 1, (unsigned)ax->value_offs[v] + 1 };
+	strbuf_addf(&t, "%s=%s", ax->paths[p], ax->values[v]);
+	/* only the path is parsed, and job_axis_parse() parsed it: nothing can fail */
+	if (spec_override_parse(t.buf, ov, &dl) < 0)
+		BUG("axis '%s': the override '%s' does not parse", ax->text, t.buf);
 	strbuf_release(&t);
-	return rc;
+	diag_list_release(&dl);
+}
+
+void job_axis_hash_override(const struct job_axis *ax, size_t v, size_t p, struct job_hash *h)
+{
+	size_t np = strlen(ax->paths[p]), nv = strlen(ax->values[v]);
+	uint64_t n = np + 1 + nv;
+
+	/* job_hash_str() of "PATH=VALUE", without writing it */
+	job_hash_add(h, &n, sizeof(n));
+	job_hash_add(h, ax->paths[p], np);
+	job_hash_add(h, "=", 1);
+	job_hash_add(h, ax->values[v], nv);
 }
 
 int job_axis_parse(const char *text, struct job_axis *ax, struct diag_list *dl)
@@ -469,19 +472,11 @@ int job_axis_parse(const char *text, struct job_axis *ax, struct diag_list *dl)
 		return -1;
 	if (!ax->name)
 		ax->name = arena_strndup(&ax->arena, text, eq);
-	if (parse_values(ax, eq + 1, len - eq - 1, dl) < 0)
-		return -1;
-	return make_overrides(ax, dl);
+	return parse_values(ax, eq + 1, len - eq - 1, dl);
 }
 
 void job_axis_release(struct job_axis *ax)
 {
-	size_t i;
-
-	if (ax->ovs)
-		for (i = 0; i < ax->n_values * ax->n_paths; i++)
-			spec_override_release(&ax->ovs[i]);
-	free(ax->ovs);
 	free(ax->values);
 	free(ax->value_offs);
 	free(ax->paths);
