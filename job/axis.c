@@ -6,7 +6,7 @@
  * is set at every one of its paths. Diagnostics are located in the axis
  * text, as "--axis 'TEXT':1:COL".
  */
-#include "job/job.h"
+#include "job/job_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -457,37 +457,37 @@ static int parse_paths(struct job_axis *ax, size_t off, size_t n, struct diag_li
 	return rc;
 }
 
-/*
- * The override of every (value, path) pair, located in the axis: its path
- * where the path is written, its value where the value (or its range) is.
- */
-static int make_overrides(struct job_axis *ax, struct diag_list *dl)
+void job_axis_override(const struct job_axis *ax, size_t v, size_t p,
+		       struct spec_override *ov)
 {
+	struct diag_list dl = DIAG_LIST_INIT;
 	struct strbuf t = STRBUF_INIT;
-	size_t v, p;
-	int rc = 0;
 
-	ax->ovs = xcalloc(ax->n_values * ax->n_paths, sizeof(*ax->ovs));
-	for (v = 0; v < ax->n_values; v++)
-		for (p = 0; p < ax->n_paths; p++) {
-			struct spec_override *ov = &ax->ovs[v * ax->n_paths + p];
-			const char *sv = ax->set_values[v];
-			ov->at = (struct diag_loc){ ax->origin, 1, (unsigned)ax->path_offs[p] + 1 };
-			ov->value_at = (struct diag_loc){ ax->origin, 1,
-							  (unsigned)ax->value_offs[v] + 1 };
-			strbuf_reset(&t);
-			strbuf_addf(&t, "%s=%s", ax->paths[p], sv);
-			if (spec_override_parse(t.buf, ov, dl) < 0)
-				rc = -1;
-			if (sv[0] == '@') {
-				if (!sv[1])
-					rc = axis_error(dl, ax, ax->value_offs[v], "'@' without a file");
-				ov->value_file = sv + 1;
-				ov->whole_file = ax->whole_files;
-			}
-		}
+	spec_override_release(ov);
+	ov->at = (struct diag_loc){ ax->origin, 1, (unsigned)ax->path_offs[p] + 1 };
+	ov->value_at = (struct diag_loc){ ax->origin, 1, (unsigned)ax->value_offs[v] + 1 };
+	strbuf_addf(&t, "%s=%s", ax->paths[p], ax->set_values[v]);
+	/* only the path is parsed, and job_axis_parse() parsed it: nothing can fail */
+	if (spec_override_parse(t.buf, ov, &dl) < 0)
+		BUG("axis '%s': the override '%s' does not parse", ax->text, t.buf);
+	if (ax->set_values[v][0] == '@') {   /* job_axis_parse() refused a bare '@' */
+		ov->value_file = ax->set_values[v] + 1;
+		ov->whole_file = ax->whole_files;
+	}
 	strbuf_release(&t);
-	return rc;
+	diag_list_release(&dl);
+}
+
+void job_axis_hash_override(const struct job_axis *ax, size_t v, size_t p, struct job_hash *h)
+{
+	size_t np = strlen(ax->paths[p]), nv = strlen(ax->set_values[v]);
+	uint64_t n = np + 1 + nv;
+
+	/* job_hash_str() of "PATH=VALUE", without writing it */
+	job_hash_add(h, &n, sizeof(n));
+	job_hash_add(h, ax->paths[p], np);
+	job_hash_add(h, "=", 1);
+	job_hash_add(h, ax->set_values[v], nv);
 }
 
 int job_axis_parse(const char *text, struct job_axis *ax, struct diag_list *dl)
@@ -528,17 +528,14 @@ int job_axis_parse(const char *text, struct job_axis *ax, struct diag_list *dl)
 			  ax->n_values > 0;
 	for (size_t v = 0; v < ax->n_values && ax->whole_files; v++)
 		ax->whole_files = ax->set_values[v][0] == '@';
-	return make_overrides(ax, dl);
+	for (size_t v = 0; v < ax->n_values; v++)
+		if (!strcmp(ax->set_values[v], "@"))
+			return axis_error(dl, ax, ax->value_offs[v], "'@' without a file");
+	return 0;
 }
 
 void job_axis_release(struct job_axis *ax)
 {
-	size_t i;
-
-	if (ax->ovs)
-		for (i = 0; i < ax->n_values * ax->n_paths; i++)
-			spec_override_release(&ax->ovs[i]);
-	free(ax->ovs);
 	free(ax->values);
 	free(ax->set_values);
 	free(ax->value_offs);

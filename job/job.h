@@ -429,8 +429,6 @@ struct job_axis {
 	size_t *value_offs;            /* where each value (or its range) is written */
 	bool whole_files;              /* NAME=@F1,@F2: each file's top-level keys replace the
 					  design's */
-	struct spec_override *ovs;     /* ovs[v * n_paths + p]: PATH p = VALUE v, located
-					  in the axis */
 };
 
 /*
@@ -439,6 +437,15 @@ struct job_axis {
  */
 int job_axis_parse(const char *text, struct job_axis *ax, struct diag_list *dl);
 void job_axis_release(struct job_axis *ax);
+
+/*
+ * The override PATH p = VALUE v of an axis into 'ov' (released first: start
+ * from SPEC_OVERRIDE_INIT), located in the axis: its path where the path is
+ * written, its value where the value (or its range) is. Made when a point
+ * needs it, so that an axis holds only its values.
+ */
+void job_axis_override(const struct job_axis *ax, size_t v, size_t p,
+		       struct spec_override *ov);
 
 /*
  * The number of points of the sweep over axes[0..n): their cartesian

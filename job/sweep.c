@@ -110,7 +110,10 @@ struct sweep_ctx {
 	const atomic_int *stop;
 };
 
-/* The overrides of point 'idx' into ov[0..ctx->n_ov): --set, then the axes in order. */
+/*
+ * The overrides of point 'idx' into ov[0..ctx->n_ov): --set (borrowed), then
+ * the axes' in order, made into ov[] (its own: released by the next call).
+ */
 static void point_overrides(const struct sweep_ctx *c, uint64_t idx, struct spec_override *ov,
 			    size_t *vi)
 {
@@ -122,7 +125,7 @@ static void point_overrides(const struct sweep_ctx *c, uint64_t idx, struct spec
 		ov[k] = sw->design->overrides[k];
 	for (a = 0; a < sw->n_axes; a++)
 		for (p = 0; p < sw->axes[a].n_paths; p++)
-			ov[k++] = sw->axes[a].ovs[vi[a] * sw->axes[a].n_paths + p];
+			job_axis_override(&sw->axes[a], vi[a], p, &ov[k++]);
 }
 
 static void sweep_key(void *arg, uint64_t idx, char key[JOB_KEY_CHARS + 1])
@@ -135,11 +138,11 @@ static void sweep_key(void *arg, uint64_t idx, char key[JOB_KEY_CHARS + 1])
 	job_sweep_point(sw->axes, sw->n_axes, sw->zip, idx, vi);
 	for (a = 0; a < sw->n_axes; a++)
 		for (p = 0; p < sw->axes[a].n_paths; p++) {
-			const struct spec_override *ov = &sw->axes[a].ovs[vi[a] * sw->axes[a].n_paths + p];
-			job_hash_str(&h, ov->text);
-			if (ov->value_file) {   /* a changed file is a new point */
+			const char *sv = sw->axes[a].set_values[vi[a]];
+			job_axis_hash_override(&sw->axes[a], vi[a], p, &h);
+			if (sv[0] == '@') {     /* a changed file is a new point */
 				struct strbuf err = STRBUF_INIT;
-				if (job_hash_file(&h, ov->value_file, &err) < 0)
+				if (job_hash_file(&h, sv + 1, &err) < 0)
 					job_hash_str(&h, err.buf);
 				strbuf_release(&err);
 			}
@@ -151,19 +154,21 @@ static void sweep_describe(void *arg, uint64_t idx, unsigned k_row, struct job_r
 {
 	struct sweep_ctx *c = arg;
 	const struct job_sweep *sw = c->sw;
-	struct spec_override *ov = xcalloc(c->n_ov + 1, sizeof(*ov));
-	size_t vi[JOB_MAX_INPUTS], a, k;
+	size_t vi[JOB_MAX_INPUTS], a, p, k;
 
 	sweep_key(arg, idx, row->key);
-	point_overrides(c, idx, ov, vi);
+	job_sweep_point(sw->axes, sw->n_axes, sw->zip, idx, vi);
 	row->kind = "point";
 	row->command = job_options_command_name(&c->opts);
 	row->design_hash = c->design_hash;
-	for (k = 0; k < c->n_ov; k++)
-		strbuf_addf(&row->overrides, "%s%s", k ? "\n" : "", ov[k].text);
+	for (k = 0; k < sw->design->n_overrides; k++)
+		strbuf_addf(&row->overrides, "%s%s", k ? "\n" : "", sw->design->overrides[k].text);
+	for (a = 0; a < sw->n_axes; a++)
+		for (p = 0; p < sw->axes[a].n_paths; p++, k++)
+			strbuf_addf(&row->overrides, "%s%s=%s", k ? "\n" : "", sw->axes[a].paths[p],
+				    sw->axes[a].values[vi[a]]);
 	for (a = 0; a < sw->n_axes; a++)
 		row->inputs[a] = sw->axes[a].values[vi[a]];
-	free(ov);
 }
 
 /* What a worker keeps between points. */
@@ -176,13 +181,22 @@ static void *sweep_ws_new(void *arg)
 {
 	struct sweep_ctx *c = arg;
 	struct sweep_ws *w = xcalloc(1, sizeof(*w));
+	size_t k;
+
 	w->ov = xcalloc(c->n_ov + 1, sizeof(*w->ov));
+	for (k = 0; k < c->n_ov; k++)
+		w->ov[k] = (struct spec_override)SPEC_OVERRIDE_INIT;
 	return w;
 }
 
 static void sweep_ws_free(void *arg, void *ws)
 {
+	struct sweep_ctx *c = arg;
 	struct sweep_ws *w = ws;
+	size_t k;
+
+	for (k = c->sw->design->n_overrides; k < c->n_ov; k++)   /* the axes', made here */
+		spec_override_release(&w->ov[k]);
 	free(w->ov);
 	free(w);
 }

@@ -187,22 +187,28 @@ static void tile_bandwidth(const struct spec_level *lvl, unsigned pv, struct mod
 			   double *wwords)
 {
 	const uint64_t *a = t->actions;
-	uint64_t wb = lvl->word_bits ? lvl->word_bits : 1;
-	uint64_t rbits = fmt_bits(t, MODEL_FMT_READ, MODEL_FMT_ACTUAL) +
-			 fmt_bits(t, MODEL_FMT_READ, MODEL_FMT_GATED);
-	uint64_t wbits = fmt_bits(t, MODEL_FMT_FILL, MODEL_FMT_ACTUAL) +
-			 fmt_bits(t, MODEL_FMT_FILL, MODEL_FMT_GATED) +
-			 fmt_bits(t, MODEL_FMT_UPDATE, MODEL_FMT_ACTUAL) +
-			 fmt_bits(t, MODEL_FMT_UPDATE, MODEL_FMT_GATED);
-	double r = (double)(a[MODEL_OP_RANDOM_READ] + a[MODEL_OP_GATED_READ] + rbits / wb);
-	double w = (double)(a[MODEL_OP_RANDOM_FILL] + a[MODEL_OP_GATED_FILL] +
-			    a[MODEL_OP_RANDOM_UPDATE] + a[MODEL_OP_GATED_UPDATE] + wbits / wb);
-	double scale = t->avg_replication > 0 ?
-		       (double)(t->max_x * t->max_y) / t->avg_replication : 1.0;
+	uint64_t wb = lvl->word_bits ? lvl->word_bits : 1, rbits = 0, wbits = 0;
+	double r, w, scale = t->avg_replication > 0 ?
+		   (double)(t->max_x * t->max_y) / t->avg_replication : 1.0;
 
-	t->fmt_read_ratio = r > 0 ? (double)(rbits / wb) / r : 0;
-	t->fmt_write_ratio = w > 0 ? (double)(wbits / wb) / w : 0;
-	t->fmt_shared_ratio = r + w > 0 ? (double)((rbits + wbits) / wb) / (r + w) : 0;
+	if (t->n_fmt_ranks) {
+		rbits = fmt_bits(t, MODEL_FMT_READ, MODEL_FMT_ACTUAL) +
+			fmt_bits(t, MODEL_FMT_READ, MODEL_FMT_GATED);
+		wbits = fmt_bits(t, MODEL_FMT_FILL, MODEL_FMT_ACTUAL) +
+			fmt_bits(t, MODEL_FMT_FILL, MODEL_FMT_GATED) +
+			fmt_bits(t, MODEL_FMT_UPDATE, MODEL_FMT_ACTUAL) +
+			fmt_bits(t, MODEL_FMT_UPDATE, MODEL_FMT_GATED);
+	}
+	r = (double)(a[MODEL_OP_RANDOM_READ] + a[MODEL_OP_GATED_READ] + rbits / wb);
+	w = (double)(a[MODEL_OP_RANDOM_FILL] + a[MODEL_OP_GATED_FILL] +
+		     a[MODEL_OP_RANDOM_UPDATE] + a[MODEL_OP_GATED_UPDATE] + wbits / wb);
+	if (rbits | wbits) {
+		t->fmt_read_ratio = r > 0 ? (double)(rbits / wb) / r : 0;
+		t->fmt_write_ratio = w > 0 ? (double)(wbits / wb) / w : 0;
+		t->fmt_shared_ratio = r + w > 0 ? (double)((rbits + wbits) / wb) / (r + w) : 0;
+	} else {
+		t->fmt_read_ratio = t->fmt_write_ratio = t->fmt_shared_ratio = 0;
+	}
 	r = ceil(r / scale);
 	w = ceil(w / scale);
 	t->bw_consumption_scale = lvl->bw_consumption_scale[pv] > 0 ?
@@ -216,14 +222,18 @@ static void tile_bandwidth(const struct spec_level *lvl, unsigned pv, struct mod
 /* Cycles that 'read' and 'write' words per instance need at level l's bandwidths; 0: unlimited. */
 static double bw_cycles(const struct spec_level *lvl, double read, double write)
 {
-	double c = 0;
+	double c = 0, x;
 
-	if (lvl->has_read_bw && lvl->read_bw_words_per_cycle > 0)
-		c = fmax(c, read / lvl->read_bw_words_per_cycle);
-	if (lvl->has_write_bw && lvl->write_bw_words_per_cycle > 0)
-		c = fmax(c, write / lvl->write_bw_words_per_cycle);
-	if (lvl->has_shared_bw && lvl->shared_bw_words_per_cycle > 0)
-		c = fmax(c, (read + write) / lvl->shared_bw_words_per_cycle);
+	/* words and bandwidths are finite and >= 0: a comparison is fmax() */
+	if (lvl->has_read_bw && lvl->read_bw_words_per_cycle > 0 &&
+	    (x = read / lvl->read_bw_words_per_cycle) > c)
+		c = x;
+	if (lvl->has_write_bw && lvl->write_bw_words_per_cycle > 0 &&
+	    (x = write / lvl->write_bw_words_per_cycle) > c)
+		c = x;
+	if (lvl->has_shared_bw && lvl->shared_bw_words_per_cycle > 0 &&
+	    (x = (read + write) / lvl->shared_bw_words_per_cycle) > c)
+		c = x;
 	return c;
 }
 

@@ -130,12 +130,14 @@ static void test_axis_locations(void)
 	CU_ASSERT_EQUAL_FATAL(job_axis_parse(text, &ax, &dl), 0);
 	CU_ASSERT_EQUAL_FATAL(ax.n_values * ax.n_paths, 6);
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
-		const struct spec_override *ov = &ax.ovs[rows[i].ov];
+		struct spec_override o = SPEC_OVERRIDE_INIT, *ov = &o;
+		job_axis_override(&ax, rows[i].ov / ax.n_paths, rows[i].ov % ax.n_paths, ov);
 		CU_ASSERT_PTR_EQUAL(ov->at.file, ax.origin);
 		CU_ASSERT_EQUAL(ov->at.line, 1);
 		CU_ASSERT_EQUAL(ov->at.col, rows[i].path_col);
 		CU_ASSERT_PTR_EQUAL(ov->value_at.file, ax.origin);
 		CU_ASSERT_EQUAL(ov->value_at.col, rows[i].value_col);
+		spec_override_release(ov);
 	}
 	job_axis_release(&ax);
 	diag_list_release(&dl);
@@ -172,10 +174,11 @@ static void test_axis_parse(void)
 					fprintf(stderr, "\ncase %zu '%s': values %s\n", i, c->text, got.buf);
 				CU_ASSERT_STRING_EQUAL(got.buf, c->values);
 				/* one override per (value, path), as --set would write it */
-				CU_ASSERT_STRING_EQUAL(ax.ovs[ax.n_paths * (ax.n_values - 1)].path,
-						       ax.paths[0]);
-				CU_ASSERT_STRING_EQUAL(ax.ovs[ax.n_paths * (ax.n_values - 1)].value,
-						       ax.set_values[ax.n_values - 1]);
+				struct spec_override ov = SPEC_OVERRIDE_INIT;
+				job_axis_override(&ax, ax.n_values - 1, 0, &ov);
+				CU_ASSERT_STRING_EQUAL(ov.path, ax.paths[0]);
+				CU_ASSERT_STRING_EQUAL(ov.value, ax.set_values[ax.n_values - 1]);
+				spec_override_release(&ov);
 			} else {
 				diag_print(&dl, stderr);
 			}
@@ -327,9 +330,9 @@ static void test_named_and_files(void)
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct diag_list dl = DIAG_LIST_INIT;
 		struct job_axis ax;
-		const struct spec_override *ov;
+		struct spec_override o = SPEC_OVERRIDE_INIT, *ov = &o;
 		CU_ASSERT_EQUAL_FATAL(job_axis_parse(cases[i].text, &ax, &dl), 0);
-		ov = &ax.ovs[cases[i].v * ax.n_paths + cases[i].p];
+		job_axis_override(&ax, cases[i].v, cases[i].p, ov);
 		CU_ASSERT_STRING_EQUAL(ov->text, cases[i].override);
 		if (cases[i].file) {
 			CU_ASSERT_STRING_EQUAL(ov->value_file ? ov->value_file : "", cases[i].file);
@@ -337,6 +340,7 @@ static void test_named_and_files(void)
 			CU_ASSERT_PTR_NULL(ov->value_file);
 		}
 		CU_ASSERT_EQUAL(ov->whole_file, cases[i].whole);
+		spec_override_release(ov);
 		job_axis_release(&ax);
 		diag_list_release(&dl);
 	}
