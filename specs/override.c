@@ -436,7 +436,8 @@ static void add_prefix(struct strbuf *sb, const struct opath *op, unsigned s)
 /* The value of a file-valued override: the file, or its top-level key 'key' when it has it. */
 static struct ysrc_node *file_value(struct ld *ld, const struct ld_override *r, const char *key)
 {
-	const char *path = arena_strdup(ld->a, r->ov->value_file);   /* its nodes' file name */
+	/* its nodes' file name: the caller's string, which outlives the set and its diagnostics */
+	const char *path = r->ov->value_file;
 	struct ysrc_node *root = NULL;
 	long k;
 
