@@ -19,6 +19,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 PKGS="gcc make autoconf automake libtool pkg-config libyaml-dev libisl-dev libcunit1-dev libsqlite3-dev"
 PKGS="$PKGS python3-jinja2"
+# The Python package (docs/library.md): its C extension, DataFrames, tests, the examples' figures.
+PKGS="$PKGS python3-dev python3-numpy python3-pandas python3-pytest python3-matplotlib"
 # Optional: gnuplot draws 'fiberloop plot'; Open MPI spreads sweeps, batches and the mapper
 # over the ranks of mpirun (the test build uses it when present: configure --with-mpi).
 PKGS="$PKGS gnuplot-nox libopenmpi-dev openmpi-bin"
@@ -38,13 +40,23 @@ install_missing() {
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
 }
 
-# build DIR CONFIGURE-ARGS...: configure (once) and build in DIR.
+# build DIR CONFIGURE-ARGS...: configure and build in DIR. The configure options are
+# remembered in DIR/.quickstart-options: a tree configured with other options (say
+# 'demo' without MPI, then 'test' with it) or by hand is configured again.
 build() {
 	dir=$1; shift
 	[ -x "$top/configure" ] || (cd "$top" && autoreconf -fi)
 	mkdir -p "$top/$dir"
 	cd "$top/$dir"
-	[ -f Makefile ] || "$top/configure" --enable-werror "$@"
+	# Debian's python3, for which the packages above are installed
+	py=""; [ -x /usr/bin/python3 ] && py=PYTHON=/usr/bin/python3
+	opts="--enable-werror $py $*"
+	if [ ! -f Makefile ] || [ "$(cat .quickstart-options 2>/dev/null)" != "$opts" ]; then
+		[ -f Makefile ] && echo "quickstart: configuring $dir again with: $opts"
+		rm -f .quickstart-options
+		"$top/configure" --enable-werror $py "$@"
+		printf '%s\n' "$opts" >.quickstart-options
+	fi
 	make -j"$jobs"
 }
 
@@ -59,15 +71,20 @@ check() {
 	fi
 }
 
+# build_main: _build, with MPI when Open MPI is there (so that the suite runs the MPI test
+# too); demo, test and valgrind share it.
+build_main() {
+	if command -v mpicc >/dev/null 2>&1; then build _build --with-mpi; else build _build; fi
+}
+
 install_missing
 case $mode in
 demo)
-	build _build
+	build_main
 	(cd "$top/examples/eyeriss-like" && "$top/_build/fiberloop" model input.yaml map.yaml ERT.yaml ART.yaml)
 	;;
 test)
-	# with MPI when Open MPI is there, so that the suite runs the MPI test too
-	if command -v mpicc >/dev/null 2>&1; then build _build --with-mpi; else build _build; fi
+	build_main
 	check
 	;;
 sanitize)
@@ -77,7 +94,7 @@ sanitize)
 valgrind)
 	PKGS="valgrind"
 	install_missing
-	if command -v mpicc >/dev/null 2>&1; then build _build --with-mpi; else build _build; fi
+	build_main
 	make check-valgrind
 	;;
 fuzz)

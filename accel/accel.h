@@ -155,7 +155,7 @@ enum accel_ipu_status {
 	ACCEL_IPU_OUT_OF_MEMORY,  /* the chosen plan exceeds the tile memory */
 };
 
-/* The on-tile method of a pass (PopLibs' Method, ipu-popsparse §1.2, §3.3). */
+/* The on-tile method of a pass (PopLibs' Method, poplibs §1.2, §3.3). */
 enum accel_ipu_method {
 	ACCEL_IPU_FORWARD,
 	ACCEL_IPU_TRANSPOSE,

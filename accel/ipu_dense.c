@@ -5,7 +5,7 @@
  * the tiles that use them; the dense input is exchanged when a tile's slice
  * exceeds its even share; each tile runs the AMP kernel over its blocks of
  * the weights, padded to the AMP block (16 x 16 for half, 8 x 8 for float:
- * the largest block kernels, ipu-popsparse §1.2) at the device's dense AMP
+ * the largest block kernels, poplibs §1.2) at the device's dense AMP
  * rate; partials are reduced over the split of the reduction dimension.
  * GradW multiplies two activations: both operands are exchanged.
  */

@@ -35,7 +35,7 @@ struct ipu_layer {
 /* Derive the constants of 's''s layer. */
 void ipu_layer_init(struct ipu_layer *L, const struct spec_set *s);
 
-/* A candidate method with its grouping (ipu-popsparse §1.2). */
+/* A candidate method with its grouping (poplibs §1.2). */
 struct ipu_method {
 	unsigned gx, gy, gz;
 	enum accel_ipu_method m[SPEC_IPU_N_PASSES];
@@ -50,7 +50,7 @@ struct ipu_geom {
 	uint64_t nx, ny, nz;       /* grains per partition */
 };
 
-/* Bucket sizes (ipu-popsparse §1.4). */
+/* Bucket sizes (poplibs §1.4). */
 struct ipu_sizes {
 	uint64_t Rg, rb, nz_elems, meta_words;
 	uint64_t bytes_r;          /* B_r: values + metaInfo, Fwd/GradA */
@@ -98,7 +98,7 @@ unsigned ipu_vector_width(enum spec_ipu_dtype t);
 /* --------------------------------------------------------------- planner */
 
 /* Exchange of 'bytes' to one tile with 'consecutive' tiles receiving the same
- * data among 'T' (ipu-popsparse §1.5), plus the device's sync. */
+ * data among 'T' (poplibs §1.5), plus the device's sync. */
 double ipu_exchange_cycles(const struct ipu_layer *L, uint64_t bytes, uint64_t consecutive,
 			   uint64_t T, bool allow_sharing);
 

@@ -1,5 +1,5 @@
 /*
- * The partitioner (docs/ipu-popsparse.md §2, SparsePartitioner): the rows of
+ * The partitioner (docs/poplibs.md §2, SparsePartitioner): the rows of
  * each X/Y partition are cut into P_z near-equal chunks, one sub-group per
  * bucket; a bucket over its nz or metaInfo capacity gives up rows from the
  * end of its sub-group; the overflow pieces, largest first, are placed in

@@ -1,5 +1,5 @@
 /*
- * The planner (docs/ipu-popsparse.md §1): candidate methods and groupings,
+ * The planner (docs/poplibs.md §1): candidate methods and groupings,
  * bucket sizes, the exchange estimator, the cost of each pass for a
  * perfectly uniform pattern (what PopLibs' planner optimises), and the
  * exhaustive search over P_X P_Y P_Z <= tiles minimising the summed cycles

@@ -1,6 +1,6 @@
 /*
  * On-tile cycle estimates of PopSparse's vertices, in the structure of
- * PopLibs' estimator (docs/ipu-popsparse.md §3, "PE"): a supervisor part
+ * PopLibs' estimator (docs/poplibs.md §3, "PE"): a supervisor part
  * (base overhead, a search over the sub-groups of every bucket, coefficient
  * loads for the AMP block kernels) plus W times the slowest worker (worker
  * contexts are barrel-scheduled, one instruction per tile cycle each in

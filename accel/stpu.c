@@ -44,7 +44,7 @@ const char *accel_stpu_scheme_name(enum accel_stpu_scheme k)
 /* ------------------------------------------------------------- energy */
 
 /*
- * The horowitz45 preset (reference-figures.md section 4, 45 nm):
+ * The horowitz45 preset (docs/sources.md §6.1, 45 nm):
  * - multiply-add: int8 = 8-bit int mult 0.2 + 32-bit int add 0.1 (the
  *   accumulator is 32 bits: a product of two int8 values needs 16 bits and a
  *   sum of up to 2^16 of them 32); fp32 = 32-bit FP mult 3.7 + FP add 0.9

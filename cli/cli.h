@@ -70,6 +70,12 @@ enum cli_opt {
 	CLI_OPT_PRUNE,
 	CLI_OPT_RESIDUALS,
 	CLI_OPT_IMPERFECT,
+	CLI_OPT_BEST,
+	CLI_OPT_BY,
+	CLI_OPT_PIVOT,
+	CLI_OPT_CROSSOVERS,
+	CLI_OPT_AT,
+	CLI_OPT_BASELINE,
 	CLI_OPT_COUNT
 };
 
@@ -117,6 +123,9 @@ struct cli_args {
 	unsigned logscale;             /* CLI_LOG_* */
 	const char *title;
 	const char *columns;           /* --columns A,B,... */
+	const char *best, *by, *pivot, *at;   /* results: --best, --by, --pivot, --at */
+	bool crossovers;               /* results: --crossovers */
+	const char *baseline;          /* plot: --baseline SERIES|X */
 	int argc;                      /* the whole command line, for the record */
 	char **argv;
 };

@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -164,12 +165,37 @@ void cli_stop_end(void)
 	sigaction(SIGINT, &old_sigint, NULL);
 }
 
-/* "1234/100000 done (12 failed, 56 before), 3456/s, 12.3 s, ETA 25 s" on stderr. */
+/* How a progress line is shown: redrawn on a terminal, a line every few seconds in a log. */
+struct progress_style {
+	const char *what;
+	bool tty;
+};
+
+static struct progress_style progress_style;
+
+/* Seconds between progress lines in a log: FIBERLOOP_PROGRESS_SECONDS, default 5. */
+static double log_progress_interval(void)
+{
+	const char *e = getenv("FIBERLOOP_PROGRESS_SECONDS");
+	char *end;
+	double s;
+
+	if (!e || !*e)
+		return 5.0;
+	s = strtod(e, &end);
+	return *end || !(s >= 0.0) || s > 86400.0 ? 5.0 : s;
+}
+
+/*
+ * "1234/100000 done (12 failed, 56 before), 3456/s, 12.3 s, ETA 25 s" on
+ * stderr (the rate as "2.5 s/point" when slower than one a second).
+ */
 static void on_progress(void *arg, const struct job_run_progress *p)
 {
-	const char *what = arg;
+	const struct progress_style *ps = arg;
+	const char *what = ps->what;
 
-	fprintf(stderr, "\r%s: %llu/%llu done", what,
+	fprintf(stderr, "%s%s: %llu/%llu done", ps->tty ? "\r" : "", what,
 		(unsigned long long)(p->n_done + p->n_skipped), (unsigned long long)p->n_total);
 	if (p->n_failed || p->n_skipped) {
 		fprintf(stderr, " (");
@@ -180,10 +206,16 @@ static void on_progress(void *arg, const struct job_run_progress *p)
 			fprintf(stderr, "%llu before", (unsigned long long)p->n_skipped);
 		fprintf(stderr, ")");
 	}
-	fprintf(stderr, ", %.0f/s, %.1f s", p->per_s, p->elapsed_s);
+	if (p->per_s >= 1.0)
+		fprintf(stderr, ", %.0f/s", p->per_s);
+	else if (p->n_done)
+		fprintf(stderr, ", %.1f s/point", p->elapsed_s / (double)p->n_done);
+	fprintf(stderr, ", %.1f s", p->elapsed_s);
 	if (p->eta_s >= 0)
 		fprintf(stderr, ", ETA %.0f s", p->eta_s);
-	fprintf(stderr, "   ");
+	fprintf(stderr, ps->tty ? "   " : "\n");
+	if (!ps->tty)
+		fflush(stderr);
 }
 
 void cli_runner_init(const struct cli_command *cmd, const struct cli_args *a,
@@ -200,17 +232,44 @@ void cli_runner_init(const struct cli_command *cmd, const struct cli_args *a,
 	rn->n_workers = a->jobs;
 	rn->definition = definition->buf;
 	rn->stop = cli_stop_begin();
-	if (isatty(STDERR_FILENO) && job_rank() == 0) {
+	if (job_rank() == 0) {
+		progress_style.what = cmd->name;
+		progress_style.tty = isatty(STDERR_FILENO);
 		rn->on_progress = on_progress;
-		rn->progress_arg = (void *)cmd->name;
-		rn->progress_interval_s = 0.25;
+		rn->progress_arg = &progress_style;
+		rn->progress_interval_s = progress_style.tty ? 0.25 : log_progress_interval();
 	}
+}
+
+/* Why the jobs that did not succeed failed: each distinct reason with its count. */
+static void print_reasons(const struct job_run_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->n_reasons; i++)
+		fprintf(stderr, "  %llu x %s: %s\n", (unsigned long long)res->reasons[i].n,
+			job_status_name(res->reasons[i].status), res->reasons[i].text);
+	if (res->n_other_reasons)
+		fprintf(stderr, "  %llu x other reasons ('fiberloop results DB --where status!=ok' "
+			"lists them)\n", (unsigned long long)res->n_other_reasons);
+}
+
+/*
+ * The exit status of a run some of whose jobs did not succeed: 1 when one
+ * had bad input (or the system failed it), else 3 (infeasible, mismatched);
+ * 0 when all succeeded.
+ */
+static int failed_exit(const struct job_run_result *res)
+{
+	if (!res->n_failed)
+		return CLI_EXIT_OK;
+	return res->any_bad_input ? CLI_EXIT_BAD_INPUT : CLI_EXIT_INFEASIBLE;
 }
 
 int cli_run_report(const struct cli_command *cmd, const struct job_runner *rn,
 		   const struct job_run_result *res, int rc, const char *what)
 {
-	if (rn->on_progress)
+	if (rn->on_progress && progress_style.tty)
 		fputc('\n', stderr);
 	if (job_rank() != 0)
 		return rc < 0 ? CLI_EXIT_BAD_INPUT : res->interrupted ? CLI_EXIT_INTERRUPTED : 0;
@@ -228,6 +287,7 @@ int cli_run_report(const struct cli_command *cmd, const struct job_runner *rn,
 	if (res->n_failed)
 		fprintf(stderr, "; %llu did not succeed", (unsigned long long)res->n_failed);
 	fprintf(stderr, "\n");
+	print_reasons(res);
 	if (rn->db_path)
 		fprintf(stderr, "results in %s ('fiberloop results %s')\n", rn->db_path, rn->db_path);
 	if (res->interrupted) {
@@ -237,5 +297,6 @@ int cli_run_report(const struct cli_command *cmd, const struct job_runner *rn,
 			(unsigned long long)res->n_total);
 		return CLI_EXIT_INTERRUPTED;
 	}
-	return CLI_EXIT_OK;
+	/* a batch's jobs are results whatever they give (a ranking leaves the failed out) */
+	return strcmp(cmd->name, "sweep") ? CLI_EXIT_OK : failed_exit(res);
 }

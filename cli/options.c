@@ -188,6 +188,18 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
 		"map every layer of a network: each FILE (or each *.yaml of DIR, in name order) gives a 'problem' that replaces the design's; prints one row per layer and the network's totals; repeatable" },
 	[CLI_OPT_ROOFLINE] = { "roofline", 0, OPT_FLAG, "", .help =
 		"also show the roofline: per level the bytes moved, the cycles at its bandwidth and fill latency, against the compute cycles, and what bounds the run (in the summary and the JSON)" },
+	[CLI_OPT_BEST] = { "best", 0, OPT_STRING, "METRIC", .help =
+		"the best row of each group (--by) by METRIC, lower or higher as 'fiberloop help metrics' says, with the runner-up of another series and the margin (how many times better)" },
+	[CLI_OPT_BY] = { "by", 0, OPT_STRING, "A,B,...", .help =
+		"the columns whose values make the groups of --best (default: one group)" },
+	[CLI_OPT_PIVOT] = { "pivot", 0, OPT_STRING, "A,B,...", .help =
+		"a row per --x value, a column per --y metric and value of these columns (the series; default the other axes), and the best series per metric" },
+	[CLI_OPT_CROSSOVERS] = { "crossovers", 0, OPT_FLAG, "", .help =
+		"with --pivot and --x: each x where, between two series, the better one changes (per --y metric)" },
+	[CLI_OPT_AT] = { "at", 0, OPT_STRING, "V1,V2,...", .help =
+		"the --x values a pivot keeps (numbers compare as numbers)" },
+	[CLI_OPT_BASELINE] = { "baseline", 0, OPT_STRING, "SERIES|X", .help =
+		"plot the speedup over this series (or this value of a text --x: a design): its y over each y, for a metric where lower is better (each y over its y where higher is)" },
 	[CLI_OPT_PRUNE] = { "prune", 0, OPT_LIST, "NAME=N:M[:DIM]", .help =
 		"prune dense tensor NAME to N:M by magnitude along dimension DIM (default: the first dimension of its innermost rank); the model sees its structured_nm density, the executor prunes and compresses the real values; repeatable" },
 	[CLI_OPT_RESIDUALS] = { "residuals", 0, OPT_CHOICE, "MODE", .choices = residuals_choices,
@@ -392,6 +404,12 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 	case CLI_OPT_TITLE: a->title = v; break;
 	case CLI_OPT_LAYERS: a->layers[a->n_layers++] = v; break;
 	case CLI_OPT_COLUMNS: a->columns = v; break;
+	case CLI_OPT_BEST: a->best = v; break;
+	case CLI_OPT_BY: a->by = v; break;
+	case CLI_OPT_PIVOT: a->pivot = v; break;
+	case CLI_OPT_CROSSOVERS: a->crossovers = c; break;
+	case CLI_OPT_AT: a->at = v; break;
+	case CLI_OPT_BASELINE: a->baseline = v; break;
 	case CLI_OPT_ROOFLINE: j->roofline = c; break;
 	case CLI_OPT_PRUNE: a->prunes[a->n_prunes++] = v; break;
 	default: BUG("option %d has no storage", (int)id);

@@ -6,7 +6,7 @@
  * is set at every one of its paths. Diagnostics are located in the axis
  * text, as "--axis 'TEXT':1:COL".
  */
-#include "job/job.h"
+#include "job/job_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -75,13 +75,44 @@ static void trim(const char *s, size_t *off, size_t *n)
 		(*n)--;
 }
 
+/* Add value 'v' (column 'label'; NULL: 'v'), written at offset 'off' of the axis. */
+static void add_labelled(struct job_axis *ax, const char *label, const char *v, size_t off)
+{
+	XGROW(ax->values, ax->n_values + 1, ax->alloc_values);
+	XGROW(ax->set_values, ax->n_values + 1, ax->alloc_set_values);
+	XGROW(ax->value_offs, ax->n_values + 1, ax->alloc_value_offs);
+	ax->value_offs[ax->n_values] = off;
+	ax->set_values[ax->n_values] = arena_strdup(&ax->arena, v);
+	ax->values[ax->n_values] = label ? arena_strdup(&ax->arena, label) :
+					   ax->set_values[ax->n_values];
+	ax->n_values++;
+}
+
 /* Add value 'v', written at offset 'off' of the axis (a range's values: at the range). */
 static void add_value(struct job_axis *ax, const char *v, size_t off)
 {
-	XGROW(ax->values, ax->n_values + 1, ax->alloc_values);
-	XGROW(ax->value_offs, ax->n_values + 1, ax->alloc_value_offs);
-	ax->value_offs[ax->n_values] = off;
-	ax->values[ax->n_values++] = arena_strdup(&ax->arena, v);
+	add_labelled(ax, NULL, v, off);
+}
+
+static bool is_name(const char *s, size_t n);
+
+/*
+ * The length of LABEL in "LABEL=VALUE" at s[0..n), or 0: not a labelled
+ * value. A VALUE that starts as a number is not one (a factor list "K=4 N=2"
+ * is a value), nor is a LABEL that is not a name.
+ */
+static size_t label_len(const char *s, size_t n)
+{
+	size_t eq = find_top(s, n, '='), i;
+
+	if (eq == n || eq == 0 || !is_name(s, eq))
+		return 0;
+	for (i = eq + 1; i < n && s[i] == ' '; i++)
+		;
+	if (i < n && (isdigit((unsigned char)s[i]) || ((s[i] == '-' || s[i] == '+' || s[i] == '.') &&
+	    i + 1 < n && isdigit((unsigned char)s[i + 1]))))
+		return 0;
+	return eq;
 }
 
 /* True when s[0..n) is an integer: an optional sign and digits. */
@@ -316,9 +347,23 @@ static int scan_values(struct job_axis *ax, size_t off, size_t n, bool expand,
 		size_t len = find_top(s + off, n, ','), io = off, in = len;
 		uint64_t count = 1;
 		bool is_range;
+		size_t ll;
 		trim(s, &io, &in);
+		ll = in ? label_len(s + io, in) : 0;
 		if (in == 0) {
 			rc = axis_error(dl, ax, io, "empty value in the list of values");
+		} else if (ll) {          /* LABEL=VALUE: one value, named */
+			size_t vo = io + ll + 1, vn = in - ll - 1;
+			trim(s, &vo, &vn);
+			if (vn == 0) {
+				rc = axis_error(dl, ax, io + ll, "no value after '%.*s='", (int)ll,
+						s + io);
+			} else if (expand) {
+				char *label = arena_strndup(&ax->arena, s + io, ll);
+				char *v = arena_strndup(&ax->arena, s + vo, vn);
+				add_labelled(ax, label, v, io);
+			}
+			total++;
 		} else if (parse_range(ax, io, in, expand, &is_range, &count, dl) < 0) {
 			rc = -1;
 		} else if (is_range && count > AXIS_MAX_VALUES) {
@@ -412,30 +457,37 @@ static int parse_paths(struct job_axis *ax, size_t off, size_t n, struct diag_li
 	return rc;
 }
 
-/*
- * The override of every (value, path) pair, located in the axis: its path
- * where the path is written, its value where the value (or its range) is.
- */
-static int make_overrides(struct job_axis *ax, struct diag_list *dl)
+void job_axis_override(const struct job_axis *ax, size_t v, size_t p,
+		       struct spec_override *ov)
 {
+	struct diag_list dl = DIAG_LIST_INIT;
 	struct strbuf t = STRBUF_INIT;
-	size_t v, p;
-	int rc = 0;
 
-	ax->ovs = xcalloc(ax->n_values * ax->n_paths, sizeof(*ax->ovs));
-	for (v = 0; v < ax->n_values; v++)
-		for (p = 0; p < ax->n_paths; p++) {
-			struct spec_override *ov = &ax->ovs[v * ax->n_paths + p];
-			ov->at = (struct diag_loc){ ax->origin, 1, (unsigned)ax->path_offs[p] + 1 };
-			ov->value_at = (struct diag_loc){ ax->origin, 1,
-							  (unsigned)ax->value_offs[v] + 1 };
-			strbuf_reset(&t);
-			strbuf_addf(&t, "%s=%s", ax->paths[p], ax->values[v]);
-			if (spec_override_parse(t.buf, ov, dl) < 0)
-				rc = -1;
-		}
+	spec_override_release(ov);
+	ov->at = (struct diag_loc){ ax->origin, 1, (unsigned)ax->path_offs[p] + 1 };
+	ov->value_at = (struct diag_loc){ ax->origin, 1, (unsigned)ax->value_offs[v] + 1 };
+	strbuf_addf(&t, "%s=%s", ax->paths[p], ax->set_values[v]);
+	/* only the path is parsed, and job_axis_parse() parsed it: nothing can fail */
+	if (spec_override_parse(t.buf, ov, &dl) < 0)
+		BUG("axis '%s': the override '%s' does not parse", ax->text, t.buf);
+	if (ax->set_values[v][0] == '@') {   /* job_axis_parse() refused a bare '@' */
+		ov->value_file = ax->set_values[v] + 1;
+		ov->whole_file = ax->whole_files;
+	}
 	strbuf_release(&t);
-	return rc;
+	diag_list_release(&dl);
+}
+
+void job_axis_hash_override(const struct job_axis *ax, size_t v, size_t p, struct job_hash *h)
+{
+	size_t np = strlen(ax->paths[p]), nv = strlen(ax->set_values[v]);
+	uint64_t n = np + 1 + nv;
+
+	/* job_hash_str() of "PATH=VALUE", without writing it */
+	job_hash_add(h, &n, sizeof(n));
+	job_hash_add(h, ax->paths[p], np);
+	job_hash_add(h, "=", 1);
+	job_hash_add(h, ax->set_values[v], nv);
 }
 
 int job_axis_parse(const char *text, struct job_axis *ax, struct diag_list *dl)
@@ -471,18 +523,21 @@ int job_axis_parse(const char *text, struct job_axis *ax, struct diag_list *dl)
 		ax->name = arena_strndup(&ax->arena, text, eq);
 	if (parse_values(ax, eq + 1, len - eq - 1, dl) < 0)
 		return -1;
-	return make_overrides(ax, dl);
+	/* NAME=@F1,@F2: one bare name (no path syntax) and every value a file */
+	ax->whole_files = paths_off == 0 && ax->n_paths == 1 && !strpbrk(ax->paths[0], ".[") &&
+			  ax->n_values > 0;
+	for (size_t v = 0; v < ax->n_values && ax->whole_files; v++)
+		ax->whole_files = ax->set_values[v][0] == '@';
+	for (size_t v = 0; v < ax->n_values; v++)
+		if (!strcmp(ax->set_values[v], "@"))
+			return axis_error(dl, ax, ax->value_offs[v], "'@' without a file");
+	return 0;
 }
 
 void job_axis_release(struct job_axis *ax)
 {
-	size_t i;
-
-	if (ax->ovs)
-		for (i = 0; i < ax->n_values * ax->n_paths; i++)
-			spec_override_release(&ax->ovs[i]);
-	free(ax->ovs);
 	free(ax->values);
+	free(ax->set_values);
 	free(ax->value_offs);
 	free(ax->paths);
 	free(ax->path_offs);

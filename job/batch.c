@@ -26,7 +26,7 @@ struct bjob {
 	struct job_design design;
 	const char **vars;             /* the command line's, then the job's */
 	struct spec_override *ovs;
-	char ov_error[512];            /* an override that does not parse: the job's error */
+	char ov_error[JOB_ERROR_TEXT]; /* an override that does not parse: the job's error */
 	struct job_options opts;
 	char design_hash[JOB_KEY_CHARS + 1];
 	char key[JOB_KEY_CHARS + 1];   /* the job's row (the network's, for a network) */
@@ -34,7 +34,7 @@ struct bjob {
 	bool is_network;
 	struct spec_load_options lo;   /* its loader's options (its command's, its prunes) */
 	struct job_net_plan plan;
-	char plan_error[512];          /* its layers cannot be read: the job's error */
+	char plan_error[JOB_ERROR_TEXT]; /* its layers cannot be read: the job's error */
 	uint64_t first_task, n_tasks;
 	uint64_t base_idx;             /* its row's index; its layers follow */
 };
@@ -283,7 +283,7 @@ static int network_rows(struct batch_ctx *c, const struct table *t, const struct
 		struct bjob *j = &c->jobs[jn];
 		struct job_summary **sums, total;
 		const char **names;
-		struct store_level lv[SPEC_MAX_LEVELS];
+		struct store_level lv[JOB_MAX_PARTS];
 		struct store_value values[JOB_METRIC_COUNT];
 		struct store_row row;
 		size_t n_found = 0;

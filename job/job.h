@@ -2,8 +2,8 @@
  * job: one design through one command. job_run() takes a loaded spec set,
  * a command (check, model, map, exec, validate) and its options, and fills
  * a compact summary (struct job_summary: status, metrics, per-level energy,
- * the mapping as text; under 4 KiB, so sweeps and batches can keep one per
- * point) and the output buffers the command would print and write. What a
+ * the mapping as text, a failed job's diagnostics whole; under 16 KiB, so
+ * sweeps and batches can keep one per point in flight) and the output buffers the command would print and write. What a
  * design of each kind does with each command is a row of the registry of
  * design kinds (job/kinds.c); what each metric is, is a row of the metric
  * vocabulary (job/metric.c), the one source of the results' columns.
@@ -125,8 +125,10 @@ void job_options_init(struct job_options *o, enum job_command command);
 
 #define JOB_MAX_OUT_FILES 4
 #define JOB_MAPPING_TEXT 1024
-#define JOB_LEVEL_NAMES 1280           /* the level names of a summary, each NUL-ended */
+#define JOB_LEVEL_NAMES 2048           /* the level and tensor names of a summary, each NUL-ended */
+#define JOB_MAX_PARTS (SPEC_MAX_LEVELS + SPEC_MAX_TENSORS)   /* per-level energies: levels, tensors */
 #define JOB_TEXT_VALUES 128            /* the text metrics of a summary, each NUL-ended */
+#define JOB_ERROR_TEXT 8192            /* a failed job's diagnostics, whole (job_diag_text) */
 
 /* ------------------------------------------------------------ the metrics */
 
@@ -237,12 +239,12 @@ struct job_summary {
 	enum job_command command;
 	enum job_status status;
 	unsigned kind;                 /* the design's kind: 1 + its registry index; 0: none */
-	char error[512];               /* why, when status != JOB_OK */
+	char error[JOB_ERROR_TEXT];    /* why, when status != JOB_OK */
 	uint64_t has;                  /* bit m: metric m has a value */
 	union job_value value[JOB_METRIC_COUNT];
 	unsigned n_levels;             /* per-level energies, 0 = innermost */
-	uint16_t level_name_at[SPEC_MAX_LEVELS];   /* offsets into level_names */
-	double level_energy_pj[SPEC_MAX_LEVELS];
+	uint16_t level_name_at[JOB_MAX_PARTS];   /* offsets into level_names */
+	double level_energy_pj[JOB_MAX_PARTS];   /* the levels, then "tensor.NAME" entries */
 	char mapping[JOB_MAPPING_TEXT]; /* "DRAM:Q2 P8 M4[W I O] | ..." outermost first */
 	unsigned n_fields, n_outside;  /* validate: fields compared and outside tolerance */
 	uint32_t texts_len, level_names_len;
@@ -397,8 +399,21 @@ struct job_runner {
 };
 
 /* What a run did. */
+/* One reason jobs did not succeed, and how many gave it. */
+struct job_reason {
+	enum job_status status;
+	char text[240];                /* the first line of the error, without its location */
+	uint64_t n;
+};
+
+#define JOB_MAX_REASONS 8
+
 struct job_run_result {
 	uint64_t n_total, n_skipped, n_done, n_failed;
+	struct job_reason reasons[JOB_MAX_REASONS];   /* the distinct reasons, in order seen */
+	size_t n_reasons;
+	uint64_t n_other_reasons;      /* failed jobs whose reason did not fit in reasons[] */
+	bool any_bad_input;            /* a job failed with bad input (or the system failed it) */
 	bool interrupted;              /* stopped before every job ran */
 	double elapsed_s;
 	unsigned n_ranks, n_workers;
@@ -409,7 +424,11 @@ struct job_run_result {
  * One axis of a sweep, "[NAME:]PATH[,PATH...]=V1,V2,..." (docs/sweep.md):
  * each value Vi (YAML flow text, or a range A:B:STEP with STEP +D, D, xF
  * or *F) set at every PATH, as '--set PATH=Vi' would. NAME (default: the
- * paths as written) names the axis's column in the database.
+ * paths as written) names the axis's column in the database. A value
+ * LABEL=V sets V and is LABEL in the database; a value @FILE sets the YAML
+ * file (at PATH its key of PATH's last key, else the whole file); NAME=@F1,
+ * @F2,... (one bare name, every value a file) replaces the design's
+ * top-level keys by each file's.
  */
 struct job_axis {
 	struct arena arena;            /* owns the strings */
@@ -420,10 +439,12 @@ struct job_axis {
 	const char **paths;
 	size_t *path_offs;             /* where each path is written in 'text' */
 	size_t n_values, alloc_values, alloc_value_offs;
-	const char **values;
+	const char **values;           /* each value as the database's column holds it */
+	const char **set_values;       /* what each value sets: VALUE of LABEL=VALUE, '@FILE' */
+	size_t alloc_set_values;
 	size_t *value_offs;            /* where each value (or its range) is written */
-	struct spec_override *ovs;     /* ovs[v * n_paths + p]: PATH p = VALUE v, located
-					  in the axis */
+	bool whole_files;              /* NAME=@F1,@F2: each file's top-level keys replace the
+					  design's */
 };
 
 /*
@@ -432,6 +453,15 @@ struct job_axis {
  */
 int job_axis_parse(const char *text, struct job_axis *ax, struct diag_list *dl);
 void job_axis_release(struct job_axis *ax);
+
+/*
+ * The override PATH p = VALUE v of an axis into 'ov' (released first: start
+ * from SPEC_OVERRIDE_INIT), located in the axis: its path where the path is
+ * written, its value where the value (or its range) is. Made when a point
+ * needs it, so that an axis holds only its values.
+ */
+void job_axis_override(const struct job_axis *ax, size_t v, size_t p,
+		       struct spec_override *ov);
 
 /*
  * The number of points of the sweep over axes[0..n): their cartesian
@@ -553,6 +583,32 @@ int job_results_query(const char *db, const char *const *wheres, size_t n_wheres
  * error) into cols[] (room for t->n_cols); their number.
  */
 size_t job_results_brief(const struct table *t, size_t *cols);
+
+/* What 'fiberloop results' answers instead of listing rows (job/analysis.c). */
+struct job_results_view {
+	const char *best;              /* --best METRIC: the best row of each group */
+	const char *by;                /* --by A,B: the groups (none: one group) */
+	const char *pivot;             /* --pivot A,B: the series (default: the other axes) */
+	const char *x;                 /* --x COLUMN: the rows of a pivot, the axis of crossovers */
+	const char *const *ys;         /* --y METRIC...: the pivot's values (default energy_pj) */
+	size_t n_ys;
+	bool crossovers;               /* --crossovers: where one series starts to beat another */
+	const char *at;                /* --at V1,V2,...: the x values a pivot keeps */
+};
+
+/*
+ * The answer 'v' asks of the results table 't' (rows whose status is ok),
+ * as a table into 'out': with 'best', per group (the values of 'by') the
+ * best row by the metric (lower or higher, as the vocabulary says), its
+ * series (the other axes), the runner-up of another series and the margin
+ * (how many times better, >= 1); else a pivot of the 'ys' by 'x' (rows, in
+ * numeric order when numbers) and the series (columns, with the best
+ * series per metric), or with 'crossovers' each x where, between two
+ * series, the better one changes. Returns 0, or -1 with 'err' (an unknown
+ * column with a did-you-mean; two rows in one cell of a pivot).
+ */
+int job_results_view(const struct table *t, const struct job_results_view *v, struct table *out,
+		     struct strbuf *err);
 
 /* This process's rank and the number of ranks (0 and 1 without MPI). */
 unsigned job_rank(void);

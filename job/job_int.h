@@ -91,6 +91,8 @@ void job_hash_str(struct job_hash *h, const char *s);
 int job_hash_file(struct job_hash *h, const char *path, struct strbuf *err);
 /* The hash as 32 hex digits. */
 void job_hash_hex(const struct job_hash *h, char out[JOB_KEY_CHARS + 1]);
+/* Add the text "PATH=VALUE" of path p and value v of an axis, as job_hash_str() would. */
+void job_axis_hash_override(const struct job_axis *ax, size_t v, size_t p, struct job_hash *h);
 
 /* A set of keys (32 hex digits each). */
 struct job_key_set {

@@ -112,7 +112,7 @@ static const struct job_metric metrics[] = {
 };
 _Static_assert(ARRAY_SIZE(metrics) == JOB_METRIC_COUNT, "one row per metric");
 _Static_assert(JOB_METRIC_COUNT <= 64, "a summary keeps a bit per metric");
-_Static_assert(sizeof(struct job_summary) < 4096, "a job summary stays under 4 KiB");
+_Static_assert(sizeof(struct job_summary) < 16384, "a job summary stays under 16 KiB");
 
 const struct job_metric *job_metric_get(enum job_metric_id m)
 {
@@ -199,8 +199,8 @@ void job_summary_add_level(struct job_summary *sum, const char *name, double ene
 {
 	size_t len = strlen(name) + 1;
 
-	if (sum->n_levels == SPEC_MAX_LEVELS)
-		BUG("more than %d levels", SPEC_MAX_LEVELS);
+	if (sum->n_levels == JOB_MAX_PARTS)
+		BUG("more than %d levels and tensors", JOB_MAX_PARTS);
 	if (sum->level_names_len + len > sizeof(sum->level_names)) {
 		job_fail(sum, JOB_SYSTEM, "the level names are too long for a summary (more than "
 			 "%zu bytes)", sizeof(sum->level_names));
@@ -235,7 +235,7 @@ static int level_of(struct job_summary *t, const char *name)
 	for (l = 0; l < t->n_levels; l++)
 		if (!strcmp(job_summary_level_name(t, l), name))
 			return (int)l;
-	if (t->n_levels == SPEC_MAX_LEVELS)
+	if (t->n_levels == JOB_MAX_PARTS)
 		return -1;
 	job_summary_add_level(t, name, 0);
 	return t->n_levels == l + 1 ? (int)l : -1;

@@ -25,6 +25,8 @@ static void model_outputs(const struct spec_set *s, const struct job_options *o,
 		report_map_txt(s, s->mapping, r, job_out_file(out, "fiberloop-model.map.txt"));
 		job_timeloop_writers.json(s, &v, o,
 					       job_out_file(out, "fiberloop-model.stats.json"));
+		if (o->roofline)   /* 'gnuplot FILE > roofline.svg' draws it */
+			report_roofline_gnuplot(s, r, job_out_file(out, "fiberloop-model.roofline.gp"));
 	}
 }
 

@@ -257,7 +257,7 @@ void job_net_summary_of_row(const struct table *t, size_t r, struct job_summary 
 		const char *col = t->cols[c];
 		struct table_cell x = table_get(t, r, c);
 		if (strncmp(col, level, n_level) || col[n_level] != '.' || !x.text ||
-		    s->n_levels == SPEC_MAX_LEVELS)
+		    s->n_levels == JOB_MAX_PARTS)
 			continue;
 		job_summary_add_level(s, col + n_level + 1, strtod(x.text, NULL));
 	}

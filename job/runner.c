@@ -1,9 +1,11 @@
 /*
- * The runner of sweeps, batches and networks. Rank 0 opens the database,
- * leaves out the jobs whose keys it holds, and puts the others in a pool;
- * its worker threads take jobs from the pool, and so do the other ranks,
- * a few at a time, by asking (dynamic distribution: a slow job holds up
- * nobody). Results come back to rank 0's main thread, which writes every
+ * The runner of sweeps, batches and networks. Rank 0 opens the database
+ * and reads the keys it holds; its jobs are the range [0, n), handed out
+ * in order by a counter (a sweep of 10^12 points takes no memory per
+ * point), each job's key checked against the database's as it is taken
+ * (a resumed run hashes no key before it starts). Its worker threads take
+ * jobs, and so do the other ranks, a few at a time, by asking (dynamic
+ * distribution: a slow job holds up nobody). Results come back to rank 0's main thread, which writes every
  * result it has in one transaction, streams the rows, shows progress, and
  * stops handing out jobs when the stop flag is raised. Rows carry their
  * job's index, so the database lists them in the same order whatever the
@@ -36,17 +38,22 @@ struct runner {
 	pthread_mutex_t mu;
 	pthread_cond_t work_cv;        /* the pool grew or closed */
 	pthread_cond_t main_cv;        /* a result came, or a worker ended */
-	uint64_t *pool;                /* jobs to hand out: pool[head..tail) */
+	pthread_cond_t space_cv;       /* the main thread took the finished results */
+	uint64_t *pool;                /* other ranks: jobs received, pool[head..tail) */
 	size_t head, tail, alloc;
+	uint64_t next, end;            /* rank 0: the jobs not yet handed out, [next, end) */
 	bool closed;                   /* the pool gets no more jobs */
 	atomic_int abort;              /* stop everything (a database error) */
 	struct result *res;            /* finished, not yet taken by the main thread */
 	size_t n_res, alloc_res;
 	unsigned n_workers, n_alive, n_busy;
 	/* rank 0 */
+	struct job_key_set done;       /* the database's keys (--resume); read-only while running */
+	uint64_t n_skipped;            /* jobs taken and found in 'done' (under mu) */
 	struct store *st;
 	struct job_run_result *out;
 	double t0, last_progress;
+	bool shown_progress;           /* a progress line was shown */
 	uint64_t n_remote_out;         /* jobs handed to other ranks, not yet back */
 };
 
@@ -86,32 +93,59 @@ static unsigned workers_of(const struct job_runner *o, uint64_t n_jobs)
 
 /* ------------------------------------------------------------ workers */
 
+/* True when job 'idx' was finished by an earlier run (its key is in the database). */
+static bool finished_before(const struct runner *R, uint64_t idx)
+{
+	char key[JOB_KEY_CHARS + 1];
+
+	if (!R->done.n)
+		return false;
+	R->jobs->key(R->jobs->ctx, idx, key);
+	return job_key_set_has(&R->done, key);
+}
+
 /* The next job of the pool, or false when there is none (and will be none). */
 static bool next_job(struct runner *R, uint64_t *idx)
 {
-	bool got = false;
-
-	pthread_mutex_lock(&R->mu);
 	for (;;) {
-		if (stop_raised(R))
-			break;
-		if (R->head < R->tail) {
-			*idx = R->pool[R->head++];
-			R->n_busy++;
-			got = true;
-			break;
+		bool got = false;
+
+		pthread_mutex_lock(&R->mu);
+		for (;;) {
+			if (stop_raised(R))
+				break;
+			if (R->head < R->tail || R->next < R->end) {
+				*idx = R->head < R->tail ? R->pool[R->head++] : R->next++;
+				R->n_busy++;
+				got = true;
+				break;
+			}
+			if (R->closed)
+				break;
+			pthread_cond_wait(&R->work_cv, &R->mu);
 		}
-		if (R->closed)
-			break;
-		pthread_cond_wait(&R->work_cv, &R->mu);
+		pthread_mutex_unlock(&R->mu);
+		if (!got || !finished_before(R, *idx))
+			return got;
+		pthread_mutex_lock(&R->mu);
+		R->n_busy--;
+		R->n_skipped++;
+		pthread_mutex_unlock(&R->mu);
 	}
-	pthread_mutex_unlock(&R->mu);
-	return got;
 }
+
+/*
+ * Finished results waiting for the main thread, at most: a worker that finds
+ * this many waits, so that a database slower than the workers holds them
+ * back instead of letting the results of a long run pile up in memory.
+ */
+#define MAX_PENDING 1024
 
 static void post_result(struct runner *R, uint64_t idx, bool keep, struct job_summary *sum)
 {
 	pthread_mutex_lock(&R->mu);
+	while (R->n_res >= MAX_PENDING)
+		pthread_cond_wait(&R->space_cv, &R->mu);
 	XGROW(R->res, R->n_res + 1, R->alloc_res);
 	R->res[R->n_res++] = (struct result){ idx, keep, sum };
 	R->n_busy--;
@@ -160,18 +194,37 @@ static void pool_close(struct runner *R)
 	pthread_mutex_unlock(&R->mu);
 }
 
-/* Take up to 'max' jobs from the pool into idx[]; their number. */
-static size_t pool_take(struct runner *R, uint64_t *idx, size_t max)
+/*
+ * Rank 0: take up to 'max' unfinished jobs from its range into idx[]; their
+ * number, 0 only when the range is spent or a stop was raised.
+ */
+static size_t range_take(struct runner *R, uint64_t *idx, size_t max)
 {
-	size_t n;
+	size_t n = 0;
 
-	pthread_mutex_lock(&R->mu);
-	n = stop_raised(R) ? 0 : R->tail - R->head;
-	if (n > max)
-		n = max;
-	memcpy(idx, R->pool + R->head, n * sizeof(*idx));
-	R->head += n;
-	pthread_mutex_unlock(&R->mu);
+	while (n == 0) {
+		uint64_t first, count, i;
+		size_t skipped = 0;
+
+		pthread_mutex_lock(&R->mu);
+		count = stop_raised(R) ? 0 : R->end - R->next;
+		if (count > max)
+			count = max;
+		first = R->next;
+		R->next += count;
+		pthread_mutex_unlock(&R->mu);
+		if (!count)
+			break;
+		for (i = first; i < first + count; i++) {
+			if (finished_before(R, i))
+				skipped++;
+			else
+				idx[n++] = i;
+		}
+		pthread_mutex_lock(&R->mu);
+		R->n_skipped += skipped;
+		pthread_mutex_unlock(&R->mu);
+	}
 	return n;
 }
 
@@ -193,6 +246,7 @@ static struct result *take_results(struct runner *R, size_t *n, double wait_s)
 		r = R->res;
 		R->res = NULL;
 		R->n_res = R->alloc_res = 0;
+		pthread_cond_broadcast(&R->space_cv);
 	}
 	pthread_mutex_unlock(&R->mu);
 	return r;
@@ -259,6 +313,41 @@ static void rows_add(const struct job_runner_jobs *J, struct rows *w, const stru
 	}
 }
 
+/*
+ * Count the reason of a job that did not succeed: the first line of its
+ * error without the "FILE:LINE:COL: error: " in front (the same mistake at
+ * every point reads the same), or its status.
+ */
+static void count_reason(struct job_run_result *res, const struct job_summary *sum)
+{
+	const char *e = sum->error, *m = strstr(e, ": error: ");
+	size_t n, i;
+	char text[sizeof(res->reasons[0].text)];
+
+	if (sum->status == JOB_BAD_INPUT || sum->status == JOB_SYSTEM)
+		res->any_bad_input = true;
+	if (m && m < e + strcspn(e, "\n"))
+		e = m + strlen(": error: ");
+	n = strcspn(e, "\n");
+	if (n == 0) {
+		e = job_status_name(sum->status);
+		n = strlen(e);
+	}
+	snprintf(text, sizeof(text), "%.*s", (int)n, e);
+	for (i = 0; i < res->n_reasons; i++)
+		if (res->reasons[i].status == sum->status && !strcmp(res->reasons[i].text, text)) {
+			res->reasons[i].n++;
+			return;
+		}
+	if (res->n_reasons == JOB_MAX_REASONS) {
+		res->n_other_reasons++;
+		return;
+	}
+	res->reasons[res->n_reasons].status = sum->status;
+	memcpy(res->reasons[res->n_reasons].text, text, sizeof(text));
+	res->reasons[res->n_reasons++].n = 1;
+}
+
 /* Rows of the results r[0..n) into the database, then to the stream and the taker. */
 static int deliver(struct runner *R, struct result *r, size_t n)
 {
@@ -275,10 +364,10 @@ static int deliver(struct runner *R, struct result *r, size_t n)
 		if (r[i].keep)
 			rows_add(J, &w, &r[i]);
 	rows = xcalloc(w.n + 1, sizeof(*rows));
-	lv = xcalloc(w.n * SPEC_MAX_LEVELS + 1, sizeof(*lv));
+	lv = xcalloc(w.n * JOB_MAX_PARTS + 1, sizeof(*lv));
 	values = xcalloc(w.n * JOB_METRIC_COUNT + 1, sizeof(*values));
 	for (i = 0; i < w.n; i++)
-		fill_row(J, &w.rr[i], w.sum[i], lv + i * SPEC_MAX_LEVELS,
+		fill_row(J, &w.rr[i], w.sum[i], lv + i * JOB_MAX_PARTS,
 			 values + i * JOB_METRIC_COUNT, &rows[i]);
 	if (R->st && w.n && store_put(R->st, rows, w.n, &err) < 0) {
 		snprintf(R->out->error, sizeof(R->out->error), "%s", err.buf);
@@ -299,8 +388,10 @@ static int deliver(struct runner *R, struct result *r, size_t n)
 		if (!r[i].keep)
 			continue;
 		R->out->n_done++;
-		if (r[i].sum->status != JOB_OK)
+		if (r[i].sum->status != JOB_OK) {
 			R->out->n_failed++;
+			count_reason(R->out, r[i].sum);
+		}
 		if (J->take)
 			J->take(J->take_arg, r[i].idx, r[i].sum);
 	}
@@ -317,14 +408,22 @@ static int deliver(struct runner *R, struct result *r, size_t n)
 	return rc;
 }
 
+
 static void progress(struct runner *R, bool force)
 {
 	struct job_run_progress p;
 	double t = now_s();
 	uint64_t left;
 
+	pthread_mutex_lock(&R->mu);
+	R->out->n_skipped = R->n_skipped;
+	pthread_mutex_unlock(&R->mu);
 	if (!R->o->on_progress || (!force && t - R->last_progress < R->o->progress_interval_s))
 		return;
+	/* the last line: only where lines are redrawn, or after a line was shown */
+	if (force && R->o->progress_interval_s >= 1.0 && !R->shown_progress)
+		return;
+	R->shown_progress = true;
 	R->last_progress = t;
 	memset(&p, 0, sizeof(p));
 	p.n_total = R->out->n_total;
@@ -347,16 +446,16 @@ static void serve_request(struct runner *R, unsigned to, unsigned want)
 	size_t left, share, n;
 
 	pthread_mutex_lock(&R->mu);
-	left = R->tail - R->head;
+	left = R->end - R->next;
 	pthread_mutex_unlock(&R->mu);
-	share = left / (2 * (size_t)R->out->n_workers * R->out->n_ranks + 1);
+	share = left / (2 * (uint64_t)R->out->n_workers * R->out->n_ranks + 1);
 	if (share < 1)
 		share = 1;
 	if (share > want)
 		share = want;
 	if (share > ARRAY_SIZE(idx))
 		share = ARRAY_SIZE(idx);
-	n = pool_take(R, idx, share);
+	n = range_take(R, idx, share);
 	R->n_remote_out += n;
 	job_mpi_send_work(to, idx, n);
 }
@@ -458,14 +557,14 @@ static void add_done_key(void *arg, const char *key)
 	job_key_set_add(arg, key);
 }
 
-/* Rank 0: open the database, record the run, put the unfinished jobs in the pool. */
+/*
+ * Rank 0: open the database, record the run, read the keys it holds
+ * (--resume) and make every job the range to hand out: nothing per job.
+ */
 static int prepare_lead(struct runner *R)
 {
 	const struct job_runner_jobs *J = R->jobs;
-	struct job_key_set done = JOB_KEY_SET_INIT;
 	struct strbuf err = STRBUF_INIT;
-	uint64_t i, *todo = NULL;
-	size_t n_todo = 0, alloc = 0;
 	int rc = 0;
 
 	if (R->o->db_path) {
@@ -476,27 +575,15 @@ static int prepare_lead(struct runner *R)
 		};
 		R->st = store_open(R->o->db_path, STORE_WRITE, job_store_schema(), &err);
 		if (!R->st || store_begin_run(R->st, &def, &err) < 0 ||
-		    (R->o->resume && store_each_key(R->st, add_done_key, &done, &err) < 0)) {
+		    (R->o->resume && store_each_key(R->st, add_done_key, &R->done, &err) < 0)) {
 			snprintf(R->out->error, sizeof(R->out->error), "%s", err.buf);
 			rc = -1;
 		}
 	}
-	for (i = 0; i < J->n && rc == 0; i++) {
-		char key[JOB_KEY_CHARS + 1];
-		if (done.n) {
-			J->key(J->ctx, i, key);
-			if (job_key_set_has(&done, key)) {
-				R->out->n_skipped++;
-				continue;
-			}
-		}
-		XGROW(todo, n_todo + 1, alloc);
-		todo[n_todo++] = i;
+	if (rc == 0) {
+		R->next = 0;
+		R->end = J->n;
 	}
-	if (rc == 0 && n_todo)
-		pool_add(R, todo, n_todo);
-	free(todo);
-	job_key_set_release(&done);
 	strbuf_release(&err);
 	return rc;
 }
@@ -516,9 +603,11 @@ int job_runner_go(const struct job_runner_jobs *jobs, const struct job_runner *o
 	R.o = o;
 	R.out = res;
 	R.t0 = now_s();
+	R.last_progress = R.t0;      /* the first line after one interval */
 	atomic_init(&R.abort, 0);
 	pthread_mutex_init(&R.mu, NULL);
 	pthread_cond_init(&R.work_cv, NULL);
+	pthread_cond_init(&R.space_cv, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);   /* the clock of now_s() */
 	pthread_cond_init(&R.main_cv, &ca);
@@ -545,6 +634,7 @@ int job_runner_go(const struct job_runner_jobs *jobs, const struct job_runner *o
 			pthread_join(threads[i], NULL);
 		free(threads);
 		if (job_rank() == 0) {
+			res->n_skipped = R.n_skipped;
 			res->interrupted = res->n_skipped + res->n_done < res->n_total;
 			status = atomic_load(&R.abort) ? -1 : 0;
 		}
@@ -554,9 +644,11 @@ int job_runner_go(const struct job_runner_jobs *jobs, const struct job_runner *o
 		snprintf(res->error, sizeof(res->error), "the run failed on rank 0");
 	res->elapsed_s = now_s() - R.t0;
 	store_close(R.st);
+	job_key_set_release(&R.done);
 	free(R.pool);
 	free(R.res);
 	pthread_cond_destroy(&R.work_cv);
+	pthread_cond_destroy(&R.space_cv);
 	pthread_cond_destroy(&R.main_cv);
 	pthread_mutex_destroy(&R.mu);
 	return status;

@@ -111,7 +111,10 @@ struct sweep_ctx {
 	const atomic_int *stop;
 };
 
-/* The overrides of point 'idx' into ov[0..ctx->n_ov): --set, then the axes in order. */
+/*
+ * The overrides of point 'idx' into ov[0..ctx->n_ov): --set (borrowed), then
+ * the axes' in order, made into ov[] (its own: released by the next call).
+ */
 static void point_overrides(const struct sweep_ctx *c, uint64_t idx, struct spec_override *ov,
 			    size_t *vi)
 {
@@ -123,7 +126,7 @@ static void point_overrides(const struct sweep_ctx *c, uint64_t idx, struct spec
 		ov[k] = sw->design->overrides[k];
 	for (a = 0; a < sw->n_axes; a++)
 		for (p = 0; p < sw->axes[a].n_paths; p++)
-			ov[k++] = sw->axes[a].ovs[vi[a] * sw->axes[a].n_paths + p];
+			job_axis_override(&sw->axes[a], vi[a], p, &ov[k++]);
 }
 
 static void sweep_key(void *arg, uint64_t idx, char key[JOB_KEY_CHARS + 1])
@@ -135,8 +138,16 @@ static void sweep_key(void *arg, uint64_t idx, char key[JOB_KEY_CHARS + 1])
 
 	job_sweep_point(sw->axes, sw->n_axes, sw->zip, idx, vi);
 	for (a = 0; a < sw->n_axes; a++)
-		for (p = 0; p < sw->axes[a].n_paths; p++)
-			job_hash_str(&h, sw->axes[a].ovs[vi[a] * sw->axes[a].n_paths + p].text);
+		for (p = 0; p < sw->axes[a].n_paths; p++) {
+			const char *sv = sw->axes[a].set_values[vi[a]];
+			job_axis_hash_override(&sw->axes[a], vi[a], p, &h);
+			if (sv[0] == '@') {     /* a changed file is a new point */
+				struct strbuf err = STRBUF_INIT;
+				if (job_hash_file(&h, sv + 1, &err) < 0)
+					job_hash_str(&h, err.buf);
+				strbuf_release(&err);
+			}
+		}
 	job_hash_hex(&h, key);
 }
 
@@ -144,19 +155,21 @@ static void sweep_describe(void *arg, uint64_t idx, unsigned k_row, struct job_r
 {
 	struct sweep_ctx *c = arg;
 	const struct job_sweep *sw = c->sw;
-	struct spec_override *ov = xcalloc(c->n_ov + 1, sizeof(*ov));
-	size_t vi[JOB_MAX_INPUTS], a, k;
+	size_t vi[JOB_MAX_INPUTS], a, p, k;
 
 	sweep_key(arg, idx, row->key);
-	point_overrides(c, idx, ov, vi);
+	job_sweep_point(sw->axes, sw->n_axes, sw->zip, idx, vi);
 	row->kind = "point";
 	row->command = job_options_command_name(&c->opts);
 	row->design_hash = c->design_hash;
-	for (k = 0; k < c->n_ov; k++)
-		strbuf_addf(&row->overrides, "%s%s", k ? "\n" : "", ov[k].text);
+	for (k = 0; k < sw->design->n_overrides; k++)
+		strbuf_addf(&row->overrides, "%s%s", k ? "\n" : "", sw->design->overrides[k].text);
+	for (a = 0; a < sw->n_axes; a++)
+		for (p = 0; p < sw->axes[a].n_paths; p++, k++)
+			strbuf_addf(&row->overrides, "%s%s=%s", k ? "\n" : "", sw->axes[a].paths[p],
+				    sw->axes[a].values[vi[a]]);
 	for (a = 0; a < sw->n_axes; a++)
 		row->inputs[a] = sw->axes[a].values[vi[a]];
-	free(ov);
 }
 
 /* What a worker keeps between points. */
@@ -169,18 +182,31 @@ static void *sweep_ws_new(void *arg)
 {
 	struct sweep_ctx *c = arg;
 	struct sweep_ws *w = xcalloc(1, sizeof(*w));
+	size_t k;
+
 	w->ov = xcalloc(c->n_ov + 1, sizeof(*w->ov));
+	for (k = 0; k < c->n_ov; k++)
+		w->ov[k] = (struct spec_override)SPEC_OVERRIDE_INIT;
 	return w;
 }
 
 static void sweep_ws_free(void *arg, void *ws)
 {
+	struct sweep_ctx *c = arg;
 	struct sweep_ws *w = ws;
+	size_t k;
+
+	for (k = c->sw->design->n_overrides; k < c->n_ov; k++)   /* the axes', made here */
+		spec_override_release(&w->ov[k]);
 	free(w->ov);
 	free(w);
 }
 
-/* The diagnostics of 'dl' as text into 'buf' (the first ones that fit). */
+/*
+ * The diagnostics of 'dl' as text into 'buf', whole; when they do not fit,
+ * the whole lines that do and a last line saying how many were left out
+ * (never a line cut in the middle).
+ */
 void job_diag_text(const struct diag_list *dl, char *buf, size_t size)
 {
 	char *text = NULL;
@@ -195,7 +221,18 @@ void job_diag_text(const struct diag_list *dl, char *buf, size_t size)
 	fclose(fp);
 	while (len && text[len - 1] == '\n')
 		text[--len] = '\0';
-	snprintf(buf, size, "%s", text);
+	if (len >= size && size > 64) {
+		size_t keep = 0, i, left = 1;
+		for (i = 0; i < len && i + 48 < size; i++)
+			if (text[i] == '\n')
+				keep = i;
+		for (i = keep + 1; i < len; i++)
+			left += text[i] == '\n';
+		snprintf(buf, size, "%.*s%s(%zu more line%s of diagnostics not kept)", (int)keep, text,
+			 keep ? "\n" : "", left, left == 1 ? "" : "s");
+	} else {
+		snprintf(buf, size, "%s", text);
+	}
 	free(text);
 }
 
@@ -310,6 +347,63 @@ static void sweep_hashes(struct sweep_ctx *c, const struct job_hash *design)
 	job_hash_hex(&run, c->run_key);
 }
 
+/* The axis and path whose text holds location 'at' (a path, not its values), or false. */
+static bool axis_path_at(const struct job_sweep *sw, struct diag_loc at, size_t *ax, size_t *path)
+{
+	size_t a, p;
+
+	for (a = 0; a < sw->n_axes; a++) {
+		const struct job_axis *x = &sw->axes[a];
+		if (!at.file || strcmp(at.file, x->origin) != 0)
+			continue;
+		for (p = 0; p < x->n_paths; p++)
+			if (at.col > x->path_offs[p] &&
+			    at.col <= x->path_offs[p] + strlen(x->paths[p])) {
+				*ax = a;
+				*path = p;
+				return true;
+			}
+	}
+	return false;
+}
+
+/*
+ * Build the first point before any runs: an axis path that matches nothing
+ * in the design (a misspelt key, a name no item has) fails the sweep here,
+ * naming the axis, instead of failing every point. A value a point cannot
+ * take is left to that point. Returns 0 or -1 (dl).
+ */
+static int sweep_probe(const struct sweep_ctx *c, struct diag_list *dl)
+{
+	const struct job_sweep *sw = c->sw;
+	struct spec_override *ov = xcalloc(c->n_ov + 1, sizeof(*ov));
+	struct diag_list tmp = DIAG_LIST_INIT;
+	size_t vi[JOB_MAX_INPUTS], i, a = 0, p = 0;
+	struct spec_set *s;
+	bool bad = false;
+
+	point_overrides(c, 0, ov, vi);
+	s = spec_set_build(c->src, ov, c->n_ov, &c->lo, &tmp);
+	for (i = 0; !s && i < tmp.n && !bad; i++)
+		bad = tmp.items[i].severity == DIAG_ERROR && axis_path_at(sw, tmp.items[i].loc, &a, &p);
+	if (bad) {
+		for (i = 0; i < tmp.n; i++) {     /* the file names outlive the source */
+			struct diag_loc at = tmp.items[i].loc;
+			if (at.file)
+				at.file = diag_list_strdup(dl, at.file);
+			diag_copy(dl, &tmp.items[i], at);
+		}
+		diag_note(dl, (struct diag_loc){ sw->axes[a].origin, 1,
+						 (unsigned)sw->axes[a].path_offs[p] + 1 },
+			  "axis '%s': its path '%s' matches nothing in the design; no point was run",
+			  sw->axes[a].name, sw->axes[a].paths[p]);
+	}
+	spec_set_free(s);
+	diag_list_release(&tmp);
+	free(ov);
+	return bad ? -1 : 0;
+}
+
 int job_sweep_run(const struct job_sweep *sw, const struct job_runner *rn,
 		  struct job_run_result *res, struct diag_list *dl)
 {
@@ -359,6 +453,10 @@ int job_sweep_run(const struct job_sweep *sw, const struct job_runner *rn,
 	if (job_design_source(sw->design, &c.src, &design, dl) < 0) {
 		spec_source_free(c.src);
 		energy_cache_free(cache);
+		return -1;
+	}
+	if (sweep_probe(&c, dl) < 0) {
+		spec_source_free(c.src);
 		return -1;
 	}
 	sweep_hashes(&c, &design);

@@ -40,14 +40,35 @@ static bool area(const struct spec_set *s, const void *result, struct job_metric
 	return r->area_total_um2 > 0;
 }
 
-/* Each storage level's energy, innermost first. */
+/* The time of the run at the design's clock, when it gives one. */
+static bool seconds(const struct spec_set *s, const void *result, struct job_metric_value *v)
+{
+	const struct model_result *r = result;
+	double cs;
+
+	if (!spec_arch_cycle_seconds(&s->arch, &cs))
+		return false;
+	v->real = (double)r->cycles * cs;
+	return true;
+}
+
+/* Each storage level's energy, innermost first; then each tensor's, as "tensor.NAME". */
 static void model_levels(const struct spec_set *s, const void *result, struct job_summary *sum)
 {
 	const struct model_result *r = result;
 	unsigned l;
 
+	struct strbuf name = STRBUF_INIT;
+	unsigned pv;
+
 	for (l = 0; l < r->n_levels; l++)
 		job_summary_add_level(sum, s->arch.levels[l].name, r->levels[l].energy_pj);
+	for (pv = 0; pv < s->workload.n_tensors; pv++) {   /* energy_pj.tensor.NAME */
+		strbuf_reset(&name);
+		strbuf_addf(&name, "%s%s", REPORT_TENSOR_PREFIX, s->workload.tensors[pv].name);
+		job_summary_add_level(sum, name.buf, report_tensor_energy(r, pv));
+	}
+	strbuf_release(&name);
 }
 
 static const struct job_metric_get model_gets[] = {
@@ -60,6 +81,7 @@ static const struct job_metric_get model_gets[] = {
 	{ JOB_METRIC_PJ_PER_COMPUTE, pj_per_compute },
 	{ JOB_METRIC_COMPUTE_ENERGY_PJ, compute_energy },
 	{ JOB_METRIC_AREA_UM2, area },
+	{ JOB_METRIC_SECONDS, seconds },
 };
 
 /* The model's result (model, map's best mapping, validate). */
@@ -145,6 +167,7 @@ static void text(const struct spec_set *s, const void *result, const struct job_
 	report_summary(s, v->r, out);
 	if (o->roofline)
 		report_roofline(s, v->r, out);
+	report_per_call(s, v->r, out);
 }
 
 static void json(const struct spec_set *s, const void *result, const struct job_options *o,

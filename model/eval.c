@@ -187,22 +187,28 @@ static void tile_bandwidth(const struct spec_level *lvl, unsigned pv, struct mod
 			   double *wwords)
 {
 	const uint64_t *a = t->actions;
-	uint64_t wb = lvl->word_bits ? lvl->word_bits : 1;
-	uint64_t rbits = fmt_bits(t, MODEL_FMT_READ, MODEL_FMT_ACTUAL) +
-			 fmt_bits(t, MODEL_FMT_READ, MODEL_FMT_GATED);
-	uint64_t wbits = fmt_bits(t, MODEL_FMT_FILL, MODEL_FMT_ACTUAL) +
-			 fmt_bits(t, MODEL_FMT_FILL, MODEL_FMT_GATED) +
-			 fmt_bits(t, MODEL_FMT_UPDATE, MODEL_FMT_ACTUAL) +
-			 fmt_bits(t, MODEL_FMT_UPDATE, MODEL_FMT_GATED);
-	double r = (double)(a[MODEL_OP_RANDOM_READ] + a[MODEL_OP_GATED_READ] + rbits / wb);
-	double w = (double)(a[MODEL_OP_RANDOM_FILL] + a[MODEL_OP_GATED_FILL] +
-			    a[MODEL_OP_RANDOM_UPDATE] + a[MODEL_OP_GATED_UPDATE] + wbits / wb);
-	double scale = t->avg_replication > 0 ?
-		       (double)(t->max_x * t->max_y) / t->avg_replication : 1.0;
+	uint64_t wb = lvl->word_bits ? lvl->word_bits : 1, rbits = 0, wbits = 0;
+	double r, w, scale = t->avg_replication > 0 ?
+		   (double)(t->max_x * t->max_y) / t->avg_replication : 1.0;
 
-	t->fmt_read_ratio = r > 0 ? (double)(rbits / wb) / r : 0;
-	t->fmt_write_ratio = w > 0 ? (double)(wbits / wb) / w : 0;
-	t->fmt_shared_ratio = r + w > 0 ? (double)((rbits + wbits) / wb) / (r + w) : 0;
+	if (t->n_fmt_ranks) {
+		rbits = fmt_bits(t, MODEL_FMT_READ, MODEL_FMT_ACTUAL) +
+			fmt_bits(t, MODEL_FMT_READ, MODEL_FMT_GATED);
+		wbits = fmt_bits(t, MODEL_FMT_FILL, MODEL_FMT_ACTUAL) +
+			fmt_bits(t, MODEL_FMT_FILL, MODEL_FMT_GATED) +
+			fmt_bits(t, MODEL_FMT_UPDATE, MODEL_FMT_ACTUAL) +
+			fmt_bits(t, MODEL_FMT_UPDATE, MODEL_FMT_GATED);
+	}
+	r = (double)(a[MODEL_OP_RANDOM_READ] + a[MODEL_OP_GATED_READ] + rbits / wb);
+	w = (double)(a[MODEL_OP_RANDOM_FILL] + a[MODEL_OP_GATED_FILL] +
+		     a[MODEL_OP_RANDOM_UPDATE] + a[MODEL_OP_GATED_UPDATE] + wbits / wb);
+	if (rbits | wbits) {
+		t->fmt_read_ratio = r > 0 ? (double)(rbits / wb) / r : 0;
+		t->fmt_write_ratio = w > 0 ? (double)(wbits / wb) / w : 0;
+		t->fmt_shared_ratio = r + w > 0 ? (double)((rbits + wbits) / wb) / (r + w) : 0;
+	} else {
+		t->fmt_read_ratio = t->fmt_write_ratio = t->fmt_shared_ratio = 0;
+	}
 	r = ceil(r / scale);
 	w = ceil(w / scale);
 	t->bw_consumption_scale = lvl->bw_consumption_scale[pv] > 0 ?
@@ -216,14 +222,18 @@ static void tile_bandwidth(const struct spec_level *lvl, unsigned pv, struct mod
 /* Cycles that 'read' and 'write' words per instance need at level l's bandwidths; 0: unlimited. */
 static double bw_cycles(const struct spec_level *lvl, double read, double write)
 {
-	double c = 0;
+	double c = 0, x;
 
-	if (lvl->has_read_bw && lvl->read_bw_words_per_cycle > 0)
-		c = fmax(c, read / lvl->read_bw_words_per_cycle);
-	if (lvl->has_write_bw && lvl->write_bw_words_per_cycle > 0)
-		c = fmax(c, write / lvl->write_bw_words_per_cycle);
-	if (lvl->has_shared_bw && lvl->shared_bw_words_per_cycle > 0)
-		c = fmax(c, (read + write) / lvl->shared_bw_words_per_cycle);
+	/* words and bandwidths are finite and >= 0: a comparison is fmax() */
+	if (lvl->has_read_bw && lvl->read_bw_words_per_cycle > 0 &&
+	    (x = read / lvl->read_bw_words_per_cycle) > c)
+		c = x;
+	if (lvl->has_write_bw && lvl->write_bw_words_per_cycle > 0 &&
+	    (x = write / lvl->write_bw_words_per_cycle) > c)
+		c = x;
+	if (lvl->has_shared_bw && lvl->shared_bw_words_per_cycle > 0 &&
+	    (x = (read + write) / lvl->shared_bw_words_per_cycle) > c)
+		c = x;
 	return c;
 }
 
@@ -236,6 +246,9 @@ static double bw_cycles(const struct spec_level *lvl, double read, double write)
  * tile is used (Little's law), and the first fill is waited for before any
  * work starts (the pipeline's prologue):
  *     latency x (1 + n / max(stages - 1, 1))
+ * At or below a wave level with serial_prologue_epilogue the first fill is
+ * the prologue's, added to the run rather than bounding it (model/gpu.c),
+ * and the bound is latency x n / max(stages - 1, 1).
  * 0 without a fill_latency or a size.
  */
 static uint64_t latency_bound(const struct model_ws *ws, unsigned l,
@@ -245,6 +258,7 @@ static uint64_t latency_bound(const struct model_ws *ws, unsigned l,
 	uint64_t need = 0, n = 0, stages;
 	double wait;
 	unsigned pv;
+	int w;
 
 	if (!lvl->fill_latency_cycles || !lvl->has_size)
 		return 0;
@@ -259,9 +273,12 @@ static uint64_t latency_bound(const struct model_ws *ws, unsigned l,
 	if (!need || !n)
 		return 0;
 	stages = lvl->effective_size_words / need;
-	wait = (double)lvl->fill_latency_cycles +
-	       ceil((double)n * (double)lvl->fill_latency_cycles /
+	w = wave_level(ws);
+	wait = ceil((double)n * (double)lvl->fill_latency_cycles /
 		    (double)(stages > 2 ? stages - 1 : 1));
+	/* the first fill: in the prologue when the blocks' prologue is serial (model/gpu.c) */
+	if (w < 0 || (int)l > w || !ws->s->arch.levels[w].serial_prologue_epilogue)
+		wait += (double)lvl->fill_latency_cycles;
 	return wait < 0x1p64 ? (uint64_t)wait : UINT64_MAX;   /* too large: the caller fails */
 }
 

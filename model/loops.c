@@ -117,6 +117,7 @@ static void prepare_masters(struct model_ws *ws)
 /* Block limits, innermost valid loop and spatial expansion of each level. */
 static void prepare_levels(struct model_ws *ws)
 {
+	uint64_t x = 1, y = 1;
 	unsigned l, L;
 
 	for (l = 0; l < ws->n_levels; l++) {
@@ -131,27 +132,29 @@ static void prepare_levels(struct model_ws *ws)
 				lv->has_master = true;
 			}
 		}
-		lv->max_x = lv->max_y = 1;
-		for (L = lv->boundary + 1; L < ws->n_loops; L++) {
-			const struct mloop *lp = &ws->loops[L];
-			if (!lp->is_spatial)
-				continue;
-			if (lp->is_x)
-				lv->max_x *= lp->end;
-			else
-				lv->max_y *= lp->end;
+	}
+	/* the spatial ends above each level's block: one pass from the outermost loop */
+	L = ws->n_loops;
+	for (l = ws->n_levels; l-- > 0;) {
+		for (; L > ws->lv[l].boundary + 1; L--) {
+			const struct mloop *lp = &ws->loops[L - 1];
+			if (lp->is_spatial && lp->is_x)
+				x *= lp->end;
+			else if (lp->is_spatial)
+				y *= lp->end;
 		}
+		ws->lv[l].max_x = x;
+		ws->lv[l].max_y = y;
 	}
-	ws->compute_max_x = ws->compute_max_y = 1;
-	for (L = 0; L < ws->n_loops; L++) {
-		const struct mloop *lp = &ws->loops[L];
-		if (!lp->is_spatial)
-			continue;
-		if (lp->is_x)
-			ws->compute_max_x *= lp->end;
-		else
-			ws->compute_max_y *= lp->end;
+	for (; L > 0; L--) {
+		const struct mloop *lp = &ws->loops[L - 1];
+		if (lp->is_spatial && lp->is_x)
+			x *= lp->end;
+		else if (lp->is_spatial)
+			y *= lp->end;
 	}
+	ws->compute_max_x = x;
+	ws->compute_max_y = y;
 }
 
 /* Replication of the compute level: that of the innermost valid loop. */

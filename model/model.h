@@ -7,7 +7,7 @@
  * allocating: nest analysis (delta recursion, multicast, link transfers) ->
  * collapse into per-level tiles -> [sparse analysis] -> per-level energy,
  * bandwidth and cycles -> totals. It follows Timeloop/Sparseloop count for
- * count (docs/timeloop-semantics.md). An infeasible mapping is an answer, not
+ * count (docs/sources.md §2). An infeasible mapping is an answer, not
  * an error: 'status' says why, 'reason' says where. Counts are per instance
  * unless a name says otherwise; energies are in pJ, bandwidths in words/cycle.
  */
@@ -200,6 +200,7 @@ struct model_level {
 	uint64_t total_scalar_accesses;       /* op-intensity block */
 	double area_um2;                      /* per instance */
 	bool is_inconsequential;              /* no accesses and no energy (hidden) */
+	uint64_t warps;                       /* warps holding its tile (warp_registers); 0 = none */
 };
 
 /* The arithmetic units. */
@@ -214,6 +215,9 @@ struct model_compute {
 	uint64_t max_temporal_iterations;
 	uint64_t waves;                 /* rounds of the concurrent_instances (1 without) */
 	uint64_t cycles_per_wave;       /* cycles = cycles_per_wave x waves */
+	uint64_t block_tiles;           /* output tiles a wave-level instance runs in turn per wave */
+	uint64_t prologue_cycles;       /* per such tile, not overlapped: serial_prologue_epilogue */
+	uint64_t epilogue_cycles;       /* (docs/model.md, "Prologue and epilogue") */
 	uint64_t cycles;
 	double ideal_cycles;
 	double energy_pj;
@@ -276,6 +280,22 @@ struct model_result {
 struct model_ws;
 struct strbuf;
 
+/*
+ * What one call costs beyond the kernel (the design's 'per_call' key,
+ * docs/model.md, "Per call"), in microseconds: model_per_call().
+ */
+struct model_per_call {
+	bool present;                 /* the design has a 'per_call' key */
+	double kernel_us;             /* the result's cycles at per_call.clock_mhz */
+	unsigned kernels;             /* kernels a call launches: the kernel, copies,
+					 compressions, stages */
+	double launch_us;             /* per_call.launch_us x kernels */
+	double copy_us, compress_us, stages_us;   /* the extra kernels' rooflines */
+	double device_us;             /* kernel + launches + extra kernels */
+	double host_us;               /* per_call.host_us x ops + setup_us */
+	double call_us;               /* the longer: one call in a loop of calls */
+};
+
 /* ------------------------------------------------------------- functions */
 
 /*
@@ -293,6 +313,13 @@ struct model_ws *model_ws_new(const struct spec_set *s, const struct model_optio
  * Returns 0 when out->status is EVAL_OK, else -1 (infeasible mapping).
  */
 int model_eval(struct model_ws *ws, const struct spec_mapping *m, struct model_result *out);
+
+/*
+ * What a call of the kernel evaluated into 'r' costs beyond it, from the
+ * design's 'per_call' key; out->present is false without one.
+ */
+void model_per_call(const struct spec_set *s, const struct model_result *r,
+		    struct model_per_call *out);
 
 /*
  * The cheap pre-check the mapper prunes with: tile sizes, capacity,

@@ -343,6 +343,12 @@ int model_check_levels(struct model_ws *ws, struct model_result *out);
 
 /* ------------------------------------------------------------ evaluation */
 
+/* GPU kernels (model/gpu.c): a level's warps (reads the warps repeat at the
+ * parents; -1 when no split fits, with the status set) and the thread
+ * blocks' prologue and epilogue per wave. */
+int model_gpu_warps(struct model_ws *ws, struct model_result *out);
+void model_gpu_tile_overheads(struct model_ws *ws, struct model_result *out);
+
 /* Arithmetic: computes, energy, cycles (semantics 3.4). */
 void model_eval_compute(struct model_ws *ws, struct model_result *out);
 

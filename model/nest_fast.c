@@ -465,7 +465,7 @@ static int fast_level0(struct model_ws *ws, const struct above *ab, struct proj_
 {
 	const struct mlevel *lv = &ws->lv[0];
 	const struct mloop *M = &ws->loops[lv->in];
-	uint64_t n = model_loops_temporal_product(ws), ends[SPEC_MAX_DIMS], F = 1;
+	uint64_t n = ws->max_temporal_iterations, ends[SPEC_MAX_DIMS], F = 1;
 	unsigned pv, k, ng = 0;
 
 	ws->nest.compute_accesses = n;

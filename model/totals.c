@@ -187,6 +187,8 @@ void model_eval_totals(struct model_ws *ws, struct model_result *out)
 		const struct spec_level *lvl = &ws->s->arch.levels[l];
 		cycles += lvl->network_fill_latency_cycles + lvl->network_drain_latency_cycles;
 	}
+	cycles += out->compute.waves * out->compute.block_tiles *
+		  (out->compute.prologue_cycles + out->compute.epilogue_cycles);
 	out->cycles = cycles;
 	for (l = 0; l < ws->n_levels; l++) {
 		level_leakage(ws, l, cycles, out);

@@ -256,6 +256,7 @@ static void document(const struct spec_set *s, const struct model_result *r,
 		networks(&w, s, r);
 		if (roofline)
 			report_roofline_json(&w, s, r);
+		report_per_call_json(&w, s, r);
 	}
 	json_close(&w, '}');
 	strbuf_addch(out, '\n');

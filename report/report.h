@@ -72,6 +72,14 @@ void report_json_roofline(const struct spec_set *s, const struct spec_mapping *m
 void report_roofline(const struct spec_set *s, const struct model_result *r,
 		     struct strbuf *out);
 
+/*
+ * The per-call view (docs/model.md, "Per call"): when the design has a
+ * 'per_call' key, what a call costs beyond the kernel, device and host;
+ * nothing without one. 'r' must be an EVAL_OK result.
+ */
+void report_per_call(const struct spec_set *s, const struct model_result *r,
+		     struct strbuf *out);
+
 /* The CSV header row for 's' (column names depend on its level names). */
 void report_csv_header(const struct spec_set *s, struct strbuf *out);
 
@@ -152,12 +160,36 @@ struct report_plot {
 	const char *title;             /* may be NULL */
 	enum report_image image;
 	const char *level_metric;      /* the level columns are LEVEL_METRIC.NAME ("energy_pj") */
+	const char *xlabel;            /* the x axis's label, with its unit (default: x) */
+	const char *const *ylabels;    /* each panel's y label (default: its column) */
+	const bool *higher;            /* per y: higher is better (the speedup's direction) */
+	const char *baseline;          /* a series (or an x category): y becomes its y / y */
 };
+
+/* The prefix of the per-tensor energy columns after LEVEL_METRIC: "energy_pj.tensor.W". */
+#define REPORT_TENSOR_PREFIX "tensor."
+
+/*
+ * The roofline of 'r' as a gnuplot script (an SVG on its standard output):
+ * x the computes per byte each level moves, y computes per cycle, the
+ * compute roof and each level's bandwidth roof, the run at each level.
+ */
+void report_roofline_gnuplot(const struct spec_set *s, const struct model_result *r,
+			     struct strbuf *out);
+
+/* The energy of tensor 'pv' over all levels of 'r' (pJ). */
+double report_tensor_energy(const struct model_result *r, unsigned pv);
 
 /*
  * The gnuplot script that draws 'p' from 't' (its data inline) as an SVG
- * or PNG on gnuplot's standard output, into 'out'. Returns 0, or -1 with
- * 'err' filled (a column that the table lacks, with a hint).
+ * or PNG on gnuplot's standard output, into 'out': lines (a numeric x),
+ * clustered bars from 0 (a text x: categories, never joined), the stacked
+ * energy per level ({"levels"}) or per tensor ({"tensors"}), each series in
+ * its own colour of a colour-blind-safe palette (Paul Tol's 'muted', then
+ * dashed), a title, labelled axes (large or small numbers with SI
+ * prefixes), and with 'baseline' the speedup over a series or category.
+ * Returns 0, or -1 with 'err' filled (a column that the table lacks, with
+ * a hint; a baseline that is neither a series nor a category).
  */
 int report_plot_gnuplot(const struct table *t, const struct report_plot *p, struct strbuf *out,
 			struct strbuf *err);

@@ -34,6 +34,9 @@ const char *report_level_source(const struct model_result *r, unsigned l, char *
 /* Sum of a kept tile's energy over its instances (pJ), 0 when bypassed. */
 double report_tile_energy(const struct model_tile *t);
 
+/* The plots' colour-blind-safe palette as gnuplot linetypes 1, 2, ... (plot.c). */
+void report_plot_palette(struct strbuf *sb);
+
 /* Timeloop's lower-case name of rank format 'kind' ("uop", "cp", ...; ours: "u"). */
 const char *report_fmt_name(unsigned kind);
 
@@ -47,6 +50,10 @@ uint64_t report_tile_metadata_bits(const struct model_tile *t);
 double report_tile_stored_fraction(const struct model_tile *t, unsigned word_bits);
 
 struct json_writer;
+
+/* The "per_call" object of the JSON document, when the design has a 'per_call' key. */
+void report_per_call_json(struct json_writer *w, const struct spec_set *s,
+			  const struct model_result *r);
 
 /* The workload of 's' as text ('fiberloop check'; an IPU layer's too). */
 void report_workload_text(const struct spec_set *s, struct strbuf *sb);

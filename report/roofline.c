@@ -6,6 +6,7 @@
  */
 #include "report/report_int.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "util/json.h"
@@ -67,6 +68,20 @@ void report_roofline(const struct spec_set *s, const struct model_result *r, str
 			    (unsigned long long)r->compute.waves);
 	strbuf_addf(out, ", %llu actual computes%s\n", (unsigned long long)r->actual_computes,
 		    b < 0 ? "  <- bound" : "");
+	if (r->compute.prologue_cycles + r->compute.epilogue_cycles)
+		strbuf_addf(out, "    prologue + epilogue: (%llu + %llu) cycles x %llu tiles x %llu "
+			    "waves = %llu cycles after the bound, not overlapped\n",
+			    (unsigned long long)r->compute.prologue_cycles,
+			    (unsigned long long)r->compute.epilogue_cycles,
+			    (unsigned long long)r->compute.block_tiles,
+			    (unsigned long long)r->compute.waves,
+			    (unsigned long long)(r->compute.waves * r->compute.block_tiles *
+						 (r->compute.prologue_cycles +
+						  r->compute.epilogue_cycles)));
+	for (l = r->n_levels; l-- > 0;)
+		if (r->levels[l].warps)
+			strbuf_addf(out, "    %s: %llu warps an instance (warp_registers)\n",
+				    s->arch.levels[l].name, (unsigned long long)r->levels[l].warps);
 	strbuf_addf(out, "    %-16s %14s %10s %-24s %14s %14s %14s  %s\n", "level", "bytes moved",
 		    "MACs/byte", "bandwidth (words/cycle)", "at bandwidth", "fill latency",
 		    "cycles", "limit");
@@ -107,6 +122,9 @@ void report_roofline_json(struct json_writer *w, const struct spec_set *s,
 	json_u64(w, "cycles_per_wave", r->compute.cycles_per_wave);
 	json_u64(w, "waves", r->compute.waves);
 	json_str(w, "bound", b < 0 ? "compute" : s->arch.levels[b].name);
+	json_u64(w, "prologue_cycles", r->compute.prologue_cycles);
+	json_u64(w, "epilogue_cycles", r->compute.epilogue_cycles);
+	json_u64(w, "block_tiles", r->compute.block_tiles);
 	json_open(w, "levels", '[');
 	for (l = r->n_levels; l-- > 0;) {
 		const struct model_level *ml = &r->levels[l];
@@ -118,9 +136,87 @@ void report_roofline_json(struct json_writer *w, const struct spec_set *s,
 		json_double(w, "bandwidth_cycles", ml->bw_cycles);
 		json_u64(w, "latency_cycles", ml->latency_cycles);
 		json_u64(w, "cycles", ml->cycles);
+		json_u64(w, "warps", ml->warps);
 		json_str(w, "limit", level_limit(r, l));
 		json_close(w, '}');
 	}
 	json_close(w, ']');
 	json_close(w, '}');
+}
+
+/* 's' as a gnuplot single-quoted string. */
+static void gp_quoted(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_addch(sb, '\'');
+		if (*s != '\n')
+			strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+void report_roofline_gnuplot(const struct spec_set *s, const struct model_result *r,
+			     struct strbuf *out)
+{
+	double computes = (double)r->actual_computes;
+	double perf = r->cycles ? computes / (double)r->cycles : 0;
+	double peak = r->compute.cycles ? computes / (double)r->compute.cycles : perf;
+	double lo = INFINITY, hi = -INFINITY;
+	int b = bound_level(r);
+	unsigned l, k = 0;
+
+	strbuf_addstr(out, "# The roofline of one evaluation (fiberloop model --roofline): x the\n"
+		      "# computes per byte each level moves, y computes per cycle; the compute\n"
+		      "# roof and each level's bandwidth roof; the run where each level puts it.\n"
+		      "set terminal svg size 900,600 noenhanced font 'Sans,12' background rgb 'white'\n"
+		      "set encoding utf8\nset grid\nset key outside right top\nset logscale xy\n"
+		      "set format x '%.1s%c'\nset format y '%.1s%c'\n"
+		      "set xlabel 'operational intensity (computes/byte)'\n"
+		      "set ylabel 'performance (computes/cycle)'\n");
+	report_plot_palette(out);
+	strbuf_addstr(out, "set title ");
+	{
+		struct strbuf t = STRBUF_INIT;
+		strbuf_addf(&t, "roofline: %.4g computes/cycle of a %.4g roof, bound by %s", perf,
+			    peak, b < 0 ? "compute" : s->arch.levels[b].name);
+		gp_quoted(out, t.buf);
+		strbuf_release(&t);
+	}
+	strbuf_addstr(out, "\n$run << EOD\n");
+	for (l = r->n_levels; l-- > 0;) {
+		double bytes = bytes_of(s, r, l);
+		if (bytes <= 0)
+			continue;
+		strbuf_addf(out, "%.17g %.17g \"%s\"\n", computes / bytes, perf, s->arch.levels[l].name);
+		lo = fmin(lo, computes / bytes);
+		hi = fmax(hi, computes / bytes);
+	}
+	strbuf_addstr(out, "EOD\n");
+	if (!isfinite(lo)) {
+		lo = 1;
+		hi = 1;
+	}
+	strbuf_addf(out, "set xrange [%.17g:%.17g]\n", lo / 10, hi * 10);
+	strbuf_addf(out, "set yrange [%.17g:%.17g]\n", fmin(perf, peak) / 100, peak * 3);
+	strbuf_addf(out, "plot %.17g lt 1 lw 2 title 'compute roof'", peak);
+	for (l = r->n_levels; l-- > 0;) {
+		const struct model_level *ml = &r->levels[l];
+		double bytes = bytes_of(s, r, l);
+		if (bytes <= 0 || ml->bw_cycles <= 0)
+			continue;
+		/* its bandwidth in bytes per cycle times the intensity */
+		strbuf_addf(out, ", \\\n     %.17g * x lt %u lw 1.5 title ", bytes / ml->bw_cycles,
+			    2 + k++ % 9);
+		{
+			struct strbuf t = STRBUF_INIT;
+			strbuf_addf(&t, "%s bandwidth", s->arch.levels[l].name);
+			gp_quoted(out, t.buf);
+			strbuf_release(&t);
+		}
+	}
+	strbuf_addstr(out, ", \\\n     $run using 1:2 with points pt 7 ps 1.2 lc rgb '#000000' "
+		      "title 'the run, at each level', \\\n     $run using 1:2:3 with labels rotate by 30 "
+		      "left offset 0.5,0.5 notitle\n");
 }

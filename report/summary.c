@@ -83,8 +83,7 @@ void report_energy_source_by_level(const struct spec_set *s, const struct model_
 		strbuf_addstr(out, "none");
 }
 
-/* Energy of tensor pv over all levels (pJ). */
-static double tensor_energy(const struct model_result *r, unsigned pv)
+double report_tensor_energy(const struct model_result *r, unsigned pv)
 {
 	double e = 0;
 	unsigned l;
@@ -178,7 +177,7 @@ void report_summary(const struct spec_set *s, const struct model_result *r,
 		    struct strbuf *out)
 {
 	struct strbuf src = STRBUF_INIT;
-	double net = 0;
+	double net = 0, cycle_s;
 	unsigned l, pv;
 
 	report_energy_source_by_level(s, r, &src);
@@ -186,7 +185,10 @@ void report_summary(const struct spec_set *s, const struct model_result *r,
 		    r->energy_pj / 1e6, src.buf);
 	if (r->footprint == MODEL_FOOTPRINT_EXACT)
 		strbuf_addstr(out, "Footprints:     exact (tensor points touched; holes not counted)\n");
-	strbuf_addf(out, "Cycles:         %llu\n", (unsigned long long)r->cycles);
+	strbuf_addf(out, "Cycles:         %llu", (unsigned long long)r->cycles);
+	if (spec_arch_cycle_seconds(&s->arch, &cycle_s))
+		strbuf_addf(out, " (%.4g s at %.4g s a cycle)", (double)r->cycles * cycle_s, cycle_s);
+	strbuf_addch(out, '\n');
 	strbuf_addf(out, "Utilization:    %.2f%%\n", r->utilization * 100);
 	strbuf_addf(out, "Computes:       %llu algorithmic, %llu actual",
 		    (unsigned long long)r->algorithmic_computes,
@@ -217,7 +219,7 @@ void report_summary(const struct spec_set *s, const struct model_result *r,
 		share_line(out, "(networks)", net, r->energy_pj);
 	strbuf_addstr(out, "Energy by tensor:\n");
 	for (pv = 0; pv < r->n_tensors; pv++)
-		share_line(out, s->workload.tensors[pv].name, tensor_energy(r, pv), r->energy_pj);
+		share_line(out, s->workload.tensors[pv].name, report_tensor_energy(r, pv), r->energy_pj);
 	share_line(out, "(compute)", r->compute.energy_pj, r->energy_pj);
 	share_line(out, "(leakage)", leakage(r), r->energy_pj);
 	if (r->is_sparse_layout)
@@ -282,7 +284,7 @@ void report_csv_row(const struct spec_set *s, const struct model_result *r,
 	for (l = 0; l < s->arch.n_levels; l++)
 		strbuf_addf(out, ",%.6f", r->levels[l].energy_pj);
 	for (pv = 0; pv < s->workload.n_tensors; pv++)
-		strbuf_addf(out, ",%.6f", tensor_energy(r, pv));
+		strbuf_addf(out, ",%.6f", report_tensor_energy(r, pv));
 	strbuf_addch(out, '\n');
 	strbuf_release(&src);
 }

@@ -6,6 +6,7 @@
 #include "specs/specs_int.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -227,4 +228,33 @@ int spec_arch_load(struct ld *ld)
 		return -1;
 	ld->arch_ok = true;
 	return bad_keys;
+}
+
+/* 'v' as a positive finite number. */
+static bool positive_number(const char *v, double *out)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	if (end == v || *end || !isfinite(d) || d <= 0)
+		return false;
+	*out = d;
+	return true;
+}
+
+bool spec_arch_cycle_seconds(const struct spec_arch *a, double *out)
+{
+	size_t i;
+	unsigned l;
+
+	for (i = 0; i < a->compute.n_attrs; i++)
+		if (!strcmp(a->compute.attrs[i].key, "global_cycle_seconds") &&
+		    positive_number(a->compute.attrs[i].value, out))
+			return true;
+	for (l = a->n_levels; l-- > 0;)
+		for (i = 0; i < a->levels[l].n_attrs; i++)
+			if (!strcmp(a->levels[l].attrs[i].key, "global_cycle_seconds") &&
+			    positive_number(a->levels[l].attrs[i].value, out))
+				return true;
+	return false;
 }

@@ -18,28 +18,28 @@
 #include "util/xalloc.h"
 
 /*
- * Device presets. Sources (docs/reference-figures.md §1.4 [V] and
- * docs/ipu-popsparse.md; the derivations are in docs/ipu.md):
+ * Device presets. Sources (docs/sources.md §4.2 [V] and
+ * docs/poplibs.md; the derivations are in docs/ipu.md):
  *  - tiles 1472, 900 MB in total = 624 KiB per tile, 6 worker threads per
- *    tile: §1.4 "Hardware facts" (6 workers also in the partitioner test,
- *    ipu-popsparse §4);
+ *    tile: sources §4.2 (6 workers also in the partitioner test,
+ *    poplibs §4);
  *  - clock: GC200 1.33 GHz (250 TFLOPS FP16 "at about 1.33-1.35 GHz"), Bow
- *    1.85 GHz (§1.4);
+ *    1.85 GHz (sources §4.2);
  *  - exchange: 8 TB/s all-to-all on GC200 = 8e12 / (1472 x 1.33e9) = 4.09
  *    bytes per tile-cycle, so 4; the Bow keeps the tile design ("the same
  *    1472 tiles"), so the same bytes per cycle;
- *  - bus sharing: PopLibs asserts 2 tiles per shared exchange bus (ipu-popsparse §1.5);
+ *  - bus sharing: PopLibs asserts 2 tiles per shared exchange bus (poplibs §1.5);
  *  - dense AMP, half: 250 TFLOPS / (1472 x 1.33 GHz x 2) = 64 MACs per
- *    tile-cycle (§1.4); float: 16 = 64 x (8 float conv units / 16 half conv
- *    units, ipu-popsparse §3.2 and §4) x 1/2 (the float block kernels take
- *    twice the cycles per Z of the half ones at equal block, §3.2's cpz);
+ *    tile-cycle (sources §4.2); float: 16 = 64 x (8 float conv units / 16 half conv
+ *    units, poplibs §3.2 and §4) x 1/2 (the float block kernels take
+ *    twice the cycles per Z of the half ones at equal block, poplibs §3.2's cpz);
  *  - conv units: 16 for half input (with 8 the Bow's half peak would be
- *    175 TFLOPS, below the 230 measured, §1.4), 8 for float (HyperGraph's
- *    hard-coded value, ipu-popsparse §4);
+ *    175 TFLOPS, below the 230 measured, sources §4.1), 8 for float (HyperGraph's
+ *    hard-coded value, poplibs §4);
  *  - sparse AMP block kernels: block^2 / cpz MACs per tile-cycle from
- *    §3.2's cycles per Z column (half: 4x4 cpz 2, 8x8 cpz 4, 16x16 cpz 4;
- *    float: 4x4 cpz 4, 8x8 cpz 8; no float 16x16 kernel, §1.2);
- *  - sync: PopLibs' estimator models no sync (ipu-popsparse §3.4): 0.
+ *    poplibs §3.2's cycles per Z column (half: 4x4 cpz 2, 8x8 cpz 4, 16x16 cpz 4;
+ *    float: 4x4 cpz 4, 8x8 cpz 8; no float 16x16 kernel, poplibs §1.2);
+ *  - sync: PopLibs' estimator models no sync (poplibs §3.4): 0.
  */
 struct ipu_preset {
 	const char *name;
@@ -413,7 +413,7 @@ static int layer_scalars(struct ld *ld, const struct ysrc_node *n, const struct 
 }
 
 /*
- * validateOptions' two changes of the partials type (ipu-popsparse §1.1),
+ * validateOptions' two changes of the partials type (poplibs §1.1),
  * as warnings: float partials for element-wise sparsity, and never
  * narrower than the input type.
  */

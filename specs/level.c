@@ -1,7 +1,7 @@
 /*
  * Flattened components -> storage levels, the compute unit and networks:
  * classification by class name, attribute spellings and defaults, the
- * derivations of timeloop-semantics 1.2 (block and cluster size from width,
+ * derivations of semantics 1.2 (docs/sources.md §2.1) (block and cluster size from width,
  * size from entries/depth/sizeKB, meshes, fanouts).
  */
 #include "specs/specs_int.h"
@@ -69,7 +69,7 @@ static const char *const known_attrs[] = {
 	"network_drain", "power_gated_at", "network_word_bits", "energy_per_hop",
 	"router_energy", "energy-per-ingress", "wire_energy", "tile_width", "network_type",
 	"energy", "area", "network_operand", "network_result", "concurrent_instances",
-	"fill_latency",
+	"fill_latency", "serial_prologue_epilogue", "warp_registers",
 };
 
 /*
@@ -544,14 +544,17 @@ static void parse_mesh(struct attrs *at, uint64_t *instances, unsigned *mx, unsi
 }
 
 /*
- * concurrent_instances (at most the instances: the others run in waves) and
- * fill_latency (cycles), fiberloop's GPU attributes (docs/yaml-reference.md).
+ * concurrent_instances (at most the instances: the others run in waves),
+ * fill_latency (cycles), serial_prologue_epilogue and warp_registers,
+ * fiberloop's GPU attributes (docs/yaml-reference.md).
  */
 static void parse_waves_latency(struct attrs *at, struct spec_level *L)
 {
 	if (!at->mesh_bad)
 		get_uint(at, A("concurrent_instances"), 1, L->instances, &L->concurrent_instances);
 	get_uint(at, A("fill_latency"), 0, UINT32_MAX, &L->fill_latency_cycles);
+	get_bool(at, A("serial_prologue_epilogue"), &L->serial_prologue_epilogue);
+	get_uint(at, A("warp_registers"), 1, UINT32_MAX, &L->warp_registers);
 }
 
 /* Display copies of the scalar attributes. */
@@ -724,13 +727,21 @@ static int resolve_power_gating(struct ld *ld, struct spec_level *levels, unsign
 	return rc;
 }
 
-/* At most one level runs its instances in waves. */
+/*
+ * At most one level runs its instances in waves, and only that level may
+ * serialize its instances' prologue and epilogue.
+ */
 static int check_concurrent(struct ld *ld, const struct spec_level *levels, unsigned n)
 {
 	unsigned l, first = n;
 	int rc = 0;
 
 	for (l = n; l-- > 0;) {
+		if (levels[l].serial_prologue_epilogue && !levels[l].concurrent_instances)
+			rc = diag_error(ld->dl, levels[l].loc, "'%s' sets 'serial_prologue_epilogue' "
+					"without 'concurrent_instances': only the level whose "
+					"instances run in waves (a GPU's thread blocks) has them",
+					levels[l].name);
 		if (!levels[l].concurrent_instances)
 			continue;
 		if (first == n) {

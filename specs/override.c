@@ -54,6 +54,7 @@ struct ld_override {
 	struct diag_loc holder;    /* the mapping or list that holds its node */
 	const char *last;          /* its last step as written ("format", "[2]") */
 	unsigned last_col;
+	const char *last_key;      /* its last step when a key (a file value's key to take) */
 };
 
 /*
@@ -432,11 +433,32 @@ static void add_prefix(struct strbuf *sb, const struct opath *op, unsigned s)
 }
 
 /* The value of override 'r' parsed as YAML, located in the override; NULL after errors. */
+/* The value of a file-valued override: the file, or its top-level key 'key' when it has it. */
+static struct ysrc_node *file_value(struct ld *ld, const struct ld_override *r, const char *key)
+{
+	/* its nodes' file name: the caller's string, which outlives the set and its diagnostics */
+	const char *path = r->ov->value_file;
+	struct ysrc_node *root = NULL;
+	long k;
+
+	if (ysrc_parse_file(ld->a, path, ld->dl, &root) < 0)
+		return NULL;
+	if (!root) {
+		ov_error(ld->dl, r->file, r->ov->value_col, "'%s' is empty", path);
+		return NULL;
+	}
+	if (key && root->kind == YSRC_MAP && (k = pair_of(root, key)) >= 0)
+		return root->pairs[k].value;
+	return root;
+}
+
 static struct ysrc_node *parse_value(struct ld *ld, const struct ld_override *r)
 {
 	const struct spec_override *ov = r->ov;
 	struct ysrc_node *root;
 
+	if (ov->value_file)
+		return file_value(ld, r, r->last_key);
 	if (ysrc_parse_at(ld->a, r->file, ov->value_col, ov->value, strlen(ov->value), ld->dl,
 			  &root) < 0)
 		return NULL;
@@ -822,6 +844,172 @@ static int set_top(struct ld *ld, struct ld_override *r, const struct opath *op,
 	return 0;
 }
 
+/* ------------------------------------------------- addressing by name */
+
+#define OV_MAX_FOUND 64
+
+/* The components a name (or '*') addresses: trails to their maps, and their paths. */
+struct found {
+	size_t n, n_total;             /* kept, and all that matched */
+	struct ld_top *slot[OV_MAX_FOUND];
+	struct trail t[OV_MAX_FOUND];
+	char path[OV_MAX_FOUND][160];
+	bool has_next[OV_MAX_FOUND];   /* it has the path's next key (itself or in attributes) */
+	const char *names[OV_MAX_FOUND];   /* with 'want' NULL: every component's name */
+};
+
+/* 'name' as a component's name: equal, or equal before a "[1..N]" suffix. */
+static bool name_is(const char *have, const char *want)
+{
+	size_t n = strcspn(have, "[");
+	return strlen(want) == n && !strncmp(have, want, n);
+}
+
+/* True when map 'm' has 'key' itself or in its 'attributes'. */
+static bool has_key_or_attr(const struct ysrc_node *m, const char *key)
+{
+	long a;
+	if (pair_of(m, key) >= 0)
+		return true;
+	a = pair_of(m, "attributes");
+	return a >= 0 && m->pairs[a].value->kind == YSRC_MAP &&
+	       pair_of(m->pairs[a].value, key) >= 0;
+}
+
+/*
+ * Walk node 'n' (reached by trail 't', written 'path'): every map of a list
+ * whose 'name' is 'want' (any named map for "*" that has 'next' itself or
+ * in its attributes) is found; the walk goes on inside it.
+ */
+static void find_named(struct ld_top *slot, struct trail *t, struct strbuf *path,
+		       const char *want, const char *next, struct found *f)
+{
+	const struct ysrc_node *n = cur_of(t);
+	size_t i, len = path->len;
+
+	if (t->n + 2 >= OV_MAX_STEPS)
+		return;
+	for (i = 0; i < n->n; i++) {
+		const struct ysrc_node *c = n->kind == YSRC_MAP ? n->pairs[i].value : n->items[i];
+		if (c->kind == YSRC_SCALAR)
+			continue;
+		if (n->kind == YSRC_MAP)
+			strbuf_addf(path, ".%s", n->pairs[i].key->str);
+		else
+			strbuf_addf(path, "[%zu]", i);
+		descend(t, i);
+		if (n->kind == YSRC_SEQ && c->kind == YSRC_MAP) {
+			long k = pair_of(c, "name");
+			const struct ysrc_node *nm = k >= 0 ? c->pairs[k].value : NULL;
+			bool hit = nm && nm->kind == YSRC_SCALAR &&
+				   (!want || (strcmp(want, "*") ? name_is(nm->str, want) :
+					      next && has_key_or_attr(c, next)));
+			if (hit && f->n_total++ < OV_MAX_FOUND) {
+				f->names[f->n] = nm->str;
+				f->has_next[f->n] = next && has_key_or_attr(c, next);
+				f->slot[f->n] = slot;
+				f->t[f->n] = *t;
+				snprintf(f->path[f->n++], sizeof(f->path[0]), "%s", path->buf);
+			}
+		}
+		find_named(slot, t, path, want, next, f);
+		t->n--;
+		strbuf_setlen(path, len);
+	}
+}
+
+/*
+ * Find what the first step of 'op' (a name, or '*') addresses in every
+ * top-level value; with 'all', every named component. A name that several
+ * components have keeps those with the path's next key, when some have it.
+ */
+static void find_all_named(struct ld *ld, const struct opath *op, bool all, struct found *f)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct trail t;
+	size_t i, j;
+
+	f->n = f->n_total = 0;
+	for (i = 0; i < ld->n_top; i++)
+		for (j = 0; j < ld->top[i].n; j++) {
+			memset(&t, 0, sizeof(t));
+			t.top_i = (unsigned)j;
+			t.n = 1;
+			t.node[0] = ld->top[i].values[j];
+			strbuf_reset(&path);
+			strbuf_addstr(&path, ld->top[i].key);
+			find_named(&ld->top[i], &t, &path, all ? NULL : op->steps[0].key,
+				   op->n > 1 && op->steps[1].kind == STEP_KEY ? op->steps[1].key : NULL,
+				   f);
+		}
+	strbuf_release(&path);
+	if (!all && f->n_total == f->n && f->n > 1) {
+		size_t k, kept = 0;
+		for (k = 0; k < f->n; k++)
+			kept += f->has_next[k];
+		if (kept && kept < f->n) {
+			size_t w = 0;
+			for (k = 0; k < f->n; k++) {
+				if (!f->has_next[k])
+					continue;
+				f->slot[w] = f->slot[k];
+				f->t[w] = f->t[k];
+				memcpy(f->path[w], f->path[k], sizeof(f->path[0]));
+				f->has_next[w] = true;
+				f->names[w++] = f->names[k];
+			}
+			f->n = f->n_total = w;
+		}
+	}
+}
+
+/* "unknown top-level key 'X'", with a did-you-mean over the keys, else over the components. */
+static int no_such_name(struct ld *ld, const struct ld_override *r, const struct opath *op,
+			struct found *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *near;
+	size_t k, n = 0;
+	const char *names[OV_MAX_FOUND];
+
+	ld_top_key_unknown(ld->s->source, op->steps[0].key, &sb);
+	if (!strstr(sb.buf, "did you mean")) {
+		find_all_named(ld, op, true, f);
+		for (k = 0; k < f->n; k++) {
+			char *c = arena_strndup(ld->a, f->names[k], strcspn(f->names[k], "["));
+			names[n++] = c;
+		}
+		near = diag_suggest(op->steps[0].key, names, n);
+		strbuf_addf(&sb, ", nor a component's name");
+		if (near)
+			strbuf_addf(&sb, "; did you mean '%s'?", near);
+	}
+	ov_error(ld->dl, r->file, 1, "%s", sb.buf);
+	strbuf_release(&sb);
+	return -1;
+}
+
+/*
+ * The view of component 'k' of 'f' for the rest of the path: a key the
+ * component does not have but its 'attributes' do is reached through them
+ * (psum_spad.depth is psum_spad.attributes.depth).
+ */
+static void view_of_found(const struct found *f, size_t k, const struct opath *op,
+			  struct view *v)
+{
+	const struct ysrc_node *m;
+	long a;
+
+	v->slot = f->slot[k];
+	v->n = 1;
+	v->t[0] = f->t[k];
+	m = cur_of(&v->t[0]);
+	if (op->n > 1 && op->steps[1].kind == STEP_KEY && pair_of(m, op->steps[1].key) < 0 &&
+	    (a = pair_of(m, "attributes")) >= 0 && m->pairs[a].value->kind == YSRC_MAP &&
+	    pair_of(m->pairs[a].value, op->steps[1].key) >= 0)
+		descend(&v->t[0], (size_t)a);
+}
+
 /* The first step: a top-level key given by at least one file; fills 'v'. */
 static int start_view(struct ld *ld, struct ld_override *r, const struct opath *op,
 		      struct view *v)
@@ -883,18 +1071,13 @@ static int step_key(struct ld *ld, const struct ld_override *r, const struct opa
 		wrong_kind(ld, r, op, s, v);
 }
 
-/* Resolve and apply override 'r' to the merged view of 'ld'. */
-static int apply_one(struct ld *ld, struct ld_override *r, struct opath *op, struct view *v)
+/* Resolve the steps after the first of 'op' from view 'v' and apply the value. */
+static int apply_rest(struct ld *ld, struct ld_override *r, struct opath *op, struct view *v)
 {
 	unsigned s;
 	struct pick pk;
 	struct ysrc_node *value;
 
-	if (parse_path(ld->a, r->file, r->ov->path, op, ld->dl) < 0 ||
-	    start_view(ld, r, op, v) < 0)
-		return -1;
-	if (op->n == 1)
-		return 0;
 	r->last = arena_strndup(ld->a, op->text + op->steps[op->n - 1].col - 1,
 				op->steps[op->n - 1].end - op->steps[op->n - 1].col + 1);
 	for (s = 1; s + 1 < op->n; s++) {
@@ -919,6 +1102,120 @@ static int apply_one(struct ld *ld, struct ld_override *r, struct opath *op, str
 	record(r, &v->t[pk.k], cur_of(&v->t[pk.k])->items[pk.i], op);
 	commit(ld, v, &v->t[pk.k], copy_set(ld->a, cur_of(&v->t[pk.k]), pk.i, value));
 	return 0;
+}
+
+/*
+ * A whole file as an override: each of its top-level keys replaces the
+ * design's (as if the file were given last, replacing rather than merging).
+ */
+static int apply_file(struct ld *ld, struct ld_override *r)
+{
+	struct ysrc_node *root = file_value(ld, r, NULL);
+	size_t i;
+
+	if (!root)
+		return -1;
+	if (root->kind != YSRC_MAP)
+		return ov_error(ld->dl, r->file, r->ov->value_col, "'%s' is not a mapping of "
+				"top-level keys", r->ov->value_file);
+	r->last_col = r->ov->value_col;
+	r->added = true;
+	for (i = 0; i < root->n; i++) {
+		struct top_key buf;
+		const struct top_key *tk = ld_top_key_of(ld->s->source, root->pairs[i].key->str, &buf);
+		struct ld_top *slot;
+		if (!tk) {
+			struct strbuf sb = STRBUF_INIT;
+			ld_top_key_unknown(ld->s->source, root->pairs[i].key->str, &sb);
+			diag_error(ld->dl, root->pairs[i].key->loc, "%s", sb.buf);
+			strbuf_release(&sb);
+			return -1;
+		}
+		if (tk->merge == TOP_IGNORED)
+			continue;
+		slot = ld_top_slot(ld->top, &ld->n_top, tk->canonical);
+		slot->keys[0] = root->pairs[i].key;
+		slot->values[0] = root->pairs[i].value;
+		slot->n = 1;
+	}
+	return 0;
+}
+
+/* A first step that names a component (or '*' for every one with the next key). */
+static bool addresses_by_name(struct ld *ld, const struct opath *op)
+{
+	struct top_key buf;
+	const struct step *st = &op->steps[0];
+
+	if (st->kind != STEP_KEY || op->n < 2)
+		return false;
+	return !strcmp(st->key, "*") || !ld_top_key_of(ld->s->source, st->key, &buf);
+}
+
+/*
+ * Apply 'r' by name: NAME.REST sets REST in the one component named NAME at
+ * any depth (ambiguous: an error listing the paths); *.REST in every named
+ * component that has REST's first key (itself or in its attributes). None
+ * found: the error of an unknown top-level key, and the names near NAME.
+ */
+static int apply_named(struct ld *ld, struct ld_override *r, struct opath *op, struct view *v)
+{
+	struct found *f = xmalloc(sizeof(*f));
+	const struct step *st = &op->steps[0];
+	bool star = !strcmp(st->key, "*");
+	size_t k, n;
+	int rc = 0;
+
+	find_all_named(ld, op, false, f);
+	n = f->n;
+	if (n == 0) {
+		if (star)
+			rc = ov_error(ld->dl, r->file, 1, "'*' matches no component with '%s' (itself "
+				      "or in its attributes)", op->steps[1].key);
+		else
+			rc = no_such_name(ld, r, op, f);
+	} else if (!star && f->n_total > 1) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "'%s' names %zu components (", st->key, f->n_total);
+		for (k = 0; k < n && k < OV_MAX_LISTED; k++)
+			strbuf_addf(&sb, "%s%s", k ? ", " : "", f->path[k]);
+		strbuf_addf(&sb, "%s); write the path of the one meant", f->n_total > k ? ", ..." : "");
+		rc = ov_error(ld->dl, r->file, 1, "%s", sb.buf);
+		strbuf_release(&sb);
+	} else if (f->n_total > OV_MAX_FOUND) {
+		rc = ov_error(ld->dl, r->file, 1, "'*' matches more than %d components",
+			      OV_MAX_FOUND);
+	} else {
+		/* each apply copies the nodes on its path: find the next one again after it */
+		for (k = 0; k < n && rc == 0; k++) {
+			if (k)
+				find_all_named(ld, op, false, f);
+			if (f->n != n)
+				BUG("the components found changed under an override");
+			view_of_found(f, k, op, v);
+			rc = apply_rest(ld, r, op, v);
+		}
+	}
+	free(f);
+	return rc;
+}
+
+/* Resolve and apply override 'r' to the merged view of 'ld'. */
+static int apply_one(struct ld *ld, struct ld_override *r, struct opath *op, struct view *v)
+{
+	if (r->ov->whole_file)
+		return apply_file(ld, r);
+	if (parse_path(ld->a, r->file, r->ov->path, op, ld->dl) < 0)
+		return -1;
+	if (op->steps[op->n - 1].kind == STEP_KEY)
+		r->last_key = op->steps[op->n - 1].key;
+	if (addresses_by_name(ld, op))
+		return apply_named(ld, r, op, v);
+	if (start_view(ld, r, op, v) < 0)
+		return -1;
+	if (op->n == 1)
+		return 0;
+	return apply_rest(ld, r, op, v);
 }
 
 int spec_overrides_apply(struct ld *ld, const struct spec_override *ov, size_t n)

@@ -299,6 +299,9 @@ struct spec_level {
 	uint64_t network_fill_latency_cycles;
 	uint64_t concurrent_instances;  /* instances that run at once (the rest in waves); 0 = all */
 	uint64_t fill_latency_cycles;   /* from a tile fill's request to its data; 0 = not modelled */
+	bool serial_prologue_epilogue;  /* wave level: each instance's first fill and its output's
+					   drain are not overlapped with its work (GPU thread blocks) */
+	uint64_t warp_registers;        /* registers one warp may hold; 0 = no warps modelled */
 	uint64_t network_drain_latency_cycles;
 	bool allow_overbooking;
 	bool concordant_compressed_tile_traversal;
@@ -364,6 +367,13 @@ struct spec_arch {
 	size_t n_networks;
 	const struct spec_network *networks;
 };
+
+/*
+ * The seconds of a cycle the design gives: the architecture's
+ * global_cycle_seconds attribute (Accelergy's; the compute unit's first,
+ * then the levels' from the outermost), when it is a positive number.
+ */
+bool spec_arch_cycle_seconds(const struct spec_arch *a, double *out);
 
 /* --------------------------------------------------------------- workload */
 
@@ -765,6 +775,29 @@ extern const struct spec_kind spec_kind_stpu;
 /* At most this many kinds in a list given to the loader. */
 #define SPEC_MAX_KINDS 16
 
+/* A dense stage that runs beside the kernel per call (per_call.stages). */
+struct spec_per_call_stage {
+	const char *name;
+	double bytes;                  /* read and written at the outermost level */
+	double flops;                  /* at the compute units' peak; 0 = memory only */
+	uint64_t count;                /* times per call */
+};
+
+/* What a call costs beyond the kernel: the 'per_call' key (docs/model.md, "Per call"). */
+struct spec_per_call {
+	bool present;
+	struct diag_loc loc;
+	double clock_mhz;              /* the kernel's cycles to time */
+	double host_us;                /* host time per operator the framework dispatches */
+	uint64_t ops;                  /* operators per call */
+	double setup_us;               /* host time per call beyond them (descriptors, plans) */
+	double launch_us;              /* device time per kernel launched beyond its work */
+	uint32_t copy_mask;            /* tensors copied each call (transposes, padding) */
+	uint32_t compress_mask;        /* tensors pruned and compressed each call */
+	size_t n_stages;
+	const struct spec_per_call_stage *stages;
+};
+
 struct spec_set {
 	struct arena arena;            /* owns everything below */
 	size_t n_files;
@@ -780,6 +813,7 @@ struct spec_set {
 	const struct spec_attr *variables; /* the scalar 'variables', evaluated */
 	struct spec_mapper_settings mapper;
 	struct spec_constraints constraints;
+	struct spec_per_call per_call; /* the 'per_call' key; present = false without */
 	const struct spec_kind *kind;  /* which model the design is for */
 	const void *design;            /* a kind with a key of its own: what its loader made */
 	const struct spec_ipu *ipu;    /* an 'ipu' design: the 'ipu' key (== design), else NULL */
@@ -822,9 +856,18 @@ struct spec_override {
 	struct diag_loc at;            /* where 'text' starts in a file; line 0: nowhere */
 	struct diag_loc value_at;      /* where VALUE starts, when 'text' was joined from two
 					  places (PATH: VALUE); line 0: right after "PATH=" */
+	/*
+	 * A file-valued override (a sweep's '@FILE' value; borrowed): VALUE is
+	 * the YAML file, located in it: at PATH, its top-level key of PATH's last
+	 * key when it has one, else the whole file; with 'whole_file', PATH is
+	 * ignored and every top-level key of the file replaces the design's.
+	 */
+	const char *value_file;
+	bool whole_file;
 };
 
-#define SPEC_OVERRIDE_INIT { NULL, NULL, NULL, NULL, 0, NULL, { NULL, 0, 0 }, { NULL, 0, 0 } }
+#define SPEC_OVERRIDE_INIT { NULL, NULL, NULL, NULL, 0, NULL, { NULL, 0, 0 }, { NULL, 0, 0 }, \
+			     NULL, false }
 
 /* ----------------------------------------------- values and expressions */
 

@@ -440,6 +440,9 @@ int spec_con_macros(struct ld *ld, struct spec_constraint *v, struct con_extra *
 
 /* mapper.c: 'mapper' settings and every constraint source. */
 int spec_mapper_load(struct ld *ld);
+
+/* per_call.c: s->per_call from the 'per_call' key (after the problem). */
+int spec_per_call_load(struct ld *ld);
 int spec_constraints_load(struct ld *ld);
 
 /* check.c: cross-section checks run after everything loaded. */

@@ -1,15 +1,15 @@
 /*
  * The default kind of design, Timeloop's: the section parsers run in
  * dependency order (problem, then compound component classes, architecture,
- * energy tables, mapper settings, sparse optimizations, mapping and
- * constraints) and the cross-section checks.
+ * energy tables, mapper settings, sparse optimizations, mapping,
+ * constraints, per-call costs) and the cross-section checks.
  */
 #include "specs/specs_int.h"
 
 /* The top-level keys that make a Timeloop design (no other kind may sit beside them). */
 static const char *const sections[] = {
 	"architecture", "problem", "mapping", "sparse_optimizations", "mapper",
-	"architecture_constraints", "mapspace_constraints", "mapspace", NULL,
+	"architecture_constraints", "mapspace_constraints", "mapspace", "per_call", NULL,
 };
 
 /*
@@ -45,6 +45,8 @@ static int load(struct ld *ld)
 	if (spec_mapping_load(ld) < 0)
 		rc = -1;
 	if (spec_constraints_load(ld) < 0)
+		rc = -1;
+	if (spec_per_call_load(ld) < 0)
 		rc = -1;
 	if (rc == 0 && !ld->s->has_mapping && opt && opt->require_mapping) {
 		const struct ld_top *m = ld_top_get(ld, "mapping");

@@ -26,6 +26,7 @@ static const struct top_key top_keys[] = {
 	{ "mapspace_constraints", "mapspace_constraints", TOP_TARGETS },
 	{ "mapspace", "mapspace", TOP_SINGLE },
 	{ "model", "model", TOP_SINGLE },
+	{ "per_call", "per_call", TOP_SINGLE },
 	{ "compound_components", "compound_components", TOP_CLASSES },
 	{ "components", "components", TOP_CLASSES },
 	{ "globals", "globals", TOP_IGNORED },
@@ -38,7 +39,7 @@ static const struct top_key top_keys[] = {
 static const char *const top_key_names[] = {
 	"architecture", "arch", "problem", "mapping", "sparse_optimizations", "ERT", "ART",
 	"mapper", "architecture_constraints", "arch_constraints", "constraints",
-	"mapspace_constraints", "mapspace", "model", "compound_components",
+	"mapspace_constraints", "mapspace", "model", "per_call", "compound_components",
 	"components",
 	"globals", "variables", "dumped_by_timeloop_front_end", "ERT_summary", "ART_summary",
 };

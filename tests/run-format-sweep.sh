@@ -1,10 +1,10 @@
 #!/bin/sh
 # examples/format-sweep: rerun sweep.sh (fiberloop sweep, results, plot) and
 # compare its CSV with the committed one (every point of the sweep is a
-# regression test); then read back from the sweep's database where
-# coordinate lists + skipping stop winning against bitmasks + gating, on
-# energy and on cycles, and check the crossovers and every row of the
-# README's table against it.
+# regression test); then check the README's table against one 'results
+# --pivot' command on the sweep's database, read where coordinate lists +
+# skipping stop winning against bitmasks + gating (energy, cycles) from
+# 'results --crossovers', and the best design per density from '--best'.
 srcdir=${srcdir:-.}
 FIBERLOOP=${FIBERLOOP:-$PWD/fiberloop}
 export FIBERLOOP
@@ -23,39 +23,35 @@ else
 fi
 [ -s "$tmp/sweep.svg" ] || command -v gnuplot >/dev/null 2>&1 || echo "(no gnuplot: no picture)"
 
-# the two designs of the table, straight from the database, joined by density
-q() { # FORMAT SAF
-	"$FIBERLOOP" results "$tmp/sweep.db" --format csv --columns density,energy_pj,cycles \
-		--where "format=$1" --where "saf=$2" --where 'status=ok' | sed 1d
-}
-q COO skipping >"$tmp/coord.csv"
-q bitmask gating >"$tmp/bitmask.csv"
-[ "$(wc -l <"$tmp/coord.csv")" = 80 ] && [ "$(wc -l <"$tmp/bitmask.csv")" = 80 ] ||
-	fail "80 densities expected for each design"
-paste -d, "$tmp/coord.csv" "$tmp/bitmask.csv" >"$tmp/both.csv"
-awk -F, '$1 != $4 { exit 1 }' "$tmp/both.csv" || fail "the two designs' densities differ"
-# the first density where bitmask + gating wins, on energy and on cycles
-energy_x=$(awk -F, '$5 < $2 { print $1; exit }' "$tmp/both.csv")
-cycles_x=$(awk -F, '$6 < $3 { print $1; exit }' "$tmp/both.csv")
+# the README's table is one 'fiberloop results' command on the database
+sed -n '/^    density  energy_pj /,/^$/p' "$ex/README.md" | sed '/^$/d; s/^    //' >"$tmp/readme.table"
+[ "$(wc -l <"$tmp/readme.table")" -ge 10 ] || fail "the README's table is missing"
+"$FIBERLOOP" results "$tmp/sweep.db" --pivot format,saf --x density --y energy_pj --y cycles \
+	--at 0.01,0.02,0.04,0.08,0.1,0.11,0.2,0.4,0.6,0.77,0.78,0.8 >"$tmp/pivot" ||
+	fail "results --pivot exits $?"
+diff -u "$tmp/readme.table" "$tmp/pivot" || fail "the README's table is not the database's"
+# the crossovers, from results: coordinates + skipping against bitmask + gating
+"$FIBERLOOP" results "$tmp/sweep.db" --pivot format,saf --x density --y energy_pj --y cycles \
+	--crossovers --format csv >"$tmp/cross.csv" || fail "results --crossovers exits $?"
+head -1 "$tmp/cross.csv" | grep -qx 'metric,series,against,x_before,density,from,to' ||
+	fail "crossovers header: $(head -1 "$tmp/cross.csv")"
+pair() { grep "^$1,COO/skipping,bitmask/gating," "$tmp/cross.csv"; }
+[ "$(pair energy_pj | wc -l)" = 1 ] && [ "$(pair cycles | wc -l)" = 1 ] ||
+	fail "one crossover each expected (never back): $(cat "$tmp/cross.csv")"
+energy_x=$(pair energy_pj | cut -d, -f5)
+cycles_x=$(pair cycles | cut -d, -f5)
+pair energy_pj | grep -q ',COO/skipping,bitmask/gating$' || fail "energy: coordinates win first"
 [ -n "$energy_x" ] && [ -n "$cycles_x" ] || fail "no crossover in the database"
-# ... and never the coordinates again after it
-awk -F, -v x="$energy_x" '$1 >= x && $5 >= $2 { exit 1 }' "$tmp/both.csv" ||
-	fail "coordinates win on energy again after $energy_x"
-awk -F, -v x="$cycles_x" '$1 >= x && $6 >= $3 { exit 1 }' "$tmp/both.csv" ||
-	fail "coordinates win on cycles again after $cycles_x"
 grep -q "^Coordinate lists + skipping stop winning on energy at density $energy_x and on cycles at density $cycles_x\.$" \
 	"$ex/README.md" || fail "the README's crossovers are not the database's: energy $energy_x, cycles $cycles_x"
-# every row of the README's table, from the database
-grep '^| 0\.[0-9]* |' "$ex/README.md" >"$tmp/readme.rows"
-[ "$(wc -l <"$tmp/readme.rows")" -ge 10 ] || fail "the README's table is missing"
-while IFS='|' read -r _ d ce be ew cc bc cw _; do
-	d=$(echo $d) ce=$(echo $ce) be=$(echo $be) ew=$(echo $ew) cc=$(echo $cc) bc=$(echo $bc) cw=$(echo $cw)
-	awk -F, -v d="$d" -v ce="$ce" -v be="$be" -v ew="$ew" -v cc="$cc" -v bc="$bc" -v cw="$cw" '
-		$1 == d { found = 1
-			ok = sprintf("%.3f", $2 / 1e6) == ce && sprintf("%.3f", $5 / 1e6) == be &&
-			     $3 == cc && $6 == bc &&
-			     ($5 < $2 ? "bitmask" : "coordinates") == ew &&
-			     ($6 < $3 ? "bitmask" : "coordinates") == cw }
-		END { exit !(found && ok) }' "$tmp/both.csv" || fail "README row at density $d disagrees with the database"
-done <"$tmp/readme.rows"
+# --best: per density and optimization, the better format by energy and its margin
+"$FIBERLOOP" results "$tmp/sweep.db" --best energy_pj --by density,saf --format csv >"$tmp/best.csv" ||
+	fail "results --best exits $?"
+head -1 "$tmp/best.csv" | grep -qx 'density,saf,best,energy_pj,runner_up,runner_up_energy_pj,margin' ||
+	fail "--best header: $(head -1 "$tmp/best.csv")"
+grep -q '^0.5,skipping,bitmask,[0-9]*,COO,[0-9]*,1\.2[0-9]*$' "$tmp/best.csv" ||
+	fail "--best at 0.5: $(grep '^0.5,' "$tmp/best.csv")"
+grep -q '^0.05,gating,COO,[0-9]*,bitmask,[0-9]*,1\.0[0-9]*$' "$tmp/best.csv" ||
+	fail "--best at 0.05: $(grep '^0.05,' "$tmp/best.csv")"
+[ "$(wc -l <"$tmp/best.csv")" = 161 ] || fail "--best: 160 groups expected"
 exit $status

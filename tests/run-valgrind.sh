@@ -104,7 +104,7 @@ vg 0 "map -o --log (2 threads)" "$F" map "$D/mapper/matmul.yaml" "$D/mapper/sear
 vg 3 "map (infeasible)" "$F" map "$D/mapper/matmul-tight.yaml"
 vg 0 "exec -o" "$F" exec "$sudu/input.yaml" "$sudu/map.yaml" -o "$tmp/exec"
 vg 0 "validate" "$F" validate "$sudu/input.yaml" "$sudu/map.yaml" --seeds 3
-vg 0 "sweep (a bad point among them)" "$F" sweep "$ex/arch.yaml" "$ex/map.yaml" \
+vg 1 "sweep (a bad point among them: exit 1)" "$F" sweep "$ex/arch.yaml" "$ex/map.yaml" \
 	"$ex/coord-skipping.yaml" "$tmp/problem.yaml" --db "$tmp/s.db" --jobs 2 \
 	--axis 'density:problem.instance.densities.A.density=0.01,0.1,1.5' \
 	--axis 'bw:architecture.subtree[0].local[name=Buffer].attributes.read_bandwidth=2,4'

@@ -4,8 +4,8 @@
 # of 0.01: one 'fiberloop sweep' of 320 points into OUT/sweep.db, then
 # 'fiberloop results' writes OUT/sweep.csv and 'fiberloop plot' draws
 # OUT/sweep.svg (energy and cycles against density). Prints the README's
-# table: coordinates + skipping against bitmask + gating, and where the
-# coordinates stop winning.
+# tables, each one 'fiberloop results' command: the designs side by side
+# (a pivot) and where one starts to beat another (the crossovers).
 # Usage: sh sweep.sh [OUT]   (OUT defaults to this directory;
 #                             FIBERLOOP=path/to/fiberloop to choose one)
 set -e
@@ -32,23 +32,9 @@ rm -f "$db" "$db-wal" "$db-shm"
 	--title 'Z = A B, 64 x 64 x 64: energy and cycles against the density of A and B' \
 	-o "$out/sweep.svg" >/dev/null
 
-awk -F, 'NR == 1 { next }
-	$2 == "COO" && $3 == "skipping" { ce[$1] = $4; cc[$1] = $5; order[++n] = $1 }
-	$2 == "bitmask" && $3 == "gating" { be[$1] = $4; bc[$1] = $5 }
-	END {
-		print "| density | energy (uJ) coord+skipping | energy (uJ) bitmask+gating | energy winner | cycles coord+skipping | cycles bitmask+gating | cycles winner |"
-		print "|---|---|---|---|---|---|---|"
-		split("0.01 0.02 0.04 0.08 0.1 0.11 0.2 0.4 0.6 0.77 0.78 0.8", shown, " ")
-		for (i = 1; i in shown; i++) {
-			d = shown[i]
-			printf "| %s | %.3f | %.3f | %s | %d | %d | %s |\n", d, ce[d] / 1e6, be[d] / 1e6,
-			       be[d] < ce[d] ? "bitmask" : "coordinates", cc[d], bc[d],
-			       bc[d] < cc[d] ? "bitmask" : "coordinates"
-		}
-		for (i = 1; i <= n; i++) {
-			d = order[i]
-			if (!e && be[d] < ce[d]) e = d
-			if (!c && bc[d] < cc[d]) c = d
-		}
-		printf "\nCoordinate lists + skipping stop winning on energy at density %s and on cycles at density %s.\n", e, c
-	}' "$out/sweep.csv"
+# the README's table: the four designs side by side at some densities, the best of each row
+"$fl" results "$db" --pivot format,saf --x density --y energy_pj --y cycles \
+	--at 0.01,0.02,0.04,0.08,0.1,0.11,0.2,0.4,0.6,0.77,0.78,0.8
+echo
+# where one design starts to beat another, along the density (energy, then cycles)
+"$fl" results "$db" --pivot format,saf --x density --y energy_pj --y cycles --crossovers

@@ -1,7 +1,7 @@
 /*
  * ipu_partition.c: fills, spills and propagation steps on small hand
  * patterns, every expectation worked out by hand from §2 of
- * docs/ipu-popsparse.md (see the comment above each case).
+ * docs/poplibs.md (see the comment above each case).
  */
 #include <CUnit/CUnit.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * ipu_vertex.c: PopLibs' vertex estimates (docs/ipu-popsparse.md §3), each
+ * ipu_vertex.c: PopLibs' vertex estimates (docs/poplibs.md §3), each
  * row worked out by hand from the section's tables.
  */
 #include <CUnit/CUnit.h>

@@ -88,7 +88,7 @@ static void test_counts(void)
 }
 
 /*
- * The preset (reference-figures.md section 4) and the composition of each
+ * The preset (docs/sources.md §6.1) and the composition of each
  * event's energy, fp32 with a 3-bit index; then both totals by hand.
  */
 static void test_energy(void)

@@ -72,10 +72,13 @@ sed 's/read_bandwidth: 4/read_bandwidth: 2/' "$ex/arch.yaml" >"$tmp/arch.yaml"
 grep -q '^sweep: 10 points; 10 run' "$tmp/err" || fail "a changed design was skipped: $(cat "$tmp/err")"
 [ "$("$FIBERLOOP" results "$tmp/a.db" --format csv --columns key | wc -l)" = 21 ] || fail "20 rows expected"
 
-# a bad value: a row with the located error, and the sweep goes on (exit 0)
+# a bad value: a row with the located error, and the sweep goes on (exit 1 at the end)
 # shellcheck disable=SC2086
 "$FIBERLOOP" sweep --energy accelergy45 $design --db "$tmp/c.db" --axis 'problem.instance.densities.A.density=0.5,1.5' \
-	2>"$tmp/err" || fail "a bad point stopped the sweep: $(cat "$tmp/err")"
+	2>"$tmp/err"
+[ $? = 1 ] || fail "a bad point: exit 1 expected: $(cat "$tmp/err")"
+grep -q '^sweep: 2 points; 2 run in .*; 1 did not succeed$' "$tmp/err" ||
+	fail "a bad point stopped the sweep: $(cat "$tmp/err")"
 "$FIBERLOOP" results "$tmp/c.db" --where 'status!=ok' --format json >"$tmp/c.json"
 grep -q "\"error\": \"--axis 'problem.instance.densities.A.density=0.5,1.5':1:42: error: in 'problem.instance.densities.A.density': expected a number in \[0, 1\], got '1.5'" \
 	"$tmp/c.json" || fail "the bad point's error: $(cat "$tmp/c.json")"

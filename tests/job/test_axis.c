@@ -63,6 +63,11 @@ static const struct axis_case axis_cases[] = {
 	  "CSR|bitmask", NULL },
 	/* values with '=' */
 	{ "x.factors=K=4 N=2", "x.factors", "x.factors", "K=4 N=2", NULL },
+	{ "x.factors=K=4,K=8", "x.factors", "x.factors", "K=4|K=8", NULL },
+	/* named values: the column holds the name, the design gets the value */
+	{ "fmt:a.f,b.f=coord=COO,bits=bitmask,CSR", "fmt", "a.f|b.f", "coord|bits|CSR", NULL },
+	{ "s=bm=@bitmask.yaml,cp=@cp.yaml", "s", "s", "bm|cp", NULL },
+	{ "fmt:a.f=coord=", NULL, NULL, NULL, "--axis 'fmt:a.f=coord=':1:14: error: no value after 'coord='" },
 	/* errors */
 	{ "problem.instance.M", NULL, NULL, NULL,
 	  "--axis 'problem.instance.M':1:19: error: expected [NAME:]PATH[,PATH...]=VALUE,VALUE,...: no '=' after the path" },
@@ -125,12 +130,14 @@ static void test_axis_locations(void)
 	CU_ASSERT_EQUAL_FATAL(job_axis_parse(text, &ax, &dl), 0);
 	CU_ASSERT_EQUAL_FATAL(ax.n_values * ax.n_paths, 6);
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
-		const struct spec_override *ov = &ax.ovs[rows[i].ov];
+		struct spec_override o = SPEC_OVERRIDE_INIT, *ov = &o;
+		job_axis_override(&ax, rows[i].ov / ax.n_paths, rows[i].ov % ax.n_paths, ov);
 		CU_ASSERT_PTR_EQUAL(ov->at.file, ax.origin);
 		CU_ASSERT_EQUAL(ov->at.line, 1);
 		CU_ASSERT_EQUAL(ov->at.col, rows[i].path_col);
 		CU_ASSERT_PTR_EQUAL(ov->value_at.file, ax.origin);
 		CU_ASSERT_EQUAL(ov->value_at.col, rows[i].value_col);
+		spec_override_release(ov);
 	}
 	job_axis_release(&ax);
 	diag_list_release(&dl);
@@ -167,10 +174,11 @@ static void test_axis_parse(void)
 					fprintf(stderr, "\ncase %zu '%s': values %s\n", i, c->text, got.buf);
 				CU_ASSERT_STRING_EQUAL(got.buf, c->values);
 				/* one override per (value, path), as --set would write it */
-				CU_ASSERT_STRING_EQUAL(ax.ovs[ax.n_paths * (ax.n_values - 1)].path,
-						       ax.paths[0]);
-				CU_ASSERT_STRING_EQUAL(ax.ovs[ax.n_paths * (ax.n_values - 1)].value,
-						       ax.values[ax.n_values - 1]);
+				struct spec_override ov = SPEC_OVERRIDE_INIT;
+				job_axis_override(&ax, ax.n_values - 1, 0, &ov);
+				CU_ASSERT_STRING_EQUAL(ov.path, ax.paths[0]);
+				CU_ASSERT_STRING_EQUAL(ov.value, ax.set_values[ax.n_values - 1]);
+				spec_override_release(&ov);
 			} else {
 				diag_print(&dl, stderr);
 			}
@@ -297,7 +305,49 @@ static void test_axis_limit_first(void)
 	}
 }
 
+/* What named and file values set: the value (not the name), the file, whole or at a path. */
+static void test_named_and_files(void)
+{
+	static const struct {
+		const char *text;
+		size_t v, p;                   /* the override of value v at path p */
+		const char *override, *file;   /* its text, its file (NULL: none) */
+		bool whole;
+	} cases[] = {
+		{ "fmt:a.f,b.f=coord=COO,bits=bitmask", 1, 1, "b.f=bitmask", NULL, false },
+		{ "fmt:a.f,b.f=coord=COO,bits=bitmask", 0, 0, "a.f=COO", NULL, false },
+		{ "sparse=@bitmask.yaml,@cp.yaml", 1, 0, "sparse=@cp.yaml", "cp.yaml", true },
+		{ "s=bm=@b.yaml,cp=@c.yaml", 0, 0, "s=@b.yaml", "b.yaml", true },
+		/* a path, or a name given with ':': the file at the path */
+		{ "sp:sparse_optimizations=@b.yaml,@c.yaml", 0, 0, "sparse_optimizations=@b.yaml",
+		  "b.yaml", false },
+		{ "a.b=@x.yaml,@y.yaml", 1, 0, "a.b=@y.yaml", "y.yaml", false },
+		/* not every value a file: no whole-file axis */
+		{ "s=@b.yaml,CSR", 1, 0, "s=CSR", NULL, false },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct diag_list dl = DIAG_LIST_INIT;
+		struct job_axis ax;
+		struct spec_override o = SPEC_OVERRIDE_INIT, *ov = &o;
+		CU_ASSERT_EQUAL_FATAL(job_axis_parse(cases[i].text, &ax, &dl), 0);
+		job_axis_override(&ax, cases[i].v, cases[i].p, ov);
+		CU_ASSERT_STRING_EQUAL(ov->text, cases[i].override);
+		if (cases[i].file) {
+			CU_ASSERT_STRING_EQUAL(ov->value_file ? ov->value_file : "", cases[i].file);
+		} else {
+			CU_ASSERT_PTR_NULL(ov->value_file);
+		}
+		CU_ASSERT_EQUAL(ov->whole_file, cases[i].whole);
+		spec_override_release(ov);
+		job_axis_release(&ax);
+		diag_list_release(&dl);
+	}
+}
+
 static CU_TestInfo axis_tests[] = {
+	{ "named values and file values", test_named_and_files },
 	{ "the values limit before expansion", test_axis_limit_first },
 	{ "axis texts: values, paths, names, errors", test_axis_parse },
 	{ "overrides located in the axis", test_axis_locations },

@@ -425,14 +425,18 @@ static void eval_dense_and_pruned(const char *const *dense, size_t nd, const cha
 /*
  * The A100 design (examples/a100) on a 4096^3 fp16 GEMM, a CUTLASS-style
  * kernel (examples/a100/map-gemm-*.yaml): 128 blocks of 128 x 256 per
- * quarter of Z, 2 waves on 108 SMs. Dense it is compute-bound at
- * 2 x 524288 cycles. With A pruned 2:4 (mma.sp m16n8k32: the same blocks,
- * K4 a clock of which 2:4 leaves 2 on A100's 2 MAC columns) every block
- * computes in half the cycles and nothing else binds: the run takes
- * exactly half.
- * A is stored at 9/16 of dense at every level.
+ * quarter of Z, 2 waves on 108 SMs, a block slot running 4 of them (the
+ * quarters) one after the other. Each sub-partition's 128 x 64 of Z is
+ * more than one warp's 255 registers a thread hold: 2 warps of 64 x 64,
+ * each loading its own fragments of B from shared memory. Dense the
+ * kernel is compute-bound at 2 x 524288 cycles. With A pruned 2:4 (mma.sp
+ * m16n8k32 on the same blocks) the tensor cores need half of that, but
+ * B's fragments, twice the K a clock, now bind shared memory (577536
+ * cycles): 1.80x, not 2. Every block's prologue (420 cycles) and epilogue
+ * (its 128 x 256 outputs through shared memory, 1024) add 8 x 1444 to
+ * both. A is stored at 9/16 of dense at every level.
  */
-static void test_a100_2to4_halves_compute(void)
+static void test_a100_2to4_golden_kernel(void)
 {
 	static const char *const dense[] = { "examples/a100/arch.yaml", "examples/a100/ERT.yaml",
 					     "examples/a100/problem.yaml",
@@ -441,16 +445,23 @@ static void test_a100_2to4_halves_compute(void)
 					      "examples/a100/problem.yaml",
 					      "examples/a100/sparse-2to4.yaml",
 					      "examples/a100/map-gemm-2to4.yaml" };
+	const unsigned rf = 1, smem = 2;
+	const uint64_t serial = 2 * 4 * (420 + 1024);
 	unsigned l;
 
 	eval_dense_and_pruned(dense, ARRAY_SIZE(dense), sparse, ARRAY_SIZE(sparse));
 
 	CU_ASSERT_EQUAL(res_.compute.waves, 2);
+	CU_ASSERT_EQUAL(res_.compute.block_tiles, 4);
+	CU_ASSERT_EQUAL(res_.compute.prologue_cycles, 420);
+	CU_ASSERT_EQUAL(res_.compute.epilogue_cycles, 1024);
+	CU_ASSERT_EQUAL(res_.levels[rf].warps, 2);
 	CU_ASSERT_EQUAL(res_.compute.cycles, 1048576);
-	CU_ASSERT_EQUAL(res_.cycles, res_.compute.cycles);             /* compute-bound */
-	CU_ASSERT_EQUAL(res2_.compute.cycles * 2, res_.compute.cycles);
-	CU_ASSERT_EQUAL(res2_.cycles, res2_.compute.cycles);           /* still compute-bound */
-	CU_ASSERT_EQUAL(res2_.cycles * 2, res_.cycles);
+	CU_ASSERT_EQUAL(res_.cycles, res_.compute.cycles + serial);      /* compute-bound */
+	CU_ASSERT_EQUAL(res2_.compute.cycles * 2, res_.compute.cycles);  /* half the compute */
+	CU_ASSERT_EQUAL(res2_.levels[rf].warps, 2);
+	CU_ASSERT_EQUAL(res2_.levels[smem].cycles, 577536);              /* SMEM-bound */
+	CU_ASSERT_EQUAL(res2_.cycles, res2_.levels[smem].cycles + serial);
 	CU_ASSERT_EQUAL(res2_.actual_computes * 2, res_.actual_computes);
 	for (l = 1; l < res2_.n_levels; l++) {                          /* RF, SMEM, L2, HBM */
 		const struct model_tile *a = &res2_.tiles[l][0];
@@ -466,13 +477,15 @@ static void test_a100_2to4_halves_compute(void)
 }
 
 /*
- * The mapper's A100 kernel for a 4096^3 fp16 GEMM
- * (tests/data/model/a100-gemm-4096-*.yaml): 2048 blocks of 256 x 128 in 19
- * waves. Dense, compute bounds it (622592 cycles; L2 needs 419430). With
- * A pruned 2:4 the same blocks compute in half the cycles (311296), but L2
- * still moves all of B and every split-K partial sum beside A's 9/16: its
- * 324813 cycles bound the run, and the speedup, 622592 / 324813 = 1.917,
- * approaches 2 without reaching it.
+ * CUTLASS's 256 x 128 tile with 8 warps of 64 x 64 on a 4096^3 fp16 GEMM
+ * (tests/data/model/a100-gemm-4096-*.yaml, the mapper's kernel before
+ * warps were modelled): a 16 x 32 grid split 4 ways along K, 2048 blocks
+ * in 19 waves. Dense, compute bounds it (622592 cycles; L2 needs 419430,
+ * shared memory 428032). With A pruned 2:4 the same blocks compute in half
+ * the cycles (311296), but shared memory, feeding each warp B's fragments
+ * at twice the K, needs 325888 and L2, moving all of B and every split-K
+ * partial beside A's 9/16, 324813: the speedup, with every block's 1444
+ * cycles of prologue and epilogue, is 650028 / 353324 = 1.84.
  */
 static void test_a100_2to4_large_below_2x(void)
 {
@@ -483,20 +496,22 @@ static void test_a100_2to4_large_below_2x(void)
 					      "examples/a100/problem.yaml",
 					      "examples/a100/sparse-2to4.yaml",
 					      "tests/data/model/a100-gemm-4096-2to4.yaml" };
-	const unsigned l2 = 3;
+	const unsigned smem = 2, l2 = 3;
+	const uint64_t serial = 19 * (420 + 1024);
 	double speedup;
 
 	eval_dense_and_pruned(dense, ARRAY_SIZE(dense), sparse, ARRAY_SIZE(sparse));
 
 	CU_ASSERT_EQUAL(res_.compute.waves, 19);
-	CU_ASSERT_EQUAL(res_.cycles, 622592);
-	CU_ASSERT_EQUAL(res_.cycles, res_.compute.cycles);              /* compute-bound */
+	CU_ASSERT_EQUAL(res_.compute.cycles, 622592);
+	CU_ASSERT_EQUAL(res_.cycles, res_.compute.cycles + serial);      /* compute-bound */
 	CU_ASSERT(res_.levels[l2].bw_cycles < res_.compute.cycles);
 	CU_ASSERT_EQUAL(res2_.compute.cycles * 2, res_.compute.cycles);  /* half the compute */
-	CU_ASSERT_EQUAL(res2_.cycles, res2_.levels[l2].cycles);          /* L2 bounds it */
-	CU_ASSERT_EQUAL(res2_.cycles, 324813);
+	CU_ASSERT_EQUAL(res2_.levels[l2].cycles, 324813);
+	CU_ASSERT_EQUAL(res2_.levels[smem].cycles, 325888);              /* SMEM bounds it */
+	CU_ASSERT_EQUAL(res2_.cycles, 325888 + serial);
 	speedup = (double)res_.cycles / (double)res2_.cycles;
-	CU_ASSERT(speedup > 1.9 && speedup < 2.0);
+	CU_ASSERT(speedup > 1.8 && speedup < 1.9);
 }
 
 /*
@@ -504,9 +519,10 @@ static void test_a100_2to4_large_below_2x(void)
  * K1024, N8: the token padded to the mma's n8), the mapper's kernel dense
  * and 2:4 (tests/data/model/h100-gemv-*.yaml). The tensor cores would need
  * 512 and 256 cycles; HBM needs 1164 and 663 to bring the weights (1 M
- * values; 2:4: 9/16 of their bytes) and binds both. The speedup is the
- * ratio of HBM's words, 1.76: what compressing the weights saves, below
- * its 16/9, nowhere near the compute's 2.
+ * values; 2:4: 9/16 of their bytes) and binds both, in the ratio of its
+ * words, 1.76. But a block first waits 420 cycles for its tiles and then
+ * drains its outputs (32 cycles), not overlapped: 1616 against 1115, 1.45x.
+ * So short a kernel pays its fixed latencies in full.
  */
 static void test_h100_2to4_gemv_memory_bound(void)
 {
@@ -522,28 +538,30 @@ static void test_h100_2to4_gemv_memory_bound(void)
 
 	CU_ASSERT_EQUAL(res_.compute.cycles, 512);
 	CU_ASSERT_EQUAL(res2_.compute.cycles, 256);
-	CU_ASSERT_EQUAL(res_.cycles, res_.levels[hbm].cycles);           /* HBM-bound */
-	CU_ASSERT_EQUAL(res2_.cycles, res2_.levels[hbm].cycles);
-	CU_ASSERT_EQUAL(res_.cycles, 1164);
-	CU_ASSERT_EQUAL(res2_.cycles, 663);
-	speedup = (double)res_.cycles / (double)res2_.cycles;
+	CU_ASSERT_EQUAL(res_.levels[hbm].cycles, 1164);                 /* HBM-bound */
+	CU_ASSERT_EQUAL(res2_.levels[hbm].cycles, 663);
+	CU_ASSERT_EQUAL(res_.compute.prologue_cycles + res_.compute.epilogue_cycles, 452);
+	CU_ASSERT_EQUAL(res_.cycles, 1164 + 452);
+	CU_ASSERT_EQUAL(res2_.cycles, 663 + 452);
 	words = res_.levels[hbm].total_words / res2_.levels[hbm].total_words;
-	CU_ASSERT_DOUBLE_EQUAL(speedup, words, 0.005);
-	CU_ASSERT(speedup > 1.7 && speedup < 16.0 / 9);
+	CU_ASSERT_DOUBLE_EQUAL(1164.0 / 663, words, 0.005);
+	speedup = (double)res_.cycles / (double)res2_.cycles;
+	CU_ASSERT(speedup > 1.4 && speedup < 1.5);
 }
 
 /*
  * LLaMA-7B's q/k/v/o projection (M4096 x K4096) at batch 1 on the A100.
- * Dense, the mapper's kernel spreads 2048 one-warp blocks over every SM
- * and HBM bounds it (tests/data/model/a100-gemv-qkvo-dense.yaml: 30546
- * cycles). Pruned 2:4 and run by the kernel PyTorch's CUTLASS backend
- * uses for every shape (examples/a100/constraints-cutlass-2to4.yaml:
- * 128 x 128 thread blocks, no split-K), the token is padded to the tile's
- * 128 columns: 32 blocks, one wave on 32 of the 108 SMs, each computing
- * 128 x 128 x 4096 MACs on its 2048 a clock (32768 cycles) and reading B's
- * padded fragments from shared memory at 64 words a clock (38400 cycles,
- * the bound). HBM moves 9/16 of the weights' bytes and waits: the
- * 2:4 kernel is slower than dense, as measured 2:4 decode is.
+ * Dense, the mapper's kernel spreads 32 one-warp blocks of 128 rows over
+ * the SMs and HBM bounds it (tests/data/model/a100-gemv-qkvo-dense.yaml:
+ * 30546 cycles, and 452 of prologue and epilogue). Pruned 2:4 and run by
+ * the kernel PyTorch's CUTLASS backend uses for every shape
+ * (examples/a100/constraints-cutlass-2to4.yaml: 128 x 128 thread blocks,
+ * no split-K), the token is padded to the tile's 128 columns: 32 blocks,
+ * one wave on 32 of the 108 SMs, each computing 128 x 128 x 4096 MACs on
+ * its 2048 a clock (32768 cycles) and reading B's padded fragments from
+ * shared memory at 64 words a clock (38400 cycles, the bound), then 932
+ * of prologue and epilogue. HBM moves 9/16 of the weights' bytes and
+ * waits: the 2:4 kernel is slower than dense, as measured 2:4 decode is.
  */
 static void test_a100_2to4_gemv_library_kernel(void)
 {
@@ -557,13 +575,13 @@ static void test_a100_2to4_gemv_library_kernel(void)
 
 	eval_dense_and_pruned(dense, ARRAY_SIZE(dense), sparse, ARRAY_SIZE(sparse));
 
-	CU_ASSERT_EQUAL(res_.cycles, res_.levels[hbm].cycles);            /* dense: HBM-bound */
-	CU_ASSERT_EQUAL(res_.cycles, 30546);
+	CU_ASSERT_EQUAL(res_.levels[hbm].cycles, 30546);                /* dense: HBM-bound */
+	CU_ASSERT_EQUAL(res_.cycles, 30546 + 452);
 	CU_ASSERT_EQUAL(res2_.compute.waves, 1);
 	CU_ASSERT_EQUAL(res2_.compute.cycles, 128 * 128 * 4096 / 2048);   /* the padded tile */
 	CU_ASSERT_EQUAL(res2_.actual_computes, 4096ull * 128 * 4096 / 2);
-	CU_ASSERT_EQUAL(res2_.cycles, res2_.levels[smem].cycles);         /* SMEM-bound */
-	CU_ASSERT_EQUAL(res2_.cycles, 38400);
+	CU_ASSERT_EQUAL(res2_.levels[smem].cycles, 38400);              /* SMEM-bound */
+	CU_ASSERT_EQUAL(res2_.cycles, 38400 + 932);
 	CU_ASSERT(res2_.levels[hbm].total_words < 0.65 * res_.levels[hbm].total_words);
 	speedup = (double)res_.cycles / (double)res2_.cycles;
 	CU_ASSERT(speedup > 0.75 && speedup < 0.85);
@@ -572,9 +590,10 @@ static void test_a100_2to4_gemv_library_kernel(void)
 static CU_TestInfo tests[] = {
 	{ "2:4 tensor core: 9/16 of dense, half the cycles", test_tensor_core_2to4 },
 	{ "position skipping packs a DSTC column", test_position_skipping },
-	{ "A100: 2:4 halves the cycles of a compute-bound GEMM", test_a100_2to4_halves_compute },
-	{ "A100: 2:4 on a large GEMM, L2-bound at 1.92x", test_a100_2to4_large_below_2x },
-	{ "H100: 2:4 GEMV at batch 1, HBM-bound at 1.76x", test_h100_2to4_gemv_memory_bound },
+	{ "A100: the golden 2:4 kernel, SMEM-bound at 1.80x", test_a100_2to4_golden_kernel },
+	{ "A100: 2:4 on a large GEMM, SMEM-bound at 1.84x", test_a100_2to4_large_below_2x },
+	{ "H100: 2:4 GEMV at batch 1, HBM-bound plus latency, 1.45x",
+	  test_h100_2to4_gemv_memory_bound },
 	{ "A100: PyTorch's 2:4 kernel at batch 1, 0.80x", test_a100_2to4_gemv_library_kernel },
 	{ "thinning by the metadata of a level above", test_thinning_below_the_keeping_level },
 	{ "nested thinning by one leader", test_nested_thinning },

@@ -43,7 +43,7 @@ static void test_lines(void)
 {
 	static const char *const ys[] = { "energy_pj", "cycles" }, *const series[] = { "fmt", "saf" };
 	struct report_plot p = { "density", ys, 2, series, 2, REPORT_LOG_X | REPORT_LOG_Y,
-				 "A title", REPORT_IMAGE_PNG, "energy_pj" };
+				 "A title", REPORT_IMAGE_PNG, "energy_pj", NULL, NULL, NULL, NULL };
 	struct table t = TABLE_INIT;
 	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
 
@@ -63,6 +63,11 @@ static void test_lines(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "title 'B gate'"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "set ylabel 'cycles'"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "unset multiplot\n"));
+	/* a colour-blind-safe colour per series, lines for a numeric x */
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "set linetype 1 lc rgb '#332288' "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "set linetype 2 lc rgb '#CC6677' "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "set linetype 11 lc rgb '#332288' lw 1.5 dt 2 "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "$p0s1 using 1:2 with linespoints lt 2 title 'B gate'"));
 	strbuf_release(&sb);
 	strbuf_release(&err);
 	table_release(&t);
@@ -71,25 +76,29 @@ static void test_lines(void)
 static void test_categories_and_levels(void)
 {
 	static const char *const ys[] = { "energy_pj" }, *const levels[] = { "levels" };
-	struct report_plot p = { "fmt", ys, 1, NULL, 0, 0, NULL, REPORT_IMAGE_SVG, "energy_pj" };
+	struct report_plot p = { "fmt", ys, 1, NULL, 0, 0, NULL, REPORT_IMAGE_SVG, "energy_pj",
+				 NULL, NULL, NULL, NULL };
 	struct table t = TABLE_INIT;
 	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
 
 	make(&t);
 	CU_ASSERT_EQUAL_FATAL(report_plot_gnuplot(&t, &p, &sb, &err), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "set terminal svg size 900,480 "));
-	/* categories in order of appearance: CSR at 0, B at 1 */
-	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "set xtics rotate by -30 ('CSR' 0, 'B' 1)\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "$p0s0 << EOD\n0 40\n0 10\n1 12\n1 35\nEOD\n"));
+	/* categories in order of appearance, as bars from 0 (the first row of each) */
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "$p0 << EOD\n\"CSR\" 40\n\"B\" 12\nEOD\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "set style histogram clustered"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "set yrange [0:*]\n"));
+	CU_ASSERT_PTR_NULL(strstr(sb.buf, "linespoints"));
 	strbuf_reset(&sb);
 	p.ys = levels;
 	CU_ASSERT_EQUAL_FATAL(report_plot_gnuplot(&t, &p, &sb, &err), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "$levels << EOD\n\"CSR\" 30 10 1\n\"CSR\" 7 3 1\n"
 					      "\"B\" 8 4 1\n\"B\" 25 10 1\nEOD\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "set style histogram rowstacked"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "using 2:xtic(1) title 'DRAM'"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "using 3 title 'Buf'"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "using 4 title 'compute'"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "using 2:xtic(1) lt 1 title 'DRAM'"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "using 3 lt 2 title 'Buf'"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "using 4 lt 3 title 'compute'"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "set yrange [0:*]\n"));
 	strbuf_release(&sb);
 	strbuf_release(&err);
 	table_release(&t);
@@ -99,7 +108,7 @@ static void test_errors(void)
 {
 	static const char *const ys[] = { "enrgy_pj" }, *const series[] = { "fmt" };
 	struct report_plot p = { "density", ys, 1, series, 1, 0, NULL, REPORT_IMAGE_SVG,
-				 "energy_pj" };
+				 "energy_pj", NULL, NULL, NULL, NULL };
 	struct table t = TABLE_INIT;
 	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
 

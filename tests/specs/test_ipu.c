@@ -78,7 +78,7 @@ static void test_presets(void)
 	}
 }
 
-/* Defaults from FullyConnectedOptions (ipu-popsparse §1.1) and the workload of W. */
+/* Defaults from FullyConnectedOptions (poplibs §1.1) and the workload of W. */
 static void test_layer(void)
 {
 	struct diag_list dl = DIAG_LIST_INIT;

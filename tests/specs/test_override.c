@@ -304,6 +304,16 @@ static const struct good_row good_rows[] = {
 	  { "architecture.nodes[name=Buffer].sparse_optimizations.representation_format"
 	    ".data_spaces[name=B]={name: B, format: CSC}" },
 	  P_NAMED_FORMAT, "Buffer", "B", SPEC_NAMED_NONE, SPEC_NAMED_CSC },
+	{ "by name at any depth (an attribute: psum_spad.attributes.depth)", D_EYERISS,
+	  { "psum_spad.depth=32" }, P_SIZE, "psum_spad", NULL, 16, 32 },
+	{ "by name: of two components named Buffer, the one with the key", D_FLAT,
+	  { "Buffer.depth=2048" }, P_SIZE, "Buffer", NULL, 128, 2048 },
+	{ "by name inside a node list", D_NODES,
+	  { "Buffer.depth=2048" }, P_SIZE, "Buffer", NULL, 128, 2048 },
+	{ "a wildcard: every component with the key", D_EYERISS,
+	  { "*.read_bandwidth=64" }, P_READ_BW, "shared_glb", NULL, 16, 64 },
+	{ "a wildcard: every component with the key (another)", D_EYERISS,
+	  { "*.read_bandwidth=64" }, P_READ_BW, "psum_spad", NULL, 2, 64 },
 	{ "a whole top-level key", D_FLAT, { "mapping=[]" }, P_HAS_MAPPING, NULL, NULL, 1, 0 },
 	{ "a top-level key no file gives", D_FLAT, { "mapper={search_size: 10}" },
 	  P_SEARCH_SIZE, NULL, NULL, 0, 10 },
@@ -366,6 +376,17 @@ static const struct bad_row bad_rows[] = {
 	{ "unknown top-level key", D_FLAT, { "problm.instance.M=5" },
 	  "--set 'problm.instance.M=5':1:1: error: unknown top-level key 'problm'; did you mean "
 	  "'problem'?\n" },
+	{ "a name no component has, near one", D_EYERISS, { "psum_spd.depth=8" },
+	  "--set 'psum_spd.depth=8':1:1: error: unknown top-level key 'psum_spd', nor a "
+	  "component's name; did you mean 'psum_spad'?\n" },
+	{ "a name several components have", D_FLAT, { "A.density=0.3" },
+	  "--set 'A.density=0.3':1:1: error: 'A' names 3 components (problem.shape."
+	  "data_spaces[0], sparse_optimizations.targets[0].representation_format.data_spaces[0], "
+	  "sparse_optimizations.targets[1].representation_format.data_spaces[1]); write the path "
+	  "of the one meant\n" },
+	{ "a wildcard that matches nothing", D_FLAT, { "*.colour=red" },
+	  "--set '*.colour=red':1:1: error: '*' matches no component with 'colour' (itself or in "
+	  "its attributes)\n" },
 	{ "an ignored top-level key", D_FLAT, { "globals.x=1" },
 	  "--set 'globals.x=1':1:1: error: 'globals' is accepted and ignored: an override of it "
 	  "would change nothing\n" },

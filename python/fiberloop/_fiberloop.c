@@ -1,0 +1,624 @@
+/*
+ * fiberloop._fiberloop: the Python package's C extension over libfiberloop
+ * (fiberloop.h alone). A Spec owns a fiberloop_spec and a lock; run()
+ * evaluates it with the GIL released (threads on different specs run in
+ * parallel) and returns the result as plain Python values, named by the
+ * metric vocabulary. Failures raise SpecError (located: file, line,
+ * column, message, as the command line prints them), InfeasibleError or
+ * FiberloopError; Ctrl-C during a search or a sweep stops it and raises
+ * KeyboardInterrupt.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <pythread.h>
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include <fiberloop.h>
+
+static PyObject *FiberloopError, *SpecError, *InfeasibleError;
+
+/* ------------------------------------------------------------------ errors */
+
+/* Raise the exception of 'e' (and free it); NULL. */
+static PyObject *raise_error(fiberloop_error *e)
+{
+	PyObject *cls, *exc, *diags;
+	size_t i, first = 0;
+	enum fiberloop_status st = fiberloop_error_status(e);
+
+	if (st == FIBERLOOP_INTERRUPTED) {
+		fiberloop_error_free(e);
+		PyErr_SetNone(PyExc_KeyboardInterrupt);
+		return NULL;
+	}
+	cls = st == FIBERLOOP_BAD_INPUT ? SpecError
+	      : st == FIBERLOOP_INFEASIBLE ? InfeasibleError : FiberloopError;
+	/* the first error is the one the command line prints first */
+	for (i = 0; i < fiberloop_error_count(e); i++)
+		if (strcmp(fiberloop_error_severity(e, i), "error") == 0) {
+			first = i;
+			break;
+		}
+	exc = PyObject_CallFunction(cls, "s", fiberloop_error_text(e));
+	diags = PyList_New(0);
+	if (exc && diags) {
+		for (i = 0; i < fiberloop_error_count(e); i++) {
+			PyObject *t = Py_BuildValue("(szIIs)", fiberloop_error_severity(e, i),
+						    fiberloop_error_file(e, i),
+						    fiberloop_error_line(e, i),
+						    fiberloop_error_column(e, i),
+						    fiberloop_error_message(e, i));
+			if (!t || PyList_Append(diags, t) < 0) {
+				Py_XDECREF(t);
+				goto out;
+			}
+			Py_DECREF(t);
+		}
+		PyObject *file = fiberloop_error_file(e, first)
+				 ? PyUnicode_FromString(fiberloop_error_file(e, first))
+				 : (Py_INCREF(Py_None), Py_None);
+		PyObject_SetAttrString(exc, "file", file);
+		Py_XDECREF(file);
+		PyObject *v = PyLong_FromUnsignedLong(fiberloop_error_line(e, first));
+		PyObject_SetAttrString(exc, "line", v);
+		Py_XDECREF(v);
+		v = PyLong_FromUnsignedLong(fiberloop_error_column(e, first));
+		PyObject_SetAttrString(exc, "column", v);
+		Py_XDECREF(v);
+		v = PyUnicode_FromString(fiberloop_error_message(e, first));
+		PyObject_SetAttrString(exc, "message", v);
+		Py_XDECREF(v);
+		v = PyUnicode_FromString(fiberloop_error_text(e));
+		PyObject_SetAttrString(exc, "text", v);
+		Py_XDECREF(v);
+		PyObject_SetAttrString(exc, "diagnostics", diags);
+		PyErr_SetObject(cls, exc);
+	}
+out:
+	Py_XDECREF(diags);
+	Py_XDECREF(exc);
+	fiberloop_error_free(e);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ Ctrl-C */
+
+/*
+ * While a search or a sweep runs with the GIL released, SIGINT raises the
+ * run's stop flag (the handler is installed only around runs from the main
+ * thread whose SIGINT handler is Python's default).
+ */
+static fiberloop_options *volatile sigint_target;
+static volatile sig_atomic_t sigint_seen;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	sigint_seen = 1;
+	if (sigint_target)
+		fiberloop_options_stop(sigint_target);
+}
+
+struct sigint_guard {
+	int active;
+	struct sigaction old;
+};
+
+static unsigned long main_thread;
+
+static void sigint_begin(struct sigint_guard *g, fiberloop_options *o)
+{
+	struct sigaction sa;
+
+	g->active = 0;
+	if (PyThread_get_thread_ident() != main_thread)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigint_seen = 0;
+	sigint_target = o;
+	if (sigaction(SIGINT, &sa, &g->old) == 0)
+		g->active = 1;
+}
+
+/* Restore the handler; true when Ctrl-C came. */
+static int sigint_end(struct sigint_guard *g)
+{
+	if (!g->active)
+		return 0;
+	sigaction(SIGINT, &g->old, NULL);
+	sigint_target = NULL;
+	return sigint_seen;
+}
+
+/* ------------------------------------------------------------------ Spec */
+
+typedef struct {
+	PyObject_HEAD
+	fiberloop_spec *spec;
+	PyThread_type_lock lock;
+} SpecObject;
+
+static int spec_init(SpecObject *self, PyObject *args, PyObject *kw)
+{
+	if (!self->spec)
+		self->spec = fiberloop_spec_new();
+	if (!self->lock && !(self->lock = PyThread_allocate_lock())) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	return 0;
+}
+
+static void spec_dealloc(SpecObject *self)
+{
+	fiberloop_spec_free(self->spec);
+	if (self->lock)
+		PyThread_free_lock(self->lock);
+	Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Take the spec's lock with the GIL released (another thread may be running it). */
+static void spec_lock(SpecObject *self)
+{
+	if (!PyThread_acquire_lock(self->lock, NOWAIT_LOCK)) {
+		Py_BEGIN_ALLOW_THREADS
+		PyThread_acquire_lock(self->lock, WAIT_LOCK);
+		Py_END_ALLOW_THREADS
+	}
+}
+
+static PyObject *spec_add_file(SpecObject *self, PyObject *arg)
+{
+	const char *path = PyUnicode_AsUTF8(arg);
+	fiberloop_error *err = NULL;
+	int rc;
+
+	if (!path)
+		return NULL;
+	spec_lock(self);
+	Py_BEGIN_ALLOW_THREADS
+	rc = fiberloop_spec_add_file(self->spec, path, &err);
+	Py_END_ALLOW_THREADS
+	PyThread_release_lock(self->lock);
+	if (rc < 0)
+		return raise_error(err);
+	Py_RETURN_NONE;
+}
+
+static PyObject *spec_add_text(SpecObject *self, PyObject *args)
+{
+	const char *name, *text;
+	Py_ssize_t len;
+	fiberloop_error *err = NULL;
+	int rc;
+
+	if (!PyArg_ParseTuple(args, "ss#", &name, &text, &len))
+		return NULL;
+	spec_lock(self);
+	rc = fiberloop_spec_add_text(self->spec, name, text, (size_t)len, &err);
+	PyThread_release_lock(self->lock);
+	if (rc < 0)
+		return raise_error(err);
+	Py_RETURN_NONE;
+}
+
+/* One of the string setters (var, set, tensor). */
+static PyObject *spec_str_call(SpecObject *self, PyObject *arg,
+			       int (*fn)(fiberloop_spec *, const char *, fiberloop_error **))
+{
+	const char *s = PyUnicode_AsUTF8(arg);
+	fiberloop_error *err = NULL;
+	int rc;
+
+	if (!s)
+		return NULL;
+	spec_lock(self);
+	rc = fn(self->spec, s, &err);
+	PyThread_release_lock(self->lock);
+	if (rc < 0)
+		return raise_error(err);
+	Py_RETURN_NONE;
+}
+
+static PyObject *spec_add_var(SpecObject *self, PyObject *arg)
+{
+	return spec_str_call(self, arg, fiberloop_spec_add_var);
+}
+
+static PyObject *spec_set(SpecObject *self, PyObject *arg)
+{
+	return spec_str_call(self, arg, fiberloop_spec_set);
+}
+
+static PyObject *spec_add_tensor(SpecObject *self, PyObject *arg)
+{
+	return spec_str_call(self, arg, fiberloop_spec_add_tensor);
+}
+
+static PyObject *spec_clear(SpecObject *self, PyObject *unused)
+{
+	spec_lock(self);
+	fiberloop_spec_clear_overrides(self->spec);
+	PyThread_release_lock(self->lock);
+	Py_RETURN_NONE;
+}
+
+static PyObject *spec_kind(SpecObject *self, PyObject *unused)
+{
+	return PyUnicode_FromString(fiberloop_spec_kind(self->spec));
+}
+
+static PyMethodDef spec_methods[] = {
+	{ "add_file", (PyCFunction)spec_add_file, METH_O, "add_file(path): parse a YAML file" },
+	{ "add_text", (PyCFunction)spec_add_text, METH_VARARGS,
+	  "add_text(name, text): parse YAML or JSON text located as file 'name'" },
+	{ "add_var", (PyCFunction)spec_add_var, METH_O, "add_var('NAME=VALUE'): a Jinja2 variable" },
+	{ "set", (PyCFunction)spec_set, METH_O, "set('PATH=VALUE'): an override (--set)" },
+	{ "add_tensor", (PyCFunction)spec_add_tensor, METH_O,
+	  "add_tensor('NAME=FILE'): actual data (--tensor)" },
+	{ "clear_overrides", (PyCFunction)spec_clear, METH_NOARGS, "forget every override" },
+	{ "kind", (PyCFunction)spec_kind, METH_NOARGS, "the design's kind" },
+	{ NULL, NULL, 0, NULL },
+};
+
+static PyTypeObject SpecType = {
+	PyVarObject_HEAD_INIT(NULL, 0)
+	.tp_name = "fiberloop._fiberloop.Spec",
+	.tp_basicsize = sizeof(SpecObject),
+	.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+	.tp_doc = "a design (libfiberloop's fiberloop_spec)",
+	.tp_new = PyType_GenericNew,
+	.tp_init = (initproc)spec_init,
+	.tp_dealloc = (destructor)spec_dealloc,
+	.tp_methods = spec_methods,
+};
+
+/* ------------------------------------------------------------------ runs */
+
+/* Options from a command and a sequence of (name, value) string pairs; NULL with an error. */
+static fiberloop_options *make_options(const char *command, PyObject *pairs)
+{
+	fiberloop_error *err = NULL;
+	fiberloop_options *o = fiberloop_options_new(command, &err);
+	PyObject *seq;
+	Py_ssize_t i, n;
+
+	if (!o) {
+		raise_error(err);
+		return NULL;
+	}
+	if (!(seq = PySequence_Fast(pairs, "options: a sequence of (name, value) pairs")))
+		goto fail;
+	n = PySequence_Fast_GET_SIZE(seq);
+	for (i = 0; i < n; i++) {
+		const char *name, *value;
+		if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "ss", &name, &value))
+			goto fail_seq;
+		if (fiberloop_options_set(o, name, value, &err) < 0) {
+			raise_error(err);
+			goto fail_seq;
+		}
+	}
+	Py_DECREF(seq);
+	return o;
+fail_seq:
+	Py_DECREF(seq);
+fail:
+	fiberloop_options_free(o);
+	return NULL;
+}
+
+/* The value of metric m of r as a Python object. */
+static PyObject *metric_value(const fiberloop_result *r, size_t m)
+{
+	const char *type = fiberloop_metric_type(m);
+
+	if (type[0] == 't')
+		return PyUnicode_FromString(fiberloop_result_text(r, m));
+	if (type[0] == 'c')
+		return PyLong_FromUnsignedLongLong(fiberloop_result_count(r, m));
+	return PyFloat_FromDouble(fiberloop_result_real(r, m));
+}
+
+/* The result as a dict: kind, command, status, metrics {name: value}, levels, mapping,
+ * document, warnings. */
+static PyObject *result_dict(const fiberloop_result *r)
+{
+	PyObject *metrics = PyDict_New(), *levels = PyList_New(0), *d = NULL;
+	size_t m, l, len;
+	const char *doc;
+
+	if (!metrics || !levels)
+		goto out;
+	for (m = 0; m < fiberloop_metric_count(); m++) {
+		PyObject *v;
+		if (fiberloop_metric_per_level(m) || !fiberloop_result_has(r, m))
+			continue;
+		if (!(v = metric_value(r, m)) ||
+		    PyDict_SetItemString(metrics, fiberloop_metric_name(m), v) < 0) {
+			Py_XDECREF(v);
+			goto out;
+		}
+		Py_DECREF(v);
+	}
+	for (l = 0; l < fiberloop_result_levels(r); l++) {
+		PyObject *t = Py_BuildValue("(sd)", fiberloop_result_level_name(r, l),
+					    fiberloop_result_level_energy_pj(r, l));
+		if (!t || PyList_Append(levels, t) < 0) {
+			Py_XDECREF(t);
+			goto out;
+		}
+		Py_DECREF(t);
+	}
+	doc = fiberloop_result_document(r, &len);
+	d = Py_BuildValue("{s:s,s:s,s:s,s:O,s:O,s:s,s:s#,s:s}",
+			  "kind", fiberloop_result_kind(r),
+			  "command", fiberloop_result_command(r),
+			  "status", fiberloop_result_status(r) == FIBERLOOP_OK ? "ok" : "mismatch",
+			  "metrics", metrics, "levels", levels,
+			  "mapping", fiberloop_result_mapping(r),
+			  "document", doc, (Py_ssize_t)len,
+			  "warnings", fiberloop_result_warnings(r));
+out:
+	Py_XDECREF(metrics);
+	Py_XDECREF(levels);
+	return d;
+}
+
+/* run(spec, command, options) -> dict */
+static PyObject *py_run(PyObject *mod, PyObject *args)
+{
+	SpecObject *spec;
+	const char *command;
+	PyObject *pairs, *d;
+	fiberloop_options *o;
+	fiberloop_result *r;
+	fiberloop_error *err = NULL;
+	struct sigint_guard g;
+	int interrupted;
+
+	if (!PyArg_ParseTuple(args, "O!sO", &SpecType, &spec, &command, &pairs))
+		return NULL;
+	if (!(o = make_options(command, pairs)))
+		return NULL;
+	spec_lock(spec);
+	sigint_begin(&g, o);
+	Py_BEGIN_ALLOW_THREADS
+	r = fiberloop_run(spec->spec, o, &err);
+	Py_END_ALLOW_THREADS
+	interrupted = sigint_end(&g);
+	PyThread_release_lock(spec->lock);
+	fiberloop_options_free(o);
+	if (interrupted) {
+		fiberloop_result_free(r);
+		fiberloop_error_free(err);
+		PyErr_SetNone(PyExc_KeyboardInterrupt);
+		return NULL;
+	}
+	if (!r)
+		return raise_error(err);
+	d = result_dict(r);
+	fiberloop_result_free(r);
+	return d;
+}
+
+/* A list of str from a sequence; NULL with an error. 'out' gets n pointers into the list. */
+static PyObject *str_list(PyObject *seq_in, const char ***out, Py_ssize_t *n)
+{
+	PyObject *seq = PySequence_Fast(seq_in, "expected a sequence of str");
+	Py_ssize_t i;
+
+	if (!seq)
+		return NULL;
+	*n = PySequence_Fast_GET_SIZE(seq);
+	*out = PyMem_Calloc((size_t)(*n ? *n : 1), sizeof(**out));
+	if (!*out) {
+		Py_DECREF(seq);
+		PyErr_NoMemory();
+		return NULL;
+	}
+	for (i = 0; i < *n; i++)
+		if (!((*out)[i] = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, i)))) {
+			PyMem_Free(*out);
+			Py_DECREF(seq);
+			return NULL;
+		}
+	return seq;
+}
+
+/* sweep(spec, axes, zip, command, options, db, workers) -> number of points */
+static PyObject *py_sweep(PyObject *mod, PyObject *args)
+{
+	SpecObject *spec;
+	PyObject *axes_in, *pairs, *seq;
+	const char **axes, *command, *db;
+	Py_ssize_t n_axes;
+	int zip, interrupted;
+	unsigned workers;
+	fiberloop_options *o;
+	fiberloop_error *err = NULL;
+	struct sigint_guard g;
+	int64_t n;
+
+	if (!PyArg_ParseTuple(args, "O!OpsOsI", &SpecType, &spec, &axes_in, &zip, &command, &pairs,
+			      &db, &workers))
+		return NULL;
+	if (!(seq = str_list(axes_in, &axes, &n_axes)))
+		return NULL;
+	if (!(o = make_options(command, pairs))) {
+		PyMem_Free(axes);
+		Py_DECREF(seq);
+		return NULL;
+	}
+	spec_lock(spec);
+	sigint_begin(&g, o);
+	Py_BEGIN_ALLOW_THREADS
+	n = fiberloop_sweep(spec->spec, axes, (size_t)n_axes, zip, o, db, workers, &err);
+	Py_END_ALLOW_THREADS
+	interrupted = sigint_end(&g);
+	PyThread_release_lock(spec->lock);
+	fiberloop_options_free(o);
+	PyMem_Free(axes);
+	Py_DECREF(seq);
+	if (interrupted) {
+		fiberloop_error_free(err);
+		PyErr_SetNone(PyExc_KeyboardInterrupt);
+		return NULL;
+	}
+	if (n < 0)
+		return raise_error(err);
+	return PyLong_FromLongLong(n);
+}
+
+/* A cell of a results table as a Python value (int, float, str, None). */
+static PyObject *cell_value(const fiberloop_table *t, size_t r, size_t c)
+{
+	const char *s = fiberloop_table_cell(t, r, c);
+
+	switch (fiberloop_table_type(t, r, c)) {
+	case 'i':
+		return PyLong_FromString(s, NULL, 10);
+	case 'r':
+		return PyFloat_FromDouble(PyOS_string_to_double(s, NULL, NULL));
+	case 't':
+		return PyUnicode_FromString(s);
+	default:
+		Py_RETURN_NONE;
+	}
+}
+
+/* results(db, wheres) -> (columns, rows) */
+static PyObject *py_results(PyObject *mod, PyObject *args)
+{
+	const char *db, **wheres;
+	PyObject *wheres_in, *seq, *cols = NULL, *rows = NULL, *ret = NULL;
+	Py_ssize_t n;
+	fiberloop_table *t;
+	fiberloop_error *err = NULL;
+	size_t r, c;
+
+	if (!PyArg_ParseTuple(args, "sO", &db, &wheres_in))
+		return NULL;
+	if (!(seq = str_list(wheres_in, &wheres, &n)))
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	t = fiberloop_results(db, wheres, (size_t)n, &err);
+	Py_END_ALLOW_THREADS
+	PyMem_Free(wheres);
+	Py_DECREF(seq);
+	if (!t)
+		return raise_error(err);
+	if (!(cols = PyList_New((Py_ssize_t)fiberloop_table_columns(t))) ||
+	    !(rows = PyList_New((Py_ssize_t)fiberloop_table_rows(t))))
+		goto out;
+	for (c = 0; c < fiberloop_table_columns(t); c++)
+		PyList_SET_ITEM(cols, (Py_ssize_t)c,
+				PyUnicode_FromString(fiberloop_table_column(t, c)));
+	for (r = 0; r < fiberloop_table_rows(t); r++) {
+		PyObject *row = PyTuple_New((Py_ssize_t)fiberloop_table_columns(t));
+		if (!row)
+			goto out;
+		PyList_SET_ITEM(rows, (Py_ssize_t)r, row);
+		for (c = 0; c < fiberloop_table_columns(t); c++) {
+			PyObject *v = cell_value(t, r, c);
+			if (!v)
+				goto out;
+			PyTuple_SET_ITEM(row, (Py_ssize_t)c, v);
+		}
+	}
+	ret = PyTuple_Pack(2, cols, rows);
+out:
+	Py_XDECREF(cols);
+	Py_XDECREF(rows);
+	fiberloop_table_free(t);
+	return ret;
+}
+
+/* metrics() -> [(name, unit, type, better, per_level, description)] */
+static PyObject *py_metrics(PyObject *mod, PyObject *unused)
+{
+	PyObject *l = PyList_New(0);
+	size_t m;
+
+	for (m = 0; l && m < fiberloop_metric_count(); m++) {
+		PyObject *t = Py_BuildValue("(ssssNs)", fiberloop_metric_name(m),
+					    fiberloop_metric_unit(m), fiberloop_metric_type(m),
+					    fiberloop_metric_better(m),
+					    PyBool_FromLong(fiberloop_metric_per_level(m)),
+					    fiberloop_metric_description(m));
+		if (!t || PyList_Append(l, t) < 0) {
+			Py_XDECREF(t);
+			Py_CLEAR(l);
+		}
+		Py_XDECREF(t);
+	}
+	return l;
+}
+
+static PyObject *py_commands(PyObject *mod, PyObject *unused)
+{
+	const char *const *c = fiberloop_command_names();
+	PyObject *l = PyList_New(0);
+
+	for (; l && *c; c++) {
+		PyObject *s = PyUnicode_FromString(*c);
+		if (!s || PyList_Append(l, s) < 0)
+			Py_CLEAR(l);
+		Py_XDECREF(s);
+	}
+	return l;
+}
+
+static PyMethodDef module_methods[] = {
+	{ "run", py_run, METH_VARARGS, "run(spec, command, options) -> dict" },
+	{ "sweep", py_sweep, METH_VARARGS,
+	  "sweep(spec, axes, zip, command, options, db, workers) -> points" },
+	{ "results", py_results, METH_VARARGS, "results(db, wheres) -> (columns, rows)" },
+	{ "metrics", py_metrics, METH_NOARGS, "the metric vocabulary" },
+	{ "commands", py_commands, METH_NOARGS, "the command names" },
+	{ NULL, NULL, 0, NULL },
+};
+
+static struct PyModuleDef module = {
+	PyModuleDef_HEAD_INIT, "_fiberloop", "libfiberloop for Python (use the package 'fiberloop')",
+	-1, module_methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__fiberloop(void);
+PyMODINIT_FUNC PyInit__fiberloop(void)
+{
+	PyObject *m;
+
+	if (PyType_Ready(&SpecType) < 0 || !(m = PyModule_Create(&module)))
+		return NULL;
+	main_thread = PyThread_get_thread_ident();
+	FiberloopError = PyErr_NewExceptionWithDoc("fiberloop.FiberloopError",
+						   "a fiberloop run failed", NULL, NULL);
+	SpecError = PyErr_NewExceptionWithDoc(
+		"fiberloop.SpecError",
+		"a bad design or option: file, line, column and message of its first error "
+		"(as the command line prints it), text (every diagnostic), diagnostics",
+		Py_BuildValue("(OO)", FiberloopError, PyExc_ValueError), NULL);
+	InfeasibleError = PyErr_NewExceptionWithDoc(
+		"fiberloop.InfeasibleError", "the mapping does not fit, or no mapping was found",
+		FiberloopError, NULL);
+	Py_INCREF(&SpecType);
+	if (!FiberloopError || !SpecError || !InfeasibleError ||
+	    PyModule_AddObject(m, "Spec", (PyObject *)&SpecType) < 0 ||
+	    PyModule_AddObject(m, "FiberloopError", FiberloopError) < 0 ||
+	    PyModule_AddObject(m, "SpecError", SpecError) < 0 ||
+	    PyModule_AddObject(m, "InfeasibleError", InfeasibleError) < 0 ||
+	    PyModule_AddStringConstant(m, "version", fiberloop_version()) < 0) {
+		Py_DECREF(m);
+		return NULL;
+	}
+	Py_INCREF(FiberloopError);
+	Py_INCREF(SpecError);
+	Py_INCREF(InfeasibleError);
+	return m;
+}
