@@ -400,6 +400,8 @@ static int sweep_probe(const struct sweep_ctx *c, struct diag_list *dl)
 	}
 	spec_set_free(s);
 	diag_list_release(&tmp);
+	for (i = sw->design->n_overrides; i < c->n_ov; i++)   /* the axes', made here */
+		spec_override_release(&ov[i]);
 	free(ov);
 	return bad ? -1 : 0;
 }

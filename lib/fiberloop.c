@@ -824,19 +824,30 @@ const char *fiberloop_result_text(const fiberloop_result *r, size_t m)
 	return job_summary_text(&r->sum, (enum job_metric_id)m);
 }
 
+/* The summary's parts are the storage levels, then the tensors ("tensor.NAME"): the levels. */
+static size_t storage_levels(const fiberloop_result *r)
+{
+	size_t l = 0;
+
+	while (l < r->sum.n_levels &&
+	       strncmp(job_summary_level_name(&r->sum, (unsigned)l), "tensor.", 7))
+		l++;
+	return l;
+}
+
 size_t fiberloop_result_levels(const fiberloop_result *r)
 {
-	return r->sum.n_levels;
+	return storage_levels(r);
 }
 
 const char *fiberloop_result_level_name(const fiberloop_result *r, size_t l)
 {
-	return l < r->sum.n_levels ? job_summary_level_name(&r->sum, (unsigned)l) : NULL;
+	return l < storage_levels(r) ? job_summary_level_name(&r->sum, (unsigned)l) : NULL;
 }
 
 double fiberloop_result_level_energy_pj(const fiberloop_result *r, size_t l)
 {
-	return l < r->sum.n_levels ? r->sum.level_energy_pj[l] : NAN;
+	return l < storage_levels(r) ? r->sum.level_energy_pj[l] : NAN;
 }
 
 const char *fiberloop_result_mapping(const fiberloop_result *r)
