@@ -238,9 +238,10 @@ static void segment(const struct tech *t, double s, double rd, double ci, double
  * within the delay or below the energy found (by the least delay and energy
  * per length any spacing could have: segment()'s delay per length is
  * a/l + b + c l, at least b + 2 sqrt(a c); bounds lowered by a relative
- * 1e-9 against rounding) is passed over: the same wire, sooner.
+ * 1e-9 against rounding) is passed over: the same wire, sooner ('exhaustive'
+ * tries them all, for the tests).
  */
-static void repeated_wire(struct tech *t)
+static void repeated_wire(struct tech *t, bool exhaustive)
 {
 	double rd1 = inv_r(t, 1), ci1 = inv_cin(t, 1), co1 = inv_cout(t, 1);
 	double s_opt = sqrt(rd1 * t->rep.c / (t->rep.r * ci1));
@@ -260,7 +261,7 @@ static void repeated_wire(struct tech *t)
 		double e_min = (ci + co) * t->vdd * t->vdd / (4 * l_opt) + t->rep.c * t->vdd * t->vdd +
 			       t->vdd * s * t->w_min * I_SHORT * 1.0986 * tcl;
 
-		if (0.69 * tcl * (1 - 1e-9) > 1.3 * d0 || e_min * (1 - 1e-9) >= best_e)
+		if (!exhaustive && (0.69 * tcl * (1 - 1e-9) > 1.3 * d0 || e_min * (1 - 1e-9) >= best_e))
 			continue;
 		for (l = l_opt; l <= 4 * l_opt; l *= 1.02) {
 			double d, e;
@@ -279,7 +280,7 @@ static void repeated_wire(struct tech *t)
 
 static struct chain drive(const struct tech *t, double cin, double load);
 
-static void tech_init(const struct node_params *p, int ports, struct tech *t)
+static void tech_init(const struct node_params *p, int ports, bool exhaustive, struct tech *t)
 {
 	double F = p->nm / 1000.0;
 
@@ -317,7 +318,7 @@ static void tech_init(const struct node_params *p, int ports, struct tech *t)
 	t->w_eq = t->w_pre / 6;
 	t->w_max = 100 * F;
 	t->fo4 = 0.69 * inv_r(t, 1) * (4 * inv_cin(t, 1) + inv_cout(t, 1));
-	repeated_wire(t);
+	repeated_wire(t, exhaustive);
 	t->cnand = gate_c(t, 2 * t->w_min + t->n2p * t->w_min);
 	t->cd_bmux = 2 * drain_c(t, t->w_bmux);
 	t->e_sa = t->vdd * t->vdd *
@@ -862,7 +863,7 @@ int energy_sram_organize(double size_bytes, double block_bytes, int tech_nm, int
 
 	if (!p || size_bytes <= 0 || block_bytes <= 0 || n_banks < 1)
 		return -1;
-	tech_init(p, n_ports < 1 ? 1 : n_ports, &t);
+	tech_init(p, n_ports < 1 ? 1 : n_ports, exhaustive, &t);
 	if (!(exhaustive ? search_all : search_pruned)(&t, size_bytes / n_banks, block_bytes, &best))
 		return -1;
 	if (n_banks > 1) {
