@@ -48,6 +48,7 @@
 #include "energy/energy_int.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------------ the tables */
@@ -126,6 +127,10 @@ struct tech {
 	double e_sa;             /* a sense amplifier's latch, per read */
 	double cd_bmux;          /* the two drains a column mux adds to a bitline pair */
 	struct chain out, node;  /* a min-sized gate driving a repeated wire's first repeater */
+	/* hoisted out of the search */
+	double c_cell;           /* a bitline's capacitance per cell */
+	double bl_ln;            /* log(Vdd / (Vdd - Vsense)), the bitline's swing */
+	double sa_w;             /* the devices of one sense amplifier's column, um */
 };
 
 static double gate_c(const struct tech *t, double w)
@@ -209,10 +214,13 @@ static struct wire repeated_level(const struct node_params *p, double F)
 	return w;
 }
 
-/* A repeated segment of length 'l' um with repeaters of size 's': delay, energy. */
-static void segment(const struct tech *t, double s, double l, double *delay, double *energy)
+/*
+ * A repeated segment of length 'l' um with repeaters of size 's' (their
+ * resistance 'rd', input and output capacitance 'ci', 'co'): delay, energy.
+ */
+static void segment(const struct tech *t, double s, double rd, double ci, double co, double l,
+		    double *delay, double *energy)
 {
-	double rd = inv_r(t, s), ci = inv_cin(t, s), co = inv_cout(t, s);
 	double rw = t->rep.r * l, cw = t->rep.c * l;
 
 	double tc = rd * (co + cw + ci) + rw * ci + 0.55 * rw * cw;
@@ -226,26 +234,39 @@ static void segment(const struct tech *t, double s, double l, double *delay, dou
 /*
  * The semi-global repeated wire: Bakoglu's delay-optimal size and spacing,
  * then, among smaller and sparser repeaters, the lowest energy within 30%
- * more delay per length.
+ * more delay per length. A repeater size none of whose spacings can be
+ * within the delay or below the energy found (by the least delay and energy
+ * per length any spacing could have: segment()'s delay per length is
+ * a/l + b + c l, at least b + 2 sqrt(a c); bounds lowered by a relative
+ * 1e-9 against rounding) is passed over: the same wire, sooner ('exhaustive'
+ * tries them all, for the tests).
  */
-static void repeated_wire(struct tech *t)
+static void repeated_wire(struct tech *t, bool exhaustive)
 {
 	double rd1 = inv_r(t, 1), ci1 = inv_cin(t, 1), co1 = inv_cout(t, 1);
 	double s_opt = sqrt(rd1 * t->rep.c / (t->rep.r * ci1));
 	double l_opt = sqrt(2 * rd1 * (ci1 + co1) / (t->rep.r * t->rep.c));
 	double d0, e0, best_e, s, l;
 
-	segment(t, s_opt, l_opt, &d0, &e0);
+	segment(t, s_opt, inv_r(t, s_opt), inv_cin(t, s_opt), inv_cout(t, s_opt), l_opt, &d0, &e0);
 	d0 /= l_opt;
 	t->rep_t = d0;
 	t->rep_s = s_opt;
 	t->rep_e = best_e = e0 / l_opt;
 	t->rep_leak = inv_leak(t, s_opt * t->w_min, s_opt * t->w_min * t->n2p) / l_opt;
 	for (s = s_opt; s >= 1; s *= 0.95) {
+		double rd = inv_r(t, s), ci = inv_cin(t, s), co = inv_cout(t, s);
+		double tcl = rd * t->rep.c + t->rep.r * ci +
+			     2 * sqrt(rd * (co + ci) * 0.55 * t->rep.r * t->rep.c);
+		double e_min = (ci + co) * t->vdd * t->vdd / (4 * l_opt) + t->rep.c * t->vdd * t->vdd +
+			       t->vdd * s * t->w_min * I_SHORT * 1.0986 * tcl;
+
+		if (!exhaustive && (0.69 * tcl * (1 - 1e-9) > 1.3 * d0 || e_min * (1 - 1e-9) >= best_e))
+			continue;
 		for (l = l_opt; l <= 4 * l_opt; l *= 1.02) {
 			double d, e;
 
-			segment(t, s, l, &d, &e);
+			segment(t, s, rd, ci, co, l, &d, &e);
 			if (d / l > 1.3 * d0 || e / l >= best_e)
 				continue;
 			best_e = e / l;
@@ -259,7 +280,7 @@ static void repeated_wire(struct tech *t)
 
 static struct chain drive(const struct tech *t, double cin, double load);
 
-static void tech_init(const struct node_params *p, int ports, struct tech *t)
+static void tech_init(const struct node_params *p, int ports, bool exhaustive, struct tech *t)
 {
 	double F = p->nm / 1000.0;
 
@@ -297,7 +318,7 @@ static void tech_init(const struct node_params *p, int ports, struct tech *t)
 	t->w_eq = t->w_pre / 6;
 	t->w_max = 100 * F;
 	t->fo4 = 0.69 * inv_r(t, 1) * (4 * inv_cin(t, 1) + inv_cout(t, 1));
-	repeated_wire(t);
+	repeated_wire(t, exhaustive);
 	t->cnand = gate_c(t, 2 * t->w_min + t->n2p * t->w_min);
 	t->cd_bmux = 2 * drain_c(t, t->w_bmux);
 	t->e_sa = t->vdd * t->vdd *
@@ -307,6 +328,9 @@ static void tech_init(const struct node_params *p, int ports, struct tech *t)
 	t->out = drive(t, inv_cin(t, 1), inv_cin(t, t->rep_s));
 	t->out.e -= inv_cin(t, t->rep_s) * t->vdd * t->vdd;
 	t->node = t->out;
+	t->c_cell = drain_c(t, t->a_w) / 2 + t->cell_h * t->local.c;
+	t->bl_ln = log(t->vdd / (t->vdd - t->vs));
+	t->sa_w = 2 * t->w_iso + 2 * (t->w_sen + t->w_sep) + t->w_seen + t->w_samux;
 }
 
 /* ------------------------------------------------------------ circuits */
@@ -370,6 +394,12 @@ static int ilog2(double x)
 	return x <= 1 ? 0 : (int)ceil(log2(x));
 }
 
+/* ilog2() of an integer without log2(): the least m with 2^m >= x (0 for x <= 1). */
+static int clog2(long x)
+{
+	return x <= 1 ? 0 : 64 - __builtin_clzll((unsigned long long)(x - 1));
+}
+
 /*
  * Rows and columns of a subarray, the output bits of a mat and the mats
  * a read activates; false when the partition is not a valid one.
@@ -402,14 +432,14 @@ struct rc_parts {
 static void rc_parts_init(const struct tech *t, long rows, long cols, struct rc_parts *p)
 {
 	double R = (double)rows, C = (double)cols;
-	int addr_row = ilog2(R), k, blocks;
+	int addr_row = clog2(rows), k, blocks;
 
 	memset(p, 0, sizeof(*p));
 	p->R = R;
 	p->C = C;
 	p->sub_h = R * t->cell_h;
 	p->sub_w = C * t->cell_w + floor(C / STRAP_COLS) * 7.5 * t->F;
-	p->c_bl = R * (drain_c(t, t->a_w) / 2 + t->cell_h * t->local.c);
+	p->c_bl = R * t->c_cell;
 	p->r_bl = R * t->cell_h * t->local.r;
 	/* the row predecoder: blocks of up to 3 bits, one line of each switches */
 	blocks = (addr_row + 2) / 3;
@@ -446,7 +476,7 @@ static void evaluate(const struct tech *t, const struct org *o, const struct rc_
 	double t_dec, t_bl, t_sa, t_out, t_in;
 	double col_strip, row_strip, mat_w, mat_h, c_mux;
 	double cd_bmux = o->ndcm > 1 ? t->cd_bmux : 0;
-	int addr_row = ilog2(R), addr_bits;
+	int addr_row = clog2((long)R), addr_bits;
 	struct chain wl = p->wl, pre = p->pre, mux, out = t->out;
 
 	/* --- row decode and the four wordlines */
@@ -482,7 +512,7 @@ static void evaluate(const struct tech *t, const struct org *o, const struct rc_
 	e_sa = n_sa * t->e_sa;
 	leak_mat += n_sa * t->vdd * (t->w_seen * t->ioff + t->w_seen * t->ig) / 2;
 	t_bl = ((t->rn / t->n_w + t->rn / t->a_w) * (c_bl + cd_bmux) + p->r_bl * c_bl / 2) *
-	       log(t->vdd / (t->vdd - t->vs));
+	       t->bl_ln;
 	t_sa = t->sense_t;
 
 	/* --- output drivers: each output bit across the subarray on a repeated wire */
@@ -496,7 +526,7 @@ static void evaluate(const struct tech *t, const struct org *o, const struct rc_
 		    ((t->n_w + t->p_w) * t->ioff + t->a_w * t->ioff / 2 + (t->n_w + t->p_w) * t->ig / 2);
 
 	/* --- area: strips between the subarrays */
-	col_strip = ((double)o->do_mat + ilog2(o->ndcm) + ilog2(o->ndsam1 * o->ndsam2)) *
+	col_strip = ((double)o->do_mat + clog2(o->ndcm) + clog2(o->ndsam1 * o->ndsam2)) *
 		    t->semi.pitch +
 		    2 * (dev_area(t, C * (2 * t->w_pre + t->w_eq + (o->ndcm > 1 ? 2 * t->w_bmux : 0)) +
 			       sa_per_sub * (2 * t->w_iso + 2 * (t->w_sen + t->w_sep) + t->w_seen +
@@ -512,13 +542,13 @@ static void evaluate(const struct tech *t, const struct org *o, const struct rc_
 	 * lays them, each level of the tree along the wordlines has a link
 	 * spanning half the region it serves, along the bitlines a quarter.
 	 */
-	addr_bits = addr_row + ilog2(o->ndcm) + ilog2(o->ndsam1 * o->ndsam2) +
-		    ilog2((double)(o->mats_h * o->mats_v / o->act_mats));
+	addr_bits = addr_row + clog2(o->ndcm) + clog2(o->ndsam1 * o->ndsam2) +
+		    clog2(o->mats_h * o->mats_v / o->act_mats);
 	ev->bank_w = o->mats_h * mat_w + (o->mats_v > 1 ? (2.0 * out_bits + addr_bits) * t->semi.pitch : 0);
 	ev->bank_h = o->mats_v * mat_h + (o->mats_h > 1 ? (2.0 * out_bits + addr_bits) * t->semi.pitch : 0);
 	{
 		double path = 0, w = ev->bank_w / 2, h = ev->bank_h / 4;
-		int lh = ilog2((double)o->mats_h), lv = ilog2((double)o->mats_v);
+		int lh = clog2(o->mats_h), lv = clog2(o->mats_v);
 
 		int levels = lh + lv;
 		struct chain node = t->node;
@@ -567,11 +597,13 @@ static void evaluate(const struct tech *t, const struct org *o, const struct rc_
 
 /*
  * The best organization of one bank of 'bank_bytes' at technology 't'
- * (ED^2); false if none. The loops stop early where org_valid() would
- * refuse every partition further on (subarrays too short, too narrow, a
- * mat's output too small), so that only plausible partitions cost time.
+ * (ED^2), by evaluating every partition; false if none. The loops stop
+ * early where org_valid() would refuse every partition further on
+ * (subarrays too short, too narrow, a mat's output too small). This is the
+ * definition search_pruned() must agree with (the first partition in this
+ * order with the lowest cost wins); the model's tests compare the two.
  */
-static bool search(const struct tech *t, double bank_bytes, double block_bytes, struct eval *best)
+static bool search_all(const struct tech *t, double bank_bytes, double block_bytes, struct eval *best)
 {
 	long out_bits = (long)(block_bytes * 8);
 	double best_cost = HUGE_VAL, nspd;
@@ -616,6 +648,201 @@ static bool search(const struct tech *t, double bank_bytes, double block_bytes, 
 	return best_cost < HUGE_VAL;
 }
 
+/*
+ * The same search, cheaper: branch and bound. A subarray shape (Nspd, Ndwl,
+ * Ndbl) and a total multiplexing 2^k = Ndcm Ndsam1 Ndsam2 fix the mat's
+ * output, the mats a read activates and the address bits; a lower bound of
+ * the access time and of the read energy of every partition with them comes
+ * from the model's own formulas with the parts that depend on the drivers'
+ * sizes and on how 2^k is split left out or at their least (a driver's
+ * energy is at least its load's, its delay at least its widest stage's into
+ * the load; no multiplexer; the most column multiplexing 2^k allows). The
+ * shapes are visited by increasing bound, and a shape or a 2^k whose bound
+ * is above the best cost found so far is not evaluated: none of its
+ * partitions could be chosen. The bounds are lowered by a relative 1e-9,
+ * far more than the rounding of summing the same terms in another order, so
+ * that a bound is never above the cost it bounds. Among equal costs the
+ * partition first in search_all()'s order wins, as there.
+ */
+
+/* The length of the H-tree path across a bank 'bank_w' x 'bank_h' um of 'mats_h' x 'mats_v' mats. */
+static double htree_path(double bank_w, double bank_h, long mats_h, long mats_v)
+{
+	double path = 0, w = bank_w / 2, h = bank_h / 4;
+	int lh = clog2(mats_h), lv = clog2(mats_v);
+
+	for (; lh > 0; lh--, w /= 2)
+		path += w;
+	for (; lv > 0; lv--, h /= 2)
+		path += h;
+	return path;
+}
+
+/* A subarray shape, its place in search_all()'s order and what its partitions' bounds share. */
+struct shape {
+	double nspd, bound;
+	int a, b, order, addr_row, levels;
+	long rows, cols, mats_h, mats_v;
+	double sub_h, sub_w, row_strip, e_fixed, e_out, e_blr, t_fixed, strip_w;
+};
+
+static void shape_init(const struct tech *t, struct shape *g)
+{
+	double R = (double)g->rows, C = (double)g->cols, v2 = t->vdd * t->vdd;
+	double c_bl, c_wl, fanout = 0, t_pd = 0, lines = 0;
+	double r_smax = inv_r(t, t->w_max / t->w_min);
+	int j, blocks;
+
+	g->mats_h = (1L << g->a) / 2;
+	g->mats_v = (1L << g->b) / 2;
+	g->levels = clog2(g->mats_h) + clog2(g->mats_v);
+	g->addr_row = clog2(g->rows);
+	g->sub_h = R * t->cell_h;
+	g->sub_w = C * t->cell_w + floor(C / STRAP_COLS) * 7.5 * t->F;
+	c_bl = R * t->c_cell;
+	/* the predecoder: each line's load at least, and its last stage's delay */
+	blocks = (g->addr_row + 2) / 3;
+	for (j = 0; j < blocks; j++) {
+		int bits = g->addr_row / blocks + (j < g->addr_row % blocks);
+		double n_lines = (double)(1L << bits);
+		double load = 2 * R / n_lines * t->cnand + 2 * g->sub_h * t->semi.c;
+
+		lines += n_lines;
+		fanout += load * v2;
+		t_pd = fmax(t_pd, 0.69 * r_smax * load);
+	}
+	g->row_strip = lines * t->semi.pitch;
+	c_wl = C * (2 * gate_c(t, t->a_w) + t->cell_w * t->local.c);
+	/* decoder, wordlines and precharge at their loads; no multiplexer */
+	g->e_fixed = fanout + 4 * (c_wl * v2) +
+		     4 * ((C * (2 * gate_c(t, t->w_pre) + gate_c(t, t->w_eq)) +
+			   g->sub_w * t->local.c) * v2);
+	g->e_out = t->out.e + t->rep_e * g->sub_w;
+	g->e_blr = 4 * C * c_bl * 2 * t->vs * t->vdd;
+	/* decode, bitline (no column multiplexer's drains), sense, the driver out of the mat */
+	g->t_fixed = t_pd + t->fo4 + 0.69 * r_smax * c_wl + 0.38 * (g->sub_w * t->local.r) * c_wl +
+		     ((t->rn / t->n_w + t->rn / t->a_w) * c_bl + R * t->cell_h * t->local.r * c_bl / 2) *
+			     t->bl_ln +
+		     t->sense_t + t->out.t + t->rep_t * g->sub_w;
+	g->strip_w = C * (2 * t->w_pre + t->w_eq);
+}
+
+/*
+ * The lowest cost a partition of shape 'g' with total multiplexing 2^k can
+ * have (see above), or HUGE_VAL when org_valid() refuses them all.
+ */
+static double shape_bound(const struct tech *t, const struct shape *g, long out_bits, int k)
+{
+	long do_mat = 4 * g->cols / (1L << k), act;
+	double sa_min, e_sa, col_strip, bank_w, bank_h, path, read, access;
+	int addr_bits;
+
+	if (do_mat < 4)
+		return HUGE_VAL;
+	act = out_bits / do_mat;
+	if (act < 1 || act > g->mats_h)
+		return HUGE_VAL;
+	sa_min = ceil((double)g->cols / (double)(1L << (k < 8 ? k : 8)));
+	e_sa = 4 * sa_min * t->e_sa;
+	/* the strips and the bank, without the drivers' devices */
+	col_strip = ((double)do_mat + k) * t->semi.pitch +
+		    2 * (dev_area(t, g->strip_w + sa_min * t->sa_w + (double)do_mat / 4 * t->out.width) /
+			 g->sub_w);
+	addr_bits = g->addr_row + k + clog2(g->mats_h * g->mats_v / act);
+	bank_w = g->mats_h * (2 * g->sub_w + g->row_strip) +
+		 (g->mats_v > 1 ? (2.0 * out_bits + addr_bits) * t->semi.pitch : 0);
+	bank_h = g->mats_v * (2 * g->sub_h + col_strip) +
+		 (g->mats_h > 1 ? (2.0 * out_bits + addr_bits) * t->semi.pitch : 0);
+	path = htree_path(bank_w, bank_h, g->mats_h, g->mats_v);
+	read = act * (g->e_fixed + (double)do_mat * g->e_out + g->e_blr + e_sa) +
+	       (addr_bits + (double)out_bits) * g->levels * t->node.e +
+	       (addr_bits + (double)out_bits) * t->rep_e * path;
+	access = g->t_fixed + 2 * (g->levels * t->node.t + t->rep_t * path);
+	return access * access * read * (1 - 1e-9);
+}
+
+static bool search_pruned(const struct tech *t, double bank_bytes, double block_bytes,
+			  struct eval *best)
+{
+	long out_bits = (long)(block_bytes * 8);
+	double best_cost = HUGE_VAL, nspd;
+	struct shape shapes[9 * 9 * 9];
+	long best_order = -1;
+	int a, b, c, d, e, n = 0;
+
+	/* the shapes search_all() visits, in its order, and their bounds */
+	for (nspd = 1; nspd <= 256; nspd *= 2)
+		for (b = 1; b <= 9; b++) {
+			if (ceil(bank_bytes / (block_bytes * (1 << b) * nspd)) < 16)
+				break;
+			for (a = 1; a <= 9; a++) {
+				struct org o0 = { 1 << a, 1 << b, 1, 1, 1, nspd, 0, 0, 0, 0, 0, 0 };
+				struct shape *g = &shapes[n];
+				int k;
+
+				if (ceil(8 * block_bytes * nspd / (1 << a)) < 2)
+					break;
+				org_valid(bank_bytes, block_bytes, &o0);
+				if (o0.rows < 16 || o0.rows > 262144 || o0.cols > 262144)
+					continue;
+				g->nspd = nspd;
+				g->a = a;
+				g->b = b;
+				g->order = n;
+				g->rows = o0.rows;
+				g->cols = o0.cols;
+				shape_init(t, g);
+				g->bound = HUGE_VAL;
+				for (k = 0; k <= 24 && (1L << k) <= o0.cols; k++)
+					g->bound = fmin(g->bound, shape_bound(t, g, out_bits, k));
+				if (isnan(g->bound))
+					g->bound = -HUGE_VAL;
+				if (g->bound < HUGE_VAL)
+					n++;
+			}
+		}
+	/* by increasing bound while one is not above the best cost */
+	for (;;) {
+		struct shape *g = NULL;
+		double kb[25];
+		struct rc_parts rc;
+		int i, k;
+
+		for (i = 0; i < n; i++)
+			if (!isnan(shapes[i].nspd) && (!g || shapes[i].bound < g->bound))
+				g = &shapes[i];
+		if (!g || g->bound > best_cost)
+			break;
+		for (k = 0; k <= 24 && (1L << k) <= g->cols; k++)
+			kb[k] = shape_bound(t, g, out_bits, k);
+		rc_parts_init(t, g->rows, g->cols, &rc);
+		for (c = 0; c <= 8; c++)
+			for (d = 0; d <= 8; d++)
+				for (e = 0; e <= 8; e++) {
+					struct org o = { 1 << g->a, 1 << g->b, 1 << c, 1 << d,
+							 1 << e, g->nspd, 0, 0, 0, 0, 0, 0 };
+					long order = ((g->order * 9L + c) * 9 + d) * 9 + e;
+					struct eval ev;
+					double cost;
+
+					if (4 * g->cols < (1L << (c + d + e)) * 4)
+						break;
+					if (kb[c + d + e] > best_cost || !org_valid(bank_bytes, block_bytes, &o))
+						continue;
+					evaluate(t, &o, &rc, out_bits, &ev);
+					cost = ev.access * ev.access * ev.read;
+					if (cost < best_cost ||
+					    (best_order >= 0 && cost == best_cost && order < best_order)) {
+						best_cost = cost;
+						best_order = order;
+						*best = ev;
+					}
+				}
+		g->nspd = NAN;          /* visited */
+	}
+	return best_cost < HUGE_VAL;
+}
+
 static const struct node_params *node_at(int nm)
 {
 	size_t i;
@@ -626,8 +853,8 @@ static const struct node_params *node_at(int nm)
 	return NULL;
 }
 
-int energy_sram_model(double size_bytes, double block_bytes, int tech_nm, int n_banks,
-		      int n_ports, struct sram_result *out)
+int energy_sram_organize(double size_bytes, double block_bytes, int tech_nm, int n_banks,
+			 int n_ports, bool exhaustive, struct sram_result *out, struct sram_org *org)
 {
 	const struct node_params *p = node_at(tech_nm);
 	long out_bits = (long)(block_bytes * 8);
@@ -636,12 +863,12 @@ int energy_sram_model(double size_bytes, double block_bytes, int tech_nm, int n_
 
 	if (!p || size_bytes <= 0 || block_bytes <= 0 || n_banks < 1)
 		return -1;
-	tech_init(p, n_ports < 1 ? 1 : n_ports, &t);
-	if (!search(&t, size_bytes / n_banks, block_bytes, &best))
+	tech_init(p, n_ports < 1 ? 1 : n_ports, exhaustive, &t);
+	if (!(exhaustive ? search_all : search_pruned)(&t, size_bytes / n_banks, block_bytes, &best))
 		return -1;
 	if (n_banks > 1) {
 		/* banks on a near-square grid; address and data routed to a bank's edge */
-		int cols_b = 1 << ((ilog2(n_banks) + 1) / 2), rows_b = n_banks / cols_b;
+		int cols_b = 1 << ((clog2(n_banks) + 1) / 2), rows_b = n_banks / cols_b;
 		double w = cols_b * best.bank_w, h = rows_b * best.bank_h;
 		double l = (w - best.bank_w) / 2 + (h - best.bank_h) / 2;
 		double bits = 2.0 * out_bits + ilog2(size_bytes / block_bytes);
@@ -659,5 +886,20 @@ int energy_sram_model(double size_bytes, double block_bytes, int tech_nm, int n_
 	out->leak_w = best.leak;
 	out->area_m2 = best.area;
 	out->cycle_s = best.cycle;
+	if (org) {
+		org->nspd = best.o.nspd;
+		org->ndwl = best.o.ndwl;
+		org->ndbl = best.o.ndbl;
+		org->ndcm = best.o.ndcm;
+		org->ndsam1 = best.o.ndsam1;
+		org->ndsam2 = best.o.ndsam2;
+	}
 	return 0;
+}
+
+int energy_sram_model(double size_bytes, double block_bytes, int tech_nm, int n_banks,
+		      int n_ports, struct sram_result *out)
+{
+	return energy_sram_organize(size_bytes, block_bytes, tech_nm, n_banks, n_ports, false, out,
+				    NULL);
 }
