@@ -78,6 +78,13 @@ struct ectx {
 	int rc;                        /* -1 once an error was reported */
 	size_t n_sram, alloc_sram;
 	struct sram_memo *sram;        /* xmalloc'ed; freed with the context */
+	/*
+	 * The library's answer to the query being priced: its accuracy looks the
+	 * entry up, its estimate takes the value found (energy_price() clears it
+	 * before asking, so it never outlives one query).
+	 */
+	const struct equery *lib_q;
+	double lib_value;
 };
 
 /* ---------------------------------------------------------------- queries */

@@ -50,6 +50,7 @@ int energy_price(struct ectx *c, const struct equery *q, double *value,
 	struct strbuf not = STRBUF_INIT;
 	size_t i, j, n = 0;
 
+	c->lib_q = NULL;
 	for (i = 0; i < N_EST; i++) {
 		size_t before = not.len;
 		acc[i] = estimators[i]->accuracy(c, q, &not);

@@ -19,7 +19,19 @@ void ld_kpath_render(const struct kpath *p, struct strbuf *sb)
 			strbuf_addch(sb, '.');
 		strbuf_addstr(sb, p->key);
 	} else {
-		strbuf_addf(sb, "[%ld]", p->index);
+		/* by hand: a printf per index was most of a model run's path rendering */
+		char buf[24], *e = buf + sizeof(buf), *d = e;
+		unsigned long v = p->index < 0 ? 0UL - (unsigned long)p->index
+					       : (unsigned long)p->index;
+
+		*--d = ']';
+		do
+			*--d = (char)('0' + v % 10);
+		while ((v /= 10) != 0);
+		if (p->index < 0)
+			*--d = '-';
+		*--d = '[';
+		strbuf_add(sb, d, (size_t)(e - d));
 	}
 }
 
