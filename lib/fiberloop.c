@@ -211,6 +211,7 @@ struct fiberloop_spec {
 	/* the set last built, for the load options it was built with */
 	struct spec_set *set;
 	struct spec_load_options set_lo;
+	struct job_scratch *scratch;   /* the runs' memory, kept between them (one thread at a time) */
 };
 
 fiberloop_spec *fiberloop_spec_new(void)
@@ -334,6 +335,7 @@ void fiberloop_spec_free(fiberloop_spec *s)
 	fiberloop_spec_clear_overrides(s);
 	free(s->ovs);
 	spec_source_free(s->src);
+	job_scratch_free(s->scratch);
 	strlist_release(&s->vars);
 	strlist_release(&s->files);
 	strlist_release(&s->tensors);
@@ -681,6 +683,9 @@ fiberloop_result *fiberloop_run(fiberloop_spec *s, fiberloop_options *o, fiberlo
 	jo.want = o->document == DOC_NONE ? 0 : JOB_WANT_PRINT;
 	jo.files = (const char *const *)s->files.v;
 	jo.n_files = s->files.n;
+	if (!s->scratch)
+		s->scratch = job_scratch_new();
+	jo.scratch = s->scratch;
 	atomic_store(&o->stop, 0);
 	jo.map.stop = &o->stop;
 	if (o->poll) {

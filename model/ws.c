@@ -89,11 +89,16 @@ static size_t max_children(const struct spec_arch *a)
 	return n ? n : 1;
 }
 
-struct model_ws *model_ws_new(const struct spec_set *s, const struct model_options *opt,
-			      struct strbuf *err)
+/*
+ * Prepare the zeroed 'ws' for 's' and 'opt'. The scratch buffers it holds
+ * (kept by model_ws_reuse(): child_key, child_flag and their capacity
+ * max_children, the walk's state) are kept when big enough.
+ */
+static int ws_prepare(struct model_ws *ws, const struct spec_set *s,
+		      const struct model_options *opt, struct strbuf *err)
 {
 	static const struct model_options defaults = MODEL_OPTIONS_INIT;
-	struct model_ws *ws = xcalloc(1, sizeof(*ws));
+	size_t children = max_children(&s->arch);
 
 	ws->s = s;
 	ws->opt = opt ? *opt : defaults;
@@ -101,21 +106,59 @@ struct model_ws *model_ws_new(const struct spec_set *s, const struct model_optio
 	ws->n_tensors = s->workload.n_tensors;
 	ws->n_dims = s->workload.n_dims;
 	ws->preset = choose_preset(&ws->opt, err);
-	if (ws->preset < 0) {
-		free(ws);
-		return NULL;
-	}
+	if (ws->preset < 0)
+		return -1;
 	prepare_projections(ws);
 	ws->count_factor = model_count_range_factor(ws);
 	model_energy_prepare(ws);
 	model_sparse_prepare(ws);
 	ws->tile_head_size = offsetof(struct model_tile, fmt_capacity);
-	ws->max_children = max_children(&s->arch);
-	ws->child_key = xcalloc(ws->max_children, sizeof(*ws->child_key));
-	ws->child_flag = xcalloc(ws->max_children, sizeof(*ws->child_flag));
+	if (children > ws->max_children || !ws->child_key) {
+		free(ws->child_key);
+		free(ws->child_flag);
+		model_nest_walk_release(ws);
+		ws->max_children = children;
+		ws->child_key = xcalloc(children, sizeof(*ws->child_key));
+		ws->child_flag = xcalloc(children, sizeof(*ws->child_flag));
+	} else {   /* as calloc gave them */
+		memset(ws->child_key, 0, ws->max_children * sizeof(*ws->child_key));
+		memset(ws->child_flag, 0, ws->max_children * sizeof(*ws->child_flag));
+	}
 	model_nest_walk_init(ws);
 	if (ws->opt.footprint == MODEL_FOOTPRINT_EXACT && model_fp_init(ws) < 0) {
 		strbuf_setf(err, "exact footprints are not available in this build");
+		return -1;
+	}
+	return 0;
+}
+
+struct model_ws *model_ws_new(const struct spec_set *s, const struct model_options *opt,
+			      struct strbuf *err)
+{
+	return model_ws_reuse(NULL, s, opt, err);
+}
+
+struct model_ws *model_ws_reuse(struct model_ws *ws, const struct spec_set *s,
+				const struct model_options *opt, struct strbuf *err)
+{
+	if (!ws) {
+		ws = xcalloc(1, sizeof(*ws));
+	} else {
+		/* what depends on the old spec set goes; the scratch stays */
+		size_t children = ws->max_children;
+		int64_t *child_key = ws->child_key;
+		uint8_t *child_flag = ws->child_flag;
+		struct walk_state *walk = ws->walk;
+
+		model_fp_release(ws);
+		model_sparse_release(ws);
+		memset(ws, 0, sizeof(*ws));
+		ws->max_children = children;
+		ws->child_key = child_key;
+		ws->child_flag = child_flag;
+		ws->walk = walk;
+	}
+	if (ws_prepare(ws, s, opt, err) < 0) {
 		model_ws_free(ws);
 		return NULL;
 	}
