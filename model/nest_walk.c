@@ -80,24 +80,6 @@ struct walk_state {
 
 void model_nest_walk_init(struct model_ws *ws)
 {
-	struct walk_state *w = ws->walk;
-
-	if (w) {   /* kept by model_ws_reuse() for the same max_children: cleared as new */
-		struct slot *slots = w->slots;
-		unsigned alloc_slots = w->alloc_slots;
-		int64_t *offsets = w->offsets;
-		struct delta_desc (*class_delta)[SPEC_MAX_TENSORS] = w->class_delta;
-
-		memset(w, 0, sizeof(*w));
-		memset(slots, 0, sizeof(*slots));   /* the others are cleared as they are taken */
-		memset(offsets, 0, ws->max_children * SPEC_MAX_TENSOR_RANKS * sizeof(*offsets));
-		memset(class_delta, 0, WALK_MAX_CLASSES * sizeof(*class_delta));
-		w->slots = slots;
-		w->alloc_slots = alloc_slots;
-		w->offsets = offsets;
-		w->class_delta = class_delta;
-		return;
-	}
 	ws->walk = xcalloc(1, sizeof(*ws->walk));
 	ws->walk->offsets = xcalloc(ws->max_children * SPEC_MAX_TENSOR_RANKS,
 				    sizeof(int64_t));

@@ -90,7 +90,7 @@ static size_t max_children(const struct spec_arch *a)
 }
 
 /*
- * Prepare the zeroed 'ws' for 's' and 'opt'. The scratch buffers it holds
+ * Prepare the cleared 'ws' for 's' and 'opt'. The scratch buffers it holds
  * (kept by model_ws_reuse(): child_key, child_flag and their capacity
  * max_children, the walk's state) are kept when big enough.
  */
@@ -120,11 +120,9 @@ static int ws_prepare(struct model_ws *ws, const struct spec_set *s,
 		ws->max_children = children;
 		ws->child_key = xcalloc(children, sizeof(*ws->child_key));
 		ws->child_flag = xcalloc(children, sizeof(*ws->child_flag));
-	} else {   /* as calloc gave them */
-		memset(ws->child_key, 0, ws->max_children * sizeof(*ws->child_key));
-		memset(ws->child_flag, 0, ws->max_children * sizeof(*ws->child_flag));
 	}
-	model_nest_walk_init(ws);
+	if (!ws->walk)
+		model_nest_walk_init(ws);
 	if (ws->opt.footprint == MODEL_FOOTPRINT_EXACT && model_fp_init(ws) < 0) {
 		strbuf_setf(err, "exact footprints are not available in this build");
 		return -1;
@@ -144,19 +142,24 @@ struct model_ws *model_ws_reuse(struct model_ws *ws, const struct spec_set *s,
 	if (!ws) {
 		ws = xcalloc(1, sizeof(*ws));
 	} else {
-		/* what depends on the old spec set goes; the scratch stays */
-		size_t children = ws->max_children;
-		int64_t *child_key = ws->child_key;
-		uint8_t *child_flag = ws->child_flag;
-		struct walk_state *walk = ws->walk;
+		/*
+		 * What depends on the old spec set goes and is cleared as calloc
+		 * cleared it (50 KB). The per-mapping tables (loops, nest, tiles:
+		 * 400 KB), the scratch and the walk's state are left as an
+		 * evaluation leaves them for the next mapping: model_eval() sets
+		 * what it reads of them (a workspace evaluates mapping after
+		 * mapping in the mapper), and clearing them cost more than the
+		 * evaluation (tests/model/test_ws checks against fresh workspaces).
+		 */
+		unsigned l;
 
 		model_fp_release(ws);
 		model_sparse_release(ws);
-		memset(ws, 0, sizeof(*ws));
-		ws->max_children = children;
-		ws->child_key = child_key;
-		ws->child_flag = child_flag;
-		ws->walk = walk;
+		memset(ws, 0, offsetof(struct model_ws, loops));
+		memset(ws->lv, 0, offsetof(struct model_ws, nest) - offsetof(struct model_ws, lv));
+		memset(ws->tile_ext, 0, sizeof(ws->tile_ext));
+		for (l = 0; l < SPEC_MAX_LEVELS; l++)   /* the mesh neighbours are computed again */
+			ws->nb[l].valid = false;
 	}
 	if (ws_prepare(ws, s, opt, err) < 0) {
 		model_ws_free(ws);

@@ -112,8 +112,10 @@ static void test_reuse_designs(void)
 	static const unsigned order[] = { 0, 1, 2, 0, 2, 1, 1, 0 };
 	struct strbuf err = STRBUF_INIT;
 	struct model_ws *ws = NULL, *first = NULL, *fresh;
-	unsigned i, bad = 0, moved = 0;
+	unsigned i, k, bad = 0, moved = 0, evaluated = 0;
+	struct rng r;
 
+	rng_seed(&r, 7);
 	tb_mini(&designs[0]);
 	tb_simple_weight_stationary(&designs[1]);
 	tb_spmspm(&designs[2]);
@@ -131,13 +133,24 @@ static void test_reuse_designs(void)
 			first = ws;
 		moved += ws != first;
 		CU_ASSERT_PTR_EQUAL(model_ws_spec(ws), &d->s);
-		CU_ASSERT_EQUAL(model_eval(ws, &d->m, &a_), 0);
+		model_eval(ws, &d->m, &a_);   /* the design's mapping, later a random one */
 		fresh = model_ws_new(&d->s, &opt, NULL);
-		CU_ASSERT_EQUAL(model_eval(fresh, &d->m, &b_), 0);
-		model_ws_free(fresh);
+		model_eval(fresh, &d->m, &b_);
 		bad += result_diffs(&a_, &b_);
+		for (k = 0; k < 12; k++) {   /* mapping after mapping, whatever the last design left */
+			ws = model_ws_reuse(ws, &d->s, &opt, NULL);
+			CU_ASSERT_EQUAL_FATAL(tb_random_mapping(d, &r), 0);
+			model_eval(ws, &d->m, &a_);
+			model_eval(fresh, &d->m, &b_);
+			bad += result_diffs(&a_, &b_);
+			evaluated += a_.status == EVAL_OK;
+			ws = model_ws_reuse(ws, &designs[(order[i] + 1) % 3].s, NULL, NULL);
+			model_eval(ws, &designs[(order[i] + 1) % 3].m, &a_);
+		}
+		model_ws_free(fresh);
 	}
 	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT(evaluated > 20);
 	CU_ASSERT_EQUAL(moved, 0);   /* the same memory throughout */
 	{
 		struct model_options opt = MODEL_OPTIONS_INIT;
