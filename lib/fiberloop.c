@@ -211,7 +211,6 @@ struct fiberloop_spec {
 	/* the set last built, for the load options it was built with */
 	struct spec_set *set;
 	struct spec_load_options set_lo;
-	struct job_scratch *scratch;   /* the runs' memory, kept between them (one thread at a time) */
 };
 
 fiberloop_spec *fiberloop_spec_new(void)
@@ -335,7 +334,6 @@ void fiberloop_spec_free(fiberloop_spec *s)
 	fiberloop_spec_clear_overrides(s);
 	free(s->ovs);
 	spec_source_free(s->src);
-	job_scratch_free(s->scratch);
 	strlist_release(&s->vars);
 	strlist_release(&s->files);
 	strlist_release(&s->tensors);
@@ -354,6 +352,7 @@ struct fiberloop_options {
 	int (*poll)(void *arg);
 	void *poll_arg;
 	double poll_interval_s;
+	struct job_scratch *scratch;   /* the runs' memory, kept between them (one thread at a time) */
 };
 
 const char *const *fiberloop_command_names(void)
@@ -384,6 +383,9 @@ fiberloop_options *fiberloop_options_new(const char *command, fiberloop_error **
 
 void fiberloop_options_free(fiberloop_options *o)
 {
+	if (!o)
+		return;
+	job_scratch_free(o->scratch);
 	free(o);
 }
 
@@ -683,9 +685,9 @@ fiberloop_result *fiberloop_run(fiberloop_spec *s, fiberloop_options *o, fiberlo
 	jo.want = o->document == DOC_NONE ? 0 : JOB_WANT_PRINT;
 	jo.files = (const char *const *)s->files.v;
 	jo.n_files = s->files.n;
-	if (!s->scratch)
-		s->scratch = job_scratch_new();
-	jo.scratch = s->scratch;
+	if (!o->scratch)
+		o->scratch = job_scratch_new();
+	jo.scratch = o->scratch;
 	atomic_store(&o->stop, 0);
 	jo.map.stop = &o->stop;
 	if (o->poll) {

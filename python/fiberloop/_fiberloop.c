@@ -141,10 +141,6 @@ typedef struct {
 	PyObject_HEAD
 	fiberloop_spec *spec;
 	PyThread_type_lock lock;
-	/* the options of the last run, for the next with the same command and
-	 * (name, value) pairs (used under the lock, as the spec) */
-	PyObject *opt_command, *opt_pairs;
-	fiberloop_options *opts;
 } SpecObject;
 
 static int spec_init(SpecObject *self, PyObject *args, PyObject *kw)
@@ -161,9 +157,6 @@ static int spec_init(SpecObject *self, PyObject *args, PyObject *kw)
 static void spec_dealloc(SpecObject *self)
 {
 	fiberloop_spec_free(self->spec);
-	fiberloop_options_free(self->opts);
-	Py_XDECREF(self->opt_command);
-	Py_XDECREF(self->opt_pairs);
 	if (self->lock)
 		PyThread_free_lock(self->lock);
 	Py_TYPE(self)->tp_free((PyObject *)self);
@@ -507,36 +500,65 @@ static PyObject *py_set_result_type(PyObject *mod, PyObject *cls)
 }
 
 /*
- * The spec's options for 'command' and 'pairs', made again only when they
- * differ from the last run's (the same objects, or equal ones: no parsing
- * per evaluation). Called with the spec's lock held; NULL with an error.
+ * The thread's options for 'command' and 'pairs': made once per thread and
+ * (command, pairs) (no parsing per evaluation), kept in a dict of the
+ * thread-state dict (freed with the thread), at most THREAD_OPTIONS of them.
+ * They are the thread's, not the spec's, for they keep the model's memory
+ * between runs (fiberloop_run()): a few per thread, not one per spec. NULL
+ * with an error.
  */
-static fiberloop_options *spec_options(SpecObject *spec, PyObject *command, PyObject *pairs_in)
-{
-	fiberloop_options *o;
-	PyObject *pairs = PyTuple_Check(pairs_in) ? (Py_INCREF(pairs_in), pairs_in)
-						 : PySequence_Tuple(pairs_in);   /* kept: immutable */
-	int same = spec->opts != NULL;
+#define THREAD_OPTIONS 8
 
+static void options_capsule_free(PyObject *cap)
+{
+	fiberloop_options_free(PyCapsule_GetPointer(cap, "fiberloop.options"));
+}
+
+static fiberloop_options *thread_options(PyObject *command, PyObject *pairs_in)
+{
+	PyObject *td = PyThreadState_GetDict(), *cache, *key, *cap, *pairs;
+	fiberloop_options *o;
+
+	if (!td) {
+		PyErr_SetString(PyExc_RuntimeError, "no thread state");
+		return NULL;
+	}
+	if (!(cache = PyDict_GetItemString(td, "fiberloop._fiberloop.options"))) {   /* borrowed */
+		if (!(cache = PyDict_New()))
+			return NULL;
+		if (PyDict_SetItemString(td, "fiberloop._fiberloop.options", cache) < 0) {
+			Py_DECREF(cache);
+			return NULL;
+		}
+		Py_DECREF(cache);               /* the thread's dict holds it */
+	}
+	pairs = PyTuple_Check(pairs_in) ? (Py_INCREF(pairs_in), pairs_in)
+					: PySequence_Tuple(pairs_in);   /* a key: immutable */
 	if (!pairs)
 		return NULL;
-	if (same && (same = PyObject_RichCompareBool(spec->opt_command, command, Py_EQ)) > 0)
-		same = PyObject_RichCompareBool(spec->opt_pairs, pairs, Py_EQ);
-	if (same != 0) {
-		Py_DECREF(pairs);
-		return same < 0 ? NULL : spec->opts;
+	key = PyTuple_Pack(2, command, pairs);
+	Py_DECREF(pairs);
+	if (!key)
+		return NULL;
+	if ((cap = PyDict_GetItemWithError(cache, key))) {
+		Py_DECREF(key);
+		return PyCapsule_GetPointer(cap, "fiberloop.options");
 	}
-	if (!(o = make_options(PyUnicode_AsUTF8(command), pairs))) {
-		Py_DECREF(pairs);
+	if (PyErr_Occurred() || !(o = make_options(PyUnicode_AsUTF8(command), pairs_in))) {
+		Py_DECREF(key);                 /* an unhashable value, a bad option */
 		return NULL;
 	}
-	fiberloop_options_free(spec->opts);
-	Py_XDECREF(spec->opt_command);
-	Py_XDECREF(spec->opt_pairs);
-	spec->opts = o;
-	Py_INCREF(command);
-	spec->opt_command = command;
-	spec->opt_pairs = pairs;
+	if (!(cap = PyCapsule_New(o, "fiberloop.options", options_capsule_free))) {
+		fiberloop_options_free(o);
+		Py_DECREF(key);
+		return NULL;
+	}
+	if (PyDict_Size(cache) >= THREAD_OPTIONS)
+		PyDict_Clear(cache);
+	if (PyDict_SetItem(cache, key, cap) < 0)
+		o = NULL;
+	Py_DECREF(cap);                         /* the cache's (o lives as long) */
+	Py_DECREF(key);
 	return o;
 }
 
@@ -554,11 +576,9 @@ static PyObject *py_run(PyObject *mod, PyObject *args)
 
 	if (!PyArg_ParseTuple(args, "O!UO", &SpecType, &spec, &command, &pairs))
 		return NULL;
-	spec_lock(spec);
-	if (!(o = spec_options(spec, command, pairs))) {
-		PyThread_release_lock(spec->lock);
+	if (!(o = thread_options(command, pairs)))
 		return NULL;
-	}
+	spec_lock(spec);
 	/* an evaluation is over in microseconds: Ctrl-C then raises when it returns */
 	quick = PyUnicode_CompareWithASCIIString(command, "model") == 0;
 	if (!quick)
