@@ -294,6 +294,7 @@ void job_quiet_options(const struct job_options *o, const atomic_int *stop,
 	q->map.on_log_line = NULL;
 	q->map.split_ranks = false;
 	q->map.stop = stop;
+	q->scratch = NULL;   /* a thread's: the runner's workers bring their own */
 }
 
 /* Parse the design's files into a source and hash them. Returns 0 or -1 (dl). */
