@@ -118,10 +118,23 @@ struct job_options {
 	/* ipu (accel/): patterns drawn from the density model, and the percentile reported */
 	unsigned samples;
 	double percentile;
+	/* memory kept between the jobs of one thread (job_scratch_new()), or NULL */
+	struct job_scratch *scratch;
 };
 
 /* Defaults: text, print only, seed 1 for exec, 30 seeds, 1% and 3 standard errors. */
 void job_options_init(struct job_options *o, enum job_command command);
+
+/*
+ * What one thread keeps between its jobs: the model's workspace and result
+ * (about 2 MB, sized by the fixed limits of specs/spec.h), which a 'model'
+ * job with o->scratch set prepares again on this memory instead of
+ * allocating and freeing it each time (large blocks go back to the system
+ * on each free under glibc's defaults: ~100x the cost of an evaluation).
+ * Used by one thread at a time; job_scratch_free(NULL) is a no-op.
+ */
+struct job_scratch *job_scratch_new(void);
+void job_scratch_free(struct job_scratch *sc);
 
 #define JOB_MAX_OUT_FILES 4
 #define JOB_MAPPING_TEXT 1024

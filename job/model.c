@@ -30,6 +30,25 @@ static void model_outputs(const struct spec_set *s, const struct job_options *o,
 	}
 }
 
+struct job_scratch {
+	struct model_ws *ws;           /* prepared for the last job's spec set, or NULL */
+	struct model_result *result;
+};
+
+struct job_scratch *job_scratch_new(void)
+{
+	return xcalloc(1, sizeof(struct job_scratch));
+}
+
+void job_scratch_free(struct job_scratch *sc)
+{
+	if (!sc)
+		return;
+	model_ws_free(sc->ws);
+	free(sc->result);
+	free(sc);
+}
+
 enum job_status job_run_model(const struct spec_set *s, const struct job_options *o,
 			      struct job_summary *sum, struct job_outputs *out)
 {
@@ -44,12 +63,19 @@ enum job_status job_run_model(const struct spec_set *s, const struct job_options
 	job_model_options(o, &mo);
 	if (job_energy_prepare(s, o, &mo, &own, sum, out) != JOB_OK)
 		return sum->status;
-	ws = model_ws_new(s, &mo, &err);
+	if (o->scratch) {   /* the thread's memory, kept (a failed reuse frees the workspace) */
+		ws = o->scratch->ws = model_ws_reuse(o->scratch->ws, s, &mo, &err);
+		if (!o->scratch->result)
+			o->scratch->result = xmalloc(sizeof(*r));
+		r = o->scratch->result;
+	} else {
+		ws = model_ws_new(s, &mo, &err);
+		r = ws ? xmalloc(sizeof(*r)) : NULL;
+	}
 	if (!ws) {
 		energy_tables_free(own);
 		return job_fail_with(sum, JOB_BAD_INPUT, &err);
 	}
-	r = xmalloc(sizeof(*r));
 	if (model_eval(ws, s->mapping, r) < 0) {
 		job_fail(sum, JOB_INFEASIBLE, "infeasible mapping (%s): %s",
 			 model_status_name(r->status), r->reason);
@@ -57,8 +83,10 @@ enum job_status job_run_model(const struct spec_set *s, const struct job_options
 		job_summarize_model(s, o, s->mapping, r, sum);
 		model_outputs(s, o, r, out);
 	}
-	free(r);
-	model_ws_free(ws);
+	if (!o->scratch) {
+		free(r);
+		model_ws_free(ws);
+	}
 	energy_tables_free(own);
 	return sum->status;
 }

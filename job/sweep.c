@@ -176,6 +176,7 @@ static void sweep_describe(void *arg, uint64_t idx, unsigned k_row, struct job_r
 struct sweep_ws {
 	struct spec_override *ov;
 	size_t vi[JOB_MAX_INPUTS];
+	struct job_options opts;       /* the sweep's, with this worker's scratch */
 };
 
 static void *sweep_ws_new(void *arg)
@@ -187,6 +188,8 @@ static void *sweep_ws_new(void *arg)
 	w->ov = xcalloc(c->n_ov + 1, sizeof(*w->ov));
 	for (k = 0; k < c->n_ov; k++)
 		w->ov[k] = (struct spec_override)SPEC_OVERRIDE_INIT;
+	w->opts = c->opts;
+	w->opts.scratch = job_scratch_new();
 	return w;
 }
 
@@ -199,6 +202,7 @@ static void sweep_ws_free(void *arg, void *ws)
 	for (k = c->sw->design->n_overrides; k < c->n_ov; k++)   /* the axes', made here */
 		spec_override_release(&w->ov[k]);
 	free(w->ov);
+	job_scratch_free(w->opts.scratch);
 	free(w);
 }
 
@@ -272,7 +276,7 @@ static bool sweep_run_point(void *arg, void *ws, uint64_t idx, struct job_summar
 	struct sweep_ws *w = ws;
 
 	point_overrides(c, idx, w->ov, w->vi);
-	return job_run_built(c->src, &c->lo, w->ov, c->n_ov, &c->opts, c->stop, sum);
+	return job_run_built(c->src, &c->lo, w->ov, c->n_ov, &w->opts, c->stop, sum);
 }
 
 /* The options every point runs with: the command's, printing nothing, one mapper thread. */
@@ -290,6 +294,7 @@ void job_quiet_options(const struct job_options *o, const atomic_int *stop,
 	q->map.on_log_line = NULL;
 	q->map.split_ranks = false;
 	q->map.stop = stop;
+	q->scratch = NULL;   /* a thread's: the runner's workers bring their own */
 }
 
 /* Parse the design's files into a source and hash them. Returns 0 or -1 (dl). */

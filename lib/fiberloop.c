@@ -352,6 +352,7 @@ struct fiberloop_options {
 	int (*poll)(void *arg);
 	void *poll_arg;
 	double poll_interval_s;
+	struct job_scratch *scratch;   /* the runs' memory, kept between them (one thread at a time) */
 };
 
 const char *const *fiberloop_command_names(void)
@@ -382,6 +383,9 @@ fiberloop_options *fiberloop_options_new(const char *command, fiberloop_error **
 
 void fiberloop_options_free(fiberloop_options *o)
 {
+	if (!o)
+		return;
+	job_scratch_free(o->scratch);
 	free(o);
 }
 
@@ -681,6 +685,9 @@ fiberloop_result *fiberloop_run(fiberloop_spec *s, fiberloop_options *o, fiberlo
 	jo.want = o->document == DOC_NONE ? 0 : JOB_WANT_PRINT;
 	jo.files = (const char *const *)s->files.v;
 	jo.n_files = s->files.n;
+	if (!o->scratch)
+		o->scratch = job_scratch_new();
+	jo.scratch = o->scratch;
 	atomic_store(&o->stop, 0);
 	jo.map.stop = &o->stop;
 	if (o->poll) {

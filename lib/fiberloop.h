@@ -187,6 +187,9 @@ FIBERLOOP_API const char *const *fiberloop_command_names(void);
  * Returns the result of a run that went through (status FIBERLOOP_OK, or
  * FIBERLOOP_MISMATCH for validate and exec), or NULL with *err: a bad
  * design (its located diagnostics), an infeasible mapping, a stop.
+ * The options keep the model's memory (about 1 MB resident) from one run
+ * to the next, whatever the design: a loop of runs with one options object
+ * allocates it once; fiberloop_options_free() gives it back.
  */
 FIBERLOOP_API __fl_give fiberloop_result *fiberloop_run(__fl_keep fiberloop_spec *s,
 							 __fl_keep fiberloop_options *o,

@@ -308,6 +308,17 @@ struct model_ws *model_ws_new(const struct spec_set *s, const struct model_optio
 			      struct strbuf *err);
 
 /*
+ * model_ws_new() for 's' and 'opt' on the memory of 'ws' (from model_ws_new()
+ * or model_ws_reuse(), or NULL): the workspace is prepared afresh, as a new
+ * one would be, but its buffers (about 1 MB with the fixed-size tables) are
+ * kept, so that a caller evaluating one design after another on a thread
+ * allocates them once. Takes 'ws': returns it prepared, or NULL with 'ws'
+ * freed and the reason in 'err' as model_ws_new().
+ */
+struct model_ws *model_ws_reuse(struct model_ws *ws, const struct spec_set *s,
+				const struct model_options *opt, struct strbuf *err);
+
+/*
  * Evaluate mapping 'm' (derived by spec_mapping_derive(), same levels and
  * dimensions as the spec set). Writes 'out' completely; does not allocate.
  * Returns 0 when out->status is EVAL_OK, else -1 (infeasible mapping).

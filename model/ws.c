@@ -89,11 +89,16 @@ static size_t max_children(const struct spec_arch *a)
 	return n ? n : 1;
 }
 
-struct model_ws *model_ws_new(const struct spec_set *s, const struct model_options *opt,
-			      struct strbuf *err)
+/*
+ * Prepare the cleared 'ws' for 's' and 'opt'. The scratch buffers it holds
+ * (kept by model_ws_reuse(): child_key, child_flag and their capacity
+ * max_children, the walk's state) are kept when big enough.
+ */
+static int ws_prepare(struct model_ws *ws, const struct spec_set *s,
+		      const struct model_options *opt, struct strbuf *err)
 {
 	static const struct model_options defaults = MODEL_OPTIONS_INIT;
-	struct model_ws *ws = xcalloc(1, sizeof(*ws));
+	size_t children = max_children(&s->arch);
 
 	ws->s = s;
 	ws->opt = opt ? *opt : defaults;
@@ -101,21 +106,62 @@ struct model_ws *model_ws_new(const struct spec_set *s, const struct model_optio
 	ws->n_tensors = s->workload.n_tensors;
 	ws->n_dims = s->workload.n_dims;
 	ws->preset = choose_preset(&ws->opt, err);
-	if (ws->preset < 0) {
-		free(ws);
-		return NULL;
-	}
+	if (ws->preset < 0)
+		return -1;
 	prepare_projections(ws);
 	ws->count_factor = model_count_range_factor(ws);
 	model_energy_prepare(ws);
 	model_sparse_prepare(ws);
 	ws->tile_head_size = offsetof(struct model_tile, fmt_capacity);
-	ws->max_children = max_children(&s->arch);
-	ws->child_key = xcalloc(ws->max_children, sizeof(*ws->child_key));
-	ws->child_flag = xcalloc(ws->max_children, sizeof(*ws->child_flag));
-	model_nest_walk_init(ws);
+	if (children > ws->max_children || !ws->child_key) {
+		free(ws->child_key);
+		free(ws->child_flag);
+		model_nest_walk_release(ws);
+		ws->max_children = children;
+		ws->child_key = xcalloc(children, sizeof(*ws->child_key));
+		ws->child_flag = xcalloc(children, sizeof(*ws->child_flag));
+	}
+	if (!ws->walk)
+		model_nest_walk_init(ws);
 	if (ws->opt.footprint == MODEL_FOOTPRINT_EXACT && model_fp_init(ws) < 0) {
 		strbuf_setf(err, "exact footprints are not available in this build");
+		return -1;
+	}
+	return 0;
+}
+
+struct model_ws *model_ws_new(const struct spec_set *s, const struct model_options *opt,
+			      struct strbuf *err)
+{
+	return model_ws_reuse(NULL, s, opt, err);
+}
+
+struct model_ws *model_ws_reuse(struct model_ws *ws, const struct spec_set *s,
+				const struct model_options *opt, struct strbuf *err)
+{
+	if (!ws) {
+		ws = xcalloc(1, sizeof(*ws));
+	} else {
+		/*
+		 * What depends on the old spec set goes and is cleared as calloc
+		 * cleared it (50 KB). The per-mapping tables (loops, nest, tiles:
+		 * 400 KB), the scratch and the walk's state are left as an
+		 * evaluation leaves them for the next mapping: model_eval() sets
+		 * what it reads of them (a workspace evaluates mapping after
+		 * mapping in the mapper), and clearing them cost more than the
+		 * evaluation (tests/model/test_ws checks against fresh workspaces).
+		 */
+		unsigned l;
+
+		model_fp_release(ws);
+		model_sparse_release(ws);
+		memset(ws, 0, offsetof(struct model_ws, loops));
+		memset(ws->lv, 0, offsetof(struct model_ws, nest) - offsetof(struct model_ws, lv));
+		memset(ws->tile_ext, 0, sizeof(ws->tile_ext));
+		for (l = 0; l < SPEC_MAX_LEVELS; l++)   /* the mesh neighbours are computed again */
+			ws->nb[l].valid = false;
+	}
+	if (ws_prepare(ws, s, opt, err) < 0) {
 		model_ws_free(ws);
 		return NULL;
 	}

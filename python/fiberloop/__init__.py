@@ -55,6 +55,9 @@ def _option(name, value):
     return (name.replace("_", "-"), str(value))
 
 
+_NO_DOCUMENT = (("document", "none"),)
+
+
 def _units(columns):
     """{column: unit} of the columns the vocabulary names (energy_pj.LEVEL: pJ)."""
     units = {}
@@ -116,14 +119,19 @@ class Spec:
         """Run 'command' (model, map, exec, validate, check, ipu, stpu) with the command
         line's options (threads=2, algorithm='random', seed=3, ...); detail=False skips the
         JSON document (then no .levels/.tensors/.document), the cheapest."""
-        opts = [_option(k, v) for k, v in options.items()]
-        if not detail:
-            opts.append(("document", "none"))
-        return Result(_c.run(self._c, command, opts))
+        if options:
+            opts = tuple(_option(k, v) for k, v in options.items())
+            if not detail:
+                opts += _NO_DOCUMENT
+        else:
+            opts = () if detail else _NO_DOCUMENT
+        return _c.run(self._c, command, opts)   # the same options are parsed once
 
-    def model(self, **options):
+    def model(self, detail=True, **options):
         """Evaluate the design's mapping (fiberloop model)."""
-        return self.run("model", **options)
+        if options:
+            return self.run("model", detail, **options)
+        return _c.run(self._c, "model", () if detail else _NO_DOCUMENT)
 
     def map(self, **options):
         """Search the mapspace (fiberloop map); Ctrl-C stops the search."""
@@ -157,28 +165,19 @@ def load(*sources, vars=None, tensors=None, **overrides):
     return Spec(*sources, vars=vars, tensors=tensors, **overrides)
 
 
-class Result:
+class Result(_c.Result):
     """What a run gave: each metric of the vocabulary the design's kind provides is an
-    attribute (r.energy_pj, r.cycles, r.speedup ...); kind, command, status, mapping;
-    levels and tensors as DataFrames; document (the JSON of --format json); to_dict()."""
+    attribute (r.energy_pj, r.cycles, r.speedup ...; None for one it does not give); kind,
+    command, status, mapping, warnings; levels and tensors as DataFrames; document (the
+    JSON of --format json); to_dict(). Values are made from the run's result when read."""
 
-    def __init__(self, raw):
-        self._raw = raw
-        self._doc = None
-        self.kind = raw["kind"]
-        self.command = raw["command"]
-        self.status = raw["status"]
-        self.mapping = raw["mapping"]
-        self.metrics = raw["metrics"]
-        self.warnings = raw["warnings"]
-
-    def __getattr__(self, name):
-        m = self.__dict__.get("metrics")
-        if m is not None and name in m:
-            return m[name]
-        if name in _METRICS:
-            return None        # a metric this kind of design does not give
-        raise AttributeError(name)
+    @property
+    def metrics(self):
+        """{metric: value} of every metric the run gave."""
+        m = self.__dict__.get("_metrics_d")
+        if m is None:
+            m = self.__dict__["_metrics_d"] = self._metrics()
+        return m
 
     def __dir__(self):
         return sorted(set(super().__dir__()) | set(self.metrics))
@@ -186,28 +185,29 @@ class Result:
     @property
     def level_energy_pj(self):
         """{level: energy in pJ}, innermost first."""
-        return dict(self._raw["levels"])
+        return dict(self._levels())
 
     @property
     def document(self):
         """The JSON document the command line prints with --format json (a dict)."""
-        if self._doc is None:
-            text = self._raw["document"]
+        doc = self.__dict__.get("_doc")
+        if doc is None:
+            text = self._document()
             if not text:
                 raise FiberloopError("no document: the run was made with detail=False")
-            self._doc = json.loads(text)
-        return self._doc
+            doc = self.__dict__["_doc"] = json.loads(text)
+        return doc
 
     @property
     def text(self):
-        return self._raw["document"]
+        return self._document()
 
     def to_dict(self):
         """The row 'fiberloop results' would show: kind, command, status, every metric
         given, energy_pj.LEVEL per level, mapping."""
         d = {"kind": self.kind, "command": self.command, "status": self.status}
         d.update(self.metrics)
-        for name, e in self._raw["levels"]:
+        for name, e in self._levels():
             d["energy_pj." + name] = e
         d["mapping"] = self.mapping
         return d
@@ -216,13 +216,13 @@ class Result:
     def levels(self):
         """Per level (innermost first): the document's scalar fields, else name and energy."""
         import pandas as pd
-        doc = self.document if self._raw["document"] else {}
+        doc = self.document if self._document() else {}
         rows = doc.get("levels") if isinstance(doc, dict) else None
         if rows:
             df = pd.DataFrame([{k: v for k, v in l.items()
                                 if not isinstance(v, (dict, list))} for l in rows])
         else:
-            df = pd.DataFrame(self._raw["levels"], columns=["name", "energy_pj"])
+            df = pd.DataFrame(self._levels(), columns=["name", "energy_pj"])
         df.attrs["units"] = _units(df.columns)
         return df
 
@@ -253,6 +253,9 @@ class Result:
     def __repr__(self):
         shown = ", ".join("%s=%r" % kv for kv in list(self.metrics.items())[:4])
         return "<fiberloop.Result %s %s: %s>" % (self.kind, self.command, shown)
+
+
+_c._set_result_type(Result)
 
 
 def results(db, where=()):

@@ -325,75 +325,270 @@ static PyObject *metric_value(const fiberloop_result *r, size_t m)
 	return PyFloat_FromDouble(fiberloop_result_real(r, m));
 }
 
-/* The result as a dict: kind, command, status, metrics {name: value}, levels, mapping,
- * document, warnings. */
-static PyObject *result_dict(const fiberloop_result *r)
-{
-	PyObject *metrics = PyDict_New(), *levels = PyList_New(0), *d = NULL;
-	size_t m, l, len;
-	const char *doc;
+/*
+ * A run's result: it keeps the fiberloop_result and makes Python values
+ * only of what is read (a metric as an attribute: r.energy_pj; None for a
+ * metric of the vocabulary the design's kind does not give). The package's
+ * Result derives from it.
+ */
+typedef struct {
+	PyObject_HEAD
+	PyObject *dict;                /* a subclass's attributes */
+	fiberloop_result *r;
+} ResultObject;
 
-	if (!metrics || !levels)
-		goto out;
-	for (m = 0; m < fiberloop_metric_count(); m++) {
+static PyObject *metric_index;      /* {name: index} of the metrics that are not per level */
+static PyTypeObject ResultType;
+static PyTypeObject *result_type = &ResultType;   /* _set_result_type() */
+
+static void result_dealloc(ResultObject *self)
+{
+	PyObject_GC_UnTrack(self);
+	Py_CLEAR(self->dict);
+	fiberloop_result_free(self->r);
+	Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int result_traverse(ResultObject *self, visitproc visit, void *arg)
+{
+	Py_VISIT(self->dict);
+	return 0;
+}
+
+static int result_clear(ResultObject *self)
+{
+	Py_CLEAR(self->dict);
+	return 0;
+}
+
+static PyObject *result_getattro(PyObject *self, PyObject *name)
+{
+	PyObject *v = PyObject_GenericGetAttr(self, name), *m;
+	const fiberloop_result *r = ((ResultObject *)self)->r;
+	size_t i;
+
+	if (v || !PyErr_ExceptionMatches(PyExc_AttributeError) ||
+	    !(m = PyDict_GetItemWithError(metric_index, name)))
+		return v;
+	PyErr_Clear();
+	i = PyLong_AsSize_t(m);
+	if (!r || !fiberloop_result_has(r, i))
+		Py_RETURN_NONE;       /* a metric this kind of design does not give */
+	return metric_value(r, i);
+}
+
+/* {name: value} of every metric the result has (not per level). */
+static PyObject *result_metrics(ResultObject *self, PyObject *unused)
+{
+	PyObject *d = PyDict_New();
+	size_t m;
+
+	for (m = 0; d && self->r && m < fiberloop_metric_count(); m++) {
 		PyObject *v;
-		if (fiberloop_metric_per_level(m) || !fiberloop_result_has(r, m))
+		if (fiberloop_metric_per_level(m) || !fiberloop_result_has(self->r, m))
 			continue;
-		if (!(v = metric_value(r, m)) ||
-		    PyDict_SetItemString(metrics, fiberloop_metric_name(m), v) < 0) {
+		if (!(v = metric_value(self->r, m)) ||
+		    PyDict_SetItemString(d, fiberloop_metric_name(m), v) < 0) {
 			Py_XDECREF(v);
-			goto out;
+			Py_CLEAR(d);
 		}
-		Py_DECREF(v);
+		Py_XDECREF(v);
 	}
-	for (l = 0; l < fiberloop_result_levels(r); l++) {
-		PyObject *t = Py_BuildValue("(sd)", fiberloop_result_level_name(r, l),
-					    fiberloop_result_level_energy_pj(r, l));
-		if (!t || PyList_Append(levels, t) < 0) {
-			Py_XDECREF(t);
-			goto out;
-		}
-		Py_DECREF(t);
-	}
-	doc = fiberloop_result_document(r, &len);
-	d = Py_BuildValue("{s:s,s:s,s:s,s:O,s:O,s:s,s:s#,s:s}",
-			  "kind", fiberloop_result_kind(r),
-			  "command", fiberloop_result_command(r),
-			  "status", fiberloop_result_status(r) == FIBERLOOP_OK ? "ok" : "mismatch",
-			  "metrics", metrics, "levels", levels,
-			  "mapping", fiberloop_result_mapping(r),
-			  "document", doc, (Py_ssize_t)len,
-			  "warnings", fiberloop_result_warnings(r));
-out:
-	Py_XDECREF(metrics);
-	Py_XDECREF(levels);
 	return d;
 }
 
-/* run(spec, command, options) -> dict */
+/* [(level, energy_pj)], innermost first. */
+static PyObject *result_levels(ResultObject *self, PyObject *unused)
+{
+	PyObject *levels = PyList_New(0);
+	size_t l;
+
+	for (l = 0; levels && self->r && l < fiberloop_result_levels(self->r); l++) {
+		PyObject *t = Py_BuildValue("(sd)", fiberloop_result_level_name(self->r, l),
+					    fiberloop_result_level_energy_pj(self->r, l));
+		if (!t || PyList_Append(levels, t) < 0)
+			Py_CLEAR(levels);
+		Py_XDECREF(t);
+	}
+	return levels;
+}
+
+/* The document's text ("" when the run was made without one). */
+static PyObject *result_document_text(ResultObject *self, PyObject *unused)
+{
+	size_t len = 0;
+	const char *doc = self->r ? fiberloop_result_document(self->r, &len) : NULL;
+
+	return PyUnicode_FromStringAndSize(doc ? doc : "", doc ? (Py_ssize_t)len : 0);
+}
+
+static PyObject *str_or_empty(const char *s)
+{
+	return PyUnicode_FromString(s ? s : "");
+}
+
+static PyObject *result_get_kind(ResultObject *self, void *unused)
+{
+	return str_or_empty(self->r ? fiberloop_result_kind(self->r) : NULL);
+}
+
+static PyObject *result_get_command(ResultObject *self, void *unused)
+{
+	return str_or_empty(self->r ? fiberloop_result_command(self->r) : NULL);
+}
+
+static PyObject *result_get_status(ResultObject *self, void *unused)
+{
+	return PyUnicode_FromString(self->r && fiberloop_result_status(self->r) != FIBERLOOP_OK
+				    ? "mismatch" : "ok");
+}
+
+static PyObject *result_get_mapping(ResultObject *self, void *unused)
+{
+	return str_or_empty(self->r ? fiberloop_result_mapping(self->r) : NULL);
+}
+
+static PyObject *result_get_warnings(ResultObject *self, void *unused)
+{
+	return str_or_empty(self->r ? fiberloop_result_warnings(self->r) : NULL);
+}
+
+static PyGetSetDef result_getset[] = {
+	{ "kind", (getter)result_get_kind, NULL, "the design's kind: timeloop, ipu, stpu", NULL },
+	{ "command", (getter)result_get_command, NULL, "the command run", NULL },
+	{ "status", (getter)result_get_status, NULL, "ok, or mismatch (validate)", NULL },
+	{ "mapping", (getter)result_get_mapping, NULL, "the mapping, outermost level first", NULL },
+	{ "warnings", (getter)result_get_warnings, NULL, "the run's warnings, as text", NULL },
+	{ "__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
+};
+
+static PyMethodDef result_methods[] = {
+	{ "_metrics", (PyCFunction)result_metrics, METH_NOARGS, "{metric: value}" },
+	{ "_levels", (PyCFunction)result_levels, METH_NOARGS, "[(level, energy_pj)]" },
+	{ "_document", (PyCFunction)result_document_text, METH_NOARGS, "the document's text" },
+	{ NULL, NULL, 0, NULL },
+};
+
+static PyTypeObject ResultType = {
+	PyVarObject_HEAD_INIT(NULL, 0)
+	.tp_name = "fiberloop._fiberloop.Result",
+	.tp_basicsize = sizeof(ResultObject),
+	.tp_dictoffset = offsetof(ResultObject, dict),
+	.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+	.tp_doc = "a run's result (libfiberloop's fiberloop_result)",
+	.tp_dealloc = (destructor)result_dealloc,
+	.tp_traverse = (traverseproc)result_traverse,
+	.tp_clear = (inquiry)result_clear,
+	.tp_getattro = result_getattro,
+	.tp_getset = result_getset,
+	.tp_methods = result_methods,
+};
+
+/* _set_result_type(cls): run() returns instances of cls (a subclass of Result). */
+static PyObject *py_set_result_type(PyObject *mod, PyObject *cls)
+{
+	if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &ResultType)) {
+		PyErr_SetString(PyExc_TypeError, "a subclass of _fiberloop.Result");
+		return NULL;
+	}
+	Py_INCREF(cls);
+	if (result_type != &ResultType)
+		Py_DECREF(result_type);
+	result_type = (PyTypeObject *)cls;
+	Py_RETURN_NONE;
+}
+
+/*
+ * The thread's options for 'command' and 'pairs': made once per thread and
+ * (command, pairs) (no parsing per evaluation), kept in a dict of the
+ * thread-state dict (freed with the thread), at most THREAD_OPTIONS of them.
+ * They are the thread's, not the spec's, for they keep the model's memory
+ * between runs (fiberloop_run()): a few per thread, not one per spec. NULL
+ * with an error.
+ */
+#define THREAD_OPTIONS 8
+
+static void options_capsule_free(PyObject *cap)
+{
+	fiberloop_options_free(PyCapsule_GetPointer(cap, "fiberloop.options"));
+}
+
+static fiberloop_options *thread_options(PyObject *command, PyObject *pairs_in)
+{
+	PyObject *td = PyThreadState_GetDict(), *cache, *key, *cap, *pairs;
+	fiberloop_options *o;
+
+	if (!td) {
+		PyErr_SetString(PyExc_RuntimeError, "no thread state");
+		return NULL;
+	}
+	if (!(cache = PyDict_GetItemString(td, "fiberloop._fiberloop.options"))) {   /* borrowed */
+		if (!(cache = PyDict_New()))
+			return NULL;
+		if (PyDict_SetItemString(td, "fiberloop._fiberloop.options", cache) < 0) {
+			Py_DECREF(cache);
+			return NULL;
+		}
+		Py_DECREF(cache);               /* the thread's dict holds it */
+	}
+	pairs = PyTuple_Check(pairs_in) ? (Py_INCREF(pairs_in), pairs_in)
+					: PySequence_Tuple(pairs_in);   /* a key: immutable */
+	if (!pairs)
+		return NULL;
+	key = PyTuple_Pack(2, command, pairs);
+	Py_DECREF(pairs);
+	if (!key)
+		return NULL;
+	if ((cap = PyDict_GetItemWithError(cache, key))) {
+		Py_DECREF(key);
+		return PyCapsule_GetPointer(cap, "fiberloop.options");
+	}
+	if (PyErr_Occurred() || !(o = make_options(PyUnicode_AsUTF8(command), pairs_in))) {
+		Py_DECREF(key);                 /* an unhashable value, a bad option */
+		return NULL;
+	}
+	if (!(cap = PyCapsule_New(o, "fiberloop.options", options_capsule_free))) {
+		fiberloop_options_free(o);
+		Py_DECREF(key);
+		return NULL;
+	}
+	if (PyDict_Size(cache) >= THREAD_OPTIONS)
+		PyDict_Clear(cache);
+	if (PyDict_SetItem(cache, key, cap) < 0)
+		o = NULL;
+	Py_DECREF(cap);                         /* the cache's (o lives as long) */
+	Py_DECREF(key);
+	return o;
+}
+
+/* run(spec, command, options) -> Result */
 static PyObject *py_run(PyObject *mod, PyObject *args)
 {
 	SpecObject *spec;
-	const char *command;
-	PyObject *pairs, *d;
+	PyObject *command, *pairs;
+	ResultObject *res;
 	fiberloop_options *o;
 	fiberloop_result *r;
 	fiberloop_error *err = NULL;
-	struct sigint_guard g;
-	int interrupted;
+	struct sigint_guard g = { 0 };
+	int interrupted = 0, quick;
 
-	if (!PyArg_ParseTuple(args, "O!sO", &SpecType, &spec, &command, &pairs))
+	if (!PyArg_ParseTuple(args, "O!UO", &SpecType, &spec, &command, &pairs))
 		return NULL;
-	if (!(o = make_options(command, pairs)))
+	if (!(o = thread_options(command, pairs)))
 		return NULL;
 	spec_lock(spec);
-	sigint_begin(&g, o);
+	/* an evaluation is over in microseconds: Ctrl-C then raises when it returns */
+	quick = PyUnicode_CompareWithASCIIString(command, "model") == 0;
+	if (!quick)
+		sigint_begin(&g, o);
 	Py_BEGIN_ALLOW_THREADS
 	r = fiberloop_run(spec->spec, o, &err);
 	Py_END_ALLOW_THREADS
-	interrupted = sigint_end(&g);
+	if (!quick)
+		interrupted = sigint_end(&g);
 	PyThread_release_lock(spec->lock);
-	fiberloop_options_free(o);
 	if (interrupted) {
 		fiberloop_result_free(r);
 		fiberloop_error_free(err);
@@ -402,9 +597,12 @@ static PyObject *py_run(PyObject *mod, PyObject *args)
 	}
 	if (!r)
 		return raise_error(err);
-	d = result_dict(r);
-	fiberloop_result_free(r);
-	return d;
+	if (!(res = (ResultObject *)result_type->tp_alloc(result_type, 0))) {
+		fiberloop_result_free(r);
+		return NULL;
+	}
+	res->r = r;
+	return (PyObject *)res;
 }
 
 /* A list of str from a sequence; NULL with an error. 'out' gets n pointers into the list. */
@@ -575,7 +773,9 @@ static PyObject *py_commands(PyObject *mod, PyObject *unused)
 }
 
 static PyMethodDef module_methods[] = {
-	{ "run", py_run, METH_VARARGS, "run(spec, command, options) -> dict" },
+	{ "run", py_run, METH_VARARGS, "run(spec, command, options) -> Result" },
+	{ "_set_result_type", py_set_result_type, METH_O,
+	  "_set_result_type(cls): run() returns instances of cls" },
 	{ "sweep", py_sweep, METH_VARARGS,
 	  "sweep(spec, axes, zip, command, options, db, workers) -> points" },
 	{ "results", py_results, METH_VARARGS, "results(db, wheres) -> (columns, rows)" },
@@ -594,8 +794,24 @@ PyMODINIT_FUNC PyInit__fiberloop(void)
 {
 	PyObject *m;
 
-	if (PyType_Ready(&SpecType) < 0 || !(m = PyModule_Create(&module)))
+	size_t i;
+
+	if (PyType_Ready(&SpecType) < 0 || PyType_Ready(&ResultType) < 0 ||
+	    !(m = PyModule_Create(&module)))
 		return NULL;
+	if (!(metric_index = PyDict_New()))
+		return NULL;
+	for (i = 0; i < fiberloop_metric_count(); i++) {
+		PyObject *v;
+		if (fiberloop_metric_per_level(i))
+			continue;
+		if (!(v = PyLong_FromSize_t(i)) ||
+		    PyDict_SetItemString(metric_index, fiberloop_metric_name(i), v) < 0) {
+			Py_XDECREF(v);
+			return NULL;
+		}
+		Py_DECREF(v);
+	}
 	main_thread = PyThread_get_thread_ident();
 	FiberloopError = PyErr_NewExceptionWithDoc("fiberloop.FiberloopError",
 						   "a fiberloop run failed", NULL, NULL);
@@ -608,6 +824,11 @@ PyMODINIT_FUNC PyInit__fiberloop(void)
 		"fiberloop.InfeasibleError", "the mapping does not fit, or no mapping was found",
 		FiberloopError, NULL);
 	Py_INCREF(&SpecType);
+	Py_INCREF(&ResultType);
+	if (PyModule_AddObject(m, "Result", (PyObject *)&ResultType) < 0) {
+		Py_DECREF(m);
+		return NULL;
+	}
 	if (!FiberloopError || !SpecError || !InfeasibleError ||
 	    PyModule_AddObject(m, "Spec", (PyObject *)&SpecType) < 0 ||
 	    PyModule_AddObject(m, "FiberloopError", FiberloopError) < 0 ||

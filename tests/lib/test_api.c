@@ -125,6 +125,50 @@ static void test_overrides(void)
 	fiberloop_spec_free(s);
 }
 
+/* A design of tests/data/conformance (input, map, ERT). */
+static fiberloop_spec *conformance(const char *name)
+{
+	static const char *const files[] = { "input.yaml", "map.yaml", "ERT.yaml" };
+	fiberloop_spec *s = fiberloop_spec_new();
+	char rel[256];
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(rel, sizeof(rel), "tests/data/conformance/%s/%s", name, files[i]);
+		CU_ASSERT_EQUAL_FATAL(fiberloop_spec_add_file(s, src_path(rel), NULL), 0);
+	}
+	return s;
+}
+
+/*
+ * One options object runs design after design on the memory it keeps: each
+ * run's whole document equals that of a run with new options.
+ */
+static void test_options_reused(void)
+{
+	fiberloop_spec *s[3] = { eyeriss(), conformance("01.2.1-DUDU-dot-product"),
+				 conformance("simple_weight_stationary") };
+	fiberloop_options *o = fiberloop_options_new("model", NULL);
+	unsigned i, same = 0;
+
+	for (i = 0; i < 9; i++) {
+		fiberloop_options *fresh = fiberloop_options_new("model", NULL);
+		fiberloop_result *a = fiberloop_run(s[i % 3], o, NULL);
+		fiberloop_result *b = fiberloop_run(s[i % 3], fresh, NULL);
+
+		CU_ASSERT_FATAL(a && b);
+		same += strcmp(fiberloop_result_document(a, NULL),
+			       fiberloop_result_document(b, NULL)) == 0;
+		fiberloop_result_free(a);
+		fiberloop_result_free(b);
+		fiberloop_options_free(fresh);
+	}
+	CU_ASSERT_EQUAL(same, 9);
+	fiberloop_options_free(o);
+	for (i = 0; i < 3; i++)
+		fiberloop_spec_free(s[i]);
+}
+
 /* Errors: where they are, and what they say. */
 static void test_errors(void)
 {
@@ -315,6 +359,7 @@ int main(void)
 		{ "version", test_version },
 		{ "model metrics = document", test_model_metrics },
 		{ "overrides", test_overrides },
+		{ "one options object, design after design", test_options_reused },
 		{ "errors located", test_errors },
 		{ "options", test_options },
 		{ "kinds", test_kinds },

@@ -1,7 +1,7 @@
 /*
  * model/ws.c, model/result.c and model/pipeline.c: workspace options,
  * status and action names, copying a result, and evaluations that reuse one
- * workspace for different mappings.
+ * workspace for different mappings and its memory for other designs.
  */
 #include <string.h>
 
@@ -82,6 +82,85 @@ static void test_reuse(void)
 	model_ws_free(shared);
 }
 
+/* Results 'a' and 'b' agree on the totals and every level's figures. */
+static unsigned result_diffs(const struct model_result *a, const struct model_result *b)
+{
+	unsigned l, o, bad = a->status != b->status || a->energy_pj != b->energy_pj ||
+			     a->cycles != b->cycles || a->n_levels != b->n_levels;
+
+	for (l = 0; !bad && l < a->n_levels; l++) {
+		const struct model_level *x = &a->levels[l], *y = &b->levels[l];
+		bad += x->energy_pj != y->energy_pj || x->cycles != y->cycles ||
+		       x->leakage_energy_pj != y->leakage_energy_pj ||
+		       x->total_words != y->total_words || x->energy_source != y->energy_source;
+		for (o = 0; o < MODEL_OP_COUNT; o++)
+			bad += x->op_energy_pj[o] != y->op_energy_pj[o];
+	}
+	return bad;
+}
+
+/*
+ * model_ws_reuse(): one workspace's memory prepared for design after design
+ * (dense, spatial, sparse; presets and exact footprints) gives each the
+ * results of a fresh workspace and keeps its memory; a reuse that fails
+ * frees it and says why.
+ */
+static void test_reuse_designs(void)
+{
+	static struct tb designs[3];
+	static const char *const presets[] = { NULL, "horowitz45", NULL, "accelergy45" };
+	static const unsigned order[] = { 0, 1, 2, 0, 2, 1, 1, 0 };
+	struct strbuf err = STRBUF_INIT;
+	struct model_ws *ws = NULL, *first = NULL, *fresh;
+	unsigned i, k, bad = 0, moved = 0, evaluated = 0;
+	struct rng r;
+
+	rng_seed(&r, 7);
+	tb_mini(&designs[0]);
+	tb_simple_weight_stationary(&designs[1]);
+	tb_spmspm(&designs[2]);
+	CU_ASSERT_EQUAL_FATAL(tb_finish(&designs[2]), 0);
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		struct tb *d = &designs[order[i]];
+		struct model_options opt = MODEL_OPTIONS_INIT;
+
+		opt.energy_preset = presets[i % 4];
+		if (i == 5)
+			opt.footprint = MODEL_FOOTPRINT_EXACT;
+		ws = model_ws_reuse(ws, &d->s, &opt, &err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(ws);
+		if (!first)
+			first = ws;
+		moved += ws != first;
+		CU_ASSERT_PTR_EQUAL(model_ws_spec(ws), &d->s);
+		model_eval(ws, &d->m, &a_);   /* the design's mapping, later a random one */
+		fresh = model_ws_new(&d->s, &opt, NULL);
+		model_eval(fresh, &d->m, &b_);
+		bad += result_diffs(&a_, &b_);
+		for (k = 0; k < 12; k++) {   /* mapping after mapping, whatever the last design left */
+			ws = model_ws_reuse(ws, &d->s, &opt, NULL);
+			CU_ASSERT_EQUAL_FATAL(tb_random_mapping(d, &r), 0);
+			model_eval(ws, &d->m, &a_);
+			model_eval(fresh, &d->m, &b_);
+			bad += result_diffs(&a_, &b_);
+			evaluated += a_.status == EVAL_OK;
+			ws = model_ws_reuse(ws, &designs[(order[i] + 1) % 3].s, NULL, NULL);
+			model_eval(ws, &designs[(order[i] + 1) % 3].m, &a_);
+		}
+		model_ws_free(fresh);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT(evaluated > 20);
+	CU_ASSERT_EQUAL(moved, 0);   /* the same memory throughout */
+	{
+		struct model_options opt = MODEL_OPTIONS_INIT;
+		opt.energy_preset = "accelergy99";
+		CU_ASSERT_PTR_NULL(model_ws_reuse(ws, &designs[0].s, &opt, &err));   /* ws freed */
+		CU_ASSERT_STRING_EQUAL(err.buf, "unknown energy preset 'accelergy99'");
+	}
+	strbuf_release(&err);
+}
+
 /* A copy reports exactly what the original does. */
 static void test_copy(void)
 {
@@ -108,6 +187,7 @@ static CU_TestInfo tests[] = {
 	{ "options", test_options },
 	{ "names", test_names },
 	{ "a workspace is reusable", test_reuse },
+	{ "a workspace's memory serves other designs", test_reuse_designs },
 	CU_TEST_INFO_NULL,
 };
 
