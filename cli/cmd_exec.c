@@ -23,7 +23,7 @@ const struct cli_command cmd_exec = {
 		"Exit status: 0 ok, 1 bad input or a design the executor cannot run, 2 usage.\n",
 	.run = cli_run_design,
 	.job = JOB_EXEC,
-	.options = CLI_OPT_BIT(CLI_OPT_SEED) | CLI_OPT_BIT(CLI_OPT_TENSOR) |
+	.options = CLI_OPT_BIT(CLI_OPT_CASCADE) | CLI_OPT_BIT(CLI_OPT_SEED) | CLI_OPT_BIT(CLI_OPT_TENSOR) |
 		   CLI_OPT_BIT(CLI_OPT_OUTPUT) | CLI_OPT_BIT(CLI_OPT_FORMAT) |
 		   CLI_OPT_BIT(CLI_OPT_RETENTION) | CLI_OPT_BIT(CLI_OPT_FOOTPRINT) |
 		   CLI_OPT_BIT(CLI_OPT_SET) | CLI_OPT_BIT(CLI_OPT_VAR) | CLI_OPT_BIT(CLI_OPT_PRUNE),

@@ -24,7 +24,7 @@ const struct cli_command cmd_model = {
 	"Exit status: 0 success, 1 bad input or unwritable output, 2 usage error, 3 infeasible mapping (the reason is printed; nothing is written).\n",
 	.run = cli_run_design,
 	.job = JOB_MODEL,
-	.options = CLI_OPT_BIT(CLI_OPT_OUTPUT) | CLI_OPT_BIT(CLI_OPT_FORMAT) |
+	.options = CLI_OPT_BIT(CLI_OPT_CASCADE) | CLI_OPT_BIT(CLI_OPT_OUTPUT) | CLI_OPT_BIT(CLI_OPT_FORMAT) |
 		   CLI_OPT_BIT(CLI_OPT_ENERGY) | CLI_OPT_BIT(CLI_OPT_FOOTPRINT) |
 		   CLI_OPT_BIT(CLI_OPT_RESIDUALS) |
 		   CLI_OPT_BIT(CLI_OPT_TENSOR) | CLI_OPT_BIT(CLI_OPT_SET) | CLI_OPT_BIT(CLI_OPT_VAR) |

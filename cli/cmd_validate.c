@@ -21,7 +21,7 @@ const struct cli_command cmd_validate = {
 		"Exit status: 0 every field within tolerance, 1 some field outside (or bad input), 2 usage, 3 infeasible mapping.\n",
 	.run = cli_run_design,
 	.job = JOB_VALIDATE,
-	.options = CLI_OPT_BIT(CLI_OPT_SEEDS) | CLI_OPT_BIT(CLI_OPT_TENSOR) |
+	.options = CLI_OPT_BIT(CLI_OPT_CASCADE) | CLI_OPT_BIT(CLI_OPT_SEEDS) | CLI_OPT_BIT(CLI_OPT_TENSOR) |
 		   CLI_OPT_BIT(CLI_OPT_TOLERANCE) | CLI_OPT_BIT(CLI_OPT_SIGMAS) |
 		   CLI_OPT_BIT(CLI_OPT_RETENTION) | CLI_OPT_BIT(CLI_OPT_FOOTPRINT) |
 		   CLI_OPT_BIT(CLI_OPT_RESIDUALS) |
