@@ -35,12 +35,14 @@ int cli_run_cascade(const struct cli_command *cmd, struct cli_args *a)
 		job_cascade_print(&r, &a->job, &out);
 		fwrite(out.buf, 1, out.len, stdout);
 		rc = st < 0 ? CLI_EXIT_BAD_INPUT : CLI_EXIT_OK;
+		for (k = 0; k < r.n_run; k++)
+			diag_print(&r.outs[k].diags, stderr);
 		for (k = 0; st == 0 && k < r.n_stages; k++) {
 			const struct job_summary *s = &r.sums[k];
 			if (s->status == JOB_OK)
 				continue;
 			fprintf(stderr, "fiberloop %s: stage '%s': %s\n", cmd->name, r.names[k],
-				s->error);
+				s->error[0] ? s->error : job_status_name(s->status));
 			if (s->status == JOB_INFEASIBLE && rc == CLI_EXIT_OK)
 				rc = CLI_EXIT_INFEASIBLE;
 			else if (s->status != JOB_INFEASIBLE)

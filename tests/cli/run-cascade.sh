@@ -17,7 +17,7 @@ ok() { echo "ok: $*"; }
 # model: 512 SDDMM computes (64 non-zeros x K = 8, the rest skipped on the
 # mask) and 64 for each softmax stage; P is written once per non-zero by
 # the SDDMM and read once per non-zero by the row max and the exp, at DRAM.
-"$FIBERLOOP" model "$ex/arch.yaml" --cascade "$ex/softmax.yaml" >"$tmp/model" 2>&1 ||
+"$FIBERLOOP" model "$ex/arch.yaml" --cascade "$ex/softmax.yaml" --energy accelergy45 >"$tmp/model" 2>&1 ||
 	fail "model exit $?"
 grep -q '^Computes: *2048 algorithmic, 512 actual' "$tmp/model" &&
 	ok "SDDMM computes at the mask's non-zeros" || fail "SDDMM computes"
@@ -32,13 +32,13 @@ done
 ok "intermediates written by one stage and read by the next at DRAM"
 
 # validate: the executor's counts equal the model's, every stage (no tolerance)
-"$FIBERLOOP" validate "$ex/arch.yaml" --cascade "$ex/softmax.yaml" --tolerance 0 \
+"$FIBERLOOP" validate "$ex/arch.yaml" --cascade "$ex/softmax.yaml" --energy accelergy45 --tolerance 0 \
 	--sigmas 0 >"$tmp/val" 2>&1 || fail "validate exit $?"
 [ "$(grep -c ' fields compared, 0 outside tolerance' "$tmp/val")" -eq 5 ] &&
 	ok "model = executor on the five stages" || { fail "validate"; cat "$tmp/val"; }
 
 # map: every stage searched, five stages and the totals
-"$FIBERLOOP" map "$ex/arch.yaml" --cascade "$ex/softmax.yaml" >"$tmp/map" 2>&1 ||
+"$FIBERLOOP" map "$ex/arch.yaml" --cascade "$ex/softmax.yaml" --energy accelergy45 >"$tmp/map" 2>&1 ||
 	fail "map exit $?"
 [ "$(grep -c '^== stage' "$tmp/map")" -eq 5 ] && grep -q '^Cascade totals' "$tmp/map" &&
 	ok "map searches each stage" || fail "map"
@@ -46,7 +46,7 @@ ok "intermediates written by one stage and read by the next at DRAM"
 # bad cascades: located errors, exit 1
 cp -r "$ex" "$tmp/c"
 expect_error() {   # expect_error NAME EXPECTED-LINE
-	"$FIBERLOOP" model "$tmp/c/arch.yaml" --cascade "$tmp/c/softmax.yaml" >"$tmp/out" 2>"$tmp/err"
+	"$FIBERLOOP" model "$tmp/c/arch.yaml" --cascade "$tmp/c/softmax.yaml" --energy accelergy45 >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	if [ $rc -eq 1 ] && grep -qF -- "$2" "$tmp/err"; then ok "$1"
 	else fail "$1 (exit $rc)"; cat "$tmp/err"; fi
