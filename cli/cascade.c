@@ -56,3 +56,8 @@ int cli_run_cascade(const struct cli_command *cmd, struct cli_args *a)
 	strbuf_release(&out);
 	return rc;
 }
+
+int cli_run_design_or_cascade(const struct cli_command *cmd, struct cli_args *a)
+{
+	return a->cascade ? cli_run_cascade(cmd, a) : cli_run_design(cmd, a);
+}

@@ -195,6 +195,9 @@ int cli_run_design(const struct cli_command *cmd, struct cli_args *a);
  */
 int cli_run_cascade(const struct cli_command *cmd, struct cli_args *a);
 
+/* cli_run_cascade() with --cascade, else cli_run_design() (model, exec, validate). */
+int cli_run_design_or_cascade(const struct cli_command *cmd, struct cli_args *a);
+
 /* Parse every --set of 'a' into a->overrides. Returns 0, or -1 with diagnostics in 'dl'. */
 int cli_parse_overrides(struct cli_args *a, struct diag_list *dl);
 

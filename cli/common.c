@@ -126,12 +126,9 @@ int cli_run_job(const struct cli_command *cmd, struct cli_args *a, const struct 
 
 int cli_run_design(const struct cli_command *cmd, struct cli_args *a)
 {
-	struct spec_set *s;
+	struct spec_set *s = cli_load(cmd, a);
 	int rc;
 
-	if (a->cascade)
-		return cli_run_cascade(cmd, a);
-	s = cli_load(cmd, a);
 	if (!s)
 		return CLI_EXIT_BAD_INPUT;
 	rc = cli_run_job(cmd, a, s, NULL);
