@@ -254,7 +254,7 @@ int job_cascade_run(const struct job_cascade *jc, struct job_cascade_result *r,
 
 	memset(r, 0, sizeof(*r));
 	if (!(cs = spec_cascade_load(jc->path, dl)))
-		return -1;
+		return -1;             /* r->name stays NULL: nothing to print */
 	memset(&c, 0, sizeof(c));
 	c.cs = cs;
 	r->n_stages = cs->n_stages;
@@ -344,6 +344,8 @@ void job_cascade_print(const struct job_cascade_result *r, const struct job_opti
 {
 	size_t k, f;
 
+	if (!r->name)                  /* the cascade file did not load: nothing ran */
+		return;
 	strbuf_addf(sb, "Cascade %s: %zu stages, run one after the other\n", r->name,
 		    r->n_stages);
 	for (k = 0; k < r->n_run; k++) {

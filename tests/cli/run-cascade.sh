@@ -66,4 +66,8 @@ sed -i 's/  inputs: \[S, A, B\]/  inputs: [S, A]/' "$tmp/c/softmax.yaml"
 expect_error "an input not declared" "stage 'sddmm' reads tensor 'B', which no earlier stage writes"
 sed -i 's/{P: S, E: S, Y: S}/{P: Q, E: S, Y: S}/' "$tmp/c/softmax.yaml"
 expect_error "a structure source nobody has" "error: 'P' keeps the non-zeros of 'Q', which no stage before 'sddmm' has"
+"$FIBERLOOP" model "$ex/arch.yaml" --cascade "$tmp/none.yaml" --energy accelergy45 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q "none.yaml: error: cannot open" "$tmp/err" &&
+	ok "a missing cascade file" || fail "a missing cascade file (exit $rc)"
 exit $status
