@@ -76,6 +76,7 @@ enum cli_opt {
 	CLI_OPT_CROSSOVERS,
 	CLI_OPT_AT,
 	CLI_OPT_BASELINE,
+	CLI_OPT_CASCADE,
 	CLI_OPT_COUNT
 };
 
@@ -112,6 +113,7 @@ struct cli_args {
 	const char **series;           /* --series COLUMN, in order */
 	size_t n_series;
 	const char **layers;           /* --layers DIR|FILE, in order */
+	const char *cascade;           /* --cascade FILE (model, map, exec, validate), or NULL */
 	size_t n_layers;
 	bool zip;
 	bool resume;                   /* default true */
@@ -185,6 +187,16 @@ int cli_run_job(const struct cli_command *cmd, struct cli_args *a, const struct 
 
 /* The whole of a plain command: load the design, run the job, deliver. The exit code. */
 int cli_run_design(const struct cli_command *cmd, struct cli_args *a);
+
+/*
+ * model, map, exec, validate --cascade FILE: every stage of the cascade on
+ * the design (job_cascade_run), each stage's output, the tensors between
+ * stages and the totals on stdout. The exit code.
+ */
+int cli_run_cascade(const struct cli_command *cmd, struct cli_args *a);
+
+/* cli_run_cascade() with --cascade, else cli_run_design() (model, exec, validate). */
+int cli_run_design_or_cascade(const struct cli_command *cmd, struct cli_args *a);
 
 /* Parse every --set of 'a' into a->overrides. Returns 0, or -1 with diagnostics in 'dl'. */
 int cli_parse_overrides(struct cli_args *a, struct diag_list *dl);

@@ -123,6 +123,8 @@ static int run(const struct cli_command *cmd, struct cli_args *a)
 
 	if (a->n_layers)
 		return run_network(cmd, a);
+	if (a->cascade)
+		return cli_run_cascade(cmd, a);
 	if (a->db_path || a->jobs || !a->resume)
 		return cli_usage_error(cmd, "'--db', '--jobs' and '--no-resume' go with --layers");
 	s = cli_load(cmd, a);
@@ -183,7 +185,7 @@ const struct cli_command cmd_map = {
 		"With --layers DIR|FILE..., every layer of a network is mapped on the design instead (each layer file's 'problem' replaces the design's; identical layers are mapped once), the layers on all cores, and a table of the layers with the network's totals is printed: energy and cycles added over the layers, EDP of the two sums.\nA progress line is shown on stderr when it is a terminal. Ctrl-C stops the search within a second and writes the best mapping so far (a second Ctrl-C ends the program). Under 'mpirun -np N' (built with --with-mpi) the search's streams are shared out over the ranks (the layers, with --layers) and the result is the same as on one process. Exit status 3 when no valid mapping was found; the reasons (capacity or fan-out of which level) are counted on stderr.\n",
 	.run = run,
 	.job = JOB_MAP,
-	.options = CLI_OPT_BIT(CLI_OPT_OUTPUT) | CLI_OPT_BIT(CLI_OPT_LOG) |
+	.options = CLI_OPT_BIT(CLI_OPT_CASCADE) | CLI_OPT_BIT(CLI_OPT_OUTPUT) | CLI_OPT_BIT(CLI_OPT_LOG) |
 		   CLI_OPT_BIT(CLI_OPT_ALGORITHM) | CLI_OPT_BIT(CLI_OPT_THREADS) |
 		   CLI_OPT_BIT(CLI_OPT_STREAMS) | CLI_OPT_BIT(CLI_OPT_REFINE) |
 		   CLI_OPT_BIT(CLI_OPT_SEED) | CLI_OPT_BIT(CLI_OPT_TIME_LIMIT) |

@@ -22,9 +22,9 @@ const struct cli_command cmd_model = {
 	"Loads FILE... (architecture, problem, mapping, and optionally ERT/ART tables and sparse optimizations, merged at the top level as Timeloop does) and evaluates the mapping, count for count with Timeloop/Sparseloop.\n",
 	.epilogue =
 	"Exit status: 0 success, 1 bad input or unwritable output, 2 usage error, 3 infeasible mapping (the reason is printed; nothing is written).\n",
-	.run = cli_run_design,
+	.run = cli_run_design_or_cascade,
 	.job = JOB_MODEL,
-	.options = CLI_OPT_BIT(CLI_OPT_OUTPUT) | CLI_OPT_BIT(CLI_OPT_FORMAT) |
+	.options = CLI_OPT_BIT(CLI_OPT_CASCADE) | CLI_OPT_BIT(CLI_OPT_OUTPUT) | CLI_OPT_BIT(CLI_OPT_FORMAT) |
 		   CLI_OPT_BIT(CLI_OPT_ENERGY) | CLI_OPT_BIT(CLI_OPT_FOOTPRINT) |
 		   CLI_OPT_BIT(CLI_OPT_RESIDUALS) |
 		   CLI_OPT_BIT(CLI_OPT_TENSOR) | CLI_OPT_BIT(CLI_OPT_SET) | CLI_OPT_BIT(CLI_OPT_VAR) |

@@ -19,9 +19,9 @@ const struct cli_command cmd_validate = {
 		"Evaluates the design with the model, executes it with the reference executor on K seeds (once when no tensor is random), and prints for every count (reads, fills, updates: algorithmic, actual, gated, skipped; format accesses per rank; temporal reductions; tile shapes; instances; computes) the model's value, the executor's mean +- standard error and the relative difference. A field is within tolerance when the model lies within S standard errors of the mean, or within R relatively, or within one count.\n",
 	.epilogue =
 		"Exit status: 0 every field within tolerance, 1 some field outside (or bad input), 2 usage, 3 infeasible mapping.\n",
-	.run = cli_run_design,
+	.run = cli_run_design_or_cascade,
 	.job = JOB_VALIDATE,
-	.options = CLI_OPT_BIT(CLI_OPT_SEEDS) | CLI_OPT_BIT(CLI_OPT_TENSOR) |
+	.options = CLI_OPT_BIT(CLI_OPT_CASCADE) | CLI_OPT_BIT(CLI_OPT_SEEDS) | CLI_OPT_BIT(CLI_OPT_TENSOR) |
 		   CLI_OPT_BIT(CLI_OPT_TOLERANCE) | CLI_OPT_BIT(CLI_OPT_SIGMAS) |
 		   CLI_OPT_BIT(CLI_OPT_RETENTION) | CLI_OPT_BIT(CLI_OPT_FOOTPRINT) |
 		   CLI_OPT_BIT(CLI_OPT_RESIDUALS) |

@@ -184,6 +184,8 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
 	[CLI_OPT_TITLE] = { "title", 0, OPT_STRING, "TEXT", .help = "the plot's title" },
 	[CLI_OPT_COLUMNS] = { "columns", 0, OPT_STRING, "A,B,...", .help =
 		"only these columns, in this order" },
+	[CLI_OPT_CASCADE] = { "cascade", 0, OPT_STRING, "FILE", .help =
+		"run a cascade of Einsums (docs/workloads.md): each stage of FILE gives a problem (and its mapping and sparse optimizations) that replaces the design's; the stages run in turn, the tensors they share are checked and keep their producer's non-zeros; prints each stage, the tensors between stages and the totals" },
 	[CLI_OPT_LAYERS] = { "layers", 0, OPT_LIST, "DIR|FILE", .help =
 		"map every layer of a network: each FILE (or each *.yaml of DIR, in name order) gives a 'problem' that replaces the design's; prints one row per layer and the network's totals; repeatable" },
 	[CLI_OPT_ROOFLINE] = { "roofline", 0, OPT_FLAG, "", .help =
@@ -403,6 +405,7 @@ static int store(const struct cli_command *cmd, enum cli_opt id, const char *v,
 	case CLI_OPT_LOGSCALE: a->logscale = (unsigned)c; break;
 	case CLI_OPT_TITLE: a->title = v; break;
 	case CLI_OPT_LAYERS: a->layers[a->n_layers++] = v; break;
+	case CLI_OPT_CASCADE: a->cascade = v; break;
 	case CLI_OPT_COLUMNS: a->columns = v; break;
 	case CLI_OPT_BEST: a->best = v; break;
 	case CLI_OPT_BY: a->by = v; break;

@@ -556,6 +556,52 @@ void job_network_result_release(struct job_network_result *r);
 void job_network_print(const struct job_network_result *r, enum job_format f,
 		       struct strbuf *sb);
 
+/* A cascade of Einsums: the stages of a cascade file run in turn on one design. */
+struct job_cascade {
+	const struct job_design *design;  /* architecture, ERT, constraints; --set, --var */
+	const char *path;              /* the cascade file (docs/workloads.md) */
+	const struct job_options *options;   /* the command and its options, for every stage */
+};
+
+/* One tensor of one stage at the level that holds it outermost (the model's actual counts). */
+struct job_cascade_flow {
+	char tensor[64], level[64];
+	unsigned stage;
+	bool writes;                   /* the stage writes it (updates), else reads it */
+	double words, metadata;        /* actual data accesses there, and format units (metadata
+					  and payload of every rank) */
+	double energy_pj;              /* the tensor's energy at that level */
+};
+
+struct job_cascade_result {
+	char *name;                    /* the cascade's, else its file */
+	size_t n_stages, n_run;        /* stages, and how many ran (a bad stage stops it) */
+	char **names;
+	struct job_summary *sums;      /* per stage */
+	struct job_outputs *outs;      /* per stage: what its command printed */
+	struct job_summary total;      /* energies, cycles and computes added */
+	size_t n_flows, alloc_flows;
+	struct job_cascade_flow *flows;
+	/* the stages' designs, kept while the diagnostics may point into them */
+	struct spec_set **sets_;
+	struct spec_source **sources_;
+};
+
+/*
+ * Run every stage of the cascade 'c' with its command: each stage's file
+ * replaces the design's keys, its tensors are checked against the earlier
+ * stages' and take their densities (docs/workloads.md). Returns 0, or -1
+ * with located errors in 'dl' (the stages before the bad one have run).
+ * Release 'r' in any case, after printing 'dl'.
+ */
+int job_cascade_run(const struct job_cascade *c, struct job_cascade_result *r,
+		    struct diag_list *dl);
+void job_cascade_result_release(struct job_cascade_result *r);
+
+/* Each stage's output, the tensors between stages, the totals. */
+void job_cascade_print(const struct job_cascade_result *r, const struct job_options *o,
+		       struct strbuf *sb);
+
 /* A batch: the jobs of a batch file, with the command line's options. */
 struct job_batch {
 	const struct spec_batch *batch;

@@ -148,13 +148,45 @@ static void combine_tensor(struct model_ws *ws, unsigned pv, struct model_result
 	}
 }
 
+/* The conditions of the innermost optimization of tensor pv (0: none). */
+static uint32_t bottom_conditions(const struct model_ws *ws, unsigned pv)
+{
+	unsigned l;
+	for (l = 0; l < ws->n_levels; l++)
+		if (ws->sp->t[l][pv].action != SAF_NONE)
+			return ws->sp->t[l][pv].cond_mask;
+	return 0;
+}
+
+/*
+ * The computes lose the share of each read-only tensor's innermost
+ * optimization (semantics 4.5b): once per set of conditions. Two operands
+ * conditioned on each other (Timeloop's case) are two events; two operands
+ * conditioned on the same tensor (SDDMM's dense factors, both on the mask)
+ * are one, and the second must not remove its share again.
+ */
 void model_sparse_combine(struct model_ws *ws, struct model_result *out)
 {
 	struct saf_compute_effect ce = { out->compute.algorithmic, false, 0 };
-	unsigned pv;
+	uint32_t applied[SPEC_MAX_TENSORS];
+	unsigned pv, n_applied = 0, i;
 
-	for (pv = 0; pv < ws->n_tensors; pv++)
+	for (pv = 0; pv < ws->n_tensors; pv++) {
+		uint64_t before = ce.computes;
+		uint32_t m;
 		combine_tensor(ws, pv, out, &ce);
+		if (ws->proj[pv].read_write || ce.computes == before)
+			continue;
+		m = bottom_conditions(ws, pv);
+		if (!m)                /* spatial or position skipping: their own event */
+			continue;
+		for (i = 0; i < n_applied && applied[i] != m; i++)
+			;
+		if (i < n_applied)
+			ce.computes = before;
+		else
+			applied[n_applied++] = m;
+	}
 	out->compute.random = ce.computes;
 }
 
@@ -180,10 +212,23 @@ static struct saf_operand operand(struct model_ws *ws, unsigned pv,
 	return o;
 }
 
+/*
+ * The operand that is never empty: the partner of a lone operand (a reduction
+ * over one tensor, an elementwise stage) in the classification of two.
+ */
+static const struct saf_operand dense_operand = { 1.0, false, false, 0.0 };
+
+/* True when read-only tensor pv is dense (density 1): never empty. */
+static bool operand_is_dense(const struct model_ws *ws, unsigned pv)
+{
+	const struct spec_tensor *t = &ws->s->workload.tensors[pv];
+	return t->density.kind == SPEC_DENSITY_FIXED_STRUCTURED && t->density.density >= 1.0;
+}
+
 void model_sparse_classify(struct model_ws *ws, struct model_result *out)
 {
 	struct model_compute *mc = &out->compute;
-	unsigned ops[2], n = 0, pv;
+	unsigned ops[2], n = 0, n_sparse = 0, sparse_ops[2], pv;
 	struct saf_operand a, b;
 	struct saf_computes c;
 
@@ -193,11 +238,37 @@ void model_sparse_classify(struct model_ws *ws, struct model_result *out)
 		if (n < 2)
 			ops[n] = pv;
 		n++;
+		if (!operand_is_dense(ws, pv)) {
+			if (n_sparse < 2)
+				sparse_ops[n_sparse] = pv;
+			n_sparse++;
+		}
 	}
-	if (n != 2)
+	if (n == 2) {                  /* Timeloop's case (semantics 4.6) */
+		a = operand(ws, ops[0], out);
+		b = operand(ws, ops[1], out);
+	} else if (n == 1) {           /* one operand: its partner is never empty */
+		a = operand(ws, ops[0], out);
+		b = dense_operand;
+	} else if (n > 2 && n_sparse <= 2) {   /* the operands that may be empty (SDDMM: S) */
+		a = n_sparse ? operand(ws, sparse_ops[0], out) : dense_operand;
+		b = dense_operand;
+		if (n_sparse == 2) {
+			b = operand(ws, sparse_ops[1], out);
+		} else {
+			/* a dense partner whose accesses were skipped on the sparse one's
+			 * emptiness (SDDMM's factors on the mask): the computes lost that
+			 * share already (the leader/follower correction) */
+			for (pv = 0; pv < ws->n_tensors; pv++)
+				if (!ws->proj[pv].read_write && operand_is_dense(ws, pv) &&
+				    ws->sp->gs_saf[pv]) {
+					b = operand(ws, pv, out);
+					break;
+				}
+		}
+	} else {
 		return;
-	a = operand(ws, ops[0], out);
-	b = operand(ws, ops[1], out);
+	}
 	c = saf_classify_computes(&a, &b, ws->sp->compute_gating, ws->sp->compute_skipping,
 				  mc->random);
 	mc->random = c.random;

@@ -53,22 +53,33 @@ static void check_unused_formats(struct ld *ld)
 	}
 }
 
-/* Compute optimizations classify exactly two read-only operands (semantics 4.6). */
+/*
+ * Compute optimizations classify two read-only operands (semantics 4.6), or
+ * one (its partner never empty: a reduction or an elementwise stage of a
+ * cascade), or more of which at most two may be empty (SDDMM's sampling
+ * matrix with its two dense factors): docs/workloads.md.
+ */
 static int check_sparse_compute(struct ld *ld)
 {
 	const struct spec_sparse *sp = &ld->s->sparse;
 	const struct spec_workload *w = &ld->s->workload;
-	unsigned i, n_read_only = 0, t;
+	unsigned i, n_read_only = 0, n_sparse = 0, t;
 
-	for (t = 0; t < w->n_tensors; t++)
-		n_read_only += !w->tensors[t].read_write;
+	for (t = 0; t < w->n_tensors; t++) {
+		const struct spec_density *d = &w->tensors[t].density;
+		if (w->tensors[t].read_write)
+			continue;
+		n_read_only++;
+		n_sparse += !(d->kind == SPEC_DENSITY_FIXED_STRUCTURED && d->density >= 1.0);
+	}
 	for (i = 0; i < sp->n_targets; i++) {
 		const struct spec_sparse_target *tg = &sp->targets[i];
 		if (!tg->is_compute || !(tg->compute_gating || tg->compute_skipping))
 			continue;
-		if (n_read_only != 2)
-			return diag_error(ld->dl, tg->loc, "compute optimizations need exactly two "
-					  "read-only operands; the workload has %u", n_read_only);
+		if (n_read_only == 0 || n_sparse > 2)
+			return diag_error(ld->dl, tg->loc, "compute optimizations need one or two "
+					  "read-only operands that may be empty; the workload has %u "
+					  "read-only operands, %u of them sparse", n_read_only, n_sparse);
 	}
 	return 0;
 }

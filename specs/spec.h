@@ -1053,6 +1053,46 @@ int spec_override_parse(const char *text, struct spec_override *ov, struct diag_
 /* Free what spec_override_parse() allocated; 'ov' becomes SPEC_OVERRIDE_INIT. */
 void spec_override_release(struct spec_override *ov);
 
+/* ------------------------------------------------------------ cascades */
+
+/* One stage of a cascade: the file whose top-level keys replace the design's. */
+struct spec_cascade_stage {
+	const char *name;              /* unique; the file as written when not given */
+	const char *file;              /* relative to the cascade file's directory */
+	struct diag_loc loc, file_loc;
+};
+
+/* 'structure': tensor keeps the non-zeros of 'from' (an input or an earlier intermediate). */
+struct spec_cascade_structure {
+	const char *tensor, *from;
+	struct diag_loc loc, from_loc;
+};
+
+/* A cascade file (docs/workloads.md, "Cascades of Einsums"). Everything lives in 'arena'. */
+struct spec_cascade {
+	struct arena arena;
+	const char *path;              /* the caller's */
+	const char *name;              /* or NULL */
+	struct diag_loc loc;           /* of the 'cascade' mapping */
+	size_t n_inputs;
+	const char **inputs;           /* tensors given from outside */
+	struct diag_loc *input_locs;
+	size_t n_structure;
+	struct spec_cascade_structure *structure;
+	size_t n_stages;
+	struct spec_cascade_stage *stages;
+};
+
+/*
+ * Read the cascade file 'path'. Every problem goes to 'dl', located in 'path'
+ * (borrowed: keep it while the cascade and the diagnostics live); returns the
+ * cascade, or NULL when any error was reported.
+ */
+struct spec_cascade *spec_cascade_load(const char *path, struct diag_list *dl);
+
+/* Free a cascade; spec_cascade_free(NULL) is a no-op. */
+void spec_cascade_free(struct spec_cascade *cs);
+
 /* ------------------------------------------------------------ batch files */
 
 /* One job of a batch file: a design run with a command, or a network's layers mapped. */

@@ -61,6 +61,15 @@ for d in 0.1 0.6; do
 	done
 done
 
+# Sparseloop's Fig. 1 bitmask design (three levels, gating; conformance corpus):
+# the executor stores B at BackingStorage as UOP(N) UOP(K) B over one-element
+# fibers and reads one bit per non-empty fiber, as the model and Sparseloop count
+# (192 at density 0.01, 13120 at 0.8; docs/sparse.md, "Bitmask metadata").
+for d in 0.01 0.8; do
+	F=$TEST_DATA_DIR/conformance/sparseloop-fig1-bitmask-$d
+	check "Sparseloop fig1 bitmask $d" "" --seeds 5 "$F/input.yaml" "$F/map.yaml" "$F/ERT.yaml"
+done
+
 T=$EX/tensor-core-2to4
 check "tensor-core-2to4 dense" "" "$T/arch.yaml" "$T/problem.yaml" "$T/map-dense.yaml"
 printf '%s\n' "SMEM B reads actual" "SMEM B reads skipped" >"$tmp/tc.outside"

@@ -65,24 +65,46 @@ static void test_unused_format(void)
 	diag_list_release(&dl);
 }
 
+/* Compute optimizations: one operand is classified (its partner never empty), three of
+ * which all may be empty are refused where the optimization is given. */
 static void test_compute_operands(void)
 {
-	static const char text[] =
+	static const char one[] =
 		"architecture:\n"
 		"  subtree: [{name: s, local: [{name: b, class: SRAM}, {name: m, class: intmac}]}]\n"
 		"problem:\n"
 		"  shape: {dimensions: [K], data_spaces: [{name: A, projection: [K]},\n"
 		"          {name: Z, projection: [K], read_write: true}]}\n"
-		"  instance: {K: 4}\n"
+		"  instance: {K: 4, densities: {A: 0.5}}\n"
 		"sparse_optimizations:\n"
 		"  targets: [{name: m, compute_optimization: [{type: gating}]}]\n";
-	const char *texts[1] = { text };
+	static const char three[] =
+		"architecture:\n"
+		"  subtree: [{name: s, local: [{name: b, class: SRAM}, {name: m, class: intmac}]}]\n"
+		"problem:\n"
+		"  shape: {dimensions: [K], data_spaces: [{name: A, projection: [K]},\n"
+		"          {name: B, projection: [K]}, {name: C, projection: [K]},\n"
+		"          {name: Z, projection: [K], read_write: true}]}\n"
+		"  instance: {K: 4, densities: {A: 0.5, B: 0.5, C: 0.5}}\n"
+		"sparse_optimizations:\n"
+		"  targets: [{name: m, compute_optimization: [{type: gating}]}]\n";
+	const char *texts[1] = { one };
 	struct diag_list dl = DIAG_LIST_INIT;
 	struct spec_set *s = st_load(texts, 1, NULL, &dl);
 	char *got = st_diags(&dl);
+	CU_ASSERT_PTR_NOT_NULL(s);
+	CU_ASSERT_STRING_EQUAL(got, "");
+	free(got);
+	spec_set_free(s);
+	diag_list_release(&dl);
+
+	texts[0] = three;
+	s = st_load(texts, 1, NULL, &dl);
+	got = st_diags(&dl);
 	CU_ASSERT_PTR_NULL(s);
-	CU_ASSERT_STRING_EQUAL(got, "8:20: error: compute optimizations need exactly two read-only "
-			       "operands; the workload has 1\n");
+	CU_ASSERT_STRING_EQUAL(got, "9:20: error: compute optimizations need one or two read-only "
+			       "operands that may be empty; the workload has 3 read-only operands, "
+			       "3 of them sparse\n");
 	free(got);
 	diag_list_release(&dl);
 }
