@@ -86,6 +86,20 @@ enum spec_named_format {
 	SPEC_NAMED_COUNT
 };
 
+/*
+ * SparseTIR's axis kinds (docs/formats-and-densities.md, "Axis kinds"): a
+ * rank may be declared by its axis kind instead of a rank format; the kind
+ * maps onto a rank format (and, for variable axes, offsets in the parent).
+ */
+enum spec_axis_kind {
+	SPEC_AXIS_NONE,            /* the rank gives 'format' */
+	SPEC_AXIS_DENSE_FIXED,     /* U */
+	SPEC_AXIS_DENSE_VARIABLE,  /* U; the parent rank holds offsets (UOP) */
+	SPEC_AXIS_SPARSE_FIXED,    /* CP with exactly n_col coordinates a fiber (ELL) */
+	SPEC_AXIS_SPARSE_VARIABLE, /* CP; the rank above holds offsets (UOP) */
+	SPEC_AXIS_COUNT
+};
+
 /* Storage action optimizations. */
 enum spec_saf_kind {
 	SPEC_SAF_GATING,
@@ -433,6 +447,9 @@ struct spec_rank_format {
 	int payload_word_bits;         /* -1 = the level's default */
 	unsigned n_flatten_groups;     /* flattened_rankIDs: groups of dims */
 	uint32_t flatten_groups[SPEC_MAX_TENSOR_RANKS];
+	enum spec_axis_kind axis;      /* SPEC_AXIS_NONE: declared by 'format' */
+	uint64_t n_col;                /* sparse_fixed: coordinates per fiber; else 0 */
+	int parent;                    /* dense_variable: rank index (outermost 0); else -1 */
 	struct diag_loc loc;
 };
 
@@ -1030,6 +1047,8 @@ const char *spec_fmt_kind_name(enum fmt_kind k);
 const char *spec_density_kind_name(enum spec_density_kind k);
 const char *spec_saf_kind_name(enum spec_saf_kind k);
 const char *spec_named_format_name(enum spec_named_format k);
+/* "dense_fixed", "dense_variable", "sparse_fixed", "sparse_variable" ("" for NONE). */
+const char *spec_axis_kind_name(enum spec_axis_kind k);
 const char *spec_metric_name(enum spec_metric m);
 const char *spec_search_name(enum spec_search s);
 const char *spec_spacetime_name(enum spec_spacetime st);

@@ -372,6 +372,20 @@ int spec_energy_load(struct ld *ld);
 /* sparse.c: the 'sparse_optimizations' key and node-list component entries. */
 int spec_sparse_load(struct ld *ld);
 
+/*
+ * axis.c: a rank {axis: KIND, name, parent, n_col} (SparseTIR's axis kinds)
+ * into 'rf' (kind, axis, n_col; parent left -1): 0 or -1.
+ */
+int spec_axis_parse_rank(struct ld *ld, const struct ysrc_node *r, const struct kpath *p,
+			 struct spec_rank_format *rf);
+/*
+ * axis.c: after every rank of 'ranks' (at key path 'p') is parsed: check
+ * the axis names, bind each dense_variable axis to its parent rank and give
+ * the ranks the offsets the variable axes imply (U -> UOP). 0 or -1.
+ */
+int spec_axis_resolve(struct ld *ld, const struct ysrc_node *ranks, const struct kpath *p,
+		      struct spec_tensor_format *tf);
+
 /* mapping.c: the 'mapping' key. */
 int spec_mapping_load(struct ld *ld);
 
