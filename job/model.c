@@ -29,6 +29,26 @@ static void model_outputs(const struct spec_set *s, const struct job_options *o,
 	}
 }
 
+/* A ragged workload: the totals over its parent's coordinates (text only, so far). */
+static enum job_status run_ragged(const struct spec_set *s, const struct job_options *o,
+				  const struct model_options *mo, struct job_summary *sum,
+				  struct job_outputs *out)
+{
+	struct model_ragged_result *r;
+
+	if (o->format != JOB_FORMAT_TEXT || (o->want & JOB_WANT_FILES))
+		return job_fail(sum, JOB_BAD_INPUT, "a ragged workload has a text summary only "
+				"(no JSON, CSV or output files yet)");
+	r = xmalloc(sizeof(*r));
+	if (model_eval_ragged(s, s->mapping, mo, r) < 0)
+		job_fail(sum, JOB_INFEASIBLE, "infeasible mapping (%s): %s",
+			 model_status_name(r->status), r->reason);
+	else if (o->want & JOB_WANT_PRINT)
+		report_ragged_model(s, r, &out->print);
+	free(r);
+	return sum->status;
+}
+
 enum job_status job_run_model(const struct spec_set *s, const struct job_options *o,
 			      struct job_summary *sum, struct job_outputs *out)
 {
@@ -40,6 +60,8 @@ enum job_status job_run_model(const struct spec_set *s, const struct job_options
 	if (!s->has_mapping)
 		return job_fail(sum, JOB_BAD_INPUT, "the design has no mapping");
 	job_model_options(o, &mo);
+	if (s->workload.n_ragged)
+		return run_ragged(s, o, &mo, sum, out);
 	ws = model_ws_new(s, &mo, &err);
 	if (!ws)
 		return job_fail_with(sum, JOB_BAD_INPUT, &err);

@@ -14,6 +14,9 @@
 struct model_eval_ws {
 	struct model_ws *ws;
 	struct model_result res;
+	const struct spec_set *ragged;       /* a ragged workload: evaluated case by case */
+	const struct model_options *options;
+	struct model_ragged_result rres;
 };
 
 static void *model_ws_open(const void *ctx)
@@ -22,6 +25,8 @@ static void *model_ws_open(const void *ctx)
 	struct model_eval_ws *w = xmalloc(sizeof(*w));
 	struct strbuf err = STRBUF_INIT;
 
+	w->ragged = mc->spec->workload.n_ragged ? mc->spec : NULL;
+	w->options = mc->options;
 	w->ws = model_ws_new(mc->spec, mc->options, &err);
 	if (!w->ws)
 		BUG("model workspace: %s (checked before the search)", err.buf);
@@ -63,9 +68,31 @@ void mapper_metrics_of_result(const struct model_result *r, double *metrics)
 	metrics[SPEC_METRIC_LAST_LEVEL_ACCESSES] = (double)r->last_level_accesses;
 }
 
+void mapper_metrics_of_ragged(const struct model_ragged_result *r, double *metrics)
+{
+	unsigned t, top = r->n_levels - 1;
+	double acc = 0.0;
+
+	for (t = 0; t < r->n_tensors; t++)
+		acc += r->reads[top][t] + r->fills[top][t] + r->updates[top][t];
+	metrics[SPEC_METRIC_ENERGY] = r->energy_pj;
+	metrics[SPEC_METRIC_DELAY] = r->cycles;
+	metrics[SPEC_METRIC_EDP] = r->cycles * r->energy_pj * 1e-12;
+	metrics[SPEC_METRIC_LAST_LEVEL_ACCESSES] = acc;
+}
+
 static void model_eval_one(void *ws, const struct spec_mapping *m, struct mapper_eval *out)
 {
 	struct model_eval_ws *w = ws;
+
+	if (w->ragged) {
+		model_eval_ragged(w->ragged, m, w->options, &w->rres);
+		out->status = fail_of(w->rres.status);
+		out->fail_level = 0;
+		if (out->status == MAPPER_OK)
+			mapper_metrics_of_ragged(&w->rres, out->metrics);
+		return;
+	}
 
 	model_eval(w->ws, m, &w->res);
 	out->status = fail_of(w->res.status);

@@ -372,6 +372,25 @@ struct spec_tensor {
 	const struct spec_density *prune_source;
 };
 
+/*
+ * A ragged (dense-variable) dimension: its extent at each coordinate of its
+ * parent dimension comes from a list (or a file) or a distribution; its
+ * bound is the largest extent (docs/yaml-reference.md, "ragged").
+ */
+enum spec_ragged_source {
+	SPEC_RAGGED_LIST,              /* one extent per parent coordinate */
+	SPEC_RAGGED_UNIFORM,           /* each extent uniform in [min, max], independent */
+};
+
+struct spec_ragged {
+	unsigned dim, parent;
+	enum spec_ragged_source source;
+	uint64_t n_lengths;            /* LIST: = the parent's bound */
+	const uint64_t *lengths;       /* LIST: [parent coordinate] */
+	uint64_t min, max;             /* UNIFORM (and the extremes of a list) */
+	struct diag_loc loc;
+};
+
 struct spec_workload {
 	const char *shape_name;
 	struct diag_loc loc;
@@ -382,6 +401,8 @@ struct spec_workload {
 	const struct spec_coef *coefs;
 	unsigned n_tensors;
 	const struct spec_tensor *tensors;
+	unsigned n_ragged;             /* ragged dimensions (one parent for all) */
+	const struct spec_ragged *ragged;
 };
 
 /* ---------------------------------------------------------------- mapping */
@@ -1001,6 +1022,48 @@ int spec_tensor_find(const struct spec_workload *w, const char *name);
 
 /* Index of the dimension named 'name', or -1. */
 int spec_dim_find(const struct spec_workload *w, const char *name);
+
+/*
+ * Ragged workloads (specs/ragged.c): evaluated one parent coordinate at a
+ * time. A case is one combination of extents (indexed like w->ragged) with
+ * its weight: how many parent coordinates have it (a list), or the parent's
+ * bound times its probability (a distribution).
+ */
+struct spec_ragged_case {
+	uint64_t extent[SPEC_MAX_DIMS];
+	double weight;
+};
+
+/* A dense view of one parent coordinate: the parent's bound 1, the ragged ones the extents. */
+struct spec_ragged_view {
+	struct spec_set set;           /* a shallow copy of the design; never freed */
+	struct spec_tensor tensors[SPEC_MAX_TENSORS];
+	struct spec_mapping map;       /* the mapping for these extents; set.mapping */
+};
+
+/*
+ * 0 when 'm' evaluates ragged workload 'w' exactly one parent coordinate at
+ * a time: the parent's loops temporal and outermost at the outermost level
+ * (always 0 without ragged dimensions); else -1 with the reason in 'why'.
+ */
+int spec_ragged_check_mapping(const struct spec_workload *w, const struct spec_mapping *m,
+			      struct strbuf *why);
+
+/*
+ * The distinct cases of ragged workload 'w' into '*out' (caller frees);
+ * returns their count (0 without ragged dimensions).
+ */
+size_t spec_ragged_cases(const struct spec_workload *w, struct spec_ragged_case **out);
+
+/*
+ * Make 'v' the dense view of 's' (ragged) for one parent coordinate whose
+ * ragged extents are 'extent' (indexed like s->workload.ragged), mapped by
+ * 'm' with the parent's factors 1 and the ragged dimensions' factors as tile
+ * sizes, the last tile what is left (the '+' rule). 0, or -1 when the
+ * factors cannot cover an extent.
+ */
+int spec_ragged_view_init(struct spec_ragged_view *v, const struct spec_set *s,
+			  const struct spec_mapping *m, const uint64_t *extent);
 
 /*
  * Fill the derived fields of 'm' (loop nests, boundaries, is_imperfect) from

@@ -386,6 +386,19 @@ int spec_axis_parse_rank(struct ld *ld, const struct ysrc_node *r, const struct 
 int spec_axis_resolve(struct ld *ld, const struct ysrc_node *ranks, const struct kpath *p,
 		      struct spec_tensor_format *tf);
 
+/*
+ * ragged.c: 'problem.ragged' ('n' may be NULL) under problem path 'p', after
+ * the bounds: ragged dimensions into the workload. 0 or -1.
+ */
+int spec_ragged_load(struct ld *ld, const struct ysrc_node *n, const struct kpath *p);
+
+/*
+ * mapping.c: give the loops of dimension 'd' of 'm' the residuals that cover
+ * 'bound' with its factors as tile sizes (the '+' rule of
+ * docs/yaml-reference.md). 0, or -1 when the factors cannot cover it.
+ */
+int spec_mapping_fit_dim(struct spec_mapping *m, unsigned d, uint64_t bound);
+
 /* mapping.c: the 'mapping' key. */
 int spec_mapping_load(struct ld *ld);
 
