@@ -66,7 +66,8 @@ int exec_run_ragged(const struct spec_set *s, const struct exec_options *opt,
 				: rd->min + rng_below(&rg, rd->max - rd->min + 1);
 			out->elements[r] += extent[r];
 		}
-		if (spec_ragged_view_init(v, s, s->mapping, extent) < 0) {
+		spec_ragged_view_init(v, s, extent);
+		if (spec_ragged_view_map(v, s, s->mapping) < 0) {
 			snprintf(out->reason, sizeof(out->reason), "the factors cannot tile a ragged "
 				 "extent");
 			rc = -1;

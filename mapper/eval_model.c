@@ -14,8 +14,7 @@
 struct model_eval_ws {
 	struct model_ws *ws;
 	struct model_result res;
-	const struct spec_set *ragged;       /* a ragged workload: evaluated case by case */
-	const struct model_options *options;
+	struct model_ragged_ws *ragged;      /* a ragged workload: evaluated case by case */
 	struct model_ragged_result rres;
 };
 
@@ -25,8 +24,10 @@ static void *model_ws_open(const void *ctx)
 	struct model_eval_ws *w = xmalloc(sizeof(*w));
 	struct strbuf err = STRBUF_INIT;
 
-	w->ragged = mc->spec->workload.n_ragged ? mc->spec : NULL;
-	w->options = mc->options;
+	w->ragged = mc->spec->workload.n_ragged ?
+		    model_ragged_ws_new(mc->spec, mc->options, &err) : NULL;
+	if (mc->spec->workload.n_ragged && !w->ragged)
+		BUG("ragged model workspace: %s (checked before the search)", err.buf);
 	w->ws = model_ws_new(mc->spec, mc->options, &err);
 	if (!w->ws)
 		BUG("model workspace: %s (checked before the search)", err.buf);
@@ -40,6 +41,7 @@ static void model_ws_close(void *ws)
 	if (!w)
 		return;
 	model_ws_free(w->ws);
+	model_ragged_ws_free(w->ragged);
 	free(w);
 }
 
@@ -86,7 +88,7 @@ static void model_eval_one(void *ws, const struct spec_mapping *m, struct mapper
 	struct model_eval_ws *w = ws;
 
 	if (w->ragged) {
-		model_eval_ragged(w->ragged, m, w->options, &w->rres);
+		model_ragged_eval(w->ragged, m, &w->rres);
 		out->status = fail_of(w->rres.status);
 		out->fail_level = 0;
 		if (out->status == MAPPER_OK)

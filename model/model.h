@@ -371,6 +371,19 @@ struct model_ragged_result {
 int model_eval_ragged(const struct spec_set *s, const struct spec_mapping *m,
 		      const struct model_options *opt, struct model_ragged_result *out);
 
+/*
+ * The same with the cases' workspaces kept (the mapper evaluates many
+ * mappings): _new borrows 's' (NULL with the reason in 'err' when a
+ * workspace cannot be made), _eval is model_eval_ragged() on it, _free(NULL)
+ * is a no-op.
+ */
+struct model_ragged_ws;
+struct model_ragged_ws *model_ragged_ws_new(const struct spec_set *s,
+					    const struct model_options *opt, struct strbuf *err);
+int model_ragged_eval(struct model_ragged_ws *w, const struct spec_mapping *m,
+		      struct model_ragged_result *out);
+void model_ragged_ws_free(struct model_ragged_ws *w);
+
 /* Free a workspace; model_ws_free(NULL) is a no-op. */
 void model_ws_free(struct model_ws *ws);
 

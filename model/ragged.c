@@ -38,52 +38,101 @@ static void accumulate(struct model_ragged_result *out, const struct model_resul
 		}
 }
 
-int model_eval_ragged(const struct spec_set *s, const struct spec_mapping *m,
-		      const struct model_options *opt, struct model_ragged_result *out)
+struct model_ragged_ws {
+	const struct spec_set *s;
+	size_t n_cases;
+	struct spec_ragged_case *cases;
+	struct spec_ragged_view *views;     /* [case]: the workspaces borrow their sets */
+	struct model_ws **ws;               /* [case] */
+	struct model_result *r;
+};
+
+struct model_ragged_ws *model_ragged_ws_new(const struct spec_set *s,
+					    const struct model_options *opt, struct strbuf *err)
 {
-	struct spec_ragged_case *cases = NULL;
-	struct spec_ragged_view *v = xmalloc(sizeof(*v));
-	struct model_result *r = xmalloc(sizeof(*r));
+	struct model_ragged_ws *w = xcalloc(1, sizeof(*w));
+	size_t i;
+
+	w->s = s;
+	w->n_cases = spec_ragged_cases(&s->workload, &w->cases);
+	w->views = xcalloc(w->n_cases + 1, sizeof(*w->views));
+	w->ws = xcalloc(w->n_cases + 1, sizeof(*w->ws));
+	w->r = xmalloc(sizeof(*w->r));
+	for (i = 0; i < w->n_cases; i++) {
+		spec_ragged_view_init(&w->views[i], s, w->cases[i].extent);
+		w->ws[i] = model_ws_new(&w->views[i].set, opt, err);
+		if (!w->ws[i]) {
+			model_ragged_ws_free(w);
+			return NULL;
+		}
+	}
+	return w;
+}
+
+void model_ragged_ws_free(struct model_ragged_ws *w)
+{
+	size_t i;
+
+	if (!w)
+		return;
+	for (i = 0; i < w->n_cases; i++)
+		model_ws_free(w->ws[i]);
+	free(w->ws);
+	free(w->views);
+	free(w->cases);
+	free(w->r);
+	free(w);
+}
+
+int model_ragged_eval(struct model_ragged_ws *w, const struct spec_mapping *m,
+		      struct model_ragged_result *out)
+{
+	const struct spec_set *s = w->s;
 	struct strbuf why = STRBUF_INIT;
-	size_t n, i;
+	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	out->status = EVAL_OK;
 	out->n_levels = s->arch.n_levels;
 	out->n_tensors = s->workload.n_tensors;
+	out->n_cases = w->n_cases;
 	if (spec_ragged_check_mapping(&s->workload, m, &why) < 0) {
 		out->status = EVAL_BAD_MAPPING;
 		snprintf(out->reason, sizeof(out->reason), "%s", why.buf);
-		n = 0;
-	} else {
-		n = spec_ragged_cases(&s->workload, &cases);
 	}
-	for (i = 0; i < n && out->status == EVAL_OK; i++) {
-		struct model_ws *ws;
-		if (spec_ragged_view_init(v, s, m, cases[i].extent) < 0) {
+	strbuf_release(&why);
+	for (i = 0; i < w->n_cases && out->status == EVAL_OK; i++) {
+		struct spec_ragged_view *v = &w->views[i];
+		if (spec_ragged_view_map(v, s, m) < 0) {
 			out->status = EVAL_BAD_MAPPING;
 			snprintf(out->reason, sizeof(out->reason), "the factors cannot tile a ragged "
 				 "extent");
-			break;
-		}
-		ws = model_ws_new(&v->set, opt, &why);
-		if (!ws) {
-			out->status = EVAL_BAD_MAPPING;
-			snprintf(out->reason, sizeof(out->reason), "%s", why.buf);
-			break;
-		}
-		if (model_eval(ws, &v->map, r) < 0) {
-			out->status = r->status;
-			memcpy(out->reason, r->reason, sizeof(out->reason));
+		} else if (model_eval(w->ws[i], &v->map, w->r) < 0) {
+			out->status = w->r->status;
+			memcpy(out->reason, w->r->reason, sizeof(out->reason));
 		} else {
-			accumulate(out, r, cases[i].weight);
+			accumulate(out, w->r, w->cases[i].weight);
 		}
-		model_ws_free(ws);
 	}
-	out->n_cases = n;
-	free(cases);
-	free(v);
-	free(r);
-	strbuf_release(&why);
 	return out->status == EVAL_OK ? 0 : -1;
+}
+
+int model_eval_ragged(const struct spec_set *s, const struct spec_mapping *m,
+		      const struct model_options *opt, struct model_ragged_result *out)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct model_ragged_ws *w = model_ragged_ws_new(s, opt, &err);
+	int rc;
+
+	if (!w) {
+		memset(out, 0, sizeof(*out));
+		out->status = EVAL_BAD_MAPPING;
+		snprintf(out->reason, sizeof(out->reason), "%s", err.buf);
+		strbuf_release(&err);
+		return -1;
+	}
+	rc = model_ragged_eval(w, m, out);
+	model_ragged_ws_free(w);
+	strbuf_release(&err);
+	return rc;
 }

@@ -369,11 +369,11 @@ size_t spec_ragged_cases(const struct spec_workload *w, struct spec_ragged_case 
 	return n;
 }
 
-int spec_ragged_view_init(struct spec_ragged_view *v, const struct spec_set *s,
-			  const struct spec_mapping *m, const uint64_t *extent)
+void spec_ragged_view_init(struct spec_ragged_view *v, const struct spec_set *s,
+			   const uint64_t *extent)
 {
 	struct spec_workload *w;
-	unsigned r, t, q, l, parent;
+	unsigned r, t, q, parent;
 
 	v->set = *s;
 	w = &v->set.workload;
@@ -381,8 +381,10 @@ int spec_ragged_view_init(struct spec_ragged_view *v, const struct spec_set *s,
 	w->n_ragged = 0;
 	w->ragged = NULL;
 	w->bounds[parent] = 1;
-	for (r = 0; r < s->workload.n_ragged; r++)
+	for (r = 0; r < s->workload.n_ragged; r++) {
 		w->bounds[s->workload.ragged[r].dim] = extent[r];
+		v->extent[r] = extent[r];
+	}
 	for (t = 0; t < w->n_tensors && t < SPEC_MAX_TENSORS; t++) {
 		struct spec_tensor *tn = &v->tensors[t];
 		*tn = s->workload.tensors[t];
@@ -400,6 +402,15 @@ int spec_ragged_view_init(struct spec_ragged_view *v, const struct spec_set *s,
 		}
 	}
 	w->tensors = v->tensors;
+	v->set.mapping = &v->map;
+	v->set.has_mapping = true;
+}
+
+int spec_ragged_view_map(struct spec_ragged_view *v, const struct spec_set *s,
+			 const struct spec_mapping *m)
+{
+	unsigned l, r, parent = s->workload.ragged[0].parent;
+
 	v->map = *m;
 	for (l = 0; l < v->map.n_levels; l++) {
 		struct spec_map_level *ml = &v->map.levels[l];
@@ -407,11 +418,7 @@ int spec_ragged_view_init(struct spec_ragged_view *v, const struct spec_set *s,
 		ml->spatial_factors[parent] = ml->spatial_residuals[parent] = 1;
 	}
 	for (r = 0; r < s->workload.n_ragged; r++)
-		if (spec_mapping_fit_dim(&v->map, s->workload.ragged[r].dim, extent[r]) < 0)
+		if (spec_mapping_fit_dim(&v->map, s->workload.ragged[r].dim, v->extent[r]) < 0)
 			return -1;
-	if (spec_mapping_derive(&v->map, w) < 0)
-		return -1;
-	v->set.mapping = &v->map;
-	v->set.has_mapping = true;
-	return 0;
+	return spec_mapping_derive(&v->map, &v->set.workload) < 0 ? -1 : 0;
 }

@@ -1039,6 +1039,7 @@ struct spec_ragged_view {
 	struct spec_set set;           /* a shallow copy of the design; never freed */
 	struct spec_tensor tensors[SPEC_MAX_TENSORS];
 	struct spec_mapping map;       /* the mapping for these extents; set.mapping */
+	uint64_t extent[SPEC_MAX_DIMS];
 };
 
 /*
@@ -1057,13 +1058,21 @@ size_t spec_ragged_cases(const struct spec_workload *w, struct spec_ragged_case 
 
 /*
  * Make 'v' the dense view of 's' (ragged) for one parent coordinate whose
- * ragged extents are 'extent' (indexed like s->workload.ragged), mapped by
- * 'm' with the parent's factors 1 and the ragged dimensions' factors as tile
- * sizes, the last tile what is left (the '+' rule). 0, or -1 when the
- * factors cannot cover an extent.
+ * ragged extents are 'extent' (indexed like s->workload.ragged): v->set is
+ * fixed from here on (a model workspace may borrow it); its mapping is set
+ * by spec_ragged_view_map().
  */
-int spec_ragged_view_init(struct spec_ragged_view *v, const struct spec_set *s,
-			  const struct spec_mapping *m, const uint64_t *extent);
+void spec_ragged_view_init(struct spec_ragged_view *v, const struct spec_set *s,
+			   const uint64_t *extent);
+
+/*
+ * Map view 'v' of 's' by 'm' (a mapping of the bounding box) into v->map:
+ * the parent's factors 1 and the ragged dimensions' factors as tile sizes,
+ * the last tile what is left (the '+' rule). 0, or -1 when the factors
+ * cannot cover an extent.
+ */
+int spec_ragged_view_map(struct spec_ragged_view *v, const struct spec_set *s,
+			 const struct spec_mapping *m);
 
 /*
  * Fill the derived fields of 'm' (loop nests, boundaries, is_imperfect) from
