@@ -21,6 +21,7 @@ extern const struct cli_command cmd_sweep;
 extern const struct cli_command cmd_results;
 extern const struct cli_command cmd_batch;
 extern const struct cli_command cmd_plot;
+extern const struct cli_command cmd_energy;
 
 static const struct cli_command cmd_help = {
 	.name = "help",
@@ -36,6 +37,7 @@ static const struct cli_command *const cli_commands[] = {
 	&cmd_map,
 	&cmd_exec,
 	&cmd_validate,
+	&cmd_energy,
 	&cmd_stpu,
 	&cmd_ipu,
 	&cmd_sweep,
@@ -81,6 +83,7 @@ static void print_metrics(void)
 	static const char *const aggs[] = {
 		[JOB_AGG_SUM] = "sum", [JOB_AGG_CYCLE_MEAN] = "cycle-weighted mean",
 		[JOB_AGG_DERIVED] = "derived", [JOB_AGG_NONE] = "-",
+		[JOB_AGG_SAME] = "the same (or none)",
 	};
 	static const char *const betters[] = {
 		[JOB_BETTER_NONE] = "-", [JOB_BETTER_LOWER] = "lower", [JOB_BETTER_HIGHER] = "higher",

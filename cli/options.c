@@ -124,7 +124,7 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
 		"a Jinja2 variable for template design files (top.yaml.jinja2); the value is "
 		"YAML (a number, a string, a list); repeatable" },
 	[CLI_OPT_ENERGY] = { "energy", 0, OPT_CHOICE, "PRESET", .choices = job_energy_presets,
-		.help = "energy preset for components without an ERT entry (a user ERT always wins; the default is accelergy45)" },
+		.help = "how to price components without an ERT entry: 'estimate' (the default) as Accelergy would from their classes and technology, or a preset (accelergy45, horowitz45, eyeriss_norm; a warning per component it prices); a user ERT/ART always wins" },
 	[CLI_OPT_FOOTPRINT] = { "footprint", 0, OPT_CHOICE, "MODE", .choices = footprint_choices,
 		.help = "timeloop (convex hull per rank, holes of strided projections count; the default) or exact (only the tensor points touched)" },
 	[CLI_OPT_SEED] = { "seed", 0, OPT_UINT, "N", 0, UINT64_MAX, .help = "random seed" },

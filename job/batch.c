@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "store/store.h"
+#include "energy/energy.h"
 #include "util/strbuf.h"
 #include "util/table.h"
 #include "util/xalloc.h"
@@ -491,10 +492,14 @@ int job_batch_run(const struct job_batch *b, const struct job_runner *rn,
 	struct job_runner_jobs jobs;
 	struct strbuf err = STRBUF_INIT;
 	struct table t = TABLE_INIT;
+	struct energy_cache *cache = energy_cache_new();   /* shared by jobs of one design */
 	size_t i;
 	int rc;
 
 	batch_init(b, rn->stop, &c);
+	for (i = 0; i < c.n_jobs; i++)
+		if (!c.jobs[i].opts.energy_cache)
+			c.jobs[i].opts.energy_cache = cache;
 	jobs = (struct job_runner_jobs){
 		.n = c.n_tasks, .ctx = &c, .kind = "batch", .run_key = c.run_key,
 		.key = b_key, .n_rows = b_rows, .describe = b_describe, .run = b_run,
@@ -517,6 +522,7 @@ int job_batch_run(const struct job_batch *b, const struct job_runner *rn,
 	for (i = 0; i < c.n_jobs; i++)
 		job_release(&c.jobs[i]);
 	free(c.jobs);
+	energy_cache_free(cache);
 	table_release(&t);
 	strbuf_release(&err);
 	return rc;

@@ -1,7 +1,7 @@
 /*
- * What every command's runner shares: options, outputs, failure, the
- * model's and executor's options, the summary of a model result and the
- * mapping as one line of text.
+ * What every command's runner shares: options (and --energy's choices),
+ * outputs, failure, the model's and executor's options, the summary of a
+ * model result and the mapping as one line of text.
  */
 #include "job/job.h"
 
@@ -68,9 +68,27 @@ const char *job_status_name(enum job_status st)
 	return (unsigned)st < JOB_STATUS_COUNT ? names[st] : "?";
 }
 
+/* The name that asks for the estimator (job/energy.c), first among --energy's choices. */
+#define ESTIMATE "estimate"
+
 const char *const *job_energy_presets(void)
 {
-	return model_energy_preset_names();
+	static const char *names[8];
+	const char *const *presets;
+	size_t i;
+
+	if (!names[0]) {
+		presets = model_energy_preset_names();
+		for (i = 0; presets[i] && i + 2 < ARRAY_SIZE(names); i++)
+			names[i + 1] = presets[i];
+		names[0] = ESTIMATE;
+	}
+	return names;
+}
+
+bool job_energy_is_estimate(const struct job_options *o)
+{
+	return !o->energy_preset || !strcmp(o->energy_preset, ESTIMATE);
 }
 
 enum job_status job_fail(struct job_summary *sum, enum job_status st, const char *fmt, ...)
@@ -104,7 +122,7 @@ void job_model_options(const struct job_options *o, struct model_options *mo)
 	*mo = (struct model_options)MODEL_OPTIONS_INIT;
 	mo->footprint = o->footprint == JOB_FOOTPRINT_EXACT ? MODEL_FOOTPRINT_EXACT
 							    : MODEL_FOOTPRINT_TIMELOOP;
-	mo->energy_preset = o->energy_preset;
+	mo->energy_preset = job_energy_is_estimate(o) ? NULL : o->energy_preset;
 	mo->imperfect = o->residuals == JOB_RESIDUALS_TIMELOOP ? MODEL_IMPERFECT_TIMELOOP
 							      : MODEL_IMPERFECT_EXACT;
 }

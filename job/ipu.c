@@ -170,6 +170,8 @@ const struct job_kind job_kind_ipu = {
 	.refuse = {
 		[JOB_MAP] = "an 'ipu' design has no mapspace to search: its planner is part of "
 			    "the model ('fiberloop ipu')",
+		[JOB_ENERGY] = "an 'ipu' design has no Accelergy components to price ('energy' "
+			       "takes a Timeloop architecture)",
 	},
 	.design_text = report_ipu_design_text,
 	.design_json = report_ipu_design_json,

@@ -26,9 +26,13 @@
 /*
  * The commands every kind of design is run with. A kind may also have a
  * command of its own ('ipu', 'stpu': job_options.kind), which is 'model' on
- * a design that must be of that kind.
+ * a design that must be of that kind. 'energy' prices a design's components
+ * as Accelergy would (docs/energy.md).
  */
-enum job_command { JOB_CHECK, JOB_MODEL, JOB_MAP, JOB_EXEC, JOB_VALIDATE, JOB_COMMAND_COUNT };
+enum job_command { JOB_CHECK, JOB_MODEL, JOB_MAP, JOB_EXEC, JOB_VALIDATE, JOB_ENERGY,
+		   JOB_COMMAND_COUNT };
+
+struct energy_cache;
 
 enum job_status {
 	JOB_OK,
@@ -95,7 +99,9 @@ struct job_options {
 	const char *const *files;      /* the inputs' names, for the JSON documents */
 	size_t n_files;
 	/* model (and the model side of map and validate) */
-	const char *energy_preset;     /* NULL: the default preset */
+	const char *energy_preset;     /* NULL or "estimate": estimated (energy/); else a preset */
+	struct energy_cache *energy_cache;  /* estimated tables shared by the jobs of a run
+					       (one per architecture); NULL: per job */
 	enum job_footprint footprint;
 	enum job_residuals residuals;
 	bool roofline;                 /* the roofline view in the summary and the JSON */
@@ -146,6 +152,7 @@ enum job_metric_id {
 	JOB_METRIC_COMPUTE_ENERGY_PJ,
 	JOB_METRIC_N_EVALUATED,
 	JOB_METRIC_N_VALID,
+	JOB_METRIC_AREA_UM2,
 	JOB_METRIC_SPEEDUP,
 	JOB_METRIC_BASELINE_CYCLES,
 	JOB_METRIC_BASELINE_ENERGY_PJ,
@@ -175,6 +182,8 @@ enum job_aggregation {
 	JOB_AGG_CYCLE_MEAN,            /* the mean weighted by each row's cycles */
 	JOB_AGG_DERIVED,               /* computed again from the combined metrics */
 	JOB_AGG_NONE,                  /* does not combine: NULL in a combined row */
+	JOB_AGG_SAME,                  /* a property of the design (its area): the rows' value
+					  when they all agree, else NULL */
 };
 
 /* Which way a metric is better (for ranking). */
@@ -309,13 +318,20 @@ struct job_design {
  */
 struct spec_set *job_load(const struct job_design *d, struct diag_list *dl);
 
-/* Names of the energy presets (NULL-terminated), for option checking. */
+/*
+ * The choices of --energy (NULL-terminated): "estimate" (the default: what
+ * the design's ERT/ART leave open is estimated as Accelergy would), then the
+ * energy presets.
+ */
 const char *const *job_energy_presets(void);
+
+/* True when 'o' asks for the estimator (no preset named). */
+bool job_energy_is_estimate(const struct job_options *o);
 
 /* "ok", "bad-input", "infeasible", "mismatch", "system". */
 const char *job_status_name(enum job_status st);
 
-/* "check", "model", "map", "exec", "validate". */
+/* "check", "model", "map", "exec", "validate", "energy". */
 const char *job_command_name(enum job_command c);
 
 /* The name of the command 'o' runs: its kind's own command, else job_command_name(). */

@@ -22,6 +22,22 @@ enum job_status job_run_exec(const struct spec_set *s, const struct job_options 
 			     struct job_summary *sum, struct job_outputs *out);
 enum job_status job_run_validate(const struct spec_set *s, const struct job_options *o,
 				 struct job_summary *sum, struct job_outputs *out);
+/* Accelergy's tables of the design: printed, and ERT/ART (+ summaries) as files (energy.c). */
+enum job_status job_run_energy(const struct spec_set *s, const struct job_options *o,
+			       struct job_summary *sum, struct job_outputs *out);
+
+struct energy_tables;
+
+/*
+ * The energies of the model's options 'mo' (after job_model_options()):
+ * the estimate of what the design's ERT/ART leave open (from o->energy_cache,
+ * or built into '*own', which the caller frees with energy_tables_free()),
+ * or the preset o names, with a warning per component it prices. Returns
+ * JOB_OK, or JOB_BAD_INPUT with the diagnostics in out->diags (energy.c).
+ */
+enum job_status job_energy_prepare(const struct spec_set *s, const struct job_options *o,
+				   struct model_options *mo, struct energy_tables **own,
+				   struct job_summary *sum, struct job_outputs *out);
 
 /* Set the summary's status and error text; returns 'st'. */
 enum job_status job_fail(struct job_summary *sum, enum job_status st, const char *fmt, ...)

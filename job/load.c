@@ -54,7 +54,7 @@ struct spec_set *job_load(const struct job_design *d, struct diag_list *dl)
 	struct spec_load_options lo = {
 		.require_mapping = !d->kind && (d->command == JOB_MODEL || d->command == JOB_EXEC ||
 						d->command == JOB_VALIDATE),
-		.allow_no_problem = d->command == JOB_CHECK,
+		.allow_no_problem = d->command == JOB_CHECK || d->command == JOB_ENERGY,
 		.kinds = job_spec_kinds(),
 	};
 	unsigned errors_before = dl->n_errors;

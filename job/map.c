@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "energy/energy.h"
 #include "job/kind_int.h"
 #include "mapper/mapper.h"
 #include "model/model.h"
@@ -241,23 +242,28 @@ enum job_status job_run_map(const struct spec_set *s, const struct job_options *
 	struct mapper_space *ms;
 	struct mapper_result *r;
 	struct model_ws *ws;
+	struct energy_tables *own;
 	bool lead = true;
 	struct strbuf err = STRBUF_INIT;
 	int rc = 0;
 
 	job_model_options(jo, &mo);
+	if (job_energy_prepare(s, jo, &mo, &own, sum, out) != JOB_OK)
+		return sum->status;
 	mapper_options_init(&o, &s->mapper);
 	apply_overrides(jo, &o);
 	ms = mapper_space_new_imperfect(s, &mo, jo->map.has_imperfect ? jo->map.imperfect
 								       : s->mapper.imperfect,
 					&out->diags);
 	if (!ms) {
+		energy_tables_free(own);
 		sum->status = JOB_BAD_INPUT;   /* the diagnostics say why */
 		return sum->status;
 	}
 	ws = model_ws_new(s, &mo, &err);   /* before threads ask for one each */
 	if (!ws) {
 		mapper_space_free(ms);
+		energy_tables_free(own);
 		return job_fail_with(sum, JOB_BAD_INPUT, &err);
 	}
 	model_ws_free(ws);
@@ -292,5 +298,6 @@ enum job_status job_run_map(const struct spec_set *s, const struct job_options *
 	strbuf_release(&hooks.line);
 	free(r);
 	mapper_space_free(ms);
+	energy_tables_free(own);
 	return sum->status;
 }

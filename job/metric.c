@@ -72,6 +72,9 @@ static const struct job_metric metrics[] = {
 		JOB_BETTER_NONE, CORE, "map: mappings the search visited", NULL },
 	[JOB_METRIC_N_VALID] = { "n_valid", "mappings", JOB_VALUE_COUNT, JOB_AGG_SUM,
 		JOB_BETTER_NONE, CORE, "map: valid mappings among them", NULL },
+	[JOB_METRIC_AREA_UM2] = { "area_um2", "um^2", JOB_VALUE_REAL, JOB_AGG_SAME,
+		JOB_BETTER_LOWER, 0, "area of the design: its levels' and compute unit's, times "
+		"their instances (docs/energy.md)", NULL },
 	[JOB_METRIC_SPEEDUP] = { "speedup", "x", JOB_VALUE_REAL, JOB_AGG_NONE, JOB_BETTER_HIGHER,
 		STREAM, "baseline cycles / cycles (the IPU's dense matmul, the TPU)", NULL },
 	[JOB_METRIC_BASELINE_CYCLES] = { "baseline_cycles", "cycles", JOB_VALUE_REAL,
@@ -263,6 +266,16 @@ void job_summary_combine(struct job_summary *t, const struct job_summary *const 
 					t->value[m].real += sums[i]->value[m].real;
 			}
 			t->has |= UINT64_C(1) << m;
+		}
+		if (d->agg == JOB_AGG_SAME) {   /* one design's: kept only when every row agrees */
+			for (i = 1; i < n && all; i++)
+				all = d->type == JOB_VALUE_COUNT ?
+				      sums[i]->value[m].count == sums[0]->value[m].count :
+				      sums[i]->value[m].real == sums[0]->value[m].real;
+			if (all) {
+				t->value[m] = sums[0]->value[m];
+				t->has |= UINT64_C(1) << m;
+			}
 		}
 		if (d->agg == JOB_AGG_CYCLE_MEAN) {
 			uint64_t cycles = 0;

@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "energy/energy.h"
 #include "job/kind_int.h"
 #include "model/model.h"
 #include "report/report.h"
@@ -53,6 +54,7 @@ enum job_status job_run_model(const struct spec_set *s, const struct job_options
 			      struct job_summary *sum, struct job_outputs *out)
 {
 	struct model_options mo;
+	struct energy_tables *own;
 	struct model_ws *ws;
 	struct model_result *r;
 	struct strbuf err = STRBUF_INIT;
@@ -60,11 +62,18 @@ enum job_status job_run_model(const struct spec_set *s, const struct job_options
 	if (!s->has_mapping)
 		return job_fail(sum, JOB_BAD_INPUT, "the design has no mapping");
 	job_model_options(o, &mo);
-	if (s->workload.n_ragged)
-		return run_ragged(s, o, &mo, sum, out);
+	if (job_energy_prepare(s, o, &mo, &own, sum, out) != JOB_OK)
+		return sum->status;
+	if (s->workload.n_ragged) {
+		run_ragged(s, o, &mo, sum, out);
+		energy_tables_free(own);
+		return sum->status;
+	}
 	ws = model_ws_new(s, &mo, &err);
-	if (!ws)
+	if (!ws) {
+		energy_tables_free(own);
 		return job_fail_with(sum, JOB_BAD_INPUT, &err);
+	}
 	r = xmalloc(sizeof(*r));
 	if (model_eval(ws, s->mapping, r) < 0) {
 		job_fail(sum, JOB_INFEASIBLE, "infeasible mapping (%s): %s",
@@ -75,5 +84,6 @@ enum job_status job_run_model(const struct spec_set *s, const struct job_options
 	}
 	free(r);
 	model_ws_free(ws);
+	energy_tables_free(own);
 	return sum->status;
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "energy/energy.h"
 #include "job/kind_int.h"
 #include "util/fileio.h"
 #include "util/json.h"
@@ -389,6 +390,7 @@ int job_network_run(const struct job_network *nw, const struct job_runner *rn,
 	struct spec_source *src;
 	struct job_hash design;
 	struct strbuf err = STRBUF_INIT;
+	struct energy_cache *cache = NULL;
 	size_t i;
 	int rc;
 
@@ -398,13 +400,17 @@ int job_network_run(const struct job_network *nw, const struct job_runner *rn,
 	c.nw = nw;
 	job_quiet_options(nw->options, rn->stop, &c.opts);
 	c.opts.command = JOB_MAP;
+	if (!c.opts.energy_cache)      /* one architecture: its tables built once */
+		c.opts.energy_cache = cache = energy_cache_new();
 	if (job_design_source(nw->design, &src, &design, dl) < 0) {
 		spec_source_free(src);
+		energy_cache_free(cache);
 		return -1;
 	}
 	spec_source_free(src);
 	if (job_net_plan_make(nw->layers, nw->n_layers, &c.plan, dl) < 0) {
 		job_net_plan_release(&c.plan);
+		energy_cache_free(cache);
 		return -1;
 	}
 	network_keys(&c, &design);
@@ -437,6 +443,7 @@ int job_network_run(const struct job_network *nw, const struct job_runner *rn,
 		free(c.sums[i]);
 	free(c.sums);
 	job_net_plan_release(&c.plan);
+	energy_cache_free(cache);
 	strbuf_release(&err);
 	return rc;
 }

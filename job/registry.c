@@ -54,7 +54,7 @@ static void make_tables(void)
 {
 	static const char *const base[] = {
 		[JOB_CHECK] = "check", [JOB_MODEL] = "model", [JOB_MAP] = "map",
-		[JOB_EXEC] = "exec", [JOB_VALIDATE] = "validate",
+		[JOB_EXEC] = "exec", [JOB_VALIDATE] = "validate", [JOB_ENERGY] = "energy",
 	};
 	size_t i, n = 0;
 

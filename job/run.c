@@ -31,7 +31,10 @@ enum job_status job_run(const struct spec_set *s, const struct job_options *o,
 		BUG("unknown job command %d", (int)o->command);
 	if (o->command == JOB_CHECK)
 		return job_run_check(k, s, o, out);
-	if (!k->run[o->command])
+	if (!k->run[o->command] && k->refuse[o->command])
 		return job_fail(sum, JOB_BAD_INPUT, "%s", k->refuse[o->command]);
+	if (!k->run[o->command])       /* a command the kind's row does not name */
+		return job_fail(sum, JOB_BAD_INPUT, "a '%s' design does not take '%s'", k->name,
+				job_command_name(o->command));
 	return k->run[o->command](s, o, sum, out);
 }

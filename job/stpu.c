@@ -303,6 +303,8 @@ const struct job_kind job_kind_stpu = {
 	.refuse = {
 		[JOB_MAP] = "an STPU design has no mapping to search; run 'fiberloop stpu' (or "
 			    "model, exec, validate)",
+		[JOB_ENERGY] = "an STPU design prices its energy with its own model (docs/stpu.md); "
+			       "'energy' takes a Timeloop architecture",
 	},
 	.design_text = report_stpu_design_text,
 	.design_json = report_stpu_design_json,

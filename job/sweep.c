@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "energy/energy.h"
 #include "job/kind_int.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -79,7 +80,7 @@ void job_hash_options(struct job_hash *h, const struct job_options *o)
 
 	job_hash_add(h, u, sizeof(u));
 	job_hash_add(h, d, sizeof(d));
-	job_hash_str(h, o->energy_preset);
+	job_hash_str(h, job_energy_is_estimate(o) ? "estimate" : o->energy_preset);
 	if (o->kind)                   /* only when set: the keys of earlier runs stay */
 		job_hash_str(h, o->kind);
 	if (o->roofline)
@@ -411,6 +412,7 @@ int job_sweep_run(const struct job_sweep *sw, const struct job_runner *rn,
 	struct sweep_ctx c;
 	struct job_runner_jobs jobs;
 	struct job_hash design;
+	struct energy_cache *cache = NULL;
 	uint64_t n_points;
 	size_t a;
 	int rc;
@@ -445,11 +447,14 @@ int job_sweep_run(const struct job_sweep *sw, const struct job_runner *rn,
 	c.lo.prunes = sw->design->prunes;
 	c.lo.n_prunes = sw->design->n_prunes;
 	job_quiet_options(sw->options, rn->stop, &c.opts);
+	if (!c.opts.energy_cache)      /* tables built once per architecture the axes make */
+		c.opts.energy_cache = cache = energy_cache_new();
 	c.n_ov = sw->design->n_overrides;
 	for (a = 0; a < sw->n_axes; a++)
 		c.n_ov += sw->axes[a].n_paths;
 	if (job_design_source(sw->design, &c.src, &design, dl) < 0) {
 		spec_source_free(c.src);
+		energy_cache_free(cache);
 		return -1;
 	}
 	if (sweep_probe(&c, dl) < 0) {
@@ -470,5 +475,6 @@ int job_sweep_run(const struct job_sweep *sw, const struct job_runner *rn,
 	rc = job_runner_go(&jobs, rn, res);
 	free(c.input_names);
 	spec_source_free(c.src);
+	energy_cache_free(cache);
 	return rc;
 }

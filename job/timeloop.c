@@ -19,7 +19,7 @@ const struct job_kind job_kind_timeloop = {
 	.spec = &spec_kind_timeloop,
 	.run = {
 		[JOB_MODEL] = job_run_model, [JOB_MAP] = job_run_map, [JOB_EXEC] = job_run_exec,
-		[JOB_VALIDATE] = job_run_validate,
+		[JOB_VALIDATE] = job_run_validate, [JOB_ENERGY] = job_run_energy,
 	},
 	.design_text = report_design_text,
 	.design_json = report_design_json,

@@ -30,6 +30,16 @@ JOB_GET_REAL(pj_per_compute, MR, r->pj_per_compute)
 JOB_GET_REAL(compute_energy, MR, r->compute.energy_pj)
 #undef MR
 
+/* The design's area (levels and compute unit, times instances); none when nothing gives one. */
+static bool area(const struct spec_set *s, const void *result, struct job_metric_value *v)
+{
+	const struct model_result *r = result;
+
+	(void)s;
+	v->real = r->area_total_um2;
+	return r->area_total_um2 > 0;
+}
+
 /* The time of the run at the design's clock, when it gives one. */
 static bool seconds(const struct spec_set *s, const void *result, struct job_metric_value *v)
 {
@@ -70,6 +80,7 @@ static const struct job_metric_get model_gets[] = {
 	{ JOB_METRIC_ACTUAL_COMPUTES, actual },
 	{ JOB_METRIC_PJ_PER_COMPUTE, pj_per_compute },
 	{ JOB_METRIC_COMPUTE_ENERGY_PJ, compute_energy },
+	{ JOB_METRIC_AREA_UM2, area },
 	{ JOB_METRIC_SECONDS, seconds },
 };
 

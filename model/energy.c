@@ -2,8 +2,10 @@
  * Per-action energies of every component, resolved once per spec set
  * (semantics 1.6). Each Timeloop action type takes the first entry of its
  * priority list that the component's table has; the table is the user's ERT,
- * or, for a component without one, the chosen energy preset (treated exactly
- * like an ERT). A level's vector_access_energy attribute overrides both. The
+ * or, for a component without one, the estimated table (energy/), or the
+ * chosen energy preset (each treated exactly like an ERT). A level's
+ * vector_access_energy attribute overrides them all. Areas: the user's ART,
+ * a cluster_area/area attribute, then the estimate. The
  * fallback is per op, as in Timeloop: a random read, fill or update that the
  * table does not name costs the level's PAT vector energy, any other op 0.
  */
@@ -179,15 +181,22 @@ static void prepare_level(struct model_ws *ws, unsigned l)
 	struct spec_ert_action acts[PRESET_MAX_ACTIONS];
 	struct spec_ert_table pt;
 
+	const struct energy_component *est = ws->opt.energy ? ws->opt.energy->level[l] : NULL;
+
 	memset(le, 0, sizeof(*le));
 	le->area_um2 = area_as_timeloop(lvl->art ? lvl->art->area_um2 :
-					lvl->has_cluster_area ? lvl->cluster_area_um2 : 0.0);
+					lvl->has_cluster_area ? lvl->cluster_area_um2 :
+					est && est->has_area ? est->area_um2 : 0.0);
 	if (lvl->has_vector_access_energy) {
 		le->source = MODEL_ENERGY_USER;
 		level_from_vector(le, lvl->vector_access_energy_pj);
 	} else if (lvl->ert) {
 		le->source = MODEL_ENERGY_ERT;
 		level_from_table(lvl, lvl->ert, le);
+	} else if (est && est->has_energy) {
+		le->source = lvl->is_dummy ? MODEL_ENERGY_NONE : MODEL_ENERGY_ESTIMATE;
+		if (!lvl->is_dummy)
+			level_from_table(lvl, &est->ert, le);
 	} else if (ws->preset >= 0) {
 		model_preset_level_table(ws->preset, lvl, &pt, acts);
 		le->source = lvl->is_dummy ? MODEL_ENERGY_NONE : MODEL_ENERGY_PRESET;
@@ -221,15 +230,21 @@ static void prepare_compute(struct model_ws *ws)
 	struct spec_ert_action acts[PRESET_MAX_ACTIONS];
 	struct spec_ert_table pt;
 
+	const struct energy_component *est = ws->opt.energy ? ws->opt.energy->compute : NULL;
+
 	memset(ws->compute_op_pj, 0, sizeof(ws->compute_op_pj));
 	ws->compute_area_um2 = area_as_timeloop(c->art ? c->art->area_um2 :
-						c->has_area ? c->area_um2 : 0.0);
+						c->has_area ? c->area_um2 :
+						est && est->has_area ? est->area_um2 : 0.0);
 	if (c->has_energy) {
 		ws->compute_source = MODEL_ENERGY_USER;
 		ws->compute_op_pj[MODEL_COMPUTE_RANDOM] = c->energy_pj;
 	} else if (c->ert) {
 		ws->compute_source = MODEL_ENERGY_ERT;
 		compute_from_table(ws, c->ert);
+	} else if (est && est->has_energy) {
+		ws->compute_source = MODEL_ENERGY_ESTIMATE;
+		compute_from_table(ws, &est->ert);
 	} else if (ws->preset >= 0) {
 		model_preset_compute_table(ws->preset, c, &pt, acts);
 		ws->compute_source = MODEL_ENERGY_PRESET;

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "energy/energy.h"
 #include "specs/spec.h"
 
 /* ------------------------------------------------------------------ enums */
@@ -48,6 +49,7 @@ enum model_energy_source {
 	MODEL_ENERGY_USER,        /* a vector_access_energy / energy attribute */
 	MODEL_ENERGY_PRESET,      /* an embedded preset (result.energy_preset) */
 	MODEL_ENERGY_PAT,         /* Timeloop's built-in fallback */
+	MODEL_ENERGY_ESTIMATE,    /* estimated as Accelergy would (energy/) */
 };
 
 /*
@@ -100,9 +102,15 @@ struct model_options {
 	const char *energy_preset;    /* for levels without an ERT entry; NULL = default */
 	bool no_fast_path;            /* always walk the nest (testing, benchmarks) */
 	enum model_imperfect imperfect;
+	/*
+	 * Estimated energy and area tables (energy_estimate()), borrowed for the
+	 * workspace's life: they price what the user's tables leave open, before
+	 * any preset. NULL: none.
+	 */
+	const struct energy_tables *energy;
 };
 
-#define MODEL_OPTIONS_INIT { MODEL_FOOTPRINT_TIMELOOP, NULL, false, MODEL_IMPERFECT_EXACT }
+#define MODEL_OPTIONS_INIT { MODEL_FOOTPRINT_TIMELOOP, NULL, false, MODEL_IMPERFECT_EXACT, NULL }
 
 /* ---------------------------------------------------------------- result */
 
@@ -256,6 +264,7 @@ struct model_result {
 	uint64_t last_level_accesses; /* scalar accesses of the outermost level */
 	double gflops;                /* total ops / cycles (at 1 GHz) */
 	double area_mm2;              /* always 0 after evaluation (Timeloop quirk) */
+	double area_total_um2;        /* every level's and the compute unit's area x instances */
 
 	/* operational intensity */
 	uint64_t total_elementwise_ops, total_reduction_ops, total_ops;
@@ -401,5 +410,13 @@ const char *const *model_energy_preset_names(void);
 
 /* The preset used for levels without an ERT entry when none is chosen. */
 const char *model_energy_preset_default(void);
+
+/*
+ * What preset 'preset' prices storage level 'level' of 's' as (level -1:
+ * the compute unit), e.g. "an SRAM of 64 KiB" or "a 16-bit integer MAC",
+ * into buf[0..size). An unknown preset writes "?".
+ */
+void model_energy_preset_describe(const char *preset, const struct spec_set *s, int level,
+				  char *buf, size_t size);
 
 #endif

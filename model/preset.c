@@ -4,11 +4,13 @@
  * interpolations; change both together.
  */
 #include "model/preset_int.h"
+#include "model/model.h"
 
 #include <assert.h>
 #include <ctype.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -415,4 +417,58 @@ void model_preset_compute_table(int preset, const struct spec_compute *c,
 	*out = (struct spec_ert_table){
 		.name = c->name, .component = c->name, .n_actions = n, .actions = actions,
 		.loc = c->loc};
+}
+
+/* ------------------------------------------------------------ descriptions */
+
+/* "64 KiB", "384 B": a capacity for messages. */
+static void bytes_text(double bytes, char *buf, size_t size)
+{
+	if (bytes >= 1024 && fmod(bytes, 1024) == 0)
+		snprintf(buf, size, "%.0f KiB", bytes / 1024);
+	else
+		snprintf(buf, size, "%.0f B", bytes);
+}
+
+/* What 'preset' prices level 'lvl' as. */
+static void describe_level(int preset, const struct spec_level *lvl, char *buf, size_t size)
+{
+	char cap[32];
+	double bytes;
+
+	if (lvl->technology == SPEC_TECH_DRAM) {
+		snprintf(buf, size, "DRAM (per bit of a %u-bit access)",
+			 lvl->word_bits * (lvl->block_size ? lvl->block_size : 1));
+		return;
+	}
+	bytes = level_bytes(lvl, preset == PRESET_HOROWITZ45 ? H_UNBOUNDED_SRAM_BYTES :
+				 preset == PRESET_ACCELERGY45 ? A_UNBOUNDED_SRAM_BYTES :
+								E_GLB_KB * 1024);
+	bytes_text(bytes, cap, sizeof(cap));
+	if (preset == PRESET_ACCELERGY45 && is_regfile(lvl, bytes))
+		snprintf(buf, size, "a register file of %s", cap);
+	else
+		snprintf(buf, size, "an SRAM of %s%s", cap, lvl->has_size ? "" : " (no size given)");
+}
+
+void model_energy_preset_describe(const char *preset, const struct spec_set *s, int level,
+				  char *buf, size_t size)
+{
+	int p = model_preset_find(preset ? preset : model_preset_name(PRESET_DEFAULT));
+
+	if (p < 0) {
+		snprintf(buf, size, "?");
+		return;
+	}
+	if (level >= 0) {
+		describe_level(p, &s->arch.levels[level], buf, size);
+	} else {
+		const struct spec_compute *c = &s->arch.compute;
+		unsigned w = c->word_bits ? c->word_bits : 16;
+		double wm = attr_width(c, "multiplier_width", w);
+		double wa = attr_width(c, "adder_width", w);
+		bool fp = contains_ci(c->class_name, "fp") || contains_ci(c->class_name, "float");
+		snprintf(buf, size, "a %.0fx%.0f-bit %s MAC", wm, wa, fp ? "floating-point"
+									  : "integer");
+	}
 }

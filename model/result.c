@@ -48,6 +48,7 @@ const char *model_energy_source_name(enum model_energy_source src)
 	case MODEL_ENERGY_USER: return "user";
 	case MODEL_ENERGY_PRESET: return "preset";
 	case MODEL_ENERGY_PAT: return "PAT";
+	case MODEL_ENERGY_ESTIMATE: return "estimate";
 	case MODEL_ENERGY_NONE: break;
 	}
 	return "none";

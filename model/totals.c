@@ -97,6 +97,18 @@ static uint64_t level_accesses(const struct model_ws *ws, unsigned l,
 	return n;
 }
 
+/* Every level's and the compute unit's area (per instance) times their instances. */
+static double total_area(const struct model_ws *ws, const struct model_result *r)
+{
+	const struct spec_arch *a = &ws->s->arch;
+	double t = r->compute.area_um2 * (double)a->compute.instances;
+	unsigned l;
+
+	for (l = 0; l < ws->n_levels; l++)
+		t += r->levels[l].area_um2 * (double)a->levels[l].instances;
+	return t;
+}
+
 /* Operational intensity (semantics 3.6). */
 static void op_intensity(struct model_ws *ws, struct model_result *out)
 {
@@ -192,6 +204,7 @@ void model_eval_totals(struct model_ws *ws, struct model_result *out)
 	out->pj_per_compute = out->actual_computes ? e / (double)out->actual_computes : 0;
 	out->edp_j_cycles = (double)cycles * e * 1e-12;
 	out->area_mm2 = 0;
+	out->area_total_um2 = total_area(ws, out);
 	op_intensity(ws, out);
 	out->gflops = cycles ? (double)out->total_ops / (double)cycles : 0;
 	out->last_level_accesses = out->levels[ws->n_levels - 1].total_scalar_accesses;

@@ -39,6 +39,7 @@ static void summary(struct json_writer *w, const struct model_result *r)
 	json_u64(w, "total_ops", r->total_ops);
 	json_u64(w, "total_memory_accesses", r->total_memory_accesses);
 	json_double(w, "optimal_op_per_byte", r->optimal_op_per_byte);
+	json_double(w, "area_um2", r->area_total_um2);
 	json_close(w, '}');
 }
 

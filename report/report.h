@@ -133,8 +133,16 @@ void report_exec_json(const struct spec_set *s, const struct exec_result *r,
 void report_exec_summary(const struct spec_set *s, const struct exec_result *r,
 			 const struct exec_options *opt, struct strbuf *out);
 
-/* Name of the energy source of the run: "ERT", "preset <name>", "ERT + preset <name>". */
+/* The energy sources of the run: "ERT", "estimate", "preset <name>", "ERT + estimate", ... */
 void report_energy_source(const struct model_result *r, struct strbuf *out);
+
+/*
+ * Where each component's energies came from, the first line of a report:
+ * each source followed by the components it prices, outermost level first
+ * ("estimate: DRAM GLB RF mac" or "ERT: DRAM; estimate: GLB RF mac").
+ */
+void report_energy_source_by_level(const struct spec_set *s, const struct model_result *r,
+				   struct strbuf *out);
 
 /* ------------------------------------------------------ plots (plot.c) */
 

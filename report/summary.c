@@ -7,26 +7,79 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 void report_energy_source(const struct model_result *r, struct strbuf *out)
 {
 	bool ert = r->compute.energy_source == MODEL_ENERGY_ERT;
+	bool est = r->compute.energy_source == MODEL_ENERGY_ESTIMATE;
 	bool preset = r->compute.energy_source == MODEL_ENERGY_PRESET;
-	bool other = !ert && !preset;
+	bool other = !ert && !preset && !est;
 	unsigned l;
 
 	for (l = 0; l < r->n_levels; l++) {
 		enum model_energy_source src = r->levels[l].energy_source;
 		ert |= src == MODEL_ENERGY_ERT;
+		est |= src == MODEL_ENERGY_ESTIMATE;
 		preset |= src == MODEL_ENERGY_PRESET;
 		other |= src == MODEL_ENERGY_USER || src == MODEL_ENERGY_PAT;
 	}
 	if (ert)
 		strbuf_addstr(out, "ERT");
+	if (est)
+		strbuf_addf(out, "%sestimate", ert ? " + " : "");
 	if (preset && r->energy_preset)
-		strbuf_addf(out, "%spreset %s", ert ? " + " : "", r->energy_preset);
+		strbuf_addf(out, "%spreset %s", ert || est ? " + " : "", r->energy_preset);
 	if (other)
-		strbuf_addf(out, "%suser/PAT", ert || preset ? " + " : "");
+		strbuf_addf(out, "%suser/PAT", ert || est || preset ? " + " : "");
 	if (!out->len)
+		strbuf_addstr(out, "none");
+}
+
+/* The source of a component as the first line names it ("estimate", "preset accelergy45"). */
+static void source_text(const struct model_result *r, enum model_energy_source src,
+			struct strbuf *sb)
+{
+	if (src == MODEL_ENERGY_PRESET && r->energy_preset)
+		strbuf_addf(sb, "preset %s", r->energy_preset);
+	else
+		strbuf_addstr(sb, model_energy_source_name(src));
+}
+
+void report_energy_source_by_level(const struct spec_set *s, const struct model_result *r,
+				   struct strbuf *out)
+{
+	enum model_energy_source seen[8];
+	size_t n_seen = 0, k;
+	int l;
+
+	/* each source once, in order of first appearance (outermost level first, compute last) */
+	for (l = (int)r->n_levels; l >= -1; l--) {
+		enum model_energy_source src;
+		bool dup = false;
+		if (l == (int)r->n_levels)
+			continue;
+		src = l < 0 ? r->compute.energy_source : r->levels[l].energy_source;
+		if (src == MODEL_ENERGY_NONE)
+			continue;
+		for (k = 0; k < n_seen; k++)
+			dup = dup || seen[k] == src;
+		if (!dup && n_seen < ARRAY_SIZE(seen))
+			seen[n_seen++] = src;
+	}
+	for (k = 0; k < n_seen; k++) {
+		strbuf_addstr(out, k ? "; " : "");
+		source_text(r, seen[k], out);
+		strbuf_addch(out, ':');
+		for (l = (int)r->n_levels - 1; l >= -1; l--) {
+			enum model_energy_source src = l < 0 ? r->compute.energy_source
+							     : r->levels[l].energy_source;
+			if (src == seen[k])
+				strbuf_addf(out, " %s", l < 0 ? s->arch.compute.name
+							      : s->arch.levels[l].name);
+		}
+	}
+	if (!n_seen)
 		strbuf_addstr(out, "none");
 }
 
@@ -127,7 +180,7 @@ void report_summary(const struct spec_set *s, const struct model_result *r,
 	double net = 0, cycle_s;
 	unsigned l, pv;
 
-	report_energy_source(r, &src);
+	report_energy_source_by_level(s, r, &src);
 	strbuf_addf(out, "Energy:         %.2f pJ (%.2f uJ), source %s\n", r->energy_pj,
 		    r->energy_pj / 1e6, src.buf);
 	if (r->footprint == MODEL_FOOTPRINT_EXACT)
@@ -152,6 +205,9 @@ void report_summary(const struct spec_set *s, const struct model_result *r,
 			    (unsigned long long)r->useful_computes, r->useful_utilization * 100);
 	strbuf_addf(out, "pJ/compute:     %.3f\n", r->pj_per_compute);
 	strbuf_addf(out, "EDP:            %.3e J*cycle\n", r->edp_j_cycles);
+	if (r->area_total_um2 > 0)
+		strbuf_addf(out, "Area:           %.4f mm^2 (all instances)\n",
+			    r->area_total_um2 * 1e-6);
 	strbuf_addstr(out, "Energy by level:\n");
 	share_line(out, s->arch.compute.name, r->compute.energy_pj, r->energy_pj);
 	for (l = r->n_levels; l-- > 0;) {

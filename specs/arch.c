@@ -148,6 +148,8 @@ static int subtree_entry(struct ld *ld, const struct ysrc_node *e, const struct 
 		return -1;
 	if (!ck_mul_u64(mult, count, &mult))
 		return ld_error(ld, e, p, "too many instances");
+	if (!up)
+		ld->s->arch.top_name = name;
 	if (local && ld_want_seq(ld, local, &lp) == 0) {
 		for (i = 0; i < local->n; i++) {
 			struct kpath ip = KP_IDX(&lp, i);

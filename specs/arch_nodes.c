@@ -230,6 +230,8 @@ static int container(struct ld *ld, const struct ysrc_node *n, const struct kpat
 	if ((attrs && ld_want_map(ld, attrs, &ap) < 0) ||
 	    spatial_fanout(ld, ld_get(n, "spatial"), &sp, &fx, &fy) < 0)
 		return -1;
+	if (!ld->s->arch.top_name)
+		ld->s->arch.top_name = name;
 	s = arena_alloc(ld->a, sizeof(*s));
 	s->up = w->scopes;
 	s->attrs = attrs;

@@ -72,12 +72,20 @@ static const char *const known_attrs[] = {
 	"fill_latency", "serial_prologue_epilogue", "warp_registers",
 };
 
-/* Attributes other tools (Accelergy, the front end) use; never warned about. */
+/*
+ * Attributes other tools (Accelergy and its plug-ins, the front end) use;
+ * never warned about. An attribute a compound class declares is not warned
+ * about either (docs/energy.md).
+ */
 static const char *const other_attrs[] = {
 	"has_power_gating", "global_cycle_seconds", "version", "type", "n_rdwr_ports",
 	"n_rw_ports", "n_rd_ports", "n_wr_ports", "latency", "metadata_counter_width",
 	"multiplier_width", "adder_width", "enabled", "action_latency_cycles", "cycle_time",
 	"n_bits", "precision", "area_scale", "energy_scale", "update_fifo_depth",
+	"nports", "cycle_seconds", "n_instances", "voltage", "vdd", "width_a", "width_b",
+	"datawidth_a", "datawidth_b", "exponent", "mantissa", "length", "n_inputs", "n_outputs",
+	"associativity", "tag_size", "resolution", "plug_in", "min_accuracy",
+	"minimum_accuracy", "shift_register_n_bits", "n_adder_tree_inputs",
 };
 
 /*
@@ -216,6 +224,23 @@ static void unknown_override_attr(struct attrs *at, const struct raw_attr *a,
 	strbuf_release(&sb);
 }
 
+/* True when the compound class of 'rc' declares attribute 'key'. */
+static bool class_declares(const struct ld *ld, const struct raw_comp *rc, const char *key)
+{
+	const struct spec_components *cc = &ld->s->components;
+	const char *cls = rc->subclass ? rc->subclass : rc->class_name;
+	size_t i, k;
+
+	for (i = 0; i < cc->n_classes; i++) {
+		if (strcmp(cc->classes[i].name, cls))
+			continue;
+		for (k = 0; k < cc->classes[i].n_attrs; k++)
+			if (ysrc_key_eq(cc->classes[i].attrs[k].key, key))
+				return true;
+	}
+	return false;
+}
+
 /*
  * Warn about own attributes that look like a misspelt known one; an
  * unknown attribute that an override wrote is an error.
@@ -234,6 +259,7 @@ static void warn_misspelt(struct attrs *at)
 			known = ysrc_key_eq(a->key, known_attrs[j]);
 		for (j = 0; j < ARRAY_SIZE(other_attrs) && !known; j++)
 			known = ysrc_key_eq(a->key, other_attrs[j]);
+		known = known || class_declares(at->ld, at->rc, a->key);
 		if (!known && ld_override_key_first(at->ld, ov))
 			unknown_override_attr(at, a, ov);
 		if (from_override)
@@ -544,6 +570,8 @@ static void copy_attrs(struct ld *ld, const struct raw_comp *rc, size_t *n_out,
 		v[n].key = arena_strdup(ld->a, a->key);
 		v[n].value = arena_strdup(ld->a, a->value->str);
 		v[n].loc = a->value->loc;
+		v[n].is_quoted = a->value->style == YSRC_QUOTED;
+		v[n].is_inherited = a->inherited;
 		n++;
 	}
 	*n_out = n;

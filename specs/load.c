@@ -42,7 +42,8 @@ static int add_top_pair(struct spec_source *src, const struct ysrc_pair *pr, boo
 		return -1;
 	}
 	slot = ld_top_slot(src->top, &src->n_top, tk->canonical);
-	if (replace && tk->merge != TOP_TARGETS && tk->merge != TOP_LIST)
+	if (replace && tk->merge != TOP_TARGETS && tk->merge != TOP_LIST &&
+	    tk->merge != TOP_CLASSES)
 		slot->n = 0;
 	if (slot->n && tk->merge == TOP_SINGLE) {
 		diag_error(dl, pr->key->loc, "'%s' is given twice (only one file may give it)",

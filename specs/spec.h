@@ -170,13 +170,94 @@ struct spec_energy_tables {
 	const struct spec_art_entry *art;
 };
 
+/* ------------------------------------------ compound components (Accelergy) */
+
+/*
+ * Accelergy's compound component classes ('compound_components' and
+ * 'components' keys, v0.3 and v0.4), as written: every value is the text of
+ * an expression or a literal, evaluated by energy/ when it expands a
+ * component of the architecture (docs/energy.md).
+ */
+
+/* An attribute, argument or scale as written. */
+struct spec_cc_value {
+	const char *key;               /* NULL for a scale */
+	const char *text;              /* the expression or literal */
+	bool is_quoted;                /* a quoted YAML string: text, never evaluated */
+	struct diag_loc loc;           /* of the value */
+	const char *path;              /* its key path, for messages */
+};
+
+/* One action of one subcomponent inside a compound action. */
+struct spec_cc_subaction {
+	const char *name;
+	struct diag_loc loc;
+	size_t n_args;
+	const struct spec_cc_value *args;
+	const struct spec_cc_value *energy_scale;   /* NULL: 1 */
+};
+
+/* A subcomponent an action uses: "storage", "comparator[1..depth]", "adder[0]". */
+struct spec_cc_use {
+	const char *name;              /* as written */
+	struct diag_loc loc;
+	const char *path;
+	size_t n_actions;
+	const struct spec_cc_subaction *actions;
+};
+
+/* An action of a compound class. */
+struct spec_cc_action {
+	const char *name;
+	struct diag_loc loc;
+	size_t n_args;
+	const struct spec_cc_value *args;   /* argument defaults */
+	size_t n_uses;
+	const struct spec_cc_use *uses;
+};
+
+/* A subcomponent of a compound class. */
+struct spec_cc_sub {
+	const char *name;              /* as written; may hold "[first..last]" expressions */
+	const char *class_name;
+	struct diag_loc loc, class_loc;
+	const char *path;
+	size_t n_attrs;
+	const struct spec_cc_value *attrs;
+	const struct spec_cc_value *area_scale;   /* NULL: 1 */
+};
+
+/* A compound component class. */
+struct spec_cc_class {
+	const char *name;
+	struct diag_loc loc;
+	const char *path;              /* "compound_components.classes[2]" */
+	bool is_primitive;             /* no 'subcomponents': defaults for a primitive */
+	size_t n_attrs;
+	const struct spec_cc_value *attrs;   /* defaults, in order; "must_specify" */
+	size_t n_subs;
+	const struct spec_cc_sub *subs;
+	size_t n_actions;
+	const struct spec_cc_action *actions;
+};
+
+struct spec_components {
+	size_t n_classes;
+	const struct spec_cc_class *classes;   /* a name given twice: the later one */
+};
+
 /* ----------------------------------------------------------- architecture */
 
-/* A free-form attribute as written (kept for display; scalars only). */
+/*
+ * A free-form attribute as written (scalars only): its own attributes first,
+ * then those inherited from enclosing containers (innermost first).
+ */
 struct spec_attr {
 	const char *key;
 	const char *value;
 	struct diag_loc loc;
+	bool is_quoted;                /* written as a quoted string: text, never a number */
+	bool is_inherited;             /* from an enclosing container */
 };
 
 /* Parameters of the network Timeloop infers below a buffer (semantics 3.7). */
@@ -293,6 +374,7 @@ struct spec_arch {
 	enum spec_dialect dialect;
 	const char *version;
 	struct diag_loc loc;
+	const char *top_name;          /* the outermost container ("system"), or NULL */
 	unsigned n_levels;
 	const struct spec_level *levels;   /* [0] innermost ... [n_levels-1] outermost */
 	struct spec_compute compute;
@@ -764,6 +846,9 @@ struct spec_set {
 	const struct spec_mapping *mapping;
 	struct spec_sparse sparse;
 	struct spec_energy_tables energy;
+	struct spec_components components; /* Accelergy's compound component classes */
+	size_t n_variables;
+	const struct spec_attr *variables; /* the scalar 'variables', evaluated */
 	struct spec_mapper_settings mapper;
 	struct spec_constraints constraints;
 	struct spec_per_call per_call; /* the 'per_call' key; present = false without */
@@ -821,6 +906,57 @@ struct spec_override {
 
 #define SPEC_OVERRIDE_INIT { NULL, NULL, NULL, NULL, 0, NULL, { NULL, 0, 0 }, { NULL, 0, 0 }, \
 			     NULL, false }
+
+/* ----------------------------------------------- values and expressions */
+
+/*
+ * A value of the Python-style expressions of Timeloop's v0.4 front end and
+ * of Accelergy's attributes (docs/yaml-reference.md, "Expressions").
+ */
+enum spec_value_kind { SPEC_VALUE_NONE, SPEC_VALUE_BOOL, SPEC_VALUE_INT, SPEC_VALUE_FLOAT,
+		       SPEC_VALUE_STR };
+
+struct spec_value {
+	enum spec_value_kind kind;
+	bool b;
+	int64_t i;
+	double f;
+	const char *s;                 /* SPEC_VALUE_STR: borrowed or in the caller's arena */
+};
+
+/* Why an expression failed: 'msg' concerns byte 'offset' of its text. */
+struct spec_expr_error {
+	size_t offset;
+	bool syntax;                   /* the text is no expression at all */
+	char msg[256];
+};
+
+/*
+ * Bind the name name[0..len): 0 with '*out' set, or 1 when it is not bound
+ * (the math constants pi, e, tau, inf and nan are tried next).
+ */
+typedef int (*spec_name_fn)(void *ctx, const char *name, size_t len, struct spec_value *out);
+
+/*
+ * Evaluate the expression 'text' with the names of 'lookup' (may be NULL).
+ * Strings the expression makes go into 'a'. Returns 0 with '*out' set, or
+ * -1 with '*err' set.
+ */
+int spec_expr_eval(const char *text, spec_name_fn lookup, void *ctx, struct arena *a,
+		   struct spec_value *out, struct spec_expr_error *err);
+
+/*
+ * The value of the YAML scalar text 'text' as a literal (null, booleans,
+ * integers and floats; anything else, or anything 'quoted', a string).
+ * Returns true for a literal other than a string.
+ */
+bool spec_value_literal(const char *text, bool quoted, struct spec_value *out);
+
+/* 'v' as a number (booleans as 0/1); false for a string or None. */
+bool spec_value_number(const struct spec_value *v, double *out);
+
+/* Append 'v' as Python prints it (ints in decimal, floats as repr) to 'sb'. */
+void spec_value_format(const struct spec_value *v, struct strbuf *sb);
 
 /* ------------------------------------------------------------- functions */
 

@@ -122,6 +122,7 @@ struct ld {
 	/* gathered from a node list */
 	bool nodes_sparse_present;
 	/* expressions evaluated for readers (vars.c) */
+	const struct ysrc_node *vars;  /* 'variables', merged and evaluated, or NULL */
 	size_t n_deferred, alloc_deferred;
 	struct ld_deferred *deferred;
 };
@@ -136,6 +137,7 @@ enum top_merge {
 	TOP_TARGETS,   /* maps whose 'targets' / 'tables' lists are concatenated */
 	TOP_IGNORED,   /* accepted and not used */
 	TOP_MERGED,    /* maps from several files, merged key by key ('variables') */
+	TOP_CLASSES,   /* maps whose 'classes' lists are concatenated (compound components) */
 };
 
 struct top_key {
@@ -368,6 +370,13 @@ int spec_split_range(struct arena *a, const char *text, const char **name, uint6
 
 /* energy.c: ERT and ART into s->energy, linked to levels/compute/networks. */
 int spec_energy_load(struct ld *ld);
+
+/*
+ * components.c: Accelergy's compound component classes ('compound_components',
+ * 'components') into s->components, and the scalar variables into
+ * s->variables.
+ */
+int spec_components_load(struct ld *ld);
 
 /* sparse.c: the 'sparse_optimizations' key and node-list component entries. */
 int spec_sparse_load(struct ld *ld);

@@ -1,8 +1,8 @@
 /*
  * The default kind of design, Timeloop's: the section parsers run in
- * dependency order (problem, then architecture, energy tables, mapper
- * settings, sparse optimizations, mapping, constraints, per-call costs)
- * and the cross-section checks.
+ * dependency order (problem, then compound component classes, architecture,
+ * energy tables, mapper settings, sparse optimizations, mapping,
+ * constraints, per-call costs) and the cross-section checks.
  */
 #include "specs/specs_int.h"
 
@@ -28,6 +28,8 @@ static int load(struct ld *ld)
 		rc = diag_error(ld->dl, ld_design_loc(ld), "no 'problem' given in any file");
 	if (!ld_top_get(ld, "architecture"))
 		return diag_error(ld->dl, ld_design_loc(ld), "no 'architecture' given in any file");
+	if (spec_components_load(ld) < 0)   /* first: the attributes a class declares */
+		rc = -1;
 	if (spec_arch_load(ld) < 0)
 		rc = -1;
 	if (!ld->arch_ok)

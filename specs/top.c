@@ -27,8 +27,8 @@ static const struct top_key top_keys[] = {
 	{ "mapspace", "mapspace", TOP_SINGLE },
 	{ "model", "model", TOP_SINGLE },
 	{ "per_call", "per_call", TOP_SINGLE },
-	{ "compound_components", "compound_components", TOP_IGNORED },
-	{ "components", "components", TOP_IGNORED },
+	{ "compound_components", "compound_components", TOP_CLASSES },
+	{ "components", "components", TOP_CLASSES },
 	{ "globals", "globals", TOP_IGNORED },
 	{ "variables", "variables", TOP_MERGED },
 	{ "dumped_by_timeloop_front_end", "dumped_by_timeloop_front_end", TOP_IGNORED },
@@ -65,7 +65,7 @@ const struct ld_top *ld_top_get(const struct ld *ld, const char *key)
  */
 static const struct top_key part_keys[] = {
 	{ "ignore", "ignore", TOP_IGNORED },
-	{ "components", "components", TOP_IGNORED },
+	{ "components", "components", TOP_CLASSES },
 	{ "constraints", "architecture_constraints", TOP_TARGETS },
 	{ "mapping", "mapping", TOP_LIST },
 	{ "globals", "globals", TOP_IGNORED },

@@ -597,14 +597,16 @@ int spec_expressions_apply(struct ld *ld)
 	make_spec(&w);
 	if (walk_variables(&w) < 0)
 		rc = -1;
+	ld->vars = w.vars_map;
 	spec_update(&w, "variables", w.vars_map);
 	tops.up = &w.globals;
 	for (i = 0; i < ld->n_top; i++) {
 		struct ld_top *t = &ld->top[i];
 		const struct top_key *tk = ld_top_key_find(t->key);
 		if (!t->n || !strcmp(t->key, "variables") || !strcmp(t->key, "ERT") ||
-		    !strcmp(t->key, "ART") || (tk && tk->merge == TOP_IGNORED))
-			continue;     /* energy tables are Accelergy's output: no expressions */
+		    !strcmp(t->key, "ART") || (tk && (tk->merge == TOP_IGNORED ||
+						      tk->merge == TOP_CLASSES)))
+			continue;     /* Accelergy's input and output: it evaluates them itself */
 		for (f = 0; f < t->n; f++) {
 			struct kpath p = KP_KEY(NULL, t->keys[f]->str);
 			struct frame names = { &tops, NULL, 0, 0 };

@@ -16,7 +16,7 @@ db=$out/sweep.db
 t=sparse_optimizations.targets
 rm -f "$db" "$db-wal" "$db-shm"
 
-"$fl" sweep "$here/arch.yaml" "$here/map.yaml" "$here/coord-skipping.yaml" "$here/problem.yaml" \
+"$fl" sweep --energy accelergy45 "$here/arch.yaml" "$here/map.yaml" "$here/coord-skipping.yaml" "$here/problem.yaml" \
 	--db "$db" \
 	--axis "density:problem.instance.densities.A.density,problem.instance.densities.B.density=0.01:0.8:+0.01" \
 	--axis "format:$t[name=DRAM].representation_format.data_spaces[name=A].format,$t[name=DRAM].representation_format.data_spaces[name=B].format,$t[name=Buffer].representation_format.data_spaces[name=A].format,$t[name=Buffer].representation_format.data_spaces[name=B].format=COO,bitmask" \

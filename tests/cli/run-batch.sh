@@ -12,14 +12,14 @@ status=0
 fail() { echo "FAIL: $*"; status=1; }
 jobs=$TEST_DATA_DIR/batch/jobs.yaml
 
-"$FIBERLOOP" batch "$jobs" --db "$tmp/a.db" --jobs 2 --format csv >"$tmp/rank.csv" 2>"$tmp/err" ||
+"$FIBERLOOP" batch --energy accelergy45 "$jobs" --db "$tmp/a.db" --jobs 2 --format csv >"$tmp/rank.csv" 2>"$tmp/err" ||
 	fail "batch exits $?: $(cat "$tmp/err")"
 grep -q '^batch: 9 jobs to run .*; 9 run in .*; 2 did not succeed$' "$tmp/err" ||
 	fail "the summary: $(cat "$tmp/err")"
 # ranked by EDP, failed jobs last in file order
 [ "$(cut -d, -f1,2 "$tmp/rank.csv" | grep -v '^"\|^/' | tr '\n' ' ')" = "rank,name 1,matmul-map 2,matmul-net 3,coord-0.1 4,bitmask-0.1 5,coord-0.4 ,bad-density ,missing-file " ] ||
 	fail "the ranking: $(cut -d, -f1,2 "$tmp/rank.csv")"
-"$FIBERLOOP" batch "$jobs" --db "$tmp/a.db" --metric cycles --format csv 2>"$tmp/err" >"$tmp/rank2.csv"
+"$FIBERLOOP" batch --energy accelergy45 "$jobs" --db "$tmp/a.db" --metric cycles --format csv 2>"$tmp/err" >"$tmp/rank2.csv"
 grep -q '^batch: 9 jobs to run .*, 9 finished before; 0 run' "$tmp/err" || fail "resume: $(cat "$tmp/err")"
 [ "$(cut -d, -f2 "$tmp/rank2.csv" | sed -n 2,6p | tr '\n' ' ')" = "matmul-map matmul-net coord-0.1 coord-0.4 bitmask-0.1 " ] ||
 	fail "the ranking by cycles: $(cut -d, -f2 "$tmp/rank2.csv")"
@@ -42,13 +42,13 @@ awk -F, '$1 == "layer" { e += $3; c += $4 } $1 == "network" { ne = $3; nc = $4 }
 	fail "identical layers differ"
 
 # one thread: the same rows
-"$FIBERLOOP" batch "$jobs" --db "$tmp/b.db" --jobs 1 >/dev/null 2>&1
+"$FIBERLOOP" batch --energy accelergy45 "$jobs" --db "$tmp/b.db" --jobs 1 >/dev/null 2>&1
 "$FIBERLOOP" results "$tmp/a.db" --format json >"$tmp/a.json"
 "$FIBERLOOP" results "$tmp/b.db" --format json >"$tmp/b.json"
 cmp -s "$tmp/a.json" "$tmp/b.json" || fail "1 and 2 threads give different rows"
 
 # a bad batch file
-"$FIBERLOOP" batch "$TEST_DATA_DIR/batch/bad.yaml" --db "$tmp/c.db" 2>"$tmp/err" >/dev/null
+"$FIBERLOOP" batch --energy accelergy45 "$TEST_DATA_DIR/batch/bad.yaml" --db "$tmp/c.db" 2>"$tmp/err" >/dev/null
 [ $? = 1 ] || fail "a bad batch file: exit not 1"
 for want in "bad.yaml:3:9: error: in 'defaults.name': a name is given per job, not in the defaults" \
 	"bad.yaml:7:5: error: in 'jobs\[0\]': unknown key 'comand'; did you mean 'command'?" \
@@ -65,7 +65,7 @@ done
 # map --layers: per layer and the totals; identical layers mapped once
 m="$TEST_DATA_DIR/mapper/matmul.yaml $TEST_DATA_DIR/network/mapper.yaml"
 # shellcheck disable=SC2086
-"$FIBERLOOP" map $m --layers "$TEST_DATA_DIR/network/layers" --format csv >"$tmp/net.csv" 2>"$tmp/err" ||
+"$FIBERLOOP" map --energy accelergy45 $m --layers "$TEST_DATA_DIR/network/layers" --format csv >"$tmp/net.csv" 2>"$tmp/err" ||
 	fail "map --layers exits $?: $(cat "$tmp/err")"
 grep -q '^map: 3 distinct layers; 3 run' "$tmp/err" || fail "map --layers: $(cat "$tmp/err")"
 [ "$(cut -d, -f1,2 "$tmp/net.csv" | tr '\n' ' ')" = "layer,status layers/00,ok layers/01,ok layers/02,ok layers/03,ok total,ok " ] ||
@@ -75,7 +75,7 @@ grep -q '^map: 3 distinct layers; 3 run' "$tmp/err" || fail "map --layers: $(cat
 	fail "map --layers and batch give other totals"
 # a layer gives what 'map' gives on the architecture with that layer's problem
 sed '/^problem:/,$d' "$TEST_DATA_DIR/mapper/matmul.yaml" >"$tmp/arch.yaml"
-"$FIBERLOOP" map "$tmp/arch.yaml" "$TEST_DATA_DIR/network/mapper.yaml" \
+"$FIBERLOOP" map --energy accelergy45 "$tmp/arch.yaml" "$TEST_DATA_DIR/network/mapper.yaml" \
 	"$TEST_DATA_DIR/network/layers/01.yaml" --format csv -o "$tmp/one" 2>/dev/null | tail -1 |
 	cut -d, -f2,3 >"$tmp/want"
 grep '^layers/01,' "$tmp/net.csv" | cut -d, -f3,4 >"$tmp/got"
@@ -84,7 +84,7 @@ paste -d, "$tmp/want" "$tmp/got" | awk -F, '{ d = $1 - $3; if (d < 0) d = -d;
 	fail "layer 01: map --layers $(cat "$tmp/got"), map $(cat "$tmp/want")"
 # a bad layer: its located error, the others mapped, exit 1
 # shellcheck disable=SC2086
-"$FIBERLOOP" map $m --layers "$TEST_DATA_DIR/network/bad" >"$tmp/bad.txt" 2>/dev/null
+"$FIBERLOOP" map --energy accelergy45 $m --layers "$TEST_DATA_DIR/network/bad" >"$tmp/bad.txt" 2>/dev/null
 [ $? = 1 ] || fail "a bad layer: exit not 1"
 grep -q "^bad/01  *bad-input  .*bad/01.yaml:11:17: error: in 'problem.instance.M': expected an integer >= 1, got '-16'" \
 	"$tmp/bad.txt" || fail "a bad layer: $(cat "$tmp/bad.txt")"

@@ -26,11 +26,11 @@ cp "$ex/problem.yaml" "$tmp/problem.yaml"
 design="$ex/arch.yaml $ex/map.yaml $ex/coord-skipping.yaml $tmp/problem.yaml"
 sweep() { # DB VALUES (of the buffer's read bandwidth)
 	# shellcheck disable=SC2086
-	"$FIBERLOOP" sweep $design --db "$1" \
+	"$FIBERLOOP" sweep --energy accelergy45 $design --db "$1" \
 		--axis "bw:architecture.subtree[0].local[name=Buffer].attributes.read_bandwidth=$2"
 }
 batch() { # DB
-	"$FIBERLOOP" batch "$TEST_DATA_DIR/batch/jobs.yaml" --db "$1" --format csv
+	"$FIBERLOOP" batch --energy accelergy45 "$TEST_DATA_DIR/batch/jobs.yaml" --db "$1" --format csv
 }
 layers() { # DB
 	"$FIBERLOOP" map "$TEST_DATA_DIR/mapper/matmul.yaml" "$TEST_DATA_DIR/network/mapper.yaml" \

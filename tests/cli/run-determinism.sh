@@ -90,7 +90,7 @@ done
 # sweep --jobs 1, 2, 4: a model sweep and a sweep of mapper searches
 cp "$ex/problem.yaml" "$tmp/problem.yaml"
 for j in 1 2 4; do
-	"$FIBERLOOP" sweep "$ex/arch.yaml" "$ex/map.yaml" "$ex/coord-skipping.yaml" "$tmp/problem.yaml" \
+	"$FIBERLOOP" sweep --energy accelergy45 "$ex/arch.yaml" "$ex/map.yaml" "$ex/coord-skipping.yaml" "$tmp/problem.yaml" \
 		--db "$tmp/s$j.db" --jobs $j --format csv \
 		--axis 'density:problem.instance.densities.A.density=0.01:0.64:x2' \
 		--axis 'bw:architecture.subtree[0].local[name=Buffer].attributes.read_bandwidth=2,4,8' \

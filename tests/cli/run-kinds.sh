@@ -21,13 +21,16 @@ K=$srcdir/examples/kinds
 	fail "the ranking: $(cut -d, -f1,2 "$tmp/rank.csv")"
 grep -qx "fiberloop batch: 1 job not ranked: 'ipu-4096-1/16' gives no edp_j_cycles" "$tmp/err" ||
 	fail "the note: $(cat "$tmp/err")"
-head -1 "$tmp/rank.csv" | grep -q '^rank,name,kind,command,status,energy_pj,cycles,edp_j_cycles,utilization,speedup,baseline_cycles,baseline_energy_pj,energy_ratio,scheme,packing_efficiency,estimated_packing_efficiency,propagation_steps,fwd_cycles,fwd_baseline_cycles,memory_bytes,seconds,bound,tags,error$' ||
+head -1 "$tmp/rank.csv" | grep -q '^rank,name,kind,command,status,energy_pj,cycles,edp_j_cycles,utilization,area_um2,speedup,baseline_cycles,baseline_energy_pj,energy_ratio,scheme,packing_efficiency,estimated_packing_efficiency,propagation_steps,fwd_cycles,fwd_baseline_cycles,memory_bytes,seconds,bound,tags,error$' ||
 	fail "the ranking's columns: $(head -1 "$tmp/rank.csv")"
 
 "$FIBERLOOP" results "$tmp/k.db" --format csv >"$tmp/all.csv" || fail "results exits $?"
 "$FIBERLOOP" help metrics >"$tmp/metrics" || fail "help metrics exits $?"
-python3 - "$tmp/all.csv" "$tmp/metrics" >"$tmp/py" 2>&1 <<'PY' || fail "the results' CSV: $(cat "$tmp/py")"
-import csv, sys
+E=$srcdir/examples/eyeriss-like
+"$FIBERLOOP" model "$E/input.yaml" "$E/map.yaml" "$E/ERT.yaml" "$E/ART.yaml" --format json \
+	>"$tmp/eye.json" || fail "model --format json exits $?"
+python3 - "$tmp/all.csv" "$tmp/metrics" "$tmp/eye.json" >"$tmp/py" 2>&1 <<'PY' || fail "the results' CSV: $(cat "$tmp/py")"
+import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 header = next(csv.reader(open(sys.argv[1], newline="")))
 assert len(header) == len(set(header)), "a column twice"
@@ -36,6 +39,7 @@ metrics = [c for c in header if c in known]
 assert metrics[:10] == ["energy_pj", "cycles", "edp_j_cycles", "utilization",
                         "algorithmic_computes", "actual_computes", "pj_per_compute",
                         "compute_energy_pj", "n_evaluated", "n_valid"], metrics
+assert metrics[10] == "area_um2", metrics   # the first of the others
 for m in ("speedup", "baseline_cycles", "scheme", "propagation_steps", "memory_bytes", "bound"):
     assert m in header, m
 by = {r["name"]: r for r in rows}
@@ -52,6 +56,9 @@ assert float(stpu["energy_pj.TPU"]) == float(stpu["baseline_energy_pj"])
 assert eye["speedup"] == "" and eye["scheme"] == "" and eye["bound"] == "compute"
 assert float(eye["energy_pj.DRAM"]) > 0 and eye["energy_pj.HBM"] == ""
 assert gpu["cycles"] == "589088" and gpu["bound"] == "SMEM bandwidth"
+# the design's area (its ART here), as 'model' gives it; none for the IPU and the STPU
+assert float(eye["area_um2"]) == json.load(open(sys.argv[3]))["summary"]["area_um2"] > 0
+assert ipu["area_um2"] == "" and stpu["area_um2"] == ""
 for r in rows:
     for m in metrics:
         if r[m] and m not in ("scheme", "bound"):

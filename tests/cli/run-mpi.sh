@@ -26,7 +26,7 @@ fail() { echo "FAIL: $*"; status=1; }
 # a sweep: the same rows on 1 and 2 ranks
 cp "$ex/problem.yaml" "$tmp/problem.yaml"
 for np in 1 2; do
-	run $np sweep "$ex/arch.yaml" "$ex/map.yaml" "$ex/coord-skipping.yaml" "$tmp/problem.yaml" \
+	run $np sweep --energy accelergy45 "$ex/arch.yaml" "$ex/map.yaml" "$ex/coord-skipping.yaml" "$tmp/problem.yaml" \
 		--db "$tmp/s$np.db" --jobs 1 --axis 'density:problem.instance.densities.A.density=0.01:0.2:+0.01' \
 		--axis 'bw:architecture.subtree[0].local[name=Buffer].attributes.read_bandwidth=2,4,8' \
 		2>"$tmp/err" || fail "sweep on $np ranks exits $?: $(cat "$tmp/err")"
@@ -38,7 +38,7 @@ cmp -s "$tmp/s1.json" "$tmp/s2.json" || fail "the sweep's rows differ on 1 and 2
 
 # a batch of mapper jobs: the same rows
 for np in 1 2; do
-	run $np batch "$TEST_DATA_DIR/batch/jobs.yaml" --db "$tmp/b$np.db" --jobs 1 >"$tmp/b$np.txt" \
+	run $np batch --energy accelergy45 "$TEST_DATA_DIR/batch/jobs.yaml" --db "$tmp/b$np.db" --jobs 1 >"$tmp/b$np.txt" \
 		2>"$tmp/err" || fail "batch on $np ranks exits $?: $(cat "$tmp/err")"
 	"$FIBERLOOP" results "$tmp/b$np.db" --format json >"$tmp/b$np.json"
 done

@@ -20,7 +20,7 @@ fail() { echo "FAIL: $*"; status=1; }
 search="--search-size 64 --refine 0"
 
 # shellcheck disable=SC2086
-"$FIBERLOOP" map "$D/eyeriss_like/arch.yaml" "$D/_include/mapper.yaml" $search --format csv \
+"$FIBERLOOP" map --energy accelergy45 "$D/eyeriss_like/arch.yaml" "$D/_include/mapper.yaml" $search --format csv \
 	--layers "$L/00.yaml" --layers "$L/01.yaml" --layers "$L/02.yaml" --layers "$L/20.yaml" \
 	>"$tmp/net.csv" 2>"$tmp/err" || fail "map --layers exits $?: $(cat "$tmp/err")"
 grep -q '^map: 3 distinct layers; 3 run' "$tmp/err" || fail "01 and 02 are one layer: $(cat "$tmp/err")"
@@ -33,7 +33,7 @@ awk -F, '$1 ~ /^resnet18/ { e += $3; c += $4; n += $8 } $1 == "total" { te = $3;
 	fail "the totals are not the sums of the layers"
 # layer 20 as the design's problem, mapped alone: the same row
 # shellcheck disable=SC2086
-"$FIBERLOOP" map "$D/eyeriss_like/arch.yaml" "$D/_include/mapper.yaml" "$L/20.yaml" $search \
+"$FIBERLOOP" map --energy accelergy45 "$D/eyeriss_like/arch.yaml" "$D/_include/mapper.yaml" "$L/20.yaml" $search \
 	--format csv -o "$tmp/one" 2>/dev/null | tail -1 | cut -d, -f2,3 >"$tmp/want"
 grep '^resnet18/20,' "$tmp/net.csv" | cut -d, -f3,4 >"$tmp/got"
 paste -d, "$tmp/want" "$tmp/got" | awk -F, '{ d = $1 - $3; if (d < 0) d = -d;

@@ -70,7 +70,7 @@ run_stpu() {
 }
 ex=$srcdir/examples/format-sweep
 cp "$ex/problem.yaml" "$tmp/problem.yaml"
-"$FIBERLOOP" sweep "$ex/arch.yaml" "$ex/map.yaml" "$ex/coord-skipping.yaml" "$tmp/problem.yaml" \
+"$FIBERLOOP" sweep --energy accelergy45 "$ex/arch.yaml" "$ex/map.yaml" "$ex/coord-skipping.yaml" "$tmp/problem.yaml" \
 	--db "$tmp/s.db" --axis 'density:problem.instance.densities.A.density=0.01,0.1' \
 	--axis 'bw:architecture.subtree[0].local[name=Buffer].attributes.read_bandwidth=2,4' \
 	2>/dev/null || fail "the sweep for plot exits $?"

@@ -20,13 +20,13 @@ command -v gnuplot >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1 || {
 	echo "SKIP: gnuplot or python3 missing"; exit 77; }
 
 t=sparse_optimizations.targets
-"$FIBERLOOP" sweep "$ex/arch.yaml" "$ex/map.yaml" "$ex/coord-skipping.yaml" "$ex/problem.yaml" \
-	--db "$tmp/s.db" \
+"$FIBERLOOP" sweep --energy accelergy45 "$ex/arch.yaml" "$ex/map.yaml" "$ex/coord-skipping.yaml" \
+	"$ex/problem.yaml" --db "$tmp/s.db" \
 	--axis 'density:problem.instance.densities.A.density,problem.instance.densities.B.density=0.02:0.64:x2' \
 	--axis "format:$t[name=DRAM].representation_format.data_spaces[name=A].format,$t[name=DRAM].representation_format.data_spaces[name=B].format,$t[name=Buffer].representation_format.data_spaces[name=A].format,$t[name=Buffer].representation_format.data_spaces[name=B].format=COO,bitmask" \
 	--axis "saf:$t[name=Buffer].action_optimization[0].type,$t[name=Buffer].action_optimization[1].type,$t[name=Buffer].action_optimization[2].type,$t[name=mac].compute_optimization[0].type=skipping,gating" \
 	2>/dev/null || fail "the sweep exits $?"
-"$FIBERLOOP" batch "$TEST_DATA_DIR/batch/jobs.yaml" --db "$tmp/b.db" >/dev/null 2>&1
+"$FIBERLOOP" batch --energy accelergy45 "$TEST_DATA_DIR/batch/jobs.yaml" --db "$tmp/b.db" >/dev/null 2>&1
 
 # draw NAME ARGS...: the picture as $tmp/NAME.svg, its script as NAME.gp, its facts as NAME.facts
 draw() {

@@ -15,7 +15,7 @@ fail() { echo "FAIL: $*"; status=1; }
 cp "$ex/problem.yaml" "$tmp/problem.yaml"
 fa='sparse_optimizations.targets[name=DRAM].representation_format.data_spaces[name=A].format'
 fb='sparse_optimizations.targets[name=Buffer].representation_format.data_spaces[name=A].format'
-"$FIBERLOOP" sweep "$ex/arch.yaml" "$ex/map.yaml" "$ex/coord-skipping.yaml" "$tmp/problem.yaml" \
+"$FIBERLOOP" sweep --energy accelergy45 "$ex/arch.yaml" "$ex/map.yaml" "$ex/coord-skipping.yaml" "$tmp/problem.yaml" \
 	--db "$tmp/s.db" --axis 'density:problem.instance.densities.A.density=0.01:0.64:x2' \
 	--axis "format:$fa,$fb=COO,bitmask" 2>/dev/null || fail "the sweep exits $?"
 
@@ -55,7 +55,7 @@ grep -q '>COO<' "$tmp/s.svg" || fail "the SVG has no 'COO' series"
 grep -q '>bitmask<' "$tmp/s.svg" && fail "--where format=COO kept bitmask"
 
 # a batch's level energies as bars
-"$FIBERLOOP" batch "$TEST_DATA_DIR/batch/jobs.yaml" --db "$tmp/b.db" >/dev/null 2>&1
+"$FIBERLOOP" batch --energy accelergy45 "$TEST_DATA_DIR/batch/jobs.yaml" --db "$tmp/b.db" >/dev/null 2>&1
 "$FIBERLOOP" plot "$tmp/b.db" --x name --y levels --where 'kind!=layer' -o "$tmp/b.svg" >/dev/null ||
 	fail "plot --y levels exits $?"
 for level in DRAM Buffer RegFile compute; do

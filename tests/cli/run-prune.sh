@@ -17,9 +17,9 @@ sed 's/      A: {distribution: structured_nm, n: 2, m: 4, dimension: K}/      A:
 grep -q 'A: 1.0' "$tmp/dense.yaml" || fail "could not make the dense problem"
 
 # the model sees the pruned tensor's structured_nm density
-"$FIBERLOOP" model "$T/arch.yaml" "$T/problem.yaml" "$T/map-sparse.yaml" "$T/sparse.yaml" \
+"$FIBERLOOP" model --energy accelergy45 "$T/arch.yaml" "$T/problem.yaml" "$T/map-sparse.yaml" "$T/sparse.yaml" \
 	>"$tmp/nm.out" 2>&1 || fail "model of the 2:4 design exits $?"
-"$FIBERLOOP" model "$T/arch.yaml" "$tmp/dense.yaml" "$T/map-sparse.yaml" "$T/sparse.yaml" \
+"$FIBERLOOP" model --energy accelergy45 "$T/arch.yaml" "$tmp/dense.yaml" "$T/map-sparse.yaml" "$T/sparse.yaml" \
 	--prune A=2:4:K >"$tmp/pruned.out" 2>&1 || fail "model --prune exits $?"
 cmp -s "$tmp/nm.out" "$tmp/pruned.out" || { fail "model --prune differs from structured_nm";
 	diff "$tmp/nm.out" "$tmp/pruned.out"; }
@@ -37,16 +37,16 @@ grep -q '"pruned": \[' "$tmp/exec.json" && grep -q '"round_trip_ok": true' "$tmp
 	fail "exec --prune: no pruned[] in the JSON"
 
 # --roofline: summary and JSON
-"$FIBERLOOP" model "$T/arch.yaml" "$T/problem.yaml" "$T/map-sparse.yaml" "$T/sparse.yaml" \
+"$FIBERLOOP" model --energy accelergy45 "$T/arch.yaml" "$T/problem.yaml" "$T/map-sparse.yaml" "$T/sparse.yaml" \
 	--roofline >"$tmp/rl.out" 2>&1 || fail "model --roofline exits $?"
 head -n "$(wc -l <"$tmp/nm.out")" "$tmp/rl.out" | cmp -s - "$tmp/nm.out" ||
 	fail "model --roofline changes the summary above the roofline"
 grep -q '^    compute: 8192 cycles, 131072 actual computes  <- bound$' "$tmp/rl.out" &&
 	grep -q '^Bound by: compute$' "$tmp/rl.out" || { fail "model --roofline"; cat "$tmp/rl.out"; }
-"$FIBERLOOP" model "$T/arch.yaml" "$T/problem.yaml" "$T/map-sparse.yaml" "$T/sparse.yaml" \
+"$FIBERLOOP" model --energy accelergy45 "$T/arch.yaml" "$T/problem.yaml" "$T/map-sparse.yaml" "$T/sparse.yaml" \
 	--roofline --format json >"$tmp/rl.json" 2>&1 || fail "model --roofline --format json exits $?"
 grep -q '"roofline": {' "$tmp/rl.json" || fail "model --roofline: no roofline in the JSON"
-"$FIBERLOOP" model "$T/arch.yaml" "$T/problem.yaml" "$T/map-sparse.yaml" "$T/sparse.yaml" \
+"$FIBERLOOP" model --energy accelergy45 "$T/arch.yaml" "$T/problem.yaml" "$T/map-sparse.yaml" "$T/sparse.yaml" \
 	--format json >"$tmp/plain.json" 2>&1
 grep -q '"roofline"' "$tmp/plain.json" && fail "model without --roofline writes a roofline"
 

@@ -52,7 +52,9 @@ static struct spec_set *load(const char *const *files, size_t n_files, const cha
 }
 
 /* Run 'cmd' (map: a short single-threaded search) and require a result. */
-static void run(const struct spec_set *s, enum job_command cmd, const char *what)
+/* Run 'cmd' on 's'; 'preset': an energy preset, or NULL for the estimate. */
+static void run(const struct spec_set *s, enum job_command cmd, const char *what,
+		const char *preset)
 {
 	struct job_options o;
 	struct job_summary sum;
@@ -60,6 +62,7 @@ static void run(const struct spec_set *s, enum job_command cmd, const char *what
 	enum job_status st;
 
 	job_options_init(&o, cmd);
+	o.energy_preset = preset;
 	o.want = JOB_WANT_PRINT;
 	o.map.has_threads = true;
 	o.map.threads = 1;
@@ -96,7 +99,7 @@ static void test_designs(void)
 			fprintf(stderr, "%s did not load\n", designs[i]);
 		CU_ASSERT_PTR_NOT_NULL(s);
 		if (s)
-			run(s, JOB_MAP, designs[i]);
+			run(s, JOB_MAP, designs[i], NULL);
 		spec_set_free(s);
 	}
 }
@@ -123,7 +126,7 @@ static void test_own_mappings(void)
 		s = load(files, 3, NULL, 0, true);
 		CU_ASSERT_PTR_NOT_NULL(s);
 		if (s)
-			run(s, JOB_MODEL, d);
+			run(s, JOB_MODEL, d, "accelergy45");   /* arch.yaml alone: no classes */
 		spec_set_free(s);
 		n++;
 	}
@@ -142,12 +145,12 @@ static void test_tutorial(void)
 	s = load(files, 1, NULL, 0, false);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT_EQUAL(s->arch.n_levels, 4);      /* DRAM, buffer, the PE container, reg */
-	run(s, JOB_MAP, "tutorial");
+	run(s, JOB_MAP, "tutorial", NULL);
 	spec_set_free(s);
 	s = load(files, 1, no_reg, 1, false);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT_EQUAL(s->arch.n_levels, 3);
-	run(s, JOB_MAP, "tutorial without reg");
+	run(s, JOB_MAP, "tutorial without reg", NULL);
 	spec_set_free(s);
 }
 

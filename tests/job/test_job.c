@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "job/job_int.h"
+#include "job/kind_int.h"
 #include "tests/unit.h"
 #include "util/fileio.h"
 
@@ -201,6 +203,7 @@ static void test_model_infeasible(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	job_options_init(&o, JOB_MODEL);
 	o.want = JOB_WANT_PRINT | JOB_WANT_FILES;
+	o.energy_preset = "accelergy45";   /* the design names no technology */
 	job_outputs_init(&out);
 	CU_ASSERT_EQUAL(job_run(s, &o, &sum, &out), JOB_INFEASIBLE);
 	CU_ASSERT_STRING_EQUAL(sum.error, "infeasible mapping (over-capacity): tiles at 'RF' need "
@@ -333,6 +336,52 @@ static void test_exec(void)
 	spec_set_free(s);
 }
 
+/*
+ * A network's row: the area is the design's, kept only when every layer
+ * gives the same one (JOB_AGG_SAME); energies add up beside it.
+ */
+static void test_area_combines(void)
+{
+	static const struct {
+		double area[3];           /* 0: the layer gives none */
+		size_t n;
+		bool has;
+		double want;
+	} cases[] = {
+		{ { 1253568.5, 1253568.5, 1253568.5 }, 3, true, 1253568.5 },
+		{ { 42, 0, 0 }, 1, true, 42 },
+		{ { 1253568.5, 1253568.75, 0 }, 2, false, 0 },      /* two designs: no area */
+		{ { 1253568.5, 0, 1253568.5 }, 3, false, 0 },       /* a layer without one */
+	};
+	static const char *const names[] = { "l0", "l1", "l2" };
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct job_summary *sums = calloc(3, sizeof(*sums)), t;
+		const struct job_summary *ptrs[3];
+		for (size_t i = 0; i < cases[k].n; i++) {
+			struct job_metric_value v = { 1000.0 * (double)(i + 1), 0, NULL, "" };
+			sums[i].status = JOB_OK;
+			job_summary_set(&sums[i], JOB_METRIC_ENERGY_PJ, &v);
+			v.real = cases[k].area[i];
+			if (v.real > 0)
+				job_summary_set(&sums[i], JOB_METRIC_AREA_UM2, &v);
+			ptrs[i] = &sums[i];
+		}
+		job_net_total(ptrs, names, cases[k].n, &t);
+		CU_ASSERT_EQUAL(t.status, JOB_OK);
+		CU_ASSERT_EQUAL(job_summary_has(&t, JOB_METRIC_AREA_UM2), cases[k].has);
+		CU_ASSERT_EQUAL(job_summary_real(&t, JOB_METRIC_AREA_UM2), cases[k].want);
+		CU_ASSERT_EQUAL(job_summary_real(&t, JOB_METRIC_ENERGY_PJ),
+				500.0 * (double)(cases[k].n * (cases[k].n + 1)));
+		free(sums);
+	}
+	CU_ASSERT_EQUAL(job_metric_get(JOB_METRIC_AREA_UM2)->agg, JOB_AGG_SAME);
+	CU_ASSERT_EQUAL(job_metric_get(JOB_METRIC_AREA_UM2)->better, JOB_BETTER_LOWER);
+	CU_ASSERT_STRING_EQUAL(job_metric_get(JOB_METRIC_AREA_UM2)->unit, "um^2");
+	CU_ASSERT(job_kind_provides("timeloop", JOB_METRIC_AREA_UM2));
+	CU_ASSERT(!job_kind_provides("ipu", JOB_METRIC_AREA_UM2));
+}
+
 /* The summary of a job stays small enough to keep one per sweep point. */
 static void test_summary_size(void)
 {
@@ -358,6 +407,7 @@ static CU_TestInfo job_tests[] = {
 	{ "map: the command writes the job's files", test_map },
 	{ "validate: the command prints the job's table", test_validate },
 	{ "exec: --seed=3 --format=json", test_exec },
+	{ "a network's area: the layers' common one", test_area_combines },
 	{ "summary under 16 KiB", test_summary_size },
 	CU_TEST_INFO_NULL,
 };

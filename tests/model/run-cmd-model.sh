@@ -41,7 +41,7 @@ $fl model $design --format json >"$tmp/json" 2>/dev/null
 check "json names its schema" grep -q '"schema": "fiberloop-model"' "$tmp/json"
 
 # an infeasible mapping: exit 3, the reason, nothing written
-$fl model "$data/model/infeasible.yaml" -o "$tmp/c" >"$tmp/out3" 2>"$tmp/err3"
+$fl model "$data/model/infeasible.yaml" --energy accelergy45 -o "$tmp/c" >"$tmp/out3" 2>"$tmp/err3"
 check "exit 3 on an infeasible mapping" test $? -eq 3
 check "the reason names the level and sizes" \
 	grep -q "infeasible mapping (over-capacity): tiles at 'RF' need 49 words (the largest, 'Weights', 48), it holds 16" "$tmp/err3"

@@ -29,7 +29,8 @@ static void evaluate(const char *preset)
 static void test_summary(void)
 {
 	static const char *const lines[] = {
-		"Energy:         151669736.15 pJ (151.67 uJ), source ERT\n",
+		"Energy:         151669736.15 pJ (151.67 uJ), source ERT: DRAM shared_glb pe_spad "
+		"weight_reg input_activation_reg output_activation_reg mac\n",
 		"Cycles:         903168\n",
 		"Utilization:    4.69%\n",
 		"Computes:       10838016 algorithmic, 10838016 actual\n",
@@ -64,6 +65,11 @@ static void test_energy_source(void)
 	strbuf_reset(&sb);
 	report_energy_source(&res_, &sb);
 	CU_ASSERT_STRING_EQUAL(sb.buf, "ERT + preset horowitz45");
+	/* the first line names the source of every component, outermost first */
+	strbuf_reset(&sb);
+	report_energy_source_by_level(&tb_.s, &res_, &sb);
+	CU_ASSERT_STRING_EQUAL(sb.buf, "preset horowitz45: DRAM; ERT: shared_glb pe_spad weight_reg "
+			       "input_activation_reg output_activation_reg mac");
 	strbuf_release(&sb);
 }
 

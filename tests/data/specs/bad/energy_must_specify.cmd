@@ -1,0 +1,1 @@
+energy energy_must_specify.yaml
