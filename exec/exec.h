@@ -150,6 +150,27 @@ struct exec_fibertree;
 int exec_run(const struct spec_set *s, const struct exec_options *opt,
 	     struct exec_result *out);
 
+/* A ragged workload's totals over its parent's coordinates (exec_run_ragged). */
+struct exec_ragged_result {
+	char reason[256];              /* why, after -1 */
+	unsigned n_levels, n_tensors;
+	uint64_t elements[SPEC_MAX_DIMS];   /* extents summed, per ragged dimension */
+	uint64_t computes, actual_computes;
+	uint64_t reads[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];    /* algorithmic, all instances */
+	uint64_t fills[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];
+	uint64_t updates[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];
+};
+
+/*
+ * Execute ragged workload 's' (s->workload.n_ragged > 0, with a mapping):
+ * each parent coordinate as its own dense workload with its extents, listed
+ * or drawn from the distribution with 'opt->seed' (a stream of its own; the
+ * coordinate k's tensors take seed + k), and sum the counts into 'out'.
+ * Returns 0, or -1 with out->reason.
+ */
+int exec_run_ragged(const struct spec_set *s, const struct exec_options *opt,
+		    struct exec_ragged_result *out);
+
 /* "translation" / "overlap" and "timeloop" / "exact": the option values' names. */
 const char *exec_retention_name(enum exec_retention r);
 const char *exec_footprint_name(enum exec_footprint f);

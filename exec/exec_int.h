@@ -41,10 +41,13 @@ uint64_t exec_tensor_box_nnz(struct exec_tensor *x, const int64_t *lo, const int
  * outermost rank first), counted with the rules of exec_fibertree_units().
  * 'top_is_rank0' says which rank is "the top" that stays when its fiber
  * shape is 1 (rank 0 for outer-to-inner application order). Results are
- * outermost first.
+ * outermost first. 'fixed' (may be NULL; outermost first, 0 = none) gives a
+ * CP rank a fixed width w (a sparse_fixed axis, ELL): every fiber position
+ * keeps min(w, f) padded coordinate slots.
  */
 void exec_ft_units(unsigned n_ranks, const enum fmt_kind *kinds, const uint64_t *shapes,
-		   const uint8_t *leaf_ne, bool top_is_rank0, uint64_t *md_units, uint64_t *pl_units);
+		   const uint64_t *fixed, const uint8_t *leaf_ne, bool top_is_rank0,
+		   uint64_t *md_units, uint64_t *pl_units);
 
 /* ------------------------------------------------------------------ plan */
 

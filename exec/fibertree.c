@@ -81,7 +81,8 @@ static uint64_t count_set(const uint8_t *v, uint64_t n)
 }
 
 void exec_ft_units(unsigned n, const enum fmt_kind *kinds, const uint64_t *shapes,
-		   const uint8_t *leaf_ne, bool top_is_rank0, uint64_t *md, uint64_t *pl)
+		   const uint64_t *fixed, const uint8_t *leaf_ne, bool top_is_rank0,
+		   uint64_t *md, uint64_t *pl)
 {
 	uint8_t **ne;
 	uint64_t F = 1;
@@ -108,6 +109,12 @@ void exec_ft_units(unsigned n, const enum fmt_kind *kinds, const uint64_t *shape
 			pl[i] = fibers * (f + 1);
 			break;
 		case FMT_CP:
+			if (fixed && fixed[i]) {
+				md[i] = pl[i] = F * (fixed[i] < f ? fixed[i] : f);
+				break;
+			}
+			md[i] = pl[i] = elems;
+			break;
 		case FMT_RLE:
 			md[i] = pl[i] = elems;
 			break;
@@ -194,7 +201,7 @@ struct exec_fibertree *exec_fibertree_encode(unsigned n_ranks, const enum fmt_ki
 	ft->vals = xcalloc(n_parent + 1, sizeof(*ft->vals));
 	for (i = 0; i < n_parent; i++)
 		ft->vals[i] = values[parent[i]];
-	exec_ft_units(n_ranks, kinds, shapes, leaf, true, md, pl);
+	exec_ft_units(n_ranks, kinds, shapes, NULL, leaf, true, md, pl);
 	for (r = 0; r < n_ranks; r++) {
 		ft->r[r].md_units = md[r];
 		ft->r[r].pl_units = pl[r];

@@ -428,7 +428,7 @@ static void compute_units(struct xrun *x, unsigned l, unsigned t, struct xfmt *f
 		kinds[i] = f->kind[i];
 		shapes[i] = f->fiber_shape[R - 1 - i];
 	}
-	exec_ft_units(R, kinds, shapes, ne, !f->inner_to_outer, md, pl);
+	exec_ft_units(R, kinds, shapes, f->fixed, ne, !f->inner_to_outer, md, pl);
 	for (r = 0; r < R; r++) {
 		e->md[r] = (double)md[R - 1 - r];
 		e->pl[r] = (double)pl[R - 1 - r];

@@ -561,6 +561,7 @@ static void listed_format(struct xfmt *f, const struct spec_tensor_format *tf)
 	for (r = 0; r < tf->n_ranks; r++) {
 		const struct spec_rank_format *rf = &tf->ranks[r];
 		f->kind[r] = rf->kind;
+		f->fixed[r] = rf->n_col;
 		f->compressed |= fmt_is_compressed(rf->kind);
 		f->n_flatten[r] = rf->n_flatten_groups;
 		for (g = 0; g < rf->n_flatten_groups; g++)

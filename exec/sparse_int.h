@@ -34,6 +34,7 @@ struct xfmt {
 	unsigned nm_m;                 /* N:M group size (named N:M) */
 	unsigned n_ranks;              /* Sparseloop ranks (1 without a format) */
 	enum fmt_kind kind[SPEC_MAX_FMT_RANKS];   /* outermost first */
+	uint64_t fixed[SPEC_MAX_FMT_RANKS];       /* CP widths of sparse_fixed axes; 0 = none */
 	/* flattened_rankIDs of each rank (outermost first): dim masks */
 	unsigned n_flatten[SPEC_MAX_FMT_RANKS];
 	uint32_t flatten[SPEC_MAX_FMT_RANKS][SPEC_MAX_TENSOR_RANKS];

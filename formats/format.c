@@ -77,6 +77,7 @@ void fmt_tile_occupancy(const struct fmt_layout *lay, double p_empty_data,
 		q.n_fibers = n_fibers;
 		q.p_empty_cur = r == lay->n_ranks - 1 ? p_empty_data : p_empty_sub[r + 1];
 		q.p_empty_next = p_empty_sub[r];
+		q.fixed_coords = lay->fixed_coords[r];
 		out->empty[r] = rank_is_empty(lay, r);
 		if (out->empty[r]) {
 			out->rank[r] = (struct fmt_rank_occupancy){ 0.0, 0.0, 0.0 };

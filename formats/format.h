@@ -26,6 +26,8 @@ struct fmt_rank_query {
 	double n_fibers;        /* F: fiber positions of this rank (empty ones included) */
 	double p_empty_cur;     /* P(a fiber of this rank is empty) */
 	double p_empty_next;    /* P(an element of a fiber, the next rank's tile, is empty) */
+	uint64_t fixed_coords;  /* CP only: coordinates kept per fiber, padded (a sparse_fixed
+				 * axis, ELL's width n_col); 0: the non-empty elements */
 };
 
 /* Expected occupancy of one rank. */
@@ -81,6 +83,7 @@ struct fmt_layout {
 	uint64_t fiber_shape[SPEC_MAX_FMT_RANKS];      /* [r] */
 	unsigned metadata_word_bits[SPEC_MAX_FMT_RANKS]; /* [r], after fmt_word_bits() */
 	unsigned payload_word_bits[SPEC_MAX_FMT_RANKS];
+	uint64_t fixed_coords[SPEC_MAX_FMT_RANKS];     /* [r], see fmt_rank_query; 0 = none */
 	bool inner_to_outer;                           /* rank_application_order */
 };
 

@@ -25,6 +25,7 @@ static struct spec_rank_format rank_of(enum fmt_kind kind, int md_bits)
 	rf.kind = kind;
 	rf.metadata_word_bits = md_bits;
 	rf.payload_word_bits = -1;
+	rf.parent = -1;
 	return rf;
 }
 

@@ -8,6 +8,9 @@
 
 #include "exec/exec.h"
 #include "report/report.h"
+#include "util/xalloc.h"
+
+#include <stdlib.h>
 
 enum job_status job_run_exec(const struct spec_set *s, const struct job_options *o,
 			     struct job_summary *sum, struct job_outputs *out)
@@ -17,6 +20,19 @@ enum job_status job_run_exec(const struct spec_set *s, const struct job_options 
 
 	job_exec_options(o, &eo);
 	eo.all_partitions = true;       /* the report prints every partition */
+	if (s->workload.n_ragged) {
+		struct exec_ragged_result *rr;
+		if (o->format != JOB_FORMAT_TEXT || (o->want & JOB_WANT_FILES))
+			return job_fail(sum, JOB_BAD_INPUT, "a ragged workload has a text summary "
+					"only (no JSON or output files yet)");
+		rr = xmalloc(sizeof(*rr));
+		if (exec_run_ragged(s, &eo, rr) < 0)
+			job_fail(sum, JOB_BAD_INPUT, "cannot execute this design: %s", rr->reason);
+		else if (o->want & JOB_WANT_PRINT)
+			report_ragged_exec(s, rr, &out->print);
+		free(rr);
+		return sum->status;
+	}
 	if (exec_run(s, &eo, &r) < 0) {
 		job_fail(sum, JOB_BAD_INPUT, "cannot execute this design: %s", r.reason);
 	} else if (r.numeric_checked && !r.numeric_ok) {

@@ -160,10 +160,29 @@ static void best_outputs(const struct spec_set *s, const struct job_options *o,
 			 const struct model_options *mo, const struct mapper_result *r,
 			 struct job_summary *sum, struct job_outputs *out)
 {
-	struct model_result *mr = xmalloc(sizeof(*mr));
-	struct model_ws *ws = model_ws_new(s, mo, NULL);
-	struct job_model_view v = { &r->best, mr };
+	struct model_result *mr;
+	struct model_ws *ws;
+	struct job_model_view v;
 	double metrics[SPEC_METRIC_COUNT];
+
+	if (s->workload.n_ragged) {
+		struct model_ragged_result *rr = xmalloc(sizeof(*rr));
+		if (model_eval_ragged(s, &r->best, mo, rr) < 0)
+			BUG("the best mapping no longer evaluates");
+		if (o->want & JOB_WANT_PRINT) {
+			spec_mapping_write_yaml(&r->best, &s->arch, &s->workload, &out->print);
+			report_ragged_model(s, rr, &out->print);
+		}
+		if (o->want & JOB_WANT_FILES)
+			spec_mapping_write_yaml(&r->best, &s->arch, &s->workload,
+						job_out_file(out, OUT_PREFIX ".map.yaml"));
+		free(rr);
+		return;
+	}
+	mr = xmalloc(sizeof(*mr));
+	ws = model_ws_new(s, mo, NULL);
+	v.m = &r->best;
+	v.r = mr;
 
 	if (!ws || model_eval(ws, &r->best, mr) < 0)
 		BUG("the best mapping no longer evaluates");

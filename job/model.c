@@ -49,6 +49,26 @@ void job_scratch_free(struct job_scratch *sc)
 	free(sc);
 }
 
+/* A ragged workload: the totals over its parent's coordinates (text only, so far). */
+static enum job_status run_ragged(const struct spec_set *s, const struct job_options *o,
+				  const struct model_options *mo, struct job_summary *sum,
+				  struct job_outputs *out)
+{
+	struct model_ragged_result *r;
+
+	if (o->format != JOB_FORMAT_TEXT || (o->want & JOB_WANT_FILES))
+		return job_fail(sum, JOB_BAD_INPUT, "a ragged workload has a text summary only "
+				"(no JSON, CSV or output files yet)");
+	r = xmalloc(sizeof(*r));
+	if (model_eval_ragged(s, s->mapping, mo, r) < 0)
+		job_fail(sum, JOB_INFEASIBLE, "infeasible mapping (%s): %s",
+			 model_status_name(r->status), r->reason);
+	else if (o->want & JOB_WANT_PRINT)
+		report_ragged_model(s, r, &out->print);
+	free(r);
+	return sum->status;
+}
+
 enum job_status job_run_model(const struct spec_set *s, const struct job_options *o,
 			      struct job_summary *sum, struct job_outputs *out)
 {
@@ -63,6 +83,11 @@ enum job_status job_run_model(const struct spec_set *s, const struct job_options
 	job_model_options(o, &mo);
 	if (job_energy_prepare(s, o, &mo, &own, sum, out) != JOB_OK)
 		return sum->status;
+	if (s->workload.n_ragged) {
+		run_ragged(s, o, &mo, sum, out);
+		energy_tables_free(own);
+		return sum->status;
+	}
 	if (o->scratch) {   /* the thread's memory, kept (a failed reuse frees the workspace) */
 		ws = o->scratch->ws = model_ws_reuse(o->scratch->ws, s, &mo, &err);
 		if (!o->scratch->result)

@@ -14,6 +14,8 @@
 struct model_eval_ws {
 	struct model_ws *ws;
 	struct model_result res;
+	struct model_ragged_ws *ragged;      /* a ragged workload: evaluated case by case */
+	struct model_ragged_result rres;
 };
 
 static void *model_ws_open(const void *ctx)
@@ -22,6 +24,10 @@ static void *model_ws_open(const void *ctx)
 	struct model_eval_ws *w = xmalloc(sizeof(*w));
 	struct strbuf err = STRBUF_INIT;
 
+	w->ragged = mc->spec->workload.n_ragged ?
+		    model_ragged_ws_new(mc->spec, mc->options, &err) : NULL;
+	if (mc->spec->workload.n_ragged && !w->ragged)
+		BUG("ragged model workspace: %s (checked before the search)", err.buf);
 	w->ws = model_ws_new(mc->spec, mc->options, &err);
 	if (!w->ws)
 		BUG("model workspace: %s (checked before the search)", err.buf);
@@ -35,6 +41,7 @@ static void model_ws_close(void *ws)
 	if (!w)
 		return;
 	model_ws_free(w->ws);
+	model_ragged_ws_free(w->ragged);
 	free(w);
 }
 
@@ -63,9 +70,31 @@ void mapper_metrics_of_result(const struct model_result *r, double *metrics)
 	metrics[SPEC_METRIC_LAST_LEVEL_ACCESSES] = (double)r->last_level_accesses;
 }
 
+void mapper_metrics_of_ragged(const struct model_ragged_result *r, double *metrics)
+{
+	unsigned t, top = r->n_levels - 1;
+	double acc = 0.0;
+
+	for (t = 0; t < r->n_tensors; t++)
+		acc += r->reads[top][t] + r->fills[top][t] + r->updates[top][t];
+	metrics[SPEC_METRIC_ENERGY] = r->energy_pj;
+	metrics[SPEC_METRIC_DELAY] = r->cycles;
+	metrics[SPEC_METRIC_EDP] = r->cycles * r->energy_pj * 1e-12;
+	metrics[SPEC_METRIC_LAST_LEVEL_ACCESSES] = acc;
+}
+
 static void model_eval_one(void *ws, const struct spec_mapping *m, struct mapper_eval *out)
 {
 	struct model_eval_ws *w = ws;
+
+	if (w->ragged) {
+		model_ragged_eval(w->ragged, m, &w->rres);
+		out->status = fail_of(w->rres.status);
+		out->fail_level = 0;
+		if (out->status == MAPPER_OK)
+			mapper_metrics_of_ragged(&w->rres, out->metrics);
+		return;
+	}
 
 	model_eval(w->ws, m, &w->res);
 	out->status = fail_of(w->res.status);

@@ -25,6 +25,7 @@ struct diag_list;
 struct mapper_space;
 struct model_options;
 struct model_result;
+struct model_ragged_result;
 
 /* --------------------------------------------------------------- constants */
 
@@ -255,6 +256,14 @@ void mapper_evaluator_model(struct mapper_evaluator *ev, const struct mapper_mod
 
 /* The metrics of a model result, indexed by enum spec_metric. */
 void mapper_metrics_of_result(const struct model_result *r, double *metrics);
+
+/*
+ * The metrics of a ragged workload's totals (its evaluator runs
+ * model_eval_ragged(): the parent's loops must be outermost at the outermost
+ * level, other candidates fail): energy, cycles, their product in J x
+ * cycles, and the outermost level's reads, fills and updates.
+ */
+void mapper_metrics_of_ragged(const struct model_ragged_result *r, double *metrics);
 
 /*
  * Order two evaluations by the metric priority list: Timeloop's rule (a

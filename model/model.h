@@ -365,6 +365,45 @@ void model_result_copy(struct model_result *dst, const struct model_result *src)
 /* The spec set the workspace was prepared for. */
 const struct spec_set *model_ws_spec(const struct model_ws *ws);
 
+/*
+ * A ragged workload's totals (docs/model.md, "Ragged dimensions"): sums over
+ * the parent's coordinates, exact for listed extents and expected for a
+ * distribution; reads, fills and updates are over all instances of a level.
+ */
+struct model_ragged_result {
+	enum model_status status;
+	char reason[MODEL_REASON_MAX];
+	size_t n_cases;               /* distinct combinations of extents evaluated */
+	unsigned n_levels, n_tensors;
+	double computes, actual_computes;
+	double cycles, energy_pj;     /* the parent coordinates run one after another */
+	double reads[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];
+	double fills[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];
+	double updates[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];
+};
+
+/*
+ * Evaluate ragged workload 's' under mapping 'm' (of the bounding box) case
+ * by case; 'opt' as for model_ws_new(). Returns 0, or -1 with out->status
+ * and out->reason (the parent's loops are not outermost at the outermost
+ * level, or a case is infeasible).
+ */
+int model_eval_ragged(const struct spec_set *s, const struct spec_mapping *m,
+		      const struct model_options *opt, struct model_ragged_result *out);
+
+/*
+ * The same with the cases' workspaces kept (the mapper evaluates many
+ * mappings): _new borrows 's' (NULL with the reason in 'err' when a
+ * workspace cannot be made), _eval is model_eval_ragged() on it, _free(NULL)
+ * is a no-op.
+ */
+struct model_ragged_ws;
+struct model_ragged_ws *model_ragged_ws_new(const struct spec_set *s,
+					    const struct model_options *opt, struct strbuf *err);
+int model_ragged_eval(struct model_ragged_ws *w, const struct spec_mapping *m,
+		      struct model_ragged_result *out);
+void model_ragged_ws_free(struct model_ragged_ws *w);
+
 /* Free a workspace; model_ws_free(NULL) is a no-op. */
 void model_ws_free(struct model_ws *ws);
 

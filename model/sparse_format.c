@@ -112,6 +112,7 @@ static void fill_layout(const struct spec_level *lvl, const struct spec_tensor_f
 		st->lay.fiber_shape[r] = st->asg.rank[r].fiber_shape;
 		if (!st->has_metadata)
 			continue;
+		st->lay.fixed_coords[r] = rank_spec(st, f, r)->n_col;
 		fmt_word_bits(st->kind[r], true, rank_spec(st, f, r)->metadata_word_bits,
 			      lvl->metadata_word_bits, lvl->metadata_storage_width,
 			      &st->lay.metadata_word_bits[r]);

@@ -21,6 +21,8 @@ struct accel_stpu_result;
 struct exec_ipu_result;
 struct exec_options;
 struct exec_result;
+struct exec_ragged_result;
+struct model_ragged_result;
 struct exec_stpu_result;
 struct model_result;
 struct spec_mapping;
@@ -300,5 +302,15 @@ void report_ipu_csv_row(const struct spec_set *s, const struct accel_ipu_result 
  */
 int report_ipu_exec_text(const struct spec_set *s, const struct accel_ipu_result *r,
 			 const struct exec_ipu_result *er, unsigned n, struct strbuf *out);
+
+/*
+ * The summary of a ragged workload's totals over its parent's coordinates
+ * (the ragged dimensions, computes, cycles and energy, and the reads, fills
+ * and updates of every kept tensor at every level over its instances).
+ */
+void report_ragged_model(const struct spec_set *s, const struct model_ragged_result *r,
+			 struct strbuf *sb);
+void report_ragged_exec(const struct spec_set *s, const struct exec_ragged_result *r,
+			struct strbuf *sb);
 
 #endif

@@ -662,6 +662,19 @@ static int derive_residuals(struct spec_mapping *m, unsigned d, uint64_t bound, 
 	return R == 1 ? 0 : -1;
 }
 
+int spec_mapping_fit_dim(struct spec_mapping *m, unsigned d, uint64_t bound)
+{
+	struct dim_slot sl[2 * SPEC_MAX_LEVELS];
+	uint64_t res[2 * SPEC_MAX_LEVELS], left;
+	unsigned n = dim_slots(m, d, sl), i;
+
+	if (derive_residuals(m, d, bound, true, res, &left) < 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		*sl[i].residual = res[i];
+	return 0;
+}
+
 /* The extent that the factors of dimension 'd' give (semantics 1.4 validity). */
 static uint64_t dim_extent(const struct spec_mapping *m, unsigned d)
 {

@@ -41,6 +41,13 @@ static const char *const named_format_names[] = {
 };
 _Static_assert(ARRAY_SIZE(named_format_names) == SPEC_NAMED_COUNT, "one name per named format");
 
+static const char *const axis_kind_names[] = {
+	[SPEC_AXIS_NONE] = "", [SPEC_AXIS_DENSE_FIXED] = "dense_fixed",
+	[SPEC_AXIS_DENSE_VARIABLE] = "dense_variable", [SPEC_AXIS_SPARSE_FIXED] = "sparse_fixed",
+	[SPEC_AXIS_SPARSE_VARIABLE] = "sparse_variable",
+};
+_Static_assert(ARRAY_SIZE(axis_kind_names) == SPEC_AXIS_COUNT, "one name per axis kind");
+
 static const char *const metric_names[] = {
 	[SPEC_METRIC_ENERGY] = "energy", [SPEC_METRIC_DELAY] = "delay",
 	[SPEC_METRIC_EDP] = "edp", [SPEC_METRIC_LAST_LEVEL_ACCESSES] = "last_level_accesses",
@@ -64,6 +71,7 @@ const char *spec_fmt_kind_name(enum fmt_kind k) { return NAME_OF(fmt_names, k); 
 const char *spec_density_kind_name(enum spec_density_kind k) { return NAME_OF(density_names, k); }
 const char *spec_saf_kind_name(enum spec_saf_kind k) { return NAME_OF(saf_names, k); }
 const char *spec_named_format_name(enum spec_named_format k) { return NAME_OF(named_format_names, k); }
+const char *spec_axis_kind_name(enum spec_axis_kind k) { return NAME_OF(axis_kind_names, k); }
 const char *spec_metric_name(enum spec_metric m) { return NAME_OF(metric_names, m); }
 const char *spec_search_name(enum spec_search s) { return NAME_OF(search_names, s); }
 const char *spec_spacetime_name(enum spec_spacetime st) { return NAME_OF(spacetime_names, st); }

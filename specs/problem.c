@@ -11,7 +11,7 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-static const char *const problem_keys[] = { "version", "shape", "instance" };
+static const char *const problem_keys[] = { "version", "shape", "instance", "ragged" };
 static const char *const shape_keys[] = {
 	"name", "dimensions", "coefficients", "data_spaces", "version",
 };
@@ -498,6 +498,8 @@ static int load_problem_node(struct ld *ld, const struct ysrc_node *prob, const 
 		if (finish_tensor(ld, (struct spec_tensor *)&w->tensors[t]) < 0)
 			rc = -1;
 	if (rc < 0)
+		return -1;
+	if (spec_ragged_load(ld, ld_get(prob, "ragged"), p) < 0)
 		return -1;
 	default_densities(ld);
 	ld->problem_ok = true;    /* density errors do not stop the mapping checks */

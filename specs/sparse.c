@@ -28,6 +28,7 @@ static const char *const space_keys[] = {
 };
 static const char *const rank_keys[] = {
 	"format", "metadata_word_bits", "payload_word_bits", "flattened_rankIDs",
+	"axis", "name", "parent", "n_col",
 };
 static const char *const action_keys[] = { "type", "options", "target", "condition_on" };
 static const char *const option_keys[] = { "target", "condition_on" };
@@ -150,15 +151,33 @@ static int parse_rank(struct ld *ld, const struct ysrc_node *r, const struct kpa
 		return -1;
 	if (ld_check_keys(ld, r, p, rank_keys, ARRAY_SIZE(rank_keys)))
 		rc = -1;
-	if (!f)
-		return ld_error(ld, r, p, "a rank needs a 'format'");
-	if (ld_want_scalar(ld, f, &fp) < 0)
-		return -1;
-	k = lookup_ci(ld, f, &fp, "rank format", fmt_spellings, ARRAY_SIZE(fmt_spellings));
-	if (k < 0)
-		return -1;
-	rf->kind = (enum fmt_kind)k;
-	rf->loc = f->loc;
+	rf->axis = SPEC_AXIS_NONE;
+	rf->n_col = 0;
+	rf->parent = -1;
+	if (f && ld_get(r, "axis"))
+		return ld_error(ld, ld_get(r, "axis"), p, "give either a rank 'format' or an "
+				"'axis' kind, not both");
+	if (ld_get(r, "axis")) {
+		if (spec_axis_parse_rank(ld, r, p, rf) < 0)
+			return -1;
+	} else {
+		if (!f)
+			return ld_error(ld, r, p, "a rank needs a 'format' (or an 'axis' kind)");
+		if (ld_want_scalar(ld, f, &fp) < 0)
+			return -1;
+		k = lookup_ci(ld, f, &fp, "rank format", fmt_spellings,
+			      ARRAY_SIZE(fmt_spellings));
+		if (k < 0)
+			return -1;
+		rf->kind = (enum fmt_kind)k;
+		rf->loc = f->loc;
+		if (ld_get(r, "n_col") || ld_get(r, "parent")) {
+			const char *key = ld_get(r, "n_col") ? "n_col" : "parent";
+			struct kpath kp = KP_KEY(p, key);
+			return ld_error(ld, ld_get(r, key), &kp, "'%s' belongs to an 'axis' kind, "
+					"not to a rank 'format'", key);
+		}
+	}
 	if (parse_bits(ld, r, "metadata_word_bits", p, L, &rf->metadata_word_bits) < 0)
 		rc = -1;
 	if (parse_bits(ld, r, "payload_word_bits", p, L, &rf->payload_word_bits) < 0)
@@ -292,7 +311,9 @@ static int parse_space_format(struct ld *ld, const struct ysrc_node *s, const st
 			rc = -1;
 	}
 	tf->n_ranks = (unsigned)ranks->n;
-	return rc < 0 ? -1 : check_rank_order(ld, ranks, &rp, tf);
+	if (rc < 0 || spec_axis_resolve(ld, ranks, &rp, tf) < 0)
+		return -1;
+	return check_rank_order(ld, ranks, &rp, tf);
 }
 
 /* representation_format: {data_spaces: [...]}; not on the compute unit. */

@@ -86,6 +86,20 @@ enum spec_named_format {
 	SPEC_NAMED_COUNT
 };
 
+/*
+ * SparseTIR's axis kinds (docs/formats-and-densities.md, "Axis kinds"): a
+ * rank may be declared by its axis kind instead of a rank format; the kind
+ * maps onto a rank format (and, for variable axes, offsets in the parent).
+ */
+enum spec_axis_kind {
+	SPEC_AXIS_NONE,            /* the rank gives 'format' */
+	SPEC_AXIS_DENSE_FIXED,     /* U */
+	SPEC_AXIS_DENSE_VARIABLE,  /* U; the parent rank holds offsets (UOP) */
+	SPEC_AXIS_SPARSE_FIXED,    /* CP with exactly n_col coordinates a fiber (ELL) */
+	SPEC_AXIS_SPARSE_VARIABLE, /* CP; the rank above holds offsets (UOP) */
+	SPEC_AXIS_COUNT
+};
+
 /* Storage action optimizations. */
 enum spec_saf_kind {
 	SPEC_SAF_GATING,
@@ -440,6 +454,25 @@ struct spec_tensor {
 	const struct spec_density *prune_source;
 };
 
+/*
+ * A ragged (dense-variable) dimension: its extent at each coordinate of its
+ * parent dimension comes from a list (or a file) or a distribution; its
+ * bound is the largest extent (docs/yaml-reference.md, "ragged").
+ */
+enum spec_ragged_source {
+	SPEC_RAGGED_LIST,              /* one extent per parent coordinate */
+	SPEC_RAGGED_UNIFORM,           /* each extent uniform in [min, max], independent */
+};
+
+struct spec_ragged {
+	unsigned dim, parent;
+	enum spec_ragged_source source;
+	uint64_t n_lengths;            /* LIST: = the parent's bound */
+	const uint64_t *lengths;       /* LIST: [parent coordinate] */
+	uint64_t min, max;             /* UNIFORM (and the extremes of a list) */
+	struct diag_loc loc;
+};
+
 struct spec_workload {
 	const char *shape_name;
 	struct diag_loc loc;
@@ -450,6 +483,8 @@ struct spec_workload {
 	const struct spec_coef *coefs;
 	unsigned n_tensors;
 	const struct spec_tensor *tensors;
+	unsigned n_ragged;             /* ragged dimensions (one parent for all) */
+	const struct spec_ragged *ragged;
 };
 
 /* ---------------------------------------------------------------- mapping */
@@ -515,6 +550,9 @@ struct spec_rank_format {
 	int payload_word_bits;         /* -1 = the level's default */
 	unsigned n_flatten_groups;     /* flattened_rankIDs: groups of dims */
 	uint32_t flatten_groups[SPEC_MAX_TENSOR_RANKS];
+	enum spec_axis_kind axis;      /* SPEC_AXIS_NONE: declared by 'format' */
+	uint64_t n_col;                /* sparse_fixed: coordinates per fiber; else 0 */
+	int parent;                    /* dense_variable: rank index (outermost 0); else -1 */
 	struct diag_loc loc;
 };
 
@@ -1162,6 +1200,57 @@ int spec_tensor_find(const struct spec_workload *w, const char *name);
 int spec_dim_find(const struct spec_workload *w, const char *name);
 
 /*
+ * Ragged workloads (specs/ragged.c): evaluated one parent coordinate at a
+ * time. A case is one combination of extents (indexed like w->ragged) with
+ * its weight: how many parent coordinates have it (a list), or the parent's
+ * bound times its probability (a distribution).
+ */
+struct spec_ragged_case {
+	uint64_t extent[SPEC_MAX_DIMS];
+	double weight;
+};
+
+/* A dense view of one parent coordinate: the parent's bound 1, the ragged ones the extents. */
+struct spec_ragged_view {
+	struct spec_set set;           /* a shallow copy of the design; never freed */
+	struct spec_tensor tensors[SPEC_MAX_TENSORS];
+	struct spec_mapping map;       /* the mapping for these extents; set.mapping */
+	uint64_t extent[SPEC_MAX_DIMS];
+};
+
+/*
+ * 0 when 'm' evaluates ragged workload 'w' exactly one parent coordinate at
+ * a time: the parent's loops temporal and outermost at the outermost level
+ * (always 0 without ragged dimensions); else -1 with the reason in 'why'.
+ */
+int spec_ragged_check_mapping(const struct spec_workload *w, const struct spec_mapping *m,
+			      struct strbuf *why);
+
+/*
+ * The distinct cases of ragged workload 'w' into '*out' (caller frees);
+ * returns their count (0 without ragged dimensions).
+ */
+size_t spec_ragged_cases(const struct spec_workload *w, struct spec_ragged_case **out);
+
+/*
+ * Make 'v' the dense view of 's' (ragged) for one parent coordinate whose
+ * ragged extents are 'extent' (indexed like s->workload.ragged): v->set is
+ * fixed from here on (a model workspace may borrow it); its mapping is set
+ * by spec_ragged_view_map().
+ */
+void spec_ragged_view_init(struct spec_ragged_view *v, const struct spec_set *s,
+			   const uint64_t *extent);
+
+/*
+ * Map view 'v' of 's' by 'm' (a mapping of the bounding box) into v->map:
+ * the parent's factors 1 and the ragged dimensions' factors as tile sizes,
+ * the last tile what is left (the '+' rule). 0, or -1 when the factors
+ * cannot cover an extent.
+ */
+int spec_ragged_view_map(struct spec_ragged_view *v, const struct spec_set *s,
+			 const struct spec_mapping *m);
+
+/*
  * Fill the derived fields of 'm' (loop nests, boundaries, is_imperfect) from
  * its per-level directives, as Timeloop's mapping parser does (semantics
  * 1.4). 'm->n_levels' and 'm->n_dims' must be set. Returns 0, or -1 when a
@@ -1206,6 +1295,8 @@ const char *spec_fmt_kind_name(enum fmt_kind k);
 const char *spec_density_kind_name(enum spec_density_kind k);
 const char *spec_saf_kind_name(enum spec_saf_kind k);
 const char *spec_named_format_name(enum spec_named_format k);
+/* "dense_fixed", "dense_variable", "sparse_fixed", "sparse_variable" ("" for NONE). */
+const char *spec_axis_kind_name(enum spec_axis_kind k);
 const char *spec_metric_name(enum spec_metric m);
 const char *spec_search_name(enum spec_search s);
 const char *spec_spacetime_name(enum spec_spacetime st);

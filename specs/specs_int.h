@@ -381,6 +381,33 @@ int spec_components_load(struct ld *ld);
 /* sparse.c: the 'sparse_optimizations' key and node-list component entries. */
 int spec_sparse_load(struct ld *ld);
 
+/*
+ * axis.c: a rank {axis: KIND, name, parent, n_col} (SparseTIR's axis kinds)
+ * into 'rf' (kind, axis, n_col; parent left -1): 0 or -1.
+ */
+int spec_axis_parse_rank(struct ld *ld, const struct ysrc_node *r, const struct kpath *p,
+			 struct spec_rank_format *rf);
+/*
+ * axis.c: after every rank of 'ranks' (at key path 'p') is parsed: check
+ * the axis names, bind each dense_variable axis to its parent rank and give
+ * the ranks the offsets the variable axes imply (U -> UOP). 0 or -1.
+ */
+int spec_axis_resolve(struct ld *ld, const struct ysrc_node *ranks, const struct kpath *p,
+		      struct spec_tensor_format *tf);
+
+/*
+ * ragged.c: 'problem.ragged' ('n' may be NULL) under problem path 'p', after
+ * the bounds: ragged dimensions into the workload. 0 or -1.
+ */
+int spec_ragged_load(struct ld *ld, const struct ysrc_node *n, const struct kpath *p);
+
+/*
+ * mapping.c: give the loops of dimension 'd' of 'm' the residuals that cover
+ * 'bound' with its factors as tile sizes (the '+' rule of
+ * docs/yaml-reference.md). 0, or -1 when the factors cannot cover it.
+ */
+int spec_mapping_fit_dim(struct spec_mapping *m, unsigned d, uint64_t bound);
+
 /* mapping.c: the 'mapping' key. */
 int spec_mapping_load(struct ld *ld);
 

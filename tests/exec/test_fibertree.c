@@ -148,7 +148,7 @@ static void test_units_from_flags(void)
 				kinds[1] = all_kinds[b];
 				kinds[2] = all_kinds[c];
 				ft = exec_fibertree_encode(3, kinds, shapes, v);
-				exec_ft_units(3, kinds, shapes, ne, true, md, pl);
+				exec_ft_units(3, kinds, shapes, NULL, ne, true, md, pl);
 				for (k = 0; k < 3; k++) {
 					exec_fibertree_units(ft, k, &m, &p);
 					CU_ASSERT_EQUAL(m, md[k]);

@@ -40,13 +40,39 @@ static const struct {
 	{ FMT_UB, 16, 1, 1.0, 1.0, 1, 16, 16 },
 };
 
+/* CP of a sparse_fixed axis (ELL): every fiber, empty or not, keeps min(n_col, f). */
+static const struct {
+	uint64_t f, n_col;
+	double n_fibers, p0_cur, p0_next;
+	double fibers, md;
+} ell_rows[] = {
+	{ 8, 3, 4, 0.5, 0.9, 4, 12 },
+	{ 8, 3, 4, 0.0, 0.0, 4, 12 },
+	{ 2, 5, 3, 0.0, 0.5, 3, 6 },      /* n_col beyond the fiber: f */
+	{ 16, 1, 2.5, 1.0, 1.0, 2.5, 2.5 },
+};
+
+static void test_ell_rank(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ell_rows); i++) {
+		struct fmt_rank_query q = { ell_rows[i].f, ell_rows[i].n_fibers,
+					    ell_rows[i].p0_cur, ell_rows[i].p0_next, ell_rows[i].n_col };
+		struct fmt_rank_occupancy o = fmt_get(FMT_CP)->occupancy(&q);
+		CU_ASSERT_DOUBLE_EQUAL(o.fibers, ell_rows[i].fibers, EPS);
+		CU_ASSERT_DOUBLE_EQUAL(o.metadata_units, ell_rows[i].md, EPS);
+		CU_ASSERT_DOUBLE_EQUAL(o.payload_units, ell_rows[i].md, EPS);
+	}
+}
+
 static void test_rank_models(void)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(rank_rows); i++) {
 		struct fmt_rank_query q = { rank_rows[i].f, rank_rows[i].n_fibers,
-					    rank_rows[i].p0_cur, rank_rows[i].p0_next };
+					    rank_rows[i].p0_cur, rank_rows[i].p0_next, 0 };
 		struct fmt_rank_occupancy o = fmt_get(rank_rows[i].kind)->occupancy(&q);
 		if (fabs(o.fibers - rank_rows[i].fibers) > EPS ||
 		    fabs(o.metadata_units - rank_rows[i].md) > EPS ||
@@ -348,6 +374,7 @@ static void test_expected_rle_distribution(void)
 
 static CU_TestInfo format_tests[] = {
 	{ "rank models", test_rank_models },
+	{ "ELL rank (sparse_fixed axis)", test_ell_rank },
 	{ "format flags", test_flags },
 	{ "tensor flags", test_tensor_flags },
 	{ "word bits", test_word_bits },
