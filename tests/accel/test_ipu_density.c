@@ -96,8 +96,8 @@ static void test_banded(void)
 static void test_best_case(void)
 {
 	static const char *const layers[] = {
-		"x: 4096, y: 4096, z: 2048, block_size: 16, "
-		"density: {distribution: hypergeometric, density: 0.0625}",
+		("x: 4096, y: 4096, z: 2048, block_size: 16, "
+		 "density: {distribution: hypergeometric, density: 0.0625}"),
 		"x: 2048, y: 2048, z: 256, density: {distribution: hypergeometric, density: 0.1}",
 		"x: 1024, y: 1024, z: 64, block_size: 4, density: 0.2",
 	};

@@ -257,8 +257,8 @@ static void plan_layer(const char *layer, bool is_static, struct planned *p)
 static const char *const search_layers[] = {
 	"x: 256, y: 512, z: 16, block_size: 16, density: 0.0625",
 	"x: 128, y: 128, z: 32, passes: [fwd, grad_a], density: 0.1",
-	"x: 512, y: 256, z: 64, block_size: 8, dtype: float, passes: [fwd, grad_a, grad_w], "
-	"density: 0.125",
+	("x: 512, y: 256, z: 64, block_size: 8, dtype: float, passes: [fwd, grad_a, grad_w], "
+	 "density: 0.125"),
 	"x: 4096, y: 4096, z: 2048, block_size: 16, density: 0.0625",
 };
 

@@ -29,8 +29,8 @@ static void evaluate(const char *preset)
 static void test_summary(void)
 {
 	static const char *const lines[] = {
-		"Energy:         151669736.15 pJ (151.67 uJ), source ERT: DRAM shared_glb pe_spad "
-		"weight_reg input_activation_reg output_activation_reg mac\n",
+		("Energy:         151669736.15 pJ (151.67 uJ), source ERT: DRAM shared_glb pe_spad "
+		 "weight_reg input_activation_reg output_activation_reg mac\n"),
 		"Cycles:         903168\n",
 		"Utilization:    4.69%\n",
 		"Computes:       10838016 algorithmic, 10838016 actual\n",
