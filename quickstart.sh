@@ -8,6 +8,9 @@
 #                             suite under it (make check-valgrind, about 2 minutes)
 #   ./quickstart.sh fuzz      build the libFuzzer harnesses with clang in _build-fuzz and run
 #                             each for FUZZ_SECONDS (default 60); any finding fails
+#   ./quickstart.sh sanitize-fuzz  both in one clang build (_build-fuzz: ASan+UBSan and
+#                             libFuzzer's coverage): the suite, then the harnesses (what CI runs:
+#                             one build fewer than sanitize + fuzz)
 #
 # Works as root on a fresh Debian 12 machine (apt-get update runs only when a
 # package is missing). Build trees: _build/ (and _build-san/), out of the source.
@@ -97,15 +100,16 @@ valgrind)
 	build_main
 	make check-valgrind
 	;;
-fuzz)
+fuzz|sanitize-fuzz)
 	PKGS="clang libclang-rt-14-dev"
 	install_missing
 	build _build-fuzz CC=clang --enable-fuzz
+	[ "$mode" = fuzz ] || ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 check
 	make -j"$jobs" fuzz
 	"$top/fuzz/run.sh" "${FUZZ_SECONDS:-60}"
 	;;
 *)
-	echo "usage: $0 demo|test|sanitize|valgrind|fuzz" >&2
+	echo "usage: $0 demo|test|sanitize|valgrind|fuzz|sanitize-fuzz" >&2
 	exit 2
 	;;
 esac
