@@ -9,8 +9,8 @@
 #   ./quickstart.sh fuzz      build the libFuzzer harnesses with clang in _build-fuzz and run
 #                             each for FUZZ_SECONDS (default 60); any finding fails
 #   ./quickstart.sh sanitize-fuzz  both in one clang build (_build-fuzz: ASan+UBSan and
-#                             libFuzzer's coverage): the suite, then the harnesses (what CI runs:
-#                             one build fewer than sanitize + fuzz)
+#                             libFuzzer's coverage): the suite, then the harnesses (one build
+#                             fewer, but its suite runs slower than sanitize's: CI keeps the two)
 #
 # Works as root on a fresh Debian 12 machine (apt-get update runs only when a
 # package is missing). Build trees: _build/ (and _build-san/), out of the source.
