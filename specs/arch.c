@@ -92,7 +92,6 @@ static int local_entry(struct ld *ld, const struct ysrc_node *e, const struct kp
 	struct kpath ap = KP_KEY(p, "attributes");
 	const char *name;
 	uint64_t count;
-	struct strbuf sb = STRBUF_INIT;
 	int rc_ = 0;
 
 	if (ld_want_map(ld, e, p) < 0)
@@ -111,9 +110,7 @@ static int local_entry(struct ld *ld, const struct ysrc_node *e, const struct kp
 	rc->class_name = arena_strdup(ld->a, cls->str);
 	rc->subclass = sub ? arena_strdup(ld->a, sub->str) : NULL;
 	rc->loc = ld_get(e, "name")->loc;
-	ld_kpath_render(p, &sb);
-	rc->path = arena_strdup(ld->a, sb.buf);
-	strbuf_release(&sb);
+	rc->path = ld_kpath_strdup(ld, p);
 	if (!ck_mul_u64(mult, count, &rc->instances))
 		return ld_error(ld, e, p, "too many instances");
 	add_attr_map(ld, rc, ld_get(e, "attributes"), false);

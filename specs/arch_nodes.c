@@ -45,17 +45,6 @@ struct walk {
 	bool in_parallel;
 };
 
-/* The rendering of 'p', kept in the arena (raw components outlive the walk). */
-static const char *path_string(struct ld *ld, const struct kpath *p)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *s;
-	ld_kpath_render(p, &sb);
-	s = arena_strdup(ld->a, sb.buf);
-	strbuf_release(&sb);
-	return s;
-}
-
 /* A synthesized attribute value located at 'loc'. */
 static void synth(struct ld *ld, struct raw_comp *rc, const char *key, const char *value)
 {
@@ -153,7 +142,7 @@ static int component(struct ld *ld, const struct ysrc_node *n, const struct kpat
 	rc->class_name = arena_strdup(ld->a, cls->str);
 	rc->subclass = sub ? arena_strdup(ld->a, sub->str) : NULL;
 	rc->loc = ld_get(n, "name")->loc;
-	rc->path = path_string(ld, p);
+	rc->path = ld_kpath_strdup(ld, p);
 	rc->instances = w->mesh_x * w->mesh_y;
 	for (i = 0; attrs && i < attrs->n; i++) {
 		ld_comp_add_attr(ld, rc, attrs->pairs[i].key->str, attrs->pairs[i].value, false);
@@ -162,9 +151,9 @@ static int component(struct ld *ld, const struct ysrc_node *n, const struct kpat
 	add_defaults(ld, rc, w);
 	add_scopes(ld, rc, w);
 	rc->sparse = ld_get(n, "sparse_optimizations");
-	rc->sparse_path = path_string(ld, &sop);
+	rc->sparse_path = ld_kpath_strdup(ld, &sop);
 	rc->constraints = ld_get(n, "constraints");
-	rc->constraints_path = path_string(ld, &cop);
+	rc->constraints_path = ld_kpath_strdup(ld, &cop);
 	if (rc->sparse)
 		ld->nodes_sparse_present = true;
 	return 0;
@@ -180,7 +169,7 @@ static void dummy_level(struct ld *ld, const char *cname, const struct ysrc_node
 	rc->name = arena_printf(ld->a, "inter_%s_spatial", cname);
 	rc->class_name = "dummy_storage";
 	rc->loc = ld_get(n, "name")->loc;
-	rc->path = path_string(ld, p);
+	rc->path = ld_kpath_strdup(ld, p);
 	rc->instances = w->mesh_x * w->mesh_y;
 	rc->is_dummy = true;
 	synth(ld, rc, "width", "1");
@@ -189,7 +178,7 @@ static void dummy_level(struct ld *ld, const char *cname, const struct ysrc_node
 	synth(ld, rc, "technology", "-1");
 	add_defaults(ld, rc, w);
 	rc->constraints = ld_get(n, "constraints");
-	rc->constraints_path = path_string(ld, &cop);
+	rc->constraints_path = ld_kpath_strdup(ld, &cop);
 }
 
 /* Parse 'spatial: {meshX, meshY}' into the fanout of a container. */

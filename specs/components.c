@@ -20,18 +20,6 @@ static const char *const action_keys[] = { "name", "arguments", "subcomponents" 
 static const char *const use_keys[] = { "name", "actions" };
 static const char *const subaction_keys[] = { "name", "arguments", "energy_scale" };
 
-/* The rendering of 'p' in the set's arena. */
-static const char *path_text(struct ld *ld, const struct kpath *p)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *r;
-
-	ld_kpath_render(p, &sb);
-	r = arena_strdup(ld->a, sb.buf);
-	strbuf_release(&sb);
-	return r;
-}
-
 /* Scalar 'n' as a value keyed 'key' (NULL for a scale) at 'p'; -1 when not a scalar. */
 static int one_value(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 		     const char *key, struct spec_cc_value *v)
@@ -42,7 +30,7 @@ static int one_value(struct ld *ld, const struct ysrc_node *n, const struct kpat
 	v->text = arena_strdup(ld->a, n->str);
 	v->is_quoted = n->style == YSRC_QUOTED;
 	v->loc = n->loc;
-	v->path = path_text(ld, p);
+	v->path = ld_kpath_strdup(ld, p);
 	return 0;
 }
 
@@ -154,7 +142,7 @@ static int use(struct ld *ld, const struct ysrc_node *m, const struct kpath *p,
 		rc = -1;
 	u->name = want_name(ld, m, p, "a subcomponent of an action");
 	u->loc = m->loc;
-	u->path = path_text(ld, p);
+	u->path = ld_kpath_strdup(ld, p);
 	if (!u->name || want_list(ld, m, "actions", p, &l) < 0)
 		return -1;
 	if (!l)
@@ -214,7 +202,7 @@ static int sub(struct ld *ld, const struct ysrc_node *m, const struct kpath *p,
 		rc = -1;
 	sc->name = want_name(ld, m, p, "a subcomponent");
 	sc->loc = m->loc;
-	sc->path = path_text(ld, p);
+	sc->path = ld_kpath_strdup(ld, p);
 	if (!sc->name)
 		return -1;
 	cls = ld_get(m, "class");
@@ -247,7 +235,7 @@ static int one_class(struct ld *ld, const struct ysrc_node *m, const struct kpat
 		rc = -1;
 	c->name = want_name(ld, m, p, "a compound component class");
 	c->loc = ld_get(m, "name") ? ld_get(m, "name")->loc : m->loc;
-	c->path = path_text(ld, p);
+	c->path = ld_kpath_strdup(ld, p);
 	if (!c->name || want_list(ld, m, "subcomponents", p, &subs) < 0 ||
 	    want_list(ld, m, "actions", p, &acts) < 0 ||
 	    value_map(ld, ld_get(m, "attributes"), &ap, &c->n_attrs, &c->attrs) < 0)

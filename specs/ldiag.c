@@ -35,6 +35,17 @@ void ld_kpath_render(const struct kpath *p, struct strbuf *sb)
 	}
 }
 
+const char *ld_kpath_strdup(struct ld *ld, const struct kpath *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *r;
+
+	ld_kpath_render(p, &sb);
+	r = arena_strdup(ld->a, sb.buf);
+	strbuf_release(&sb);
+	return r;
+}
+
 /* Format "in 'PATH': MESSAGE" into 'sb'. */
 static void format_msg(struct strbuf *sb, const struct kpath *p, const char *fmt, va_list ap)
 {

@@ -147,13 +147,10 @@ static int dataspace_macro(struct ld *ld, const struct ysrc_node *e, const struc
 void spec_con_source(struct ld *ld, const struct ysrc_node *e, const struct kpath *p,
 		     struct con_extra *x)
 {
-	struct strbuf sb = STRBUF_INIT;
-	ld_kpath_render(p, &sb);
 	memset(x, 0, sizeof(*x));
 	x->n = 1;
 	x->entries[0] = e;
-	x->paths[0] = arena_strdup(ld->a, sb.buf);
-	strbuf_release(&sb);
+	x->paths[0] = ld_kpath_strdup(ld, p);
 }
 
 /* The first source of 'x' that gives 'key' (0 when several give it: an error). */

@@ -34,6 +34,9 @@ struct kpath {
 /* Append the rendering of 'p' ("a.b[2].c") to 'sb'. */
 void ld_kpath_render(const struct kpath *p, struct strbuf *sb);
 
+/* The rendering of 'p' as a string in the set's arena (it outlives the walk). */
+const char *ld_kpath_strdup(struct ld *ld, const struct kpath *p);
+
 /* ------------------------------------------- intermediate architecture */
 
 enum comp_kind { COMP_STORAGE, COMP_COMPUTE, COMP_NETWORK, COMP_OTHER };
