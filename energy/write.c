@@ -21,22 +21,29 @@ static void number(struct strbuf *sb, double x)
 	spec_value_format(&v, sb);
 }
 
+/* A component's entry of an ERT or its summary: each action's name, 'extra' lines, its energy. */
+static void actions(struct strbuf *sb, const struct energy_component *c, const char *extra)
+{
+	size_t k;
+
+	strbuf_addf(sb, "  - name: %s\n    actions:\n", c->name);
+	for (k = 0; k < c->n_actions; k++) {
+		strbuf_addf(sb, "    - name: %s\n%s      energy: ", c->actions[k].name, extra);
+		number(sb, c->actions[k].energy_pj);
+		strbuf_addch(sb, '\n');
+	}
+}
+
 void energy_write_ert(const struct energy_tables *t, struct strbuf *sb)
 {
-	size_t i, k;
+	size_t i;
 
 	strbuf_addf(sb, "ERT:\n  version: '%s'\n  tables:\n", ERT_VERSION);
 	for (i = 0; i < t->n_components; i++) {
 		const struct energy_component *c = &t->components[i];
 		if (!c->has_energy || !c->n_actions)
 			continue;
-		strbuf_addf(sb, "  - name: %s\n    actions:\n", c->name);
-		for (k = 0; k < c->n_actions; k++) {
-			strbuf_addf(sb, "    - name: %s\n      arguments: {}\n      energy: ",
-				    c->actions[k].name);
-			number(sb, c->actions[k].energy_pj);
-			strbuf_addch(sb, '\n');
-		}
+		actions(sb, c, "      arguments: {}\n");
 	}
 }
 
@@ -54,19 +61,14 @@ static void estimators(struct strbuf *sb, size_t n, const struct energy_primitiv
 
 void energy_write_ert_summary(const struct energy_tables *t, struct strbuf *sb)
 {
-	size_t i, k;
+	size_t i;
 
 	strbuf_addf(sb, "ERT_summary:\n  version: '%s'\n  table_summary:\n", ERT_VERSION);
 	for (i = 0; i < t->n_components; i++) {
 		const struct energy_component *c = &t->components[i];
 		if (!c->has_energy || !c->n_actions)
 			continue;
-		strbuf_addf(sb, "  - name: %s\n    actions:\n", c->name);
-		for (k = 0; k < c->n_actions; k++) {
-			strbuf_addf(sb, "    - name: %s\n      energy: ", c->actions[k].name);
-			number(sb, c->actions[k].energy_pj);
-			strbuf_addch(sb, '\n');
-		}
+		actions(sb, c, "");
 		estimators(sb, c->n_used, c->used, "primitive_estimation(s)");
 	}
 }
