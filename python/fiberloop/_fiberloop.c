@@ -388,10 +388,8 @@ static PyObject *result_metrics(ResultObject *self, PyObject *unused)
 		if (fiberloop_metric_per_level(m) || !fiberloop_result_has(self->r, m))
 			continue;
 		if (!(v = metric_value(self->r, m)) ||
-		    PyDict_SetItemString(d, fiberloop_metric_name(m), v) < 0) {
-			Py_XDECREF(v);
+		    PyDict_SetItemString(d, fiberloop_metric_name(m), v) < 0)
 			Py_CLEAR(d);
-		}
 		Py_XDECREF(v);
 	}
 	return d;
