@@ -33,12 +33,13 @@
  * NVIDIA A100 SXM4 (examples/a100/README.md, docs/composable.md): 108 SMs at
  * 1410 MHz; 64 FP32 cores per SM in 4 sub-partitions of 16 (A100 whitepaper),
  * so a warp alone runs 16 FMAs a clock; L2 5120 bytes a clock (PMC10448217
- * Table 3); HBM2 1555 GB/s = 1102.8 bytes a clock; a warp computes 64
+ * Table 3) and 40 MB (datasheet); HBM2 1555 GB/s = 1102.8 bytes a clock; a warp computes 64
  * features (32 threads, 2 each: the coarsening factor of SparseTIR's hyb SpMM
  * schedule in its artifact); 4-byte values and indices.
  */
 const struct compose_gpu compose_gpu_a100 = {
 	.name = "a100", .sms = 108, .fma_per_sm = 64, .fma_per_warp = 16, .l2_bytes = 5120,
+	.l2_capacity = 40.0 * 1024 * 1024,
 	.dram_bytes = 1555e9 / 1410e6, .clock_mhz = 1410, .warp_features = 64, .word_bytes = 4,
 };
 
@@ -99,8 +100,26 @@ static size_t range_of(const struct compose_lengths *l, uint64_t c)
 
 static size_t range_index(const struct compose_lengths *l, const struct compose_part *q)
 {
-	size_t r = range_of(l, q->col_lo);
-	return r;
+	return range_of(l, q->col_lo);
+}
+
+/* Count row r's lengths into the histograms: 'hit' its block updates, len its n_ranges lengths. */
+static void add_row(struct compose_lengths *l, const uint32_t *len, unsigned hit)
+{
+	unsigned j = hit;
+	size_t i;
+
+	for (i = 0; i < l->n_ranges; i++)
+		j += len[i] > 0;
+	for (i = 0; i < l->n_ranges; i++)
+		if (len[i]) {
+			if (j >= 2)
+				l->multi[i][len[i]]++;
+			else
+				l->single[i][len[i]]++;
+		}
+	if (hit && j >= 2)
+		l->block_shared_rows++;
 }
 
 int compose_lengths_build(struct compose_lengths *l, const struct compose_matrix *m,
@@ -108,6 +127,7 @@ int compose_lengths_build(struct compose_lengths *l, const struct compose_matrix
 {
 	const struct compose_part *bsr = NULL;
 	uint64_t *fills = NULL, *touched = NULL, r, i;
+	uint32_t *len;
 	size_t k;
 
 	memset(l, 0, sizeof(*l));
@@ -134,7 +154,7 @@ int compose_lengths_build(struct compose_lengths *l, const struct compose_matrix
 		compose_lengths_release(l);
 		return -1;
 	}
-	/* sort the ranges by their start (few: insertion sort) */
+	/* sort the ranges by their start (insertion sort) */
 	for (k = 1; k < l->n_ranges; k++) {
 		uint64_t lo = l->range_lo[k], hi = l->range_hi[k];
 		size_t j = k;
@@ -145,12 +165,33 @@ int compose_lengths_build(struct compose_lengths *l, const struct compose_matrix
 		l->range_lo[j] = lo;
 		l->range_hi[j] = hi;
 	}
-	l->len = xcalloc(m->rows * l->n_ranges + 1, sizeof(*l->len));
+	l->range_at = xcalloc(m->cols + 1, sizeof(*l->range_at));
+	for (k = 0; k < l->n_ranges; k++)
+		for (i = l->range_lo[k]; i < l->range_hi[k] && i < m->cols; i++)
+			l->range_at[i] = (uint32_t)k;
+	l->max_len = xcalloc(l->n_ranges, sizeof(*l->max_len));
+	l->single = xcalloc(l->n_ranges, sizeof(*l->single));
+	l->multi = xcalloc(l->n_ranges, sizeof(*l->multi));
+	{
+		uint64_t mx = 0;
+		for (r = 0; r < m->rows; r++)
+			if (m->row_ptr[r + 1] - m->row_ptr[r] > mx)
+				mx = m->row_ptr[r + 1] - m->row_ptr[r];
+		for (k = 0; k < l->n_ranges; k++) {
+			/* a row holds at most min(its length, the range's width) in the range */
+			uint64_t w = l->range_hi[k] - l->range_lo[k];
+			l->max_len[k] = mx < w ? mx : w;
+		}
+	}
+	for (k = 0; k < l->n_ranges; k++) {
+		l->single[k] = xcalloc(l->max_len[k] + 1, sizeof(uint64_t));
+		l->multi[k] = xcalloc(l->max_len[k] + 1, sizeof(uint64_t));
+	}
+	len = xcalloc(l->n_ranges + 1, sizeof(*len));
 	if (bsr) {
 		uint64_t b = bsr->block, nbc = (m->cols + b - 1) / b, nbr = (m->rows + b - 1) / b;
 		l->block = b;
 		l->min_fill = bsr->min_fill;
-		l->block_row_hit = xcalloc(m->rows + 1, 1);
 		fills = xcalloc(nbc + 1, sizeof(*fills));
 		touched = xcalloc(nbc + 1, sizeof(*touched));
 		for (r = 0; r < nbr; r++) {
@@ -172,40 +213,50 @@ int compose_lengths_build(struct compose_lengths *l, const struct compose_matrix
 				l->block_c_rows += r1 - r0;
 				if (nb > l->max_blocks_in_row)
 					l->max_blocks_in_row = nb;
-				for (x = r0; x < r1; x++)
-					l->block_row_hit[x] = 1;
 			}
-			for (x = r0; x < r1; x++)
+			for (x = r0; x < r1; x++) {
+				memset(len, 0, l->n_ranges * sizeof(*len));
 				for (i = m->row_ptr[x]; i < m->row_ptr[x + 1]; i++)
 					if (fills[m->col[i] / b] < bsr->min_fill)
-						l->len[x * l->n_ranges + range_of(l, m->col[i])]++;
+						len[l->range_at[m->col[i]]]++;
+				add_row(l, len, nb ? 1 : 0);
+			}
 			for (i = 0; i < nt; i++)
 				fills[touched[i]] = 0;
 		}
 		free(fills);
 		free(touched);
-		return 0;
+	} else {
+		for (r = 0; r < m->rows; r++) {
+			memset(len, 0, l->n_ranges * sizeof(*len));
+			for (i = m->row_ptr[r]; i < m->row_ptr[r + 1]; i++)
+				len[l->range_at[m->col[i]]]++;
+			add_row(l, len, 0);
+		}
 	}
-	for (r = 0; r < m->rows; r++)
-		for (i = m->row_ptr[r]; i < m->row_ptr[r + 1]; i++)
-			l->len[r * l->n_ranges + range_of(l, m->col[i])]++;
+	free(len);
 	return 0;
 }
 
 void compose_lengths_release(struct compose_lengths *l)
 {
+	size_t k;
+	for (k = 0; l->single && k < l->n_ranges; k++) {
+		free(l->single[k]);
+		free(l->multi[k]);
+	}
+	free(l->single);
+	free(l->multi);
+	free(l->max_len);
+	free(l->range_at);
 	free(l->range_lo);
 	free(l->range_hi);
-	free(l->len);
-	free(l->block_row_hit);
 	memset(l, 0, sizeof(*l));
 }
 
-/* Stored rows (updates of C) a row of length d makes in part q, 0 when q does not hold it. */
+/* Stored rows (updates of C) a row of length d makes in part q. */
 static uint64_t updates_of(const struct compose_part *q, uint64_t d)
 {
-	if (d == 0 || d < q->min_length || d > q->max_length)
-		return 0;
 	switch (q->format) {
 	case COMPOSE_COO:
 		return d;
@@ -219,28 +270,13 @@ static uint64_t updates_of(const struct compose_part *q, uint64_t d)
 void compose_model_counts(const struct compose_lengths *l, const struct compose_part *parts,
 			  size_t n, uint64_t features, struct compose_counts *out)
 {
-	uint32_t *upd = xcalloc(l->rows + 1, sizeof(*upd));
 	size_t k;
-	uint64_t r;
 
 	memset(out, 0, n * sizeof(*out));
-	/* every row's updates over all parts */
-	for (k = 0; k < n; k++) {
-		const struct compose_part *q = &parts[k];
-		size_t ri;
-		if (q->format == COMPOSE_BSR) {
-			for (r = 0; r < l->rows; r++)
-				upd[r] += l->block_row_hit[r];
-			continue;
-		}
-		ri = range_index(l, q);
-		for (r = 0; r < l->rows; r++)
-			upd[r] += (uint32_t)updates_of(q, l->len[r * l->n_ranges + ri]);
-	}
 	for (k = 0; k < n; k++) {
 		const struct compose_part *q = &parts[k];
 		struct compose_counts *c = &out[k];
-		uint64_t stored = 0, shared = 0, maxd = 0;
+		uint64_t stored = 0, shared = 0, maxd = 0, d, hi;
 		size_t ri;
 		if (q->format == COMPOSE_BSR) {
 			uint64_t b = q->block;
@@ -254,25 +290,24 @@ void compose_model_counts(const struct compose_lengths *l, const struct compose_
 			c->macs = c->slots * features;
 			c->padded_macs = (c->slots - c->nnz) * features;
 			c->c_updates = l->block_c_rows * features;
-			for (r = 0; r < l->rows; r++)
-				if (l->block_row_hit[r] && upd[r] >= 2)
-					shared++;
-			c->c_reads = shared * features;
+			c->c_reads = l->block_shared_rows * features;
 			c->max_unit = l->max_blocks_in_row * b * b;
 			continue;
 		}
 		ri = range_index(l, q);
-		for (r = 0; r < l->rows; r++) {
-			uint64_t d = l->len[r * l->n_ranges + ri], u = updates_of(q, d);
-			if (!u)
+		hi = q->max_length < l->max_len[ri] ? q->max_length : l->max_len[ri];
+		for (d = q->min_length; d <= hi; d++) {
+			uint64_t sg = l->single[ri][d], mu = l->multi[ri][d], u;
+			if (!sg && !mu)
 				continue;
-			c->nnz += d;
-			c->rows++;
-			stored += u;
-			if (upd[r] >= 2)
-				shared += u;
-			if (d > maxd)
-				maxd = d;
+			u = updates_of(q, d);
+			c->nnz += d * (sg + mu);
+			c->rows += sg + mu;
+			stored += u * (sg + mu);
+			/* a row is updated by more than one stored row: by other
+			 * ranges or blocks (multi), or cut in several here */
+			shared += u * mu + (u >= 2 ? u * sg : 0);
+			maxd = d;
 		}
 		switch (q->format) {
 		case COMPOSE_CSR:
@@ -301,28 +336,64 @@ void compose_model_counts(const struct compose_lengths *l, const struct compose_
 		c->c_updates = stored * features;
 		c->c_reads = shared * features;
 	}
-	free(upd);
 }
 
-void compose_model_time(const struct compose_gpu *g, const struct compose_counts *c, size_t n,
-			uint64_t rows, uint64_t cols, uint64_t features, struct compose_time *t)
+/*
+ * DRAM words of an array of 'size' words read 'reads' times at random while
+ * the L2 holds 'cap' words of it: the first touch of every word, then the
+ * share of the other reads that misses, 1 - cap/size (0 when it fits).
+ */
+static double dram_of(double reads, double size, double cap)
 {
-	double macs = 0, l2 = 0, a = 0, unit = 0;
+	double first = reads < size ? reads : size, miss = size > cap ? 1.0 - cap / size : 0.0;
+	return first + miss * (reads - first);
+}
+
+void compose_model_time(const struct compose_gpu *g, const struct compose_part *parts,
+			const struct compose_counts *c, size_t n, uint64_t rows, uint64_t cols,
+			uint64_t features, struct compose_time *t)
+{
+	double macs = 0, l2 = 0, a = 0, unit = 0, cw = 0, cap = g->l2_capacity / g->word_bytes;
+	double dram_b = 0, *brange = xcalloc(3 * (n + 1), sizeof(double));
+	double *bwidth = brange + n + 1, *bcol_lo = bwidth + n + 1;
 	uint64_t wf = features < g->warp_features ? features : g->warp_features;
-	size_t k;
+	size_t k, nr = 0, j;
 
 	for (k = 0; k < n; k++) {
+		double lo = parts[k].format == COMPOSE_BSR ? 0.0 : (double)parts[k].col_lo;
+		double w = parts[k].format == COMPOSE_BSR ? (double)cols
+			: (double)(parts[k].col_hi - parts[k].col_lo);
 		macs += (double)c[k].macs;
 		a += (double)(c[k].data_reads + c[k].meta_reads);
 		l2 += (double)(c[k].data_reads + c[k].meta_reads + c[k].b_reads + c[k].c_updates +
 			       c[k].c_reads);
+		cw += (double)(c[k].c_updates + c[k].c_reads);
 		if ((double)c[k].max_unit > unit)
 			unit = (double)c[k].max_unit;
+		/* B's reads by column range (the BSR part: its own, over all columns) */
+		for (j = 0; j < nr; j++)
+			if (bcol_lo[j] == lo && bwidth[j] == w && parts[k].format != COMPOSE_BSR)
+				break;
+		if (j == nr) {
+			bcol_lo[nr] = lo;
+			bwidth[nr] = w;
+			nr++;
+		}
+		brange[j] += (double)c[k].b_reads;
 	}
+	/*
+	 * The parts of a column range run one after another (thread blocks start in
+	 * the order of their index), so B's working set is the range's slice; C is
+	 * revisited once per range, the whole of it the working set.
+	 */
+	for (j = 0; j < nr; j++)
+		dram_b += dram_of(brange[j], bwidth[j] * (double)features, cap);
+	free(brange);
+	t->dram_words = a + dram_b +
+			dram_of(cw, (double)rows * (double)features, cap);
 	t->compute = macs / (g->sms * g->fma_per_sm);
 	t->l2 = l2 * g->word_bytes / g->l2_bytes;
-	t->dram = (a + (double)cols * (double)features + (double)rows * (double)features) *
-		  g->word_bytes / g->dram_bytes;
+	t->dram = t->dram_words * g->word_bytes / g->dram_bytes;
 	t->unit = unit * (double)wf / g->fma_per_warp;
 	t->cycles = fmax(fmax(t->compute, t->l2), fmax(t->dram, t->unit));
 }
@@ -345,18 +416,28 @@ size_t compose_search(const struct compose_matrix *m, const struct compose_gpu *
 			cap = compose_hyb_count(cs[ic], max_buckets, false, 1) + 2;
 	parts = xcalloc(cap, sizeof(*parts));
 	cnt = xcalloc(cap, sizeof(*cnt));
-	if (csr) {
+	{
+		/* plain CSR is a point too: a decomposition must beat it to be chosen */
 		struct compose_lengths l;
 		struct compose_part p = { .name = "csr", .format = COMPOSE_CSR, .col_hi = m->cols,
 					  .min_length = 1, .max_length = COMPOSE_NO_MAX };
+		struct compose_time t;
 		if (compose_lengths_build(&l, m, &p, 1) == 0) {
 			compose_model_counts(&l, &p, 1, features, cnt);
-			compose_model_time(g, cnt, 1, m->rows, m->cols, features, csr);
+			compose_model_time(g, &p, cnt, 1, m->rows, m->cols, features, &t);
 			compose_lengths_release(&l);
+			evaluated++;
+			if (csr)
+				*csr = t;
+			if (best) {
+				memset(best, 0, sizeof(*best));
+				best->time = t;
+				have = true;
+			}
 		}
 	}
 	for (ib = 0; ib <= n_blocks; ib++) {
-		uint64_t b = ib < n_blocks ? blocks[ib] : 0;
+		uint64_t b = ib ? blocks[ib - 1] : 0;
 		for (ic = 0; ic < n_cs; ic++) {
 			struct compose_lengths l;
 			unsigned k;
@@ -373,7 +454,7 @@ size_t compose_search(const struct compose_matrix *m, const struct compose_gpu *
 				np = compose_hyb_parts(m->cols, cs[ic], k, false, b,
 						       b ? (b * b + 1) / 2 : 0, parts);
 				compose_model_counts(&l, parts, np, features, cnt);
-				compose_model_time(g, cnt, np, m->rows, m->cols, features, &t);
+				compose_model_time(g, parts, cnt, np, m->rows, m->cols, features, &t);
 				evaluated++;
 				if (best && (!have || t.cycles < best->time.cycles)) {
 					best->column_parts = cs[ic];

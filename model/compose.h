@@ -26,6 +26,7 @@ struct compose_gpu {
 	double fma_per_sm;
 	double fma_per_warp;
 	double l2_bytes;
+	double l2_capacity;
 	double dram_bytes;
 	double clock_mhz;
 	uint64_t warp_features;
@@ -52,11 +53,17 @@ struct compose_lengths {
 	uint64_t rows, cols;
 	size_t n_ranges;
 	uint64_t *range_lo, *range_hi; /* n_ranges, sorted */
-	uint32_t *len;                 /* rows * n_ranges */
+	uint32_t *range_at;            /* cols: the range of each column */
+	/*
+	 * per range, for each length d in 0..max_len[i]: the rows of that length
+	 * there that no other range nor block updates (single) and the others (multi)
+	 */
+	uint64_t *max_len;
+	uint64_t **single, **multi;
 	/* the BSR part's statistics (block 0: none) */
 	uint64_t block, min_fill;
 	uint64_t blocks, block_nnz, block_rows, block_c_rows, max_blocks_in_row;
-	uint8_t *block_row_hit;        /* rows: 1 when a block row with a block covers it */
+	uint64_t block_shared_rows;    /* rows a block covers that some range updates too */
 };
 
 /* Build the lengths of 'parts' over 'm'. Returns 0, or -1 when 'parts' has no valid ranges. */
@@ -74,12 +81,14 @@ void compose_model_counts(const struct compose_lengths *l, const struct compose_
 /* The cycles of the kernel: the largest of compute, L2, DRAM and the longest unit of work. */
 struct compose_time {
 	double compute, l2, dram, unit, cycles;
+	double dram_words;
 };
 
-void compose_model_time(const struct compose_gpu *g, const struct compose_counts *c, size_t n,
-			uint64_t rows, uint64_t cols, uint64_t features, struct compose_time *t);
+void compose_model_time(const struct compose_gpu *g, const struct compose_part *parts,
+			const struct compose_counts *c, size_t n, uint64_t rows, uint64_t cols,
+			uint64_t features, struct compose_time *t);
 
-/* A point of the decomposition search. */
+/* A point of the decomposition search (column_parts 0: plain CSR). */
 struct compose_choice {
 	unsigned column_parts, buckets;
 	uint64_t block;                /* 0: no BSR part */
@@ -89,9 +98,10 @@ struct compose_choice {
 /*
  * Search hyb(c, k) for c in 'cs', k in 0..max_buckets, each with no BSR part
  * and with a BSR part of every block edge in 'blocks' (taking the blocks at
- * least half full), the longer rows split: the choice of fewest cycles in
- * 'best', the plain CSR design's time in 'csr' (either may be NULL).
- * Returns the number of points evaluated.
+ * least half full), the longer rows split, and plain CSR: the choice of
+ * fewest cycles in 'best' (the first found among equals), the plain CSR
+ * design's time in 'csr' (either may be NULL). Returns the number of points
+ * evaluated.
  */
 size_t compose_search(const struct compose_matrix *m, const struct compose_gpu *g,
 		      uint64_t features, const unsigned *cs, size_t n_cs, unsigned max_buckets,
