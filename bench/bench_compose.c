@@ -193,7 +193,7 @@ static void table(const struct compose_matrix *cm, const char *label)
 			       NULL);
 		compose_search(cm, &compose_gpu_a100, feats[i], cs, 5, MAX_BUCKETS, blocks, 4,
 			       &best, NULL);
-		printf("| %llu | %.0f | %.2f | %.2f | %s | %s | %s |\n", (unsigned long long)feats[i],
+		printf("| %llu | %.0f | %.3g | %.3g | %s | %s | %s |\n", (unsigned long long)feats[i],
 		       csr.cycles, csr.cycles / ell, csr.cycles / bsr, choice(&hyb1, &csr, a, sizeof(a)),
 		       choice(&hyb, &csr, b, sizeof(b)), choice(&best, &csr, c, sizeof(c)));
 	}
