@@ -528,7 +528,8 @@ struct spec_compose *spec_compose_parse(const char *name, const char *text, size
 	struct spec_compose *c = xcalloc(1, sizeof(*c));
 	struct ysrc_node *root;
 
-	c->path = arena_strdup(&c->arena, name);
+	/* the locations outlive 'c': the file name lives in the diagnostics list */
+	c->path = diag_list_strdup(dl, name);
 	if (ysrc_parse(&c->arena, c->path, text, len, dl, &root) < 0 ||
 	    !load_root(c, root, matrix, dl)) {
 		spec_compose_free(c);
@@ -542,7 +543,7 @@ struct spec_compose *spec_compose_load(const char *path, struct diag_list *dl)
 	struct spec_compose *c = xcalloc(1, sizeof(*c));
 	struct ysrc_node *root;
 
-	c->path = arena_strdup(&c->arena, path);
+	c->path = diag_list_strdup(dl, path);
 	if (ysrc_parse_file(&c->arena, c->path, dl, &root) < 0 || !load_root(c, root, NULL, dl)) {
 		spec_compose_free(c);
 		return NULL;
