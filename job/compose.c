@@ -5,6 +5,7 @@
  */
 #include "job/compose.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,9 @@
 #include "model/compose.h"
 #include "specs/compose.h"
 #include "util/xalloc.h"
+
+/* The most words of B and C the executor allocates (each a double, C twice). */
+#define EXEC_MAX_WORDS (1u << 27)
 
 static void print_choice(struct strbuf *out, const struct compose_choice *b,
 			 const struct compose_time *csr)
@@ -40,6 +44,7 @@ int job_compose_run(const char *path, struct strbuf *out, struct diag_list *dl)
 	struct compose_time csr;
 	char err[256] = "";
 	size_t p, f, bad = 0;
+	bool run_exec;
 	int rc = 0;
 
 	if (!c)
@@ -63,8 +68,10 @@ int job_compose_run(const char *path, struct strbuf *out, struct diag_list *dl)
 	for (f = 0; f < COMPOSE_N_COUNTS; f++)
 		strbuf_addf(out, " %11s", compose_count_names[f]);
 	strbuf_addstr(out, "\n");
-	if (exec_compose_run(c->matrix, c->parts, c->n_parts, c->features, ec, err,
-			     sizeof(err)) < 0) {
+	/* the executor holds B and C twice as doubles: keep it to a few GB */
+	run_exec = (double)(cm.rows + cm.cols) * (double)c->features <= (double)EXEC_MAX_WORDS;
+	if (run_exec && exec_compose_run(c->matrix, c->parts, c->n_parts, c->features, ec, err,
+					 sizeof(err)) < 0) {
 		strbuf_addf(out, "executor: %s\n", err);
 		rc = 1;
 	}
@@ -82,7 +89,7 @@ int job_compose_run(const char *path, struct strbuf *out, struct diag_list *dl)
 		for (f = 0; f < COMPOSE_N_COUNTS; f++)
 			strbuf_addf(out, " %11llu", (unsigned long long)a[f]);
 		strbuf_addstr(out, "\n");
-		for (f = 0; f < COMPOSE_N_COUNTS; f++)
+		for (f = 0; run_exec && f < COMPOSE_N_COUNTS; f++)
 			if (a[f] != b[f]) {
 				strbuf_addf(out, "  executor differs on %s: %llu\n", compose_count_names[f],
 					    (unsigned long long)b[f]);
@@ -91,8 +98,12 @@ int job_compose_run(const char *path, struct strbuf *out, struct diag_list *dl)
 	}
 	if (bad)
 		rc = 1;
-	strbuf_addf(out, "executor: %s\n", rc ? "DIFFERS from the model (above)"
-		    : "every count of every part equal to the model's; C equal to the product");
+	if (!run_exec)
+		strbuf_addf(out, "executor: not run (B and C would hold %.0f words; the limit is %u)\n",
+			    (double)(cm.rows + cm.cols) * (double)c->features, EXEC_MAX_WORDS);
+	else
+		strbuf_addf(out, "executor: %s\n", rc ? "DIFFERS from the model (above)"
+			    : "every count of every part equal to the model's; C equal to the product");
 	strbuf_addf(out, "A100: %.0f cycles (compute %.0f, L2 %.0f, DRAM %.0f, longest unit %.0f)\n",
 		    t.cycles, t.compute, t.l2, t.dram, t.unit);
 	compose_search(&cm, &compose_gpu_a100, c->features, cs, sizeof(cs) / sizeof(cs[0]), 10,
