@@ -118,6 +118,9 @@ def test_result_attributes_and_kinds():
     assert "did you mean 'seed'" in str(e.value)
     m = fiberloop.metrics()
     assert m.loc["energy_pj", "unit"] == "pJ" and m.loc["cycles", "better"] == "lower"
+    # the per-level metric is a row of its own, named as its columns are
+    assert not m.loc["energy_pj", "per_level"] and m.loc["energy_pj.LEVEL", "per_level"]
+    assert m.loc["energy_pj", "description"] == "energy of the whole run"
 
 
 def test_sweep_and_results(tmp_path):
@@ -126,6 +129,7 @@ def test_sweep_and_results(tmp_path):
                          axes={"ERT.tables[0].actions[0].energy": [1, 2, 4]}, db=db)
     assert len(df) == 3 and df["energy_pj"].is_monotonic_increasing
     assert df.attrs["units"]["cycles"] == "cycles"
+    assert df.attrs["units"]["energy_pj.DRAM"] == "pJ"      # a level's column has its unit
     assert "energy_pj.DRAM" in df.columns
     again = fiberloop.results(db, where="energy_pj > %r" % float(df["energy_pj"].min()))
     assert len(again) == 2
