@@ -282,7 +282,7 @@ class Table:
     Anything else is the DataFrame's: t["energy_pj"], t.pivot(...), t.columns, t.attrs,
     t.loc[...], print(t) work as on t.df (made when first used; from then on len(t),
     iter(t) and 'in' are the DataFrame's too). A Table is not a DataFrame itself: pass
-    t.df where one is required (pandas.concat, isinstance)."""
+    t.df where one is required (pandas.concat, isinstance, pickle)."""
 
     def __init__(self, db, where=(), points=None, table=None, _tmp=None):
         self.db = None if _tmp else os.fspath(db)
