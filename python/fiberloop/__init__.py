@@ -5,29 +5,34 @@
     r = spec.model()
     r.energy_pj, r.cycles          # the metrics of 'fiberloop help metrics'
     r.levels, r.tensors            # pandas DataFrames, per level and per level x tensor
-    df = fiberloop.sweep(spec, axes={"problem.instance.M": [64, 128, 256]})
+    t = fiberloop.sweep(spec, axes={"problem.instance.M": [64, 128, 256]})
+    t.column("energy_pj"), t.df    # a column as a list; the rows as a pandas DataFrame
 
 Designs come from YAML files or from Python dicts (no file needed); overrides are
 keyword arguments (PATH=VALUE, as --set; '__' may stand for '.'). Every evaluation
 runs in libfiberloop (lib/fiberloop.h) with the GIL released; Ctrl-C stops a
 search or a sweep (KeyboardInterrupt). A bad design raises SpecError with the
 file, line, column and message the command line prints (docs/library.md).
+
+pandas is imported when a DataFrame is first asked for (a sweep's Table makes
+one only then), json and tempfile when first needed: 'import fiberloop' and a
+sweep cost what the command line costs.
 """
 
-import json
 import os
-import shutil
-import tempfile
 
 from . import _fiberloop as _c
 from ._fiberloop import FiberloopError, InfeasibleError, SpecError
 
 __version__ = _c.version
-__all__ = ["load", "sweep", "results", "metrics", "Spec", "Result", "FiberloopError",
+__all__ = ["load", "sweep", "results", "metrics", "Spec", "Result", "Table", "FiberloopError",
            "SpecError", "InfeasibleError", "__version__"]
 
-_METRICS = {m[0]: {"unit": m[1], "type": m[2], "better": m[3], "per_level": m[4],
-                   "description": m[5]} for m in _c.metrics()}
+# the per-level metric is named as its columns are, NAME.LEVEL ('fiberloop help metrics'):
+# its name alone is the whole run's metric's
+_METRICS = {m[0] + (".LEVEL" if m[4] else ""): {
+    "unit": m[1], "type": m[2], "better": m[3], "per_level": m[4], "description": m[5]}
+    for m in _c.metrics()}
 
 
 def metrics():
@@ -42,6 +47,7 @@ def _yaml(value):
         return value
     if isinstance(value, bool):
         return "true" if value else "false"
+    import json
     return json.dumps(value)
 
 
@@ -83,6 +89,7 @@ class Spec:
             self._c.add_tensor(t)
         for i, s in enumerate(sources):
             if isinstance(s, dict):
+                import json
                 name, text = "<dict %d>" % (i + 1), json.dumps(s, indent=1)
                 self._c.add_text(name, text)
                 self._sources.append((name, text))
@@ -195,6 +202,7 @@ class Result(_c.Result):
             text = self._document()
             if not text:
                 raise FiberloopError("no document: the run was made with detail=False")
+            import json
             doc = self.__dict__["_doc"] = json.loads(text)
         return doc
 
@@ -258,18 +266,125 @@ class Result(_c.Result):
 _c._set_result_type(Result)
 
 
+class Table:
+    """The rows of a results database as 'fiberloop results' shows them: what sweep() and
+    results() return. Nothing is read before it is needed (a sweep's rows: when first asked
+    for, the database as it is then) and Python values are made a column at a time; pandas
+    is imported only when a DataFrame is asked for.
+
+        len(t), t.names, t.units     # rows, column names, {column: unit}
+        t.column("energy_pj")        # the column as a list, one value per row (None: none)
+        t.rows()                     # the rows as tuples
+        t.df, t.to_pandas()          # the DataFrame (made once; units in df.attrs["units"])
+        t.points, t.db               # the sweep's number of points; the database (None:
+                                     # a temporary one, removed once the rows are read)
+
+    Anything else is the DataFrame's: t["energy_pj"], t.pivot(...), t.columns, t.attrs,
+    t.loc[...], print(t) work as on t.df (made when first used; from then on len(t),
+    iter(t) and 'in' are the DataFrame's too). A Table is not a DataFrame itself: pass
+    t.df where one is required (pandas.concat, isinstance, pickle)."""
+
+    def __init__(self, db, where=(), points=None, table=None, _tmp=None):
+        self.db = None if _tmp else os.fspath(db)
+        self.points = points
+        self._path = os.fspath(db)
+        self._where = [where] if isinstance(where, str) else list(where)
+        self._t = table                 # the C table (_c.Table), read when first needed
+        self._names = None
+        self._columns = {}
+        self._df = None
+        self._tmp = None
+        if _tmp:
+            import shutil
+            import weakref
+            self._tmp = weakref.finalize(self, shutil.rmtree, _tmp, True)
+
+    def _table(self):
+        if self._t is None:
+            self._t = _c.results(self._path, self._where)
+            if self._tmp:
+                self._tmp()             # a temporary database: no longer needed
+        return self._t
+
+    @property
+    def names(self):
+        """The column names, in order (a list)."""
+        if self._names is None:
+            self._names = self._table().names()
+        return list(self._names)
+
+    @property
+    def units(self):
+        """{column: unit} of the columns the metric vocabulary names."""
+        return _units(self.names)
+
+    def column(self, name):
+        """The column 'name' as a list, one value per row: int, float, str, None."""
+        v = self._columns.get(name)
+        if v is None:
+            names = self.names
+            if name not in names:
+                raise KeyError(name)
+            v = self._columns[name] = self._table().column(names.index(name))
+        return list(v)
+
+    def rows(self):
+        """The rows as tuples, in the columns' order."""
+        return self._table().rows()
+
+    def to_pandas(self):
+        """The rows as a pandas DataFrame (one column per metric; units in
+        df.attrs["units"]), made once."""
+        if self._df is None:
+            import pandas as pd
+            df = pd.DataFrame.from_records(self._table().rows(), columns=self.names)
+            df.attrs["units"] = self.units
+            self._df = df
+        return self._df
+
+    df = property(to_pandas)
+
+    def __len__(self):
+        return len(self._df) if self._df is not None else len(self._table())
+
+    def __iter__(self):
+        return iter(self._df if self._df is not None else self.names)
+
+    def __contains__(self, name):
+        return name in (self._df if self._df is not None else self.names)
+
+    def __getattr__(self, name):
+        # the DataFrame's public attributes and its notebook display (_repr_html_ ...)
+        if name.startswith("_") and not name.startswith("_repr_"):
+            raise AttributeError(name)
+        return getattr(self.to_pandas(), name)
+
+    def __getitem__(self, key):
+        return self.to_pandas()[key]
+
+    def __setitem__(self, key, value):
+        self.to_pandas()[key] = value
+
+    def __delitem__(self, key):
+        del self.to_pandas()[key]
+
+    def __array__(self, dtype=None):
+        return self.to_pandas().__array__(dtype)
+
+    def __repr__(self):
+        return repr(self.to_pandas())
+
+    def __str__(self):
+        return str(self.to_pandas())
+
+
 def results(db, where=()):
     """The rows of a results database ('fiberloop results DB'), filtered by "COLUMN OP VALUE"
-    conditions, as a DataFrame (one column per metric; units in df.attrs['units'])."""
-    import pandas as pd
+    conditions, as a Table (read now: a missing database or a bad condition raises here;
+    t.df is the DataFrame)."""
     if isinstance(where, str):
         where = [where]
-    cols, rows = _c.results(os.fspath(db), list(where))
-    df = pd.DataFrame.from_records(rows, columns=cols)
-    df.attrs["units"] = _units(df.columns)
-    return df
-
-
+    return Table(db, where, table=_c.results(os.fspath(db), list(where)))
 def _axis(path, values):
     if isinstance(values, str):
         return "%s=%s" % (path, values)          # a range A:B:STEP or V1,V2 as on the CLI
@@ -279,17 +394,21 @@ def _axis(path, values):
 def sweep(spec, axes, db=None, zip=False, command="model", workers=0, **options):
     """Run 'command' over every combination of the axes' values ({PATH: [values] or
     "A:B:STEP"}; zip=True: taken together), one row per point in the results database
-    'db' (kept, and resumed by the same sweep; None: a temporary one), and return the
-    rows as a DataFrame (results(db))."""
+    'db' (kept, and resumed by the same sweep; None: a temporary one), and return its rows
+    as a Table (results(db), read when first asked for: t.df is the DataFrame)."""
     if not isinstance(spec, Spec):
         spec = load(*spec) if isinstance(spec, (list, tuple)) else load(spec)
     ax = [_axis(k, v) for k, v in axes.items()]
     opts = [_option(k, v) for k, v in options.items()]
-    tmp = tempfile.mkdtemp(prefix="fiberloop-") if db is None or any(
-        t is not None for _, t in spec._sources) else None
+    texts = any(t is not None for _, t in spec._sources)
+    tmp = None
+    if db is None or texts:
+        import tempfile
+        tmp = tempfile.mkdtemp(prefix="fiberloop-")
+    keep = False
     try:
         c = spec._c
-        if any(t is not None for _, t in spec._sources):
+        if texts:
             # a sweep hashes its files: write the dicts out
             c = _c.Spec()
             for v in spec._vars:
@@ -307,8 +426,10 @@ def sweep(spec, axes, db=None, zip=False, command="model", workers=0, **options)
             for o in spec._overrides:
                 c.set(o)
         path = os.fspath(db) if db is not None else os.path.join(tmp, "sweep.db")
-        _c.sweep(c, ax, bool(zip), command, opts, path, int(workers))
-        return results(path)
+        n = _c.sweep(c, ax, bool(zip), command, opts, path, int(workers))
+        keep = db is None               # the Table removes it once it has read the rows
+        return Table(path, points=n, _tmp=tmp if keep else None)
     finally:
-        if tmp:
+        if tmp and not keep:
+            import shutil
             shutil.rmtree(tmp, ignore_errors=True)

@@ -688,15 +688,126 @@ static PyObject *cell_value(const fiberloop_table *t, size_t r, size_t c)
 	}
 }
 
-/* results(db, wheres) -> (columns, rows) */
+/*
+ * The rows of a results database as libfiberloop read them (a
+ * fiberloop_table); Python values are made of what is asked: a column
+ * (column-wise, one list) or every row (tuples). The package's Table reads
+ * the database through it.
+ */
+typedef struct {
+	PyObject_HEAD
+	fiberloop_table *t;
+} TableObject;
+
+static void table_dealloc(TableObject *self)
+{
+	fiberloop_table_free(self->t);
+	Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static Py_ssize_t table_length(TableObject *self)
+{
+	return (Py_ssize_t)fiberloop_table_rows(self->t);
+}
+
+/* The column names, in order. */
+static PyObject *table_names(TableObject *self, PyObject *unused)
+{
+	size_t c, n = fiberloop_table_columns(self->t);
+	PyObject *l = PyList_New((Py_ssize_t)n);
+
+	for (c = 0; l && c < n; c++) {
+		PyObject *s = PyUnicode_FromString(fiberloop_table_column(self->t, c));
+		if (!s)
+			Py_CLEAR(l);
+		else
+			PyList_SET_ITEM(l, (Py_ssize_t)c, s);
+	}
+	return l;
+}
+
+/* column(i) -> [value of each row] */
+static PyObject *table_column(TableObject *self, PyObject *arg)
+{
+	Py_ssize_t c = PyLong_AsSsize_t(arg);
+	size_t r, n = fiberloop_table_rows(self->t);
+	PyObject *l;
+
+	if (c == -1 && PyErr_Occurred())
+		return NULL;
+	if (c < 0 || (size_t)c >= fiberloop_table_columns(self->t)) {
+		PyErr_SetString(PyExc_IndexError, "no such column");
+		return NULL;
+	}
+	if (!(l = PyList_New((Py_ssize_t)n)))
+		return NULL;
+	for (r = 0; r < n; r++) {
+		PyObject *v = cell_value(self->t, r, (size_t)c);
+		if (!v) {
+			Py_DECREF(l);
+			return NULL;
+		}
+		PyList_SET_ITEM(l, (Py_ssize_t)r, v);
+	}
+	return l;
+}
+
+/* rows() -> [(value of each column)] */
+static PyObject *table_rows(TableObject *self, PyObject *unused)
+{
+	size_t r, c, n = fiberloop_table_rows(self->t), m = fiberloop_table_columns(self->t);
+	PyObject *rows = PyList_New((Py_ssize_t)n);
+
+	for (r = 0; rows && r < n; r++) {
+		PyObject *row = PyTuple_New((Py_ssize_t)m);
+		if (!row) {
+			Py_CLEAR(rows);
+			break;
+		}
+		PyList_SET_ITEM(rows, (Py_ssize_t)r, row);
+		for (c = 0; c < m; c++) {
+			PyObject *v = cell_value(self->t, r, c);
+			if (!v) {
+				Py_CLEAR(rows);
+				break;
+			}
+			PyTuple_SET_ITEM(row, (Py_ssize_t)c, v);
+		}
+	}
+	return rows;
+}
+
+static PySequenceMethods table_as_sequence = {
+	.sq_length = (lenfunc)table_length,
+};
+
+static PyMethodDef table_methods[] = {
+	{ "names", (PyCFunction)table_names, METH_NOARGS, "the column names" },
+	{ "column", (PyCFunction)table_column, METH_O, "column(i) -> [value of each row]" },
+	{ "rows", (PyCFunction)table_rows, METH_NOARGS, "[(value of each column)]" },
+	{ NULL, NULL, 0, NULL },
+};
+
+static PyTypeObject TableType = {
+	PyVarObject_HEAD_INIT(NULL, 0)
+	.tp_name = "fiberloop._fiberloop.Table",
+	.tp_basicsize = sizeof(TableObject),
+	.tp_flags = Py_TPFLAGS_DEFAULT,
+	.tp_doc = "the rows of a results database (libfiberloop's fiberloop_table)",
+	.tp_dealloc = (destructor)table_dealloc,
+	.tp_as_sequence = &table_as_sequence,
+	.tp_methods = table_methods,
+};
+
+/* results(db, wheres) -> Table */
 static PyObject *py_results(PyObject *mod, PyObject *args)
 {
 	const char *db, **wheres;
-	PyObject *wheres_in, *seq, *cols = NULL, *rows = NULL, *ret = NULL;
+	PyObject *wheres_in, *seq;
 	Py_ssize_t n;
+	TableObject *res;
 	fiberloop_table *t;
 	fiberloop_error *err = NULL;
-	size_t r, c;
 
 	if (!PyArg_ParseTuple(args, "sO", &db, &wheres_in))
 		return NULL;
@@ -709,30 +820,12 @@ static PyObject *py_results(PyObject *mod, PyObject *args)
 	Py_DECREF(seq);
 	if (!t)
 		return raise_error(err);
-	if (!(cols = PyList_New((Py_ssize_t)fiberloop_table_columns(t))) ||
-	    !(rows = PyList_New((Py_ssize_t)fiberloop_table_rows(t))))
-		goto out;
-	for (c = 0; c < fiberloop_table_columns(t); c++)
-		PyList_SET_ITEM(cols, (Py_ssize_t)c,
-				PyUnicode_FromString(fiberloop_table_column(t, c)));
-	for (r = 0; r < fiberloop_table_rows(t); r++) {
-		PyObject *row = PyTuple_New((Py_ssize_t)fiberloop_table_columns(t));
-		if (!row)
-			goto out;
-		PyList_SET_ITEM(rows, (Py_ssize_t)r, row);
-		for (c = 0; c < fiberloop_table_columns(t); c++) {
-			PyObject *v = cell_value(t, r, c);
-			if (!v)
-				goto out;
-			PyTuple_SET_ITEM(row, (Py_ssize_t)c, v);
-		}
+	if (!(res = PyObject_New(TableObject, &TableType))) {
+		fiberloop_table_free(t);
+		return NULL;
 	}
-	ret = PyTuple_Pack(2, cols, rows);
-out:
-	Py_XDECREF(cols);
-	Py_XDECREF(rows);
-	fiberloop_table_free(t);
-	return ret;
+	res->t = t;
+	return (PyObject *)res;
 }
 
 /* metrics() -> [(name, unit, type, better, per_level, description)] */
@@ -776,7 +869,7 @@ static PyMethodDef module_methods[] = {
 	  "_set_result_type(cls): run() returns instances of cls" },
 	{ "sweep", py_sweep, METH_VARARGS,
 	  "sweep(spec, axes, zip, command, options, db, workers) -> points" },
-	{ "results", py_results, METH_VARARGS, "results(db, wheres) -> (columns, rows)" },
+	{ "results", py_results, METH_VARARGS, "results(db, wheres) -> Table" },
 	{ "metrics", py_metrics, METH_NOARGS, "the metric vocabulary" },
 	{ "commands", py_commands, METH_NOARGS, "the command names" },
 	{ NULL, NULL, 0, NULL },
@@ -795,7 +888,7 @@ PyMODINIT_FUNC PyInit__fiberloop(void)
 	size_t i;
 
 	if (PyType_Ready(&SpecType) < 0 || PyType_Ready(&ResultType) < 0 ||
-	    !(m = PyModule_Create(&module)))
+	    PyType_Ready(&TableType) < 0 || !(m = PyModule_Create(&module)))
 		return NULL;
 	if (!(metric_index = PyDict_New()))
 		return NULL;
@@ -824,6 +917,11 @@ PyMODINIT_FUNC PyInit__fiberloop(void)
 	Py_INCREF(&SpecType);
 	Py_INCREF(&ResultType);
 	if (PyModule_AddObject(m, "Result", (PyObject *)&ResultType) < 0) {
+		Py_DECREF(m);
+		return NULL;
+	}
+	Py_INCREF(&TableType);
+	if (PyModule_AddObject(m, "Table", (PyObject *)&TableType) < 0) {
 		Py_DECREF(m);
 		return NULL;
 	}

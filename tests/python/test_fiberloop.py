@@ -1,8 +1,10 @@
 """The Python package against the command line: results equal its JSON field by field on the
 conformance corpus, a bad spec raises with the location it prints, designs from dicts,
 overrides, kinds, sweeps and results, threads, Ctrl-C, and no leak over many evaluations."""
+import gc
 import glob
 import json
+import math
 import os
 import signal
 import subprocess
@@ -118,17 +120,85 @@ def test_result_attributes_and_kinds():
     assert "did you mean 'seed'" in str(e.value)
     m = fiberloop.metrics()
     assert m.loc["energy_pj", "unit"] == "pJ" and m.loc["cycles", "better"] == "lower"
+    # the per-level metric is a row of its own, named as its columns are
+    assert not m.loc["energy_pj", "per_level"] and m.loc["energy_pj.LEVEL", "per_level"]
+    assert m.loc["energy_pj", "description"] == "energy of the whole run"
+
+
+AXIS = "ERT.tables[0].actions[0].energy"
 
 
 def test_sweep_and_results(tmp_path):
+    """sweep() and results() give a Table that does what their DataFrame did (indexing,
+    attrs, len, columns): the existing uses keep working; .df is the DataFrame, made once."""
+    import pandas as pd
     db = tmp_path / "s.db"
-    df = fiberloop.sweep(fiberloop.load(*EYERISS),
-                         axes={"ERT.tables[0].actions[0].energy": [1, 2, 4]}, db=db)
+    df = fiberloop.sweep(fiberloop.load(*EYERISS), axes={AXIS: [1, 2, 4]}, db=db)
     assert len(df) == 3 and df["energy_pj"].is_monotonic_increasing
     assert df.attrs["units"]["cycles"] == "cycles"
+    assert df.attrs["units"]["energy_pj.DRAM"] == "pJ"      # a level's column has its unit
     assert "energy_pj.DRAM" in df.columns
+    assert isinstance(df.df, pd.DataFrame) and df.df is df.to_pandas()
+    assert list(df) == df.names == list(df.df.columns) and "energy_pj" in df
+    assert df.points == 3 and df.db == str(db)
     again = fiberloop.results(db, where="energy_pj > %r" % float(df["energy_pj"].min()))
-    assert len(again) == 2
+    assert len(again) == 2 and again.points is None
+    # results() reads at once: a missing database or a bad filter raises here, not later
+    with pytest.raises(fiberloop.FiberloopError):
+        fiberloop.results(tmp_path / "none.db")
+    with pytest.raises(fiberloop.FiberloopError) as e:
+        fiberloop.results(db, where="energy_pJ > 1")
+    assert "energy_pj" in str(e.value)                      # did you mean
+
+
+def test_sweep_reads_nothing_until_asked(tmp_path):
+    """A sweep does not read its rows back, nor import pandas: what the command line's sweep
+    does. Read, a Table's columns (lists made in C) are those of the DataFrame the same
+    rows make, value for value, and its rows those columns."""
+    db = tmp_path / "s.db"
+    code = ("import fiberloop, json, sys\n"
+            "t = fiberloop.sweep(fiberloop.load(*sys.argv[2:]), db=sys.argv[1],\n"
+            "                    axes={%r: [1, 2, 4], 'ERT.tables[0].actions[2].energy': [1, 3]})\n"
+            "after = ['pandas' in sys.modules, t._t is not None]\n"
+            "cols = {n: t.column(n) for n in t.names}\n"
+            "out = dict(points=t.points, len=len(t), names=t.names, cols=cols, units=t.units,\n"
+            "           rows=[list(r) for r in t.rows()])\n"
+            "out['after'] = after + ['pandas' in sys.modules]\n"
+            "print(json.dumps(out))\n" % AXIS)
+    p = subprocess.run([sys.executable, "-c", code, str(db), *EYERISS], capture_output=True,
+                       text=True, env=os.environ)
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    # after the sweep: no pandas, no rows read; after the columns and rows: still no pandas
+    assert out["after"] == [False, False, False]
+    assert out["points"] == out["len"] == 6
+    df = fiberloop.results(db).df
+    assert out["names"] == list(df.columns)
+
+    def plain(v):
+        return None if isinstance(v, float) and math.isnan(v) else v
+    for n in df.columns:
+        assert out["cols"][n] == [plain(v) for v in df[n].tolist()], n
+    assert out["rows"] == [list(r) for r in zip(*(out["cols"][n] for n in out["names"]))]
+    assert len(set(out["cols"]["energy_pj"])) == 6                # six different points
+    assert out["units"] == df.attrs["units"] and out["units"]["energy_pj.DRAM"] == "pJ"
+
+
+def test_sweep_temporary_database_kept_until_read():
+    """Without db=, the temporary database lives until the rows are read (then it is
+    removed) or until the Table goes."""
+    spec = fiberloop.load(*EYERISS)
+    t = fiberloop.sweep(spec, axes={AXIS: [1, 2]})
+    d = os.path.dirname(t._path)
+    assert t.db is None and os.path.exists(t._path)
+    assert len(t) == 2 and not os.path.exists(d)
+    assert t.column("energy_pj")[0] < t.column("energy_pj")[1]
+    u = fiberloop.sweep(spec, axes={AXIS: [1, 2]})
+    d = os.path.dirname(u._path)
+    assert os.path.exists(d)
+    del u
+    gc.collect()
+    assert not os.path.exists(d)
 
 
 def test_gil_released_during_evaluation():
