@@ -1,12 +1,14 @@
 /*
- * The runner of sweeps, batches and networks. Rank 0 opens the database
- * and reads the keys it holds; its jobs are the range [0, n), handed out
- * in order by a counter (a sweep of 10^12 points takes no memory per
- * point), each job's key checked against the database's as it is taken
- * (a resumed run hashes no key before it starts). Its worker threads take
- * jobs, and so do the other ranks, a few at a time, by asking (dynamic
- * distribution: a slow job holds up nobody). Results come back to rank 0's main thread, which writes every
- * result it has in one transaction, streams the rows, shows progress, and
+ * The runner of sweeps, batches and networks. Rank 0 opens the database;
+ * its jobs are the range [0, n), handed out in order by a counter (a sweep
+ * of 10^12 points takes no memory per point); a resumed run looks each
+ * job's key up in the database's key index as the job is taken (no key is
+ * hashed or held before it starts: memory independent of the database).
+ * Its worker threads take jobs, and so do the other ranks, a few at a
+ * time, by asking (dynamic distribution: a slow job holds up nobody).
+ * Results come back to rank 0's main thread, which writes them in batches
+ * of one transaction (at least one every COMMIT_S), streams the rows,
+ * shows progress, and
  * stops handing out jobs when the stop flag is raised. Rows carry their
  * job's index, so the database lists them in the same order whatever the
  * number of threads and ranks. Other ranks never touch the database.
@@ -48,13 +50,17 @@ struct runner {
 	size_t n_res, alloc_res;
 	unsigned n_workers, n_alive, n_busy;
 	/* rank 0 */
-	struct job_key_set done;       /* the database's keys (--resume); read-only while running */
+	bool lookup;                   /* --resume of a database with points: look each job up */
+	pthread_mutex_t db_mu;         /* the store's user: a look-up or a batch of rows */
 	uint64_t n_skipped;            /* jobs taken and found in 'done' (under mu) */
 	struct store *st;
 	struct job_run_result *out;
 	double t0, last_progress;
 	bool shown_progress;           /* a progress line was shown */
 	uint64_t n_remote_out;         /* jobs handed to other ranks, not yet back */
+	bool batched;                  /* rank 0 alone: results written in batches (BATCH_ROWS) */
+	double last_commit;            /* when the last batch was taken */
+	size_t batch;                  /* the rows of the next batch (under mu) */
 };
 
 static double now_s(void)
@@ -94,14 +100,21 @@ static unsigned workers_of(const struct job_runner *o, uint64_t n_jobs)
 /* ------------------------------------------------------------ workers */
 
 /* True when job 'idx' was finished by an earlier run (its key is in the database). */
-static bool finished_before(const struct runner *R, uint64_t idx)
+static bool finished_before(struct runner *R, uint64_t idx)
 {
 	char key[JOB_KEY_CHARS + 1];
+	struct strbuf err = STRBUF_INIT;
+	bool has = false;
 
-	if (!R->done.n)
+	if (!R->lookup)
 		return false;
 	R->jobs->key(R->jobs->ctx, idx, key);
-	return job_key_set_has(&R->done, key);
+	pthread_mutex_lock(&R->db_mu);
+	if (store_has_key(R->st, key, &has, &err) < 0)
+		has = false;   /* run it again: the database keeps a key's first row */
+	pthread_mutex_unlock(&R->db_mu);
+	strbuf_release(&err);
+	return has;
 }
 
 /* The next job of the pool, or false when there is none (and will be none). */
@@ -141,6 +154,18 @@ static bool next_job(struct runner *R, uint64_t *idx)
  */
 #define MAX_PENDING 1024
 
+/*
+ * Rank 0 writes the results in batches, one transaction each: when this
+ * many wait, or COMMIT_S after the last batch (so a kill -9 loses at most
+ * the results of the last COMMIT_S; a resumed run finishes them), or when
+ * the workers are done. A transaction per result cost the writer more than
+ * a point's evaluation. The first batches are small (1, 2, 4, ... rows):
+ * the first rows are there at once, as before. BATCH_ROWS < MAX_PENDING:
+ * the workers never wait for a batch that cannot fill.
+ */
+#define BATCH_ROWS 256
+#define COMMIT_S 0.5
+
 static void post_result(struct runner *R, uint64_t idx, bool keep, struct job_summary *sum)
 {
 	pthread_mutex_lock(&R->mu);
@@ -149,7 +174,8 @@ static void post_result(struct runner *R, uint64_t idx, bool keep, struct job_su
 	XGROW(R->res, R->n_res + 1, R->alloc_res);
 	R->res[R->n_res++] = (struct result){ idx, keep, sum };
 	R->n_busy--;
-	pthread_cond_signal(&R->main_cv);
+	if (!R->batched || R->n_res >= R->batch)   /* a batch waits for the rest */
+		pthread_cond_signal(&R->main_cv);
 	pthread_mutex_unlock(&R->mu);
 }
 
@@ -234,7 +260,15 @@ static struct result *take_results(struct runner *R, size_t *n, double wait_s)
 	struct result *r = NULL;
 
 	pthread_mutex_lock(&R->mu);
-	if (!R->n_res && wait_s > 0 && R->n_alive) {
+	if (R->batched && !stop_raised(R)) {   /* a batch, or what came by the deadline 'wait_s' from now */
+		struct timespec ts;
+		double t = now_s() + wait_s;
+		ts.tv_sec = (time_t)t;
+		ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
+		while (R->n_res < R->batch && R->n_alive && wait_s > 0 &&
+		       pthread_cond_timedwait(&R->main_cv, &R->mu, &ts) == 0)
+			;
+	} else if (!R->n_res && wait_s > 0 && R->n_alive) {
 		struct timespec ts;
 		double t = now_s() + wait_s;
 		ts.tv_sec = (time_t)t;
@@ -242,6 +276,8 @@ static struct result *take_results(struct runner *R, size_t *n, double wait_s)
 		pthread_cond_timedwait(&R->main_cv, &R->mu, &ts);
 	}
 	*n = R->n_res;
+	if (R->n_res && R->batch < BATCH_ROWS)
+		R->batch *= 2;
 	if (R->n_res) {
 		r = R->res;
 		R->res = NULL;
@@ -369,10 +405,14 @@ static int deliver(struct runner *R, struct result *r, size_t n)
 	for (i = 0; i < w.n; i++)
 		fill_row(J, &w.rr[i], w.sum[i], lv + i * JOB_MAX_PARTS,
 			 values + i * JOB_METRIC_COUNT, &rows[i]);
-	if (R->st && w.n && store_put(R->st, rows, w.n, &err) < 0) {
+	if (R->st && w.n) {
+		pthread_mutex_lock(&R->db_mu);
+		rc = store_put(R->st, rows, w.n, &err);
+		pthread_mutex_unlock(&R->db_mu);
+	}
+	if (rc < 0) {
 		snprintf(R->out->error, sizeof(R->out->error), "%s", err.buf);
 		atomic_store(&R->abort, 1);
-		rc = -1;
 	}
 	for (i = 0; i < w.n && rc == 0 && R->o->on_row; i++) {
 		struct job_row jr = {
@@ -488,7 +528,16 @@ static void lead(struct runner *R)
 				n_remote_done++;
 			}
 		}
-		r = take_results(R, &n, n_others ? (busy ? 0 : 0.001) : 0.05);
+		if (R->batched) {
+			double t = now_s();
+			if (t >= R->last_commit + COMMIT_S)   /* nothing came: wait a whole period */
+				R->last_commit = t;
+			r = take_results(R, &n, R->last_commit + COMMIT_S - t);
+			if (n)
+				R->last_commit = now_s();
+		} else {
+			r = take_results(R, &n, n_others ? (busy ? 0 : 0.001) : 0.05);
+		}
 		if (n && !failed && deliver(R, r, n) < 0)
 			failed = true;
 		else if (failed)
@@ -552,14 +601,10 @@ static void follow(struct runner *R)
 
 /* ------------------------------------------------------------- the run */
 
-static void add_done_key(void *arg, const char *key)
-{
-	job_key_set_add(arg, key);
-}
-
 /*
- * Rank 0: open the database, record the run, read the keys it holds
- * (--resume) and make every job the range to hand out: nothing per job.
+ * Rank 0: open the database, record the run, see whether it holds points
+ * (--resume: then each job is looked up) and make every job the range to
+ * hand out: nothing per job.
  */
 static int prepare_lead(struct runner *R)
 {
@@ -575,7 +620,7 @@ static int prepare_lead(struct runner *R)
 		};
 		R->st = store_open(R->o->db_path, STORE_WRITE, job_store_schema(), &err);
 		if (!R->st || store_begin_run(R->st, &def, &err) < 0 ||
-		    (R->o->resume && store_each_key(R->st, add_done_key, &R->done, &err) < 0)) {
+		    (R->o->resume && store_has_points(R->st, &R->lookup, &err) < 0)) {
 			snprintf(R->out->error, sizeof(R->out->error), "%s", err.buf);
 			rc = -1;
 		}
@@ -606,6 +651,7 @@ int job_runner_go(const struct job_runner_jobs *jobs, const struct job_runner *o
 	R.last_progress = R.t0;      /* the first line after one interval */
 	atomic_init(&R.abort, 0);
 	pthread_mutex_init(&R.mu, NULL);
+	pthread_mutex_init(&R.db_mu, NULL);
 	pthread_cond_init(&R.work_cv, NULL);
 	pthread_cond_init(&R.space_cv, NULL);
 	pthread_condattr_init(&ca);
@@ -614,6 +660,9 @@ int job_runner_go(const struct job_runner_jobs *jobs, const struct job_runner *o
 	pthread_condattr_destroy(&ca);
 	res->n_total = jobs->n;
 	res->n_ranks = job_ranks();
+	R.batched = res->n_ranks == 1;
+	R.batch = 1;
+	R.last_commit = R.t0;
 	R.n_workers = res->n_workers = workers_of(o, jobs->n);
 	if (job_rank() == 0) {
 		status = prepare_lead(&R);
@@ -644,12 +693,12 @@ int job_runner_go(const struct job_runner_jobs *jobs, const struct job_runner *o
 		snprintf(res->error, sizeof(res->error), "the run failed on rank 0");
 	res->elapsed_s = now_s() - R.t0;
 	store_close(R.st);
-	job_key_set_release(&R.done);
 	free(R.pool);
 	free(R.res);
 	pthread_cond_destroy(&R.work_cv);
 	pthread_cond_destroy(&R.space_cv);
 	pthread_cond_destroy(&R.main_cv);
 	pthread_mutex_destroy(&R.mu);
+	pthread_mutex_destroy(&R.db_mu);
 	return status;
 }

@@ -282,8 +282,13 @@ void model_collapse(struct model_ws *ws, struct model_result *out);
  */
 int model_sparse_hook(struct model_ws *ws, struct model_result *out);
 
-/* Prepare / free the sparse analysis' part of the workspace. */
-void model_sparse_prepare(struct model_ws *ws);
+/*
+ * Prepare / free the sparse analysis' part of the workspace. Prepare uses
+ * the memory of 'keep' (NULL: none), a part model_sparse_detach() took from
+ * a workspace, or frees it; detach leaves the workspace without one.
+ */
+void model_sparse_prepare(struct model_ws *ws, struct sparse_ws *keep);
+struct sparse_ws *model_sparse_detach(struct model_ws *ws);
 void model_sparse_release(struct model_ws *ws);
 
 /*

@@ -13,6 +13,7 @@
 #include "model/sparse_int.h"
 
 #include <math.h>
+#include <stddef.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,8 @@ static void sparse_dense_defaults(struct model_ws *ws, struct model_result *out)
 	mc->random = mc->algorithmic;
 }
 
+static void sparse_ws_free(struct sparse_ws *sp);
+
 /* The optimizations of one target, recorded per storage level. */
 static void index_target(struct sparse_ws *sp, const struct spec_sparse_target *tg)
 {
@@ -77,16 +80,30 @@ static void index_target(struct sparse_ws *sp, const struct spec_sparse_target *
 			sp->has_spatial_skip = true;
 }
 
-/* The sparse part of a workspace, or NULL when the design lists nothing sparse. */
-static struct sparse_ws *sparse_ws_new(const struct model_ws *ws)
+/*
+ * The sparse part of a workspace for its spec set, or NULL when the design
+ * lists nothing sparse. 'keep' (may be NULL) is an earlier one, released:
+ * its memory (2 MB, mostly per-mapping tables) is used again. Its spec set's
+ * part is cleared as calloc cleared it; the per-mapping part is left as an
+ * evaluation leaves it for the next mapping (each evaluation sets what it
+ * reads of it, as in the mapper's workspace), its scratch kept.
+ */
+static struct sparse_ws *sparse_ws_new(const struct model_ws *ws, struct sparse_ws *keep)
 {
 	const struct spec_set *s = ws->s;
 	struct sparse_ws *sp;
 	unsigned i, pv;
 
-	if (!s->sparse.present || s->sparse.n_targets == 0)
+	if (!s->sparse.present || s->sparse.n_targets == 0) {
+		sparse_ws_free(keep);
 		return NULL;
-	sp = xcalloc(1, sizeof(*sp));
+	}
+	if (keep) {
+		sp = keep;
+		memset(sp, 0, offsetof(struct sparse_ws, nest));
+	} else {
+		sp = xcalloc(1, sizeof(*sp));
+	}
 	sp->active = true;
 	for (pv = 0; pv < ws->n_tensors; pv++)
 		sp->density[pv] = density_model_new(&s->workload.tensors[pv]);
@@ -95,22 +112,44 @@ static struct sparse_ws *sparse_ws_new(const struct model_ws *ws)
 	return sp;
 }
 
-void model_sparse_prepare(struct model_ws *ws)
+void model_sparse_prepare(struct model_ws *ws, struct sparse_ws *keep)
 {
-	ws->sp = sparse_ws_new(ws);
+	ws->sp = sparse_ws_new(ws, keep);
+}
+
+/* The density models of 'sp' freed; the rest (its memory) kept. */
+static void sparse_ws_clear(struct sparse_ws *sp)
+{
+	unsigned pv;
+
+	for (pv = 0; pv < SPEC_MAX_TENSORS; pv++) {
+		density_model_free(sp->density[pv]);
+		sp->density[pv] = NULL;
+	}
+}
+
+static void sparse_ws_free(struct sparse_ws *sp)
+{
+	if (!sp)
+		return;
+	sparse_ws_clear(sp);
+	free(sp->probs);
+	free(sp);
+}
+
+struct sparse_ws *model_sparse_detach(struct model_ws *ws)
+{
+	struct sparse_ws *sp = ws->sp;
+
+	if (sp)
+		sparse_ws_clear(sp);
+	ws->sp = NULL;
+	return sp;
 }
 
 void model_sparse_release(struct model_ws *ws)
 {
-	struct sparse_ws *sp = ws->sp;
-	unsigned pv;
-
-	if (!sp)
-		return;
-	for (pv = 0; pv < SPEC_MAX_TENSORS; pv++)
-		density_model_free(sp->density[pv]);
-	free(sp->probs);
-	free(sp);
+	sparse_ws_free(ws->sp);
 	ws->sp = NULL;
 }
 

@@ -95,7 +95,7 @@ static size_t max_children(const struct spec_arch *a)
  * max_children, the walk's state) are kept when big enough.
  */
 static int ws_prepare(struct model_ws *ws, const struct spec_set *s,
-		      const struct model_options *opt, struct strbuf *err)
+		      const struct model_options *opt, struct sparse_ws *keep_sp, struct strbuf *err)
 {
 	static const struct model_options defaults = MODEL_OPTIONS_INIT;
 	size_t children = max_children(&s->arch);
@@ -106,12 +106,14 @@ static int ws_prepare(struct model_ws *ws, const struct spec_set *s,
 	ws->n_tensors = s->workload.n_tensors;
 	ws->n_dims = s->workload.n_dims;
 	ws->preset = choose_preset(&ws->opt, err);
-	if (ws->preset < 0)
+	if (ws->preset < 0) {
+		ws->sp = keep_sp;    /* freed with the workspace */
 		return -1;
+	}
 	prepare_projections(ws);
 	ws->count_factor = model_count_range_factor(ws);
 	model_energy_prepare(ws);
-	model_sparse_prepare(ws);
+	model_sparse_prepare(ws, keep_sp);
 	ws->tile_head_size = offsetof(struct model_tile, fmt_capacity);
 	if (children > ws->max_children || !ws->child_key) {
 		free(ws->child_key);
@@ -139,6 +141,8 @@ struct model_ws *model_ws_new(const struct spec_set *s, const struct model_optio
 struct model_ws *model_ws_reuse(struct model_ws *ws, const struct spec_set *s,
 				const struct model_options *opt, struct strbuf *err)
 {
+	struct sparse_ws *keep_sp = NULL;
+
 	if (!ws) {
 		ws = xcalloc(1, sizeof(*ws));
 	} else {
@@ -154,14 +158,14 @@ struct model_ws *model_ws_reuse(struct model_ws *ws, const struct spec_set *s,
 		unsigned l;
 
 		model_fp_release(ws);
-		model_sparse_release(ws);
+		keep_sp = model_sparse_detach(ws);   /* its 2 MB, used again */
 		memset(ws, 0, offsetof(struct model_ws, loops));
 		memset(ws->lv, 0, offsetof(struct model_ws, nest) - offsetof(struct model_ws, lv));
 		memset(ws->tile_ext, 0, sizeof(ws->tile_ext));
 		for (l = 0; l < SPEC_MAX_LEVELS; l++)   /* the mesh neighbours are computed again */
 			ws->nb[l].valid = false;
 	}
-	if (ws_prepare(ws, s, opt, err) < 0) {
+	if (ws_prepare(ws, s, opt, keep_sp, err) < 0) {
 		model_ws_free(ws);
 		return NULL;
 	}

@@ -71,6 +71,7 @@ struct store {
 	size_t n_inputs;
 	const char **inputs;           /* the current run's input columns (the caller's) */
 	sqlite3_stmt *put_point, *put_level;
+	sqlite3_stmt *has_key;         /* store_has_key(), prepared on its first call */
 };
 
 /* ------------------------------------------------------------ errors */
@@ -382,6 +383,7 @@ void store_close(struct store *st)
 		return;
 	sqlite3_finalize(st->put_point);
 	sqlite3_finalize(st->put_level);
+	sqlite3_finalize(st->has_key);
 	sqlite3_close(st->db);
 	free(st->path);
 	free(st->has_metric);
@@ -615,18 +617,37 @@ int store_begin_run(struct store *st, const struct store_run_def *def, struct st
 	return prepare_puts(st, err);
 }
 
-int store_each_key(struct store *st, void (*fn)(void *arg, const char *key), void *arg,
-		   struct strbuf *err)
+int store_has_points(struct store *st, bool *any, struct strbuf *err)
 {
 	sqlite3_stmt *q;
 	int rc;
 
-	if (prepare(st, "SELECT key FROM points ORDER BY id", &q, err) < 0)
+	*any = false;
+	if (prepare(st, "SELECT EXISTS(SELECT 1 FROM points)", &q, err) < 0)
 		return -1;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		fn(arg, (const char *)sqlite3_column_text(q, 0));
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		*any = sqlite3_column_int(q, 0) != 0;
 	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
+	if (rc != SQLITE_ROW)
+		return db_error(st, "cannot read the finished points", err);
+	return 0;
+}
+
+int store_has_key(struct store *st, const char *key, bool *has, struct strbuf *err)
+{
+	int rc;
+
+	*has = false;
+	if (!st->has_key && prepare(st, "SELECT 1 FROM points WHERE key = ?1", &st->has_key,
+				    err) < 0)
+		return -1;
+	sqlite3_bind_text(st->has_key, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st->has_key);
+	*has = rc == SQLITE_ROW;
+	sqlite3_reset(st->has_key);
+	sqlite3_clear_bindings(st->has_key);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return db_error(st, "cannot read the finished points", err);
 	return 0;
 }

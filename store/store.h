@@ -124,9 +124,15 @@ struct store *store_open(const char *path, enum store_mode mode,
  */
 int store_begin_run(struct store *st, const struct store_run_def *def, struct strbuf *err);
 
-/* Call fn(arg, key) for the key of every row in the database. Returns 0 or -1 + 'err'. */
-int store_each_key(struct store *st, void (*fn)(void *arg, const char *key), void *arg,
-		   struct strbuf *err);
+/* '*any': the database has a point (of any run). Returns 0 or -1 + 'err'. */
+int store_has_points(struct store *st, bool *any, struct strbuf *err);
+
+/*
+ * '*has': a point of key 'key' is in the database (one look-up on the key's
+ * index: a resumed run keeps no set of the keys). Not reentrant: one thread
+ * at a time uses a store. Returns 0 or -1 + 'err'.
+ */
+int store_has_key(struct store *st, const char *key, bool *has, struct strbuf *err);
 
 /*
  * Write rows[0..n) to the current run in one committed transaction (the
