@@ -118,13 +118,14 @@ static int scale_rule(const char *param, double v0, double v1, enum target targe
 		      struct strbuf *why)
 {
 	if (v0 == 0) {
-		strbuf_addf(why, "cannot scale '%s' from 0", param);
+		if (why)
+			strbuf_addf(why, "cannot scale '%s' from 0", param);
 		return -1;
 	}
 	if (!strcasecmp(param, "technology")) {
 		bool ok = target == T_AREA ? energy_tech_area_scale(v0, v1, s)
 					   : energy_tech_energy_scale(v0, v1, 0, s);
-		if (!ok)
+		if (!ok && why)
 			strbuf_addf(why, "technology %g nm is outside the 7-130 nm the library "
 				    "scales to", v1);
 		return ok ? 0 : -1;
@@ -156,7 +157,8 @@ static int scale_rule(const char *param, double v0, double v1, enum target targe
 		if (!strcasecmp(param, "voltage"))
 			return *s = (v1 / v0) * (v1 / v0), 0;
 	}
-	strbuf_addf(why, "the library cannot scale '%s'", param);
+	if (why)
+		strbuf_addf(why, "the library cannot scale '%s'", param);
 	return -1;
 }
 
@@ -181,6 +183,21 @@ static bool lib_float(const char *s, double *out)
 	buf[n] = '\0';
 	*out = strtod(buf, &end);
 	return *end == '\0';
+}
+
+/*
+ * An int or float attribute's value, when it is one lib_float() would read
+ * back from its text (finite: "inf" and "nan" are no numbers to it).
+ */
+static bool attr_number(const struct spec_value *v, double *out)
+{
+	if (v->kind == SPEC_VALUE_INT)
+		*out = (double)v->i;
+	else if (v->kind == SPEC_VALUE_FLOAT)
+		*out = v->f;
+	else
+		return false;
+	return isfinite(*out);
 }
 
 /* The column of entry 'e' that query attribute 'attr' reads, or -1 (defaults: 100+i). */
@@ -226,12 +243,29 @@ static int match(struct ectx *c, const struct lib_entry *e, const struct eattrs 
 			continue;
 		used[n_used++] = col;
 		ev = column_value(e, col);
-		av = eattrs_value_text(c, &a->v);
-		if (!strcmp(ev, "*") || !strcasecmp(ev, av)) {
+		if (!strcmp(ev, "*")) {
 			(*n_match)++;
 			continue;
 		}
-		if (!lib_float(ev, &from) || !lib_float(av, &to)) {
+		if (attr_number(&a->v, &to)) {
+			/* as the text compare below, without writing the number as text */
+			if (lib_float(ev, &from) && from == to) {
+				(*n_match)++;
+				continue;
+			}
+			av = NULL;
+		} else {
+			av = eattrs_value_text(c, &a->v);
+			if (!strcasecmp(ev, av)) {
+				(*n_match)++;
+				continue;
+			}
+		}
+		if (!lib_float(ev, &from) || (av && !lib_float(av, &to))) {
+			if (!why)
+				return -1;
+			if (!av)
+				av = eattrs_value_text(c, &a->v);
 			strbuf_addf(why, "'%s' is '%s', not a number the library can scale", a->key,
 				    av);
 			return -1;
@@ -256,15 +290,19 @@ static bool lib_knows(const char *cls)
 	return false;
 }
 
-/* The best entry's value for the query: 0, or -1 with 'why'. */
-static int lookup(struct ectx *c, const struct equery *q, double *value, struct strbuf *why)
+/*
+ * The best entry of the query's class for it: its value and 0, or -1 ('why'
+ * told why when not NULL; *any set when the class has the action at all).
+ */
+static int best_entry(struct ectx *c, const struct equery *q, double *value, bool *any,
+		      struct strbuf *why)
 {
 	enum target target = !q->action ? T_AREA : !strcasecmp(q->action, "leak") ? T_LEAK
 										 : T_ENERGY;
 	int best_matches = -1;
 	size_t i;
-	bool any = false;
 
+	*any = false;
 	for (i = 0; i < ARRAY_SIZE(entries); i++) {
 		const struct lib_entry *e = &entries[i];
 		double s;
@@ -272,7 +310,7 @@ static int lookup(struct ectx *c, const struct equery *q, double *value, struct 
 		if (strcasecmp(e->name, q->class_name) ||
 		    (q->action && !in_bar_list(e->actions, q->action)))
 			continue;
-		any = true;
+		*any = true;
 		if (match(c, e, q->attrs, target, &s, &n, why) < 0)
 			continue;
 		if (n > best_matches) {
@@ -280,11 +318,26 @@ static int lookup(struct ectx *c, const struct equery *q, double *value, struct 
 			*value = (q->action ? e->energy_pj : e->area_um2) * s;
 		}
 	}
-	if (best_matches >= 0)
+	return best_matches >= 0 ? 0 : -1;
+}
+
+/*
+ * The best entry's value for the query: 0, or -1 with 'why'. The reasons are
+ * written only when no entry fits (a second pass): most queries are matched
+ * or are of another estimator's class.
+ */
+static int lookup(struct ectx *c, const struct equery *q, double *value, struct strbuf *why)
+{
+	bool any;
+
+	if (best_entry(c, q, value, &any, NULL) == 0)
 		return 0;
-	if (!any)
+	if (!any) {
 		strbuf_addf(why, "the library has no '%s'%s%s", q->class_name,
 			    q->action ? " action " : "", q->action ? q->action : "");
+		return -1;
+	}
+	best_entry(c, q, value, &any, why);
 	return -1;
 }
 
@@ -292,9 +345,12 @@ static int lib_accuracy(struct ectx *c, const struct equery *q, struct strbuf *w
 {
 	struct strbuf mine = STRBUF_INIT;
 	double v;
-	int r = lookup(c, q, &v, &mine);
+	int r;
 
-	if (r < 0 && lib_knows(q->class_name))
+	if (!lib_knows(q->class_name))     /* another estimator's class: nothing to say */
+		return 0;
+	r = lookup(c, q, &v, &mine);
+	if (r < 0)
 		strbuf_addbuf(why, &mine);
 	strbuf_release(&mine);
 	if (r == 0) {

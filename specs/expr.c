@@ -212,11 +212,13 @@ static int scan_name(struct parser *p, size_t *i, struct tok *t)
 		(*i)++;
 	len = *i - t->pos;
 	t->type = T_NAME;
+	/* the first letter first: most names are no keyword */
 	for (k = 0; k < ARRAY_SIZE(keywords); k++)
-		if (strlen(keywords[k].word) == len && !strncmp(s + t->pos, keywords[k].word, len))
+		if (keywords[k].word[0] == s[t->pos] && strlen(keywords[k].word) == len &&
+		    !strncmp(s + t->pos, keywords[k].word, len))
 			t->type = keywords[k].type;
 	for (k = 0; k < ARRAY_SIZE(unsupported_words); k++)
-		if (strlen(unsupported_words[k]) == len &&
+		if (unsupported_words[k][0] == s[t->pos] && strlen(unsupported_words[k]) == len &&
 		    !strncmp(s + t->pos, unsupported_words[k], len))
 			return fail(p, t->pos, "'%s' is not supported in expressions",
 				    unsupported_words[k]);
@@ -265,8 +267,10 @@ static int tokenize(struct parser *p)
 			if (scan_name(p, &i, &t) < 0)
 				return -1;
 		} else {
+			/* every operator is one or two characters */
 			for (k = 0; k < ARRAY_SIZE(ops); k++)
-				if (!strncmp(s + i, ops[k].text, strlen(ops[k].text)))
+				if (ops[k].text[0] == s[i] &&
+				    (!ops[k].text[1] || ops[k].text[1] == s[i + 1]))
 					break;
 			if (k == ARRAY_SIZE(ops)) {
 				if ((unsigned char)s[i] < 0x80 && isprint((unsigned char)s[i]))
@@ -859,6 +863,9 @@ bool expr_literal(const char *text, bool quoted, struct expr_value *out)
 			return true;
 		}
 	}
+	/* a name: no int, and a float only as strtod's inf, infinity or nan */
+	if ((isalpha((unsigned char)text[0]) || text[0] == '_') && !strchr("iInN", text[0]))
+		return false;
 	if (parse_int_text(text, &i) == 0) {
 		*out = v_int(i);
 		return true;
