@@ -535,16 +535,6 @@ static void child_offset(const struct link_ctx *c, uint64_t id, int64_t *off)
 	}
 }
 
-static uint64_t rec_sum(const struct nest_tile *t)
-{
-	uint64_t s = 0;
-	unsigned i;
-
-	for (i = 0; i < t->n_rec; i++)
-		s += t->rec[i].accesses;
-	return s;
-}
-
 /* Could t be the offset between two mesh neighbours at all? */
 static bool neighbour_offset(const struct link_ctx *c, const int64_t *t)
 {
@@ -609,7 +599,7 @@ static void gain_compute(struct link_ctx *c, const int64_t *t, struct link_gain 
 	plain.n_rec = 0;
 	model_nest_multicast(ws, c->pv, c->g, c->ng, c->ends, NULL, 1, &plain);
 	model_nest_multicast(ws, c->pv, c->g, c->ng, c->ends, ws->child_flag, 1, &out->linked);
-	if (!(rec_sum(&out->linked) < rec_sum(&plain)))
+	if (!(model_nest_rec_total(&out->linked) < model_nest_rec_total(&plain)))
 		out->covered = 0;
 }
 
@@ -650,16 +640,6 @@ static void link_emit(struct link_ctx *c, const int64_t *t, uint64_t acc, bool m
 	model_nest_multicast(c->ws, c->pv, c->g, c->ng, c->ends, NULL, acc, tile);
 }
 
-static bool vec_zero(const int64_t *v, unsigned n)
-{
-	unsigned r;
-
-	for (r = 0; r < n; r++)
-		if (v[r])
-			return false;
-	return true;
-}
-
 /*
  * Level l >= 1 with a master, tensor pv, link transfers possible: the
  * deltas of the calls of its group (the boundary of level l-1 below it)
@@ -683,7 +663,7 @@ static void link_level(struct model_ws *ws, unsigned l, unsigned pv, const struc
 
 	point_translations(ws, pv, ab, o, d);
 	m = d->m;
-	for (z = 0; z < m && vec_zero(d->pu[z], n_ranks); z++)
+	for (z = 0; z < m && model_vec_zero(d->pu[z], n_ranks); z++)
 		;
 	if (z < m && !no_reuse) {
 		struct ustate us;
@@ -701,7 +681,7 @@ static void link_level(struct model_ws *ws, unsigned l, unsigned pv, const struc
 		if (no_reuse) {
 			lf[b].kind = LEAF_FULL;
 			lf[b].size = full;
-		} else if (b < z || vec_zero(d->pu[b], n_ranks)) {
+		} else if (b < z || model_vec_zero(d->pu[b], n_ranks)) {
 			lf[b].kind = LEAF_EMPTY;
 			lf[b].size = 0;
 		} else if (b == z || !memcmp(d->pu[b], d->pu[z], n_ranks * sizeof(d->pu[b][0]))) {

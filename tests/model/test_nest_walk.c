@@ -1,7 +1,8 @@
 /*
- * model/nest_walk.c: the general walk on what the fast path hands over to it:
- * residual iterations (imperfect factorization) and link transfers between
- * mesh neighbours, buffers or MACs (semantics 2.3.1, 2.4).
+ * model/nest_walk.c: the general walk on residual iterations (imperfect
+ * factorization, which the fast path hands over to it) and on link
+ * transfers between mesh neighbours, buffers or MACs (semantics 2.3.1,
+ * 2.4), where the fast path's closed form must give the same counts.
  */
 #include "model/model_int.h"
 #include "tests/model/tb.h"
