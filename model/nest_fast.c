@@ -46,6 +46,7 @@ struct above {
 struct proj_u {
 	unsigned m;
 	int64_t pu[FAST_MAX_LOOPS][SPEC_MAX_TENSOR_RANKS];
+	uint64_t overlap;             /* boundary_sum's overlap delta (a moving tensor) */
 };
 
 
@@ -219,6 +220,8 @@ static uint64_t boundary_sum(struct model_ws *ws, unsigned pv, unsigned l,
 	if (pu)
 		memcpy(pu->pu[z - o], us.pz, sizeof(us.pz));
 	overlap = overlap_delta(ws, pv, l, ab, o, z, &us);
+	if (pu)
+		pu->overlap = overlap;
 	sum += overlap * ab->weight[z];
 	for (j = z + 1; j < ab->n; j++) {
 		const struct proj_dim *pd = &p->dims[ab->dim[j]];
@@ -646,30 +649,28 @@ static void link_emit(struct link_ctx *c, const int64_t *t, uint64_t acc, bool m
  * pair by pair. A call's delta is by its j: nothing when P(u_j) = 0, the
  * overlap delta when P(u_j) = P(u_z) (a DIFF, or a FULL when the hulls do
  * not meet), else a full tile; every call is a full tile when level l-1
- * keeps no temporal reuse of pv.
+ * keeps no temporal reuse of pv. 'd' holds boundary_sum()'s translations
+ * and overlap delta, unless 'no_reuse' (then made here).
  */
 static void link_level(struct model_ws *ws, unsigned l, unsigned pv, const struct above *ab,
-		       unsigned o, struct proj_u *d)
+		       unsigned o, struct proj_u *d, bool no_reuse)
 {
 	static const int64_t zero_t[SPEC_MAX_TENSOR_RANKS];
 	const unsigned n_ranks = ws->proj[pv].n_ranks;
 	uint64_t full = ws->nest.t[l - 1][pv].size, N0;
-	bool no_reuse = ws->m->levels[l - 1].no_temporal_reuse_mask & (1u << pv);
 	struct leaf lf[FAST_MAX_LOOPS];
 	enum leaf_kind kz = LEAF_FULL;
 	uint64_t overlap = full;
 	struct link_ctx ctx, *c = &ctx;
 	unsigned m, b, z, r;
 
-	point_translations(ws, pv, ab, o, d);
+	if (no_reuse)   /* else boundary_sum() made 'd' */
+		point_translations(ws, pv, ab, o, d);
 	m = d->m;
 	for (z = 0; z < m && model_vec_zero(d->pu[z], n_ranks); z++)
 		;
 	if (z < m && !no_reuse) {
-		struct ustate us;
-		memset(&us, 0, sizeof(us));
-		memcpy(us.pz, d->pu[z], sizeof(us.pz));
-		overlap = overlap_delta(ws, pv, l - 1, ab, o, o + z, &us);
+		overlap = d->overlap;
 		for (r = 0; r < n_ranks; r++) {
 			int64_t a = d->pu[z][r] < 0 ? -d->pu[z][r] : d->pu[z][r];
 			if (a >= (int64_t)ws->tile_ext[l - 1][pv][r])
@@ -798,7 +799,7 @@ static int fast_level(struct model_ws *ws, unsigned l, const struct above *ab,
 		uint64_t sum;
 		if (linkable && no_reuse) {
 			/* every call a full tile: a link may serve even a still one */
-			link_level(ws, l, pv, ab, o, d);
+			link_level(ws, l, pv, ab, o, d, true);
 			continue;
 		}
 		sum = boundary_sum(ws, pv, l - 1, ab, o, need_u ? d : NULL);
@@ -807,7 +808,7 @@ static int fast_level(struct model_ws *ws, unsigned l, const struct above *ab,
 			continue;
 		}
 		if (need_u && link_possible(ws, l, pv, d)) {
-			link_level(ws, l, pv, ab, o, d);
+			link_level(ws, l, pv, ab, o, d, false);
 			continue;
 		}
 		model_nest_multicast(ws, pv, &ws->loops[lv->in - ng + 1], ng, ends, NULL, sum, t);
