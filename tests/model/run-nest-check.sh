@@ -6,7 +6,7 @@
 # searches of three cases with a mapspace, and resnet18 layers on the
 # exercises' eyeriss_like (most of their convolutions' mappings have link
 # transfers between PEs; skipped without Python 3 and Jinja2). And
-# FIBERLOOP_NEST=walk gives what the fast path gives.
+# FIBERLOOP_NEST=walk gives what the fast path gives (three cases).
 : "${TEST_DATA_DIR:?}" "${FIBERLOOP:?}"
 C=$TEST_DATA_DIR/conformance
 tmp=$(mktemp -d) || exit 99
@@ -23,9 +23,12 @@ for d in "$C"/*/; do
 	# shellcheck disable=SC2086
 	FIBERLOOP_NEST=check "$FIBERLOOP" model $files >"$tmp/check" 2>"$tmp/err" ||
 		fail "$d: exit $?: $(tail -3 "$tmp/err")"
-	# shellcheck disable=SC2086
-	FIBERLOOP_NEST=walk "$FIBERLOOP" model $files >"$tmp/walk" 2>/dev/null
-	cmp -s "$tmp/check" "$tmp/walk" || fail "$d: the walk's result differs"
+	case $d in
+	*/eyeriss_like/ | */simba_like/ | */tutorial2024-dse/)
+		# shellcheck disable=SC2086
+		FIBERLOOP_NEST=walk "$FIBERLOOP" model $files >"$tmp/walk" 2>/dev/null
+		cmp -s "$tmp/check" "$tmp/walk" || fail "$d: the walk's result differs";;
+	esac
 	n=$((n + 1))
 done
 [ "$n" -ge 20 ] || fail "only $n conformance cases"
