@@ -22,6 +22,7 @@ extern const struct cli_command cmd_results;
 extern const struct cli_command cmd_batch;
 extern const struct cli_command cmd_plot;
 extern const struct cli_command cmd_energy;
+extern const struct cli_command cmd_compose;
 
 static const struct cli_command cmd_help = {
 	.name = "help",
@@ -40,6 +41,7 @@ static const struct cli_command *const cli_commands[] = {
 	&cmd_energy,
 	&cmd_stpu,
 	&cmd_ipu,
+	&cmd_compose,
 	&cmd_sweep,
 	&cmd_batch,
 	&cmd_results,
