@@ -108,9 +108,16 @@ struct model_options {
 	 * any preset. NULL: none.
 	 */
 	const struct energy_tables *energy;
+	/*
+	 * Run the fast nest analysis and the walk on every mapping the fast
+	 * path takes, and stop the program (BUG) at the first count in which
+	 * they differ (testing). The environment sets this and no_fast_path
+	 * too: FIBERLOOP_NEST=check or FIBERLOOP_NEST=walk (docs/model.md).
+	 */
+	bool check_fast_path;
 };
 
-#define MODEL_OPTIONS_INIT { MODEL_FOOTPRINT_TIMELOOP, NULL, false, MODEL_IMPERFECT_EXACT, NULL }
+#define MODEL_OPTIONS_INIT { MODEL_FOOTPRINT_TIMELOOP, NULL, false, MODEL_IMPERFECT_EXACT, NULL, false }
 
 /* ---------------------------------------------------------------- result */
 

@@ -258,6 +258,12 @@ void model_nest_walk_release(struct model_ws *ws);
 /* Add 'acc' accesses under key (m, scatter) to 't'. */
 void model_nest_rec_add(struct nest_tile *t, uint64_t m, uint64_t scatter, uint64_t acc);
 
+/* The accesses of all of 't''s records. */
+uint64_t model_nest_rec_total(const struct nest_tile *t);
+
+/* Are the n entries of 'v' all zero? */
+bool model_vec_zero(const int64_t *v, unsigned n);
+
 /*
  * Multicast histogram of a spatial group for tensor 'pv': the children
  * (ends[] of the group loops, innermost first) grouped by their tile's

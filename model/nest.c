@@ -38,6 +38,26 @@ void model_nest_rec_add(struct nest_tile *t, uint64_t m, uint64_t scatter, uint6
 	t->n_rec++;
 }
 
+uint64_t model_nest_rec_total(const struct nest_tile *t)
+{
+	uint64_t s = 0;
+	unsigned i;
+
+	for (i = 0; i < t->n_rec; i++)
+		s += t->rec[i].accesses;
+	return s;
+}
+
+bool model_vec_zero(const int64_t *v, unsigned n)
+{
+	unsigned r;
+
+	for (r = 0; r < n; r++)
+		if (v[r])
+			return false;
+	return true;
+}
+
 /* Tile translation of one iteration of 'lp' on each rank of 'p'. */
 static void loop_translation(const struct proj *p, const struct mloop *lp, int64_t *t)
 {

@@ -46,6 +46,7 @@ struct above {
 struct proj_u {
 	unsigned m;
 	int64_t pu[FAST_MAX_LOOPS][SPEC_MAX_TENSOR_RANKS];
+	uint64_t overlap;             /* boundary_sum's overlap delta (a moving tensor) */
 };
 
 
@@ -219,6 +220,8 @@ static uint64_t boundary_sum(struct model_ws *ws, unsigned pv, unsigned l,
 	if (pu)
 		memcpy(pu->pu[z - o], us.pz, sizeof(us.pz));
 	overlap = overlap_delta(ws, pv, l, ab, o, z, &us);
+	if (pu)
+		pu->overlap = overlap;
 	sum += overlap * ab->weight[z];
 	for (j = z + 1; j < ab->n; j++) {
 		const struct proj_dim *pd = &p->dims[ab->dim[j]];
@@ -428,26 +431,299 @@ static bool group_moves(const struct model_ws *ws, unsigned l, unsigned pv)
  * the j with P(u_j) != 0.
  */
 static uint64_t point_translations(const struct model_ws *ws, unsigned pv,
-				   const struct above *ab, struct proj_u *d)
+				   const struct above *ab, unsigned o, struct proj_u *d)
 {
 	const struct proj *p = &ws->proj[pv];
 	int64_t prefix[SPEC_MAX_TENSOR_RANKS] = { 0 };
 	uint64_t moving = 1;
 	unsigned j, r;
 
-	d->m = ab->n;
-	for (j = 0; j < ab->n; j++) {
+	d->m = ab->n - o;
+	for (j = o; j < ab->n; j++) {
 		bool zero = true;
 		for (r = 0; r < p->n_ranks; r++) {
 			int64_t step = p->cm[r][ab->dim[j]] * (int64_t)ab->stride[j];
-			d->pu[j][r] = step - prefix[r];
-			zero &= d->pu[j][r] == 0;
+			d->pu[j - o][r] = step - prefix[r];
+			zero &= d->pu[j - o][r] == 0;
 			prefix[r] += step;
 		}
 		if (!zero)
 			moving += ab->weight[j];
 	}
 	return moving;
+}
+
+/*
+ * Link transfers in closed form (semantics 2.4). At every call of a
+ * spatial group Timeloop compares child 0's delta with the one of the
+ * group's previous call: child c takes its delta over a link when it
+ * equals, moved by the offset between c and one of its mesh neighbours,
+ * the delta that neighbour received in the previous call. Tiles keep their
+ * shape, so two deltas of consecutive calls are equal when they are of the
+ * same kind (both full tiles, or both the new points of a tile moved by the
+ * same translation, u_z's) and the later call's translation t is the
+ * neighbours' offset. Which children a call covers, and whether the links
+ * are kept (only when the parent's accesses strictly fall), thus depend on
+ * t alone, and are worked out once per distinct t.
+ *
+ * The pairs of consecutive calls (x - 1, x) in the ruler sequence: x = 1
+ * follows the first call; x with ctz(x) = j >= 1 follows a call of ctz 0
+ * (total weight w_j); an odd x > 1 follows a call of ctz k >= 1 (total
+ * weight (N_0 - 1) w_k). Their records are added in the order of each
+ * pair's first call (x = 1, 2, 3, 4, 5, 8, 9, ...), the walk's order.
+ */
+enum leaf_kind { LEAF_EMPTY, LEAF_DIFF, LEAF_FULL };
+
+struct leaf {
+	enum leaf_kind kind;
+	uint64_t size;
+};
+
+/* What a call of translation t does: children covered (0: no links), and
+ * the records of one word multicast to the others. */
+struct link_gain {
+	int64_t t[SPEC_MAX_TENSOR_RANKS];
+	uint64_t covered;
+	struct nest_tile linked;
+};
+
+#define LINK_CACHE 8
+
+struct link_ctx {
+	struct model_ws *ws;
+	unsigned l, pv, ng;
+	const struct mloop *M, *g;
+	uint64_t ends[SPEC_MAX_DIMS], n_children, H;
+	int64_t step[SPEC_MAX_DIMS][SPEC_MAX_TENSOR_RANKS];
+	unsigned n_cache;
+	struct link_gain cache[LINK_CACHE], scratch;
+};
+
+static void link_ctx_init(struct link_ctx *c, struct model_ws *ws, unsigned l, unsigned pv)
+{
+	const struct proj *p = &ws->proj[pv];
+	unsigned k, r;
+
+	c->ws = ws;
+	c->l = l;
+	c->pv = pv;
+	c->M = &ws->loops[ws->lv[l].in];
+	c->g = &ws->loops[c->M->group_lo];
+	c->ng = ws->lv[l].in - c->M->group_lo + 1;
+	c->n_children = 1;
+	for (k = 0; k < c->ng; k++) {
+		c->ends[k] = c->g[k].end;
+		c->n_children *= c->ends[k];
+		for (r = 0; r < p->n_ranks; r++)
+			c->step[k][r] = p->cm[r][c->g[k].dim] * (int64_t)c->g[k].stride;
+	}
+	c->H = ws->s->arch.levels[l].fanout_x;
+	if (c->M->fanout_x > c->H)
+		c->H = c->M->fanout_x;
+	c->n_cache = 0;
+}
+
+/* Tile offset of child 'id' (linear id, innermost group loop fastest). */
+static void child_offset(const struct link_ctx *c, uint64_t id, int64_t *off)
+{
+	unsigned n_ranks = c->ws->proj[c->pv].n_ranks, k, r;
+
+	for (r = 0; r < n_ranks; r++)
+		off[r] = 0;
+	for (k = 0; k < c->ng; k++) {
+		int64_t i = (int64_t)(id % c->ends[k]);
+		id /= c->ends[k];
+		for (r = 0; r < n_ranks; r++)
+			off[r] += i * c->step[k][r];
+	}
+}
+
+/* Could t be the offset between two mesh neighbours at all? */
+static bool neighbour_offset(const struct link_ctx *c, const int64_t *t)
+{
+	const struct neighbours *nb = neighbour_deltas(c->ws, c->l, c->M);
+	unsigned n_ranks = c->ws->proj[c->pv].n_ranks, i, k, r;
+
+	if (nb->overflow)
+		return true;
+	for (i = 0; i < nb->n; i++) {
+		bool eq = true, neg = true;
+		for (r = 0; r < n_ranks; r++) {
+			int64_t off = 0;
+			for (k = 0; k < c->ng; k++)
+				off += nb->d[i][k] * c->step[k][r];
+			eq &= t[r] == off;
+			neg &= t[r] == -off;
+		}
+		if (eq || neg)
+			return true;
+	}
+	return false;
+}
+
+/* The children a call of translation t covers, and whether that pays. */
+static void gain_compute(struct link_ctx *c, const int64_t *t, struct link_gain *out)
+{
+	struct model_ws *ws = c->ws;
+	unsigned n_ranks = ws->proj[c->pv].n_ranks, e, r;
+	struct nest_tile plain;
+	uint64_t id, n = c->n_children, H = c->H;
+
+	memcpy(out->t, t, sizeof(out->t));
+	out->covered = 0;
+	out->linked.n_rec = 0;
+	out->linked.link_transfers = 0;
+	if (!neighbour_offset(c, t))
+		return;
+	for (id = 0; id < n; id++) {
+		int64_t off[SPEC_MAX_TENSOR_RANKS], noff[SPEC_MAX_TENSOR_RANKS], nb[4];
+		ws->child_flag[id] = 0;
+		nb[0] = id % H ? (int64_t)id - 1 : -1;
+		nb[1] = (id % H) + 1 < H ? (int64_t)id + 1 : -1;
+		nb[2] = id >= H ? (int64_t)(id - H) : -1;
+		nb[3] = (int64_t)(id + H);
+		child_offset(c, id, off);
+		for (e = 0; e < 4; e++) {
+			bool eq = true;
+			if (nb[e] < 0 || (uint64_t)nb[e] >= n)
+				continue;
+			child_offset(c, (uint64_t)nb[e], noff);
+			for (r = 0; r < n_ranks; r++)
+				eq &= noff[r] - off[r] == t[r];
+			if (eq) {
+				ws->child_flag[id] = 1;
+				out->covered++;
+				break;
+			}
+		}
+	}
+	if (!out->covered)
+		return;
+	plain.n_rec = 0;
+	model_nest_multicast(ws, c->pv, c->g, c->ng, c->ends, NULL, 1, &plain);
+	model_nest_multicast(ws, c->pv, c->g, c->ng, c->ends, ws->child_flag, 1, &out->linked);
+	if (!(model_nest_rec_total(&out->linked) < model_nest_rec_total(&plain)))
+		out->covered = 0;
+}
+
+static const struct link_gain *gain_of(struct link_ctx *c, const int64_t *t)
+{
+	unsigned i;
+
+	for (i = 0; i < c->n_cache; i++)
+		if (!memcmp(c->cache[i].t, t, sizeof(c->cache[i].t)))
+			return &c->cache[i];
+	if (c->n_cache == LINK_CACHE) {
+		gain_compute(c, t, &c->scratch);
+		return &c->scratch;
+	}
+	gain_compute(c, t, &c->cache[c->n_cache]);
+	return &c->cache[c->n_cache++];
+}
+
+/* Calls of translation t delivering 'acc' words in all into level l's group. */
+static void link_emit(struct link_ctx *c, const int64_t *t, uint64_t acc, bool may_link)
+{
+	struct nest_tile *tile = &c->ws->nest.t[c->l][c->pv];
+	const struct link_gain *gn;
+	unsigned i;
+
+	if (!acc)
+		return;
+	if (may_link) {
+		gn = gain_of(c, t);
+		if (gn->covered) {
+			for (i = 0; i < gn->linked.n_rec; i++)
+				model_nest_rec_add(tile, gn->linked.rec[i].m, gn->linked.rec[i].scatter,
+						   gn->linked.rec[i].accesses * acc);
+			tile->link_transfers += gn->covered * acc;
+			return;
+		}
+	}
+	model_nest_multicast(c->ws, c->pv, c->g, c->ng, c->ends, NULL, acc, tile);
+}
+
+/*
+ * Level l >= 1 with a master, tensor pv, link transfers possible: the
+ * deltas of the calls of its group (the boundary of level l-1 below it)
+ * pair by pair. A call's delta is by its j: nothing when P(u_j) = 0, the
+ * overlap delta when P(u_j) = P(u_z) (a DIFF, or a FULL when the hulls do
+ * not meet), else a full tile; every call is a full tile when level l-1
+ * keeps no temporal reuse of pv. 'd' holds boundary_sum()'s translations
+ * and overlap delta, unless 'no_reuse' (then made here).
+ */
+static void link_level(struct model_ws *ws, unsigned l, unsigned pv, const struct above *ab,
+		       unsigned o, struct proj_u *d, bool no_reuse)
+{
+	static const int64_t zero_t[SPEC_MAX_TENSOR_RANKS];
+	const unsigned n_ranks = ws->proj[pv].n_ranks;
+	uint64_t full = ws->nest.t[l - 1][pv].size, N0;
+	struct leaf lf[FAST_MAX_LOOPS];
+	enum leaf_kind kz = LEAF_FULL;
+	uint64_t overlap = full;
+	struct link_ctx ctx, *c = &ctx;
+	unsigned m, b, z, r;
+
+	if (no_reuse)   /* else boundary_sum() made 'd' */
+		point_translations(ws, pv, ab, o, d);
+	m = d->m;
+	for (z = 0; z < m && model_vec_zero(d->pu[z], n_ranks); z++)
+		;
+	if (z < m && !no_reuse) {
+		overlap = d->overlap;
+		for (r = 0; r < n_ranks; r++) {
+			int64_t a = d->pu[z][r] < 0 ? -d->pu[z][r] : d->pu[z][r];
+			if (a >= (int64_t)ws->tile_ext[l - 1][pv][r])
+				break;
+		}
+		kz = r == n_ranks ? LEAF_DIFF : LEAF_FULL;
+	}
+	for (b = 0; b < m; b++) {
+		if (no_reuse) {
+			lf[b].kind = LEAF_FULL;
+			lf[b].size = full;
+		} else if (b < z || model_vec_zero(d->pu[b], n_ranks)) {
+			lf[b].kind = LEAF_EMPTY;
+			lf[b].size = 0;
+		} else if (b == z || !memcmp(d->pu[b], d->pu[z], n_ranks * sizeof(d->pu[b][0]))) {
+			lf[b].kind = kz;
+			lf[b].size = overlap;
+		} else {
+			lf[b].kind = LEAF_FULL;
+			lf[b].size = full;
+		}
+	}
+	link_ctx_init(c, ws, l, pv);
+	link_emit(c, zero_t, full, false);   /* the first call: nothing before it */
+	if (!m)
+		return;
+	N0 = ws->loops[ab->loop[o]].end;
+	if (lf[0].kind != LEAF_EMPTY)
+		link_emit(c, d->pu[0], lf[0].size * (N0 - 1), lf[0].kind == LEAF_FULL);
+	for (b = 1; b < m; b++) {
+		uint64_t w = ab->weight[o + b];
+		if (lf[b].kind != LEAF_EMPTY)
+			link_emit(c, d->pu[b], lf[b].size * w, lf[0].kind == lf[b].kind);
+		if (lf[0].kind != LEAF_EMPTY)
+			link_emit(c, d->pu[0], lf[0].size * (N0 - 1) * w, lf[b].kind == lf[0].kind);
+	}
+}
+
+/*
+ * Level 0 whose group moves pv: every call's "delta" is its operation
+ * point (a full one-word tile), so a call links by its translation alone.
+ */
+static void link_level0(struct model_ws *ws, unsigned pv, const struct above *ab,
+			const struct proj_u *d)
+{
+	static const int64_t zero_t[SPEC_MAX_TENSOR_RANKS];
+	struct link_ctx ctx, *c = &ctx;
+	unsigned j;
+
+	link_ctx_init(c, ws, 0, pv);
+	link_emit(c, zero_t, 1, false);
+	for (j = 0; j < d->m; j++)
+		link_emit(c, d->pu[j], ab->weight[j], true);
 }
 
 /*
@@ -485,11 +761,13 @@ static int fast_level0(struct model_ws *ws, const struct above *ab, struct proj_
 			model_nest_multicast(ws, pv, &ws->loops[M->group_lo], ng, ends, NULL, n, t);
 			continue;
 		}
-		moving = point_translations(ws, pv, ab, d);
-		if (group_moves(ws, 0, pv)) {
+		moving = point_translations(ws, pv, ab, 0, d);
+		if (group_moves(ws, 0, pv) ||
+		    (ws->m->levels[0].no_multicast_mask & (1u << pv))) {
 			if (point_link_possible(ws, pv, d))
-				return -1;
-			model_nest_multicast(ws, pv, &ws->loops[M->group_lo], ng, ends, NULL, n, t);
+				link_level0(ws, pv, ab, d);
+			else
+				model_nest_multicast(ws, pv, &ws->loops[M->group_lo], ng, ends, NULL, n, t);
 			continue;
 		}
 		model_nest_rec_add(t, F, 1, moving);
@@ -514,14 +792,25 @@ static int fast_level(struct model_ws *ws, unsigned l, const struct above *ab,
 	}
 	for (pv = 0; pv < ws->n_tensors; pv++) {
 		struct nest_tile *t = &ws->nest.t[l][pv];
-		bool need_u = lv->has_master && group_moves(ws, l, pv);
-		uint64_t sum = boundary_sum(ws, pv, l - 1, ab, o, need_u ? d : NULL);
+		bool linkable = lv->has_master &&
+				!(ws->m->levels[l].no_link_transfer_mask & (1u << pv));
+		bool no_reuse = ws->m->levels[l - 1].no_temporal_reuse_mask & (1u << pv);
+		bool need_u = linkable && !no_reuse && group_moves(ws, l, pv);
+		uint64_t sum;
+		if (linkable && no_reuse) {
+			/* every call a full tile: a link may serve even a still one */
+			link_level(ws, l, pv, ab, o, d, true);
+			continue;
+		}
+		sum = boundary_sum(ws, pv, l - 1, ab, o, need_u ? d : NULL);
 		if (!lv->has_master) {
 			model_nest_rec_add(t, 1, 1, sum);
 			continue;
 		}
-		if (need_u && link_possible(ws, l, pv, d))
-			return -1;
+		if (need_u && link_possible(ws, l, pv, d)) {
+			link_level(ws, l, pv, ab, o, d, false);
+			continue;
+		}
 		model_nest_multicast(ws, pv, &ws->loops[lv->in - ng + 1], ng, ends, NULL, sum, t);
 	}
 	return 0;

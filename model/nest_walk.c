@@ -2,8 +2,8 @@
  * The general nest analysis: Timeloop's delta recursion with temporal and
  * spatial extrapolation (semantics 2.3, 2.4), walked call by call.
  *
- * Used for imperfect factorizations (residual iterations), when link
- * transfers are possible, and as the oracle the fast path is tested against.
+ * Used for imperfect factorizations (residual iterations), and as the
+ * reference the fast path is tested against (FIBERLOOP_NEST=walk, =check).
  * Only boundary loops keep tile state (their deltas are the only ones a
  * parent records); a spatial group evaluates child 0 and places the other
  * children by their offsets, which is what spatial extrapolation does.
@@ -165,16 +165,6 @@ static void translation(const struct tbox *from, const struct tbox *to, unsigned
 		t[r] = half_round(2 * (to->lo[r] - from->lo[r]) + (to->ext[r] - from->ext[r]));
 }
 
-static bool vec_zero(const int64_t *v, unsigned n)
-{
-	unsigned r;
-
-	for (r = 0; r < n; r++)
-		if (v[r])
-			return false;
-	return true;
-}
-
 /* 'd' = W minus the state's last tile, with its geometry. */
 static void diff_desc(struct model_ws *ws, unsigned pv, const struct tstate *st,
 		      const int64_t *lo, const uint64_t *ext, struct delta_desc *d)
@@ -222,7 +212,7 @@ static void tensor_delta(struct model_ws *ws, struct tstate *st, unsigned pv,
 		return;
 	}
 	translation(&st->last, &d->w, n, t);
-	if (vec_zero(t, n)) {
+	if (model_vec_zero(t, n)) {
 		diff_desc(ws, pv, st, lo, ext, d);
 	} else if (!st->has_t) {
 		diff_desc(ws, pv, st, lo, ext, d);
@@ -513,16 +503,6 @@ static unsigned link_cover(struct model_ws *ws, struct walk_state *w, unsigned l
 	return covered;
 }
 
-static uint64_t rec_total(const struct nest_tile *t)
-{
-	uint64_t s = 0;
-	unsigned i;
-
-	for (i = 0; i < t->n_rec; i++)
-		s += t->rec[i].accesses;
-	return s;
-}
-
 static void rec_merge(struct nest_tile *into, const struct nest_tile *from)
 {
 	unsigned i;
@@ -555,7 +535,7 @@ static void spatial_accesses(struct model_ws *ws, struct walk_state *w, unsigned
 	model_nest_multicast(ws, pv, g, n, ends, NULL, acc, &plain);
 	if (covered) {
 		model_nest_multicast(ws, pv, g, n, ends, ws->child_flag, acc, &linked);
-		if (rec_total(&linked) < rec_total(&plain)) {
+		if (model_nest_rec_total(&linked) < model_nest_rec_total(&plain)) {
 			rec_merge(tile, &linked);
 			tile->link_transfers += covered * acc;
 			return;

@@ -52,6 +52,52 @@ static void nest_clear(struct model_ws *ws)
 }
 
 /*
+ * FIBERLOOP_NEST=check: the walk on the mapping the fast path just
+ * analysed must give every count of the nest, record for record in the
+ * same order (the collapse sums them in that order).
+ */
+static void check_fast_path(struct model_ws *ws)
+{
+	struct nest_out *fast = xmalloc(sizeof(*fast));
+	unsigned l, pv, i;
+
+	memcpy(fast, &ws->nest, sizeof(*fast));
+	nest_clear(ws);
+	model_nest_walk(ws);
+	if (fast->compute_accesses != ws->nest.compute_accesses)
+		BUG("fast path: %llu computes, the walk %llu",
+		    (unsigned long long)fast->compute_accesses,
+		    (unsigned long long)ws->nest.compute_accesses);
+	for (l = 0; l < ws->n_levels; l++) {
+		for (pv = 0; pv < ws->n_tensors; pv++) {
+			const struct nest_tile *a = &fast->t[l][pv], *b = &ws->nest.t[l][pv];
+			bool same = a->size == b->size && a->spatial_size == b->spatial_size &&
+				    a->link_transfers == b->link_transfers && a->n_rec == b->n_rec;
+			for (i = 0; same && i < a->n_rec; i++)
+				same = a->rec[i].m == b->rec[i].m &&
+				       a->rec[i].scatter == b->rec[i].scatter &&
+				       a->rec[i].accesses == b->rec[i].accesses;
+			if (!same)
+				BUG("fast path != walk at level %u tensor %u: size %llu/%llu, "
+				    "spatial %llu/%llu, links %llu/%llu, records %u/%u, first "
+				    "(m %llu, scatter %llu, %llu)/(m %llu, scatter %llu, %llu)",
+				    l, pv, (unsigned long long)a->size, (unsigned long long)b->size,
+				    (unsigned long long)a->spatial_size,
+				    (unsigned long long)b->spatial_size,
+				    (unsigned long long)a->link_transfers,
+				    (unsigned long long)b->link_transfers, a->n_rec, b->n_rec,
+				    (unsigned long long)a->rec[0].m,
+				    (unsigned long long)a->rec[0].scatter,
+				    (unsigned long long)a->rec[0].accesses,
+				    (unsigned long long)b->rec[0].m,
+				    (unsigned long long)b->rec[0].scatter,
+				    (unsigned long long)b->rec[0].accesses);
+		}
+	}
+	free(fast);
+}
+
+/*
  * Make room for the largest spatial group of the mapping: under spatial
  * skipping a mapping may spread more children than the hardware has
  * instances (the sparse hook checks the thinned fan-out).
@@ -90,6 +136,8 @@ int model_eval(struct model_ws *ws, const struct spec_mapping *m, struct model_r
 		nest_clear(ws);
 		model_nest_walk(ws);
 		out->nest_walked = true;
+	} else if (ws->opt.check_fast_path) {
+		check_fast_path(ws);
 	}
 	model_collapse(ws, out);
 	if (model_sparse_hook(ws, out) < 0)

@@ -90,6 +90,28 @@ static size_t max_children(const struct spec_arch *a)
 }
 
 /*
+ * FIBERLOOP_NEST: "walk" always walks the nest (the reference), "check"
+ * runs the walk after the fast path and stops at a difference; unset or
+ * empty: the options as given.
+ */
+static int nest_env(struct model_options *o, struct strbuf *err)
+{
+	const char *v = getenv("FIBERLOOP_NEST");
+
+	if (!v || !*v)
+		return 0;
+	if (!strcmp(v, "walk")) {
+		o->no_fast_path = true;
+	} else if (!strcmp(v, "check")) {
+		o->check_fast_path = true;
+	} else {
+		strbuf_setf(err, "FIBERLOOP_NEST='%s': expected 'walk' or 'check'", v);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Prepare the cleared 'ws' for 's' and 'opt'. The scratch buffers it holds
  * (kept by model_ws_reuse(): child_key, child_flag and their capacity
  * max_children, the walk's state) are kept when big enough.
@@ -105,6 +127,8 @@ static int ws_prepare(struct model_ws *ws, const struct spec_set *s,
 	ws->n_levels = s->arch.n_levels;
 	ws->n_tensors = s->workload.n_tensors;
 	ws->n_dims = s->workload.n_dims;
+	if (nest_env(&ws->opt, err) < 0)
+		return -1;
 	ws->preset = choose_preset(&ws->opt, err);
 	if (ws->preset < 0) {
 		ws->sp = keep_sp;    /* freed with the workspace */
