@@ -63,9 +63,12 @@ build() {
 	make -j"$jobs"
 }
 
-# check: run the suite, showing the logs of failures.
+# check: run the suite, showing the logs of failures. The test programs' own code is compiled
+# at -O0 (make-time CFLAGS reach only what is not built yet: 'build' has made the library and
+# the program with the tree's flags): about 4x faster to compile than -O2, and a test program
+# spends its time in the library it tests, not in its own code.
 check() {
-	if ! make -j"$jobs" check; then
+	if ! make -j"$jobs" check CFLAGS="-g -O0"; then
 		for f in $(find . -name '*.log' ! -name test-suite.log); do
 			grep -q '^:test-result: \(FAIL\|ERROR\|XPASS\)' "${f%.log}.trs" 2>/dev/null && {
 				echo "==== $f"; tail -n 60 "$f"; }
@@ -91,7 +94,8 @@ test)
 	check
 	;;
 sanitize)
-	build _build-san --enable-sanitizers
+	# -O1, as AddressSanitizer's documentation advises: a fifth less to compile than -O2
+	build _build-san --enable-sanitizers CFLAGS="-g -O1"
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 check
 	;;
 valgrind)

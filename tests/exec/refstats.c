@@ -75,7 +75,9 @@ int refstats_load(struct refstats *rs, const char *path)
 		snprintf(rs->v[rs->n].level, sizeof(rs->v[0].level), "%s", level);
 		snprintf(rs->v[rs->n].tensor, sizeof(rs->v[0].tensor), "%s", tensor);
 		*colon = '\0';
-		snprintf(rs->v[rs->n].label, sizeof(rs->v[0].label), "%s", line);
+		/* a longer label is cut, as before: the precision says so to gcc -O1's check */
+		snprintf(rs->v[rs->n].label, sizeof(rs->v[0].label), "%.*s",
+			 (int)sizeof(rs->v[0].label) - 1, line);
 		snprintf(rs->v[rs->n].value, sizeof(rs->v[0].value), "%s", colon + 3);
 		trim(rs->v[rs->n].label);
 		trim(rs->v[rs->n].value);
