@@ -40,7 +40,7 @@ static const struct {
 	{ "HMC", 4.2 },        /* the CACTI plug-in, after doi:10.1145/3093336.3037702 */
 };
 
-static bool is_dram(const char *cls)
+bool energy_is_dram(const char *cls)
 {
 	return !strcmp(cls, "DRAM") || !strcmp(cls, "dram");
 }
@@ -70,7 +70,7 @@ static int dram_accuracy(struct ectx *c, const struct equery *q, struct strbuf *
 {
 	(void)c;
 	(void)why;
-	return is_dram(q->class_name) ? 80 : 0;
+	return energy_is_dram(q->class_name) ? 80 : 0;
 }
 
 static int dram_estimate(struct ectx *c, const struct equery *q, double *v, struct strbuf *why)

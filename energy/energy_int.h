@@ -131,6 +131,9 @@ int energy_price(struct ectx *c, const struct equery *q, double *value,
  */
 bool energy_primitive_known(const char *cls, size_t *n, const char *const **names);
 
+/* True for the DRAM classes: CACTI's DRAM model prices them by type alone, with no technology. */
+bool energy_is_dram(const char *cls);
+
 /* ----------------------------------------------------- expansion (expand.c) */
 
 /*

@@ -949,7 +949,9 @@ static int top_attrs(struct xcomp *x, size_t n_attrs, const struct spec_attr *at
 	if (rc < 0)
 		return -1;
 	propagate(x, &x->attrs, NULL);
-	if (!eattrs_get(&x->attrs, "technology")) {
+	/* Accelergy prices a DRAM without one (the Timeloop designs' DRAMs sit above the
+	 * container that sets it): only a component whose model needs it is refused */
+	if (!eattrs_get(&x->attrs, "technology") && !(!x->cls && energy_is_dram(x->class_name))) {
 		xerr(x, x->loc, "'%s' has no 'technology' to estimate its energy and area with: give "
 		     "one (e.g. technology: 45nm) in its attributes, a container's or 'variables', "
 		     "or run with --energy PRESET", x->name);

@@ -237,8 +237,11 @@ static const struct {
 	  "evaluate 'max(1, ceil(log2(deepth)))': name 'deepth' is not defined" },
 	{ "technology: \"45nm\"", "technology: \"3nm\"",
 	  "technology 3 nm is outside the 7-130 nm the library scales to" },
+	/* without a technology: the DRAM is priced (by type), the first class that needs one is not */
 	{ "technology: \"45nm\", ", "",
-	  "error: 'DRAM' has no 'technology' to estimate its energy and area with" },
+	  "error: 'RF' (class my_regfile) must specify attribute 'technology'" },
+	{ "technology: \"45nm\", ", "",
+	  "error: 'AG' has no 'technology' to estimate its energy and area with" },
 	{ "type: \"LPDDR4\"", "type: \"DDR9\"",
 	  "DRAM type 'DDR9' is not one CACTI's DRAM model knows" },
 	{ "{name: 'adders[1]', actions: [{name: add}]}", "{name: 'adder[1]', actions: [{name: add}]}",
@@ -269,6 +272,43 @@ static void test_errors(void)
 		diag_list_release(&dl);
 		free(text);
 	}
+}
+
+/*
+ * A DRAM above the container that sets the technology, as in the Timeloop
+ * example designs: CACTI's DRAM model prices it by its type; nothing is refused.
+ */
+static void test_dram_without_technology(void)
+{
+	struct diag_list dl = DIAG_LIST_INIT;
+	char *text = edit("  - !Component\n    name: RF\n",
+			  "  - !Container {name: chip, attributes: {technology: \"45nm\"}}\n"
+			  "  - !Component\n    name: RF\n");
+	char *no_global = NULL, *at;
+	struct spec_set *s = NULL;
+	struct energy_tables *t;
+	const struct energy_component *c;
+	size_t i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	at = strstr(text, "technology: \"45nm\", ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	no_global = strdup(text);
+	strcpy(no_global + (at - text), at + strlen("technology: \"45nm\", "));
+	t = estimate(no_global, &s, &dl);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	c = component(t, "DRAM");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	for (i = 0; i < c->n_actions && strcmp(c->actions[i].name, "read"); i++)
+		;
+	CU_ASSERT_FATAL(i < c->n_actions);
+	CU_ASSERT_DOUBLE_EQUAL(c->actions[i].energy_pj, 8.0 * 64, 1e-9);
+	CU_ASSERT_EQUAL(dl.n_errors, 0);
+	energy_tables_free(t);
+	spec_set_free(s);
+	diag_list_release(&dl);
+	free(no_global);
+	free(text);
 }
 
 /* The written ERT and ART read back as the user's tables give the same numbers. */
@@ -352,6 +392,7 @@ static void test_cache(void)
 static CU_TestInfo tests[] = {
 	{ "actions and areas by Accelergy's rules", test_values },
 	{ "located errors", test_errors },
+	{ "a DRAM needs no technology", test_dram_without_technology },
 	{ "ERT and ART written and read back", test_round_trip },
 	{ "the design key and the cache", test_cache },
 	CU_TEST_INFO_NULL,
