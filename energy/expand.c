@@ -21,7 +21,6 @@
  */
 #include "energy/energy_int.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -184,42 +183,6 @@ static int scope_lookup(void *ctx, const char *name, size_t len, struct spec_val
 	return 1;
 }
 
-/*
- * Most attribute texts are one name ("width", "technology"): the value the
- * evaluator would find for it, without parsing. False for anything else, a
- * Python keyword or a name the scope lacks (the evaluator then has its say).
- */
-static bool bare_name(const struct scope *sc, const char *text, struct spec_value *out)
-{
-	static const char *const keywords[] = { "and", "or", "not", "if", "else", "in", "is",
-						"lambda", "None", "True", "False" };
-	struct spec_value v;
-	size_t n, k;
-
-	if (!(isalpha((unsigned char)text[0]) || text[0] == '_'))
-		return false;
-	for (n = 1; isalnum((unsigned char)text[n]) || text[n] == '_'; n++)
-		;
-	if (text[n])
-		return false;
-	for (k = 0; k < ARRAY_SIZE(keywords); k++)
-		if (!strcmp(text, keywords[k]))
-			return false;
-	if (scope_lookup((void *)sc, text, n, &v) != 0)
-		return false;
-	/* as the evaluator hands values back: only the field of the value's kind, no NULL string */
-	memset(out, 0, sizeof(*out));
-	out->kind = v.kind;
-	switch (v.kind) {
-	case SPEC_VALUE_BOOL: out->b = v.b; break;
-	case SPEC_VALUE_INT: out->i = v.i; break;
-	case SPEC_VALUE_FLOAT: out->f = v.f; break;
-	case SPEC_VALUE_STR: out->s = v.s ? v.s : ""; break;
-	case SPEC_VALUE_NONE: break;
-	}
-	return true;
-}
-
 /* The location of byte 'offset' of value 'v' (its text starts after a quote if quoted). */
 static struct diag_loc value_loc(const struct spec_cc_value *v, size_t offset)
 {
@@ -249,8 +212,6 @@ static int eval(struct xcomp *x, const struct spec_cc_value *v, const struct sco
 		return -1;
 	}
 	if (spec_value_literal(v->text, false, out))
-		return 0;
-	if (bare_name(sc, v->text, out))
 		return 0;
 	if (spec_expr_eval(v->text, scope_lookup, (void *)sc, x->c->a, out, &err) == 0) {
 		if (!strings_allowed && out->kind == SPEC_VALUE_STR) {

@@ -1724,15 +1724,46 @@ static int eval_node(struct evaluator *ev, int n, struct expr_value *out)
 	BUG("expression node %d", (int)a->kind);
 }
 
+/*
+ * True when 'text' is one name and nothing else (no keyword, no word the
+ * tokenizer refuses): its value is the environment's, without parsing.
+ */
+static bool plain_name(const char *text, size_t *len)
+{
+	size_t n, k;
+
+	if (!(isalpha((unsigned char)text[0]) || text[0] == '_'))
+		return false;
+	for (n = 1; isalnum((unsigned char)text[n]) || text[n] == '_'; n++)
+		;
+	if (text[n])
+		return false;
+	for (k = 0; k < ARRAY_SIZE(keywords); k++)
+		if (keywords[k].word[0] == text[0] && !strcmp(text, keywords[k].word))
+			return false;
+	for (k = 0; k < ARRAY_SIZE(unsupported_words); k++)
+		if (unsupported_words[k][0] == text[0] && !strcmp(text, unsupported_words[k]))
+			return false;
+	*len = n;
+	return true;
+}
+
 int expr_eval(const char *text, const struct expr_env *env, struct expr_value *out,
 	      struct expr_error *err)
 {
 	struct parser p;
 	struct evaluator ev;
 	int root, rc;
+	size_t len;
 
-	memset(&p, 0, sizeof(p));
 	memset(err, 0, sizeof(*err));
+	/* most attribute texts are one name ("width"): eval_name's lookup, without the parse;
+	 * a name the environment lacks (a constant, an error) takes the whole way */
+	if (env->lookup && plain_name(text, &len) &&
+	    env->lookup(env->ctx, text, len, out, err) == 0)
+		return 0;
+	memset(err, 0, sizeof(*err));
+	memset(&p, 0, sizeof(p));
 	p.text = text;
 	p.env = env;
 	p.err = err;
