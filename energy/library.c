@@ -118,14 +118,13 @@ static int scale_rule(const char *param, double v0, double v1, enum target targe
 		      struct strbuf *why)
 {
 	if (v0 == 0) {
-		if (why)
-			strbuf_addf(why, "cannot scale '%s' from 0", param);
+		strbuf_addf(why, "cannot scale '%s' from 0", param);
 		return -1;
 	}
 	if (!strcasecmp(param, "technology")) {
 		bool ok = target == T_AREA ? energy_tech_area_scale(v0, v1, s)
 					   : energy_tech_energy_scale(v0, v1, 0, s);
-		if (!ok && why)
+		if (!ok)
 			strbuf_addf(why, "technology %g nm is outside the 7-130 nm the library "
 				    "scales to", v1);
 		return ok ? 0 : -1;
@@ -157,8 +156,7 @@ static int scale_rule(const char *param, double v0, double v1, enum target targe
 		if (!strcasecmp(param, "voltage"))
 			return *s = (v1 / v0) * (v1 / v0), 0;
 	}
-	if (why)
-		strbuf_addf(why, "the library cannot scale '%s'", param);
+	strbuf_addf(why, "the library cannot scale '%s'", param);
 	return -1;
 }
 
@@ -236,7 +234,7 @@ static int match(struct ectx *c, const struct lib_entry *e, const struct eattrs 
 		const char *ev, *av;
 		int col = column_of(e, a->key);
 		double from, to, s;
-		bool taken = false;
+		bool taken = false, from_ok, to_ok;
 		for (k = 0; k < n_used; k++)
 			taken = taken || used[k] == col;
 		if (col < 0 || taken)
@@ -247,23 +245,24 @@ static int match(struct ectx *c, const struct lib_entry *e, const struct eattrs 
 			(*n_match)++;
 			continue;
 		}
+		from_ok = lib_float(ev, &from);
 		if (attr_number(&a->v, &to)) {
 			/* as the text compare below, without writing the number as text */
-			if (lib_float(ev, &from) && from == to) {
+			if (from_ok && from == to) {
 				(*n_match)++;
 				continue;
 			}
 			av = NULL;
+			to_ok = true;
 		} else {
 			av = eattrs_value_text(c, &a->v);
 			if (!strcasecmp(ev, av)) {
 				(*n_match)++;
 				continue;
 			}
+			to_ok = lib_float(av, &to);
 		}
-		if (!lib_float(ev, &from) || (av && !lib_float(av, &to))) {
-			if (!why)
-				return -1;
+		if (!from_ok || !to_ok) {
 			if (!av)
 				av = eattrs_value_text(c, &a->v);
 			strbuf_addf(why, "'%s' is '%s', not a number the library can scale", a->key,
@@ -290,19 +289,15 @@ static bool lib_knows(const char *cls)
 	return false;
 }
 
-/*
- * The best entry of the query's class for it: its value and 0, or -1 ('why'
- * told why when not NULL; *any set when the class has the action at all).
- */
-static int best_entry(struct ectx *c, const struct equery *q, double *value, bool *any,
-		      struct strbuf *why)
+/* The best entry's value for the query: 0, or -1 with 'why'. */
+static int lookup(struct ectx *c, const struct equery *q, double *value, struct strbuf *why)
 {
 	enum target target = !q->action ? T_AREA : !strcasecmp(q->action, "leak") ? T_LEAK
 										 : T_ENERGY;
 	int best_matches = -1;
 	size_t i;
+	bool any = false;
 
-	*any = false;
 	for (i = 0; i < ARRAY_SIZE(entries); i++) {
 		const struct lib_entry *e = &entries[i];
 		double s;
@@ -310,7 +305,7 @@ static int best_entry(struct ectx *c, const struct equery *q, double *value, boo
 		if (strcasecmp(e->name, q->class_name) ||
 		    (q->action && !in_bar_list(e->actions, q->action)))
 			continue;
-		*any = true;
+		any = true;
 		if (match(c, e, q->attrs, target, &s, &n, why) < 0)
 			continue;
 		if (n > best_matches) {
@@ -318,26 +313,11 @@ static int best_entry(struct ectx *c, const struct equery *q, double *value, boo
 			*value = (q->action ? e->energy_pj : e->area_um2) * s;
 		}
 	}
-	return best_matches >= 0 ? 0 : -1;
-}
-
-/*
- * The best entry's value for the query: 0, or -1 with 'why'. The reasons are
- * written only when no entry fits (a second pass): most queries are matched
- * or are of another estimator's class.
- */
-static int lookup(struct ectx *c, const struct equery *q, double *value, struct strbuf *why)
-{
-	bool any;
-
-	if (best_entry(c, q, value, &any, NULL) == 0)
+	if (best_matches >= 0)
 		return 0;
-	if (!any) {
+	if (!any)
 		strbuf_addf(why, "the library has no '%s'%s%s", q->class_name,
 			    q->action ? " action " : "", q->action ? q->action : "");
-		return -1;
-	}
-	best_entry(c, q, value, &any, why);
 	return -1;
 }
 
