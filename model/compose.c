@@ -49,6 +49,25 @@ const struct compose_gpu compose_gpu_a100 = {
 	.dram_bytes = 1555e9 / 1410e6, .clock_mhz = 1410, .warp_features = 64, .word_bytes = 4,
 };
 
+/*
+ * NVIDIA H100 SXM5 (examples/h100/README.md, docs/composable.md): 132 SMs at
+ * 1830 MHz (the boost clock of the datasheet's dense fp16 rate, as
+ * examples/h100/arch.yaml); 128 FP32 cores per SM in 4 sub-partitions of 32
+ * (H100 whitepaper), so a warp alone runs 32 FMAs a clock; L2 5120 bytes a
+ * clock (PMC10448217 Table 3) and 50 MB (whitepaper); HBM3 3.35 TB/s
+ * (datasheet); SparseTIR's 64 features a warp; 4-byte values and indices.
+ */
+const struct compose_gpu compose_gpu_h100 = {
+	.name = "h100", .sms = 132, .fma_per_sm = 128, .fma_per_warp = 32, .l2_bytes = 5120,
+	.l2_capacity = 50.0 * 1024 * 1024,
+	.dram_bytes = 3.35e12 / 1830e6, .clock_mhz = 1830, .warp_features = 64, .word_bytes = 4,
+};
+
+const struct compose_gpu *compose_gpu_of(enum compose_gpu_kind g)
+{
+	return g == COMPOSE_GPU_H100 ? &compose_gpu_h100 : &compose_gpu_a100;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

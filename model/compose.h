@@ -33,7 +33,10 @@ struct compose_gpu {
 	double word_bytes;
 };
 
-extern const struct compose_gpu compose_gpu_a100;
+extern const struct compose_gpu compose_gpu_a100, compose_gpu_h100;
+
+/* The constants of the GPU a composable file names. */
+const struct compose_gpu *compose_gpu_of(enum compose_gpu_kind g);
 
 /* A matrix as rows (the model's view of it, built once). */
 struct compose_matrix {

@@ -4,6 +4,7 @@
  *   composable:
  *     matrix: A.mtx          # relative to the file
  *     op: spmm               # or sddmm (C = A * (X Y^T) at A's non-zeros)
+ *     gpu: a100              # or h100: the GPU the cycles are for
  *     features: 64           # n, the columns of B and C (SDDMM: of X and Y)
  *     parts:                 # by hand ...
  *       - {name: blocks, format: bsr, block: 4, min_fill: 8}
@@ -25,8 +26,9 @@
 #include "util/xalloc.h"
 
 static const char *const top_keys[] = { "composable" };
-static const char *const compose_keys[] = { "matrix", "op", "features", "parts", "hyb" };
+static const char *const compose_keys[] = { "matrix", "op", "gpu", "features", "parts", "hyb" };
 static const char *const op_names[] = { "spmm", "sddmm" };
+static const char *const gpu_names[COMPOSE_N_GPUS] = { "a100", "h100" };
 static const char *const part_keys[] = { "name", "format", "columns", "min_length", "max_length",
 					 "width", "split", "block", "min_fill" };
 static const char *const hyb_keys[] = { "column_parts", "buckets", "remainder", "block",
@@ -67,6 +69,11 @@ const char *compose_format_name(enum compose_format f)
 const char *compose_op_name(enum compose_op op)
 {
 	return op_names[op];
+}
+
+const char *compose_gpu_name(enum compose_gpu_kind g)
+{
+	return gpu_names[g];
 }
 
 size_t compose_hyb_count(unsigned c, unsigned k, bool remainder_csr, uint64_t block)
@@ -499,6 +506,16 @@ static struct spec_compose *load_root(struct spec_compose *c, struct ysrc_node *
 					   ARRAY_SIZE(op_names))) < 0)
 			return NULL;
 		c->op = (enum compose_op)o;
+	}
+	c->gpu = COMPOSE_GPU_A100;
+	if ((v = ld_get(top, "gpu"))) {
+		struct kpath gp = KP_KEY(&kp, "gpu");
+		int g;
+		if (ld_want_scalar(&cl.ld, v, &gp) < 0 ||
+		    (g = ld_lookup_keyword(&cl.ld, v, &gp, "GPU", v->str, gpu_names,
+					   ARRAY_SIZE(gpu_names))) < 0)
+			return NULL;
+		c->gpu = (enum compose_gpu_kind)g;
 	}
 	c->features = 1;
 	if ((v = ld_get(top, "features"))) {

@@ -35,6 +35,10 @@ enum compose_format { COMPOSE_CSR, COMPOSE_COO, COMPOSE_ELL, COMPOSE_BSR };
  */
 enum compose_op { COMPOSE_SPMM, COMPOSE_SDDMM };
 
+/* The GPU the cycles are computed for ('gpu', default a100; model/compose.c has the constants). */
+enum compose_gpu_kind { COMPOSE_GPU_A100, COMPOSE_GPU_H100 };
+#define COMPOSE_N_GPUS 2
+
 #define COMPOSE_NO_MAX UINT64_MAX     /* max_length: no upper bound */
 
 struct compose_part {
@@ -55,6 +59,7 @@ struct spec_compose {
 	const char *path;
 	const struct spec_matrix *matrix;
 	enum compose_op op;            /* 'op' (default spmm) */
+	enum compose_gpu_kind gpu;     /* 'gpu' (default a100) */
 	uint64_t features;             /* n: B's and C's columns (SDDMM: X's and Y's) */
 	size_t n_parts;
 	struct compose_part *parts;
@@ -120,5 +125,6 @@ int compose_check_cover(const struct compose_part *parts, size_t n, uint64_t n_c
 
 const char *compose_format_name(enum compose_format f);
 const char *compose_op_name(enum compose_op op);
+const char *compose_gpu_name(enum compose_gpu_kind g);
 
 #endif

@@ -409,6 +409,8 @@ static const struct bad_case bad[] = {
 	  "    - {format: csr, columns: [0, 9]}\n",
 	  "expected an integer in [1, 8]", 3, 34 },	{ "composable:\n  op: sddm\n  parts:\n    - {format: csr}\n",
 	  "did you mean 'sddmm'?", 2, 7 },
+	{ "composable:\n  gpu: h10\n  parts:\n    - {format: csr}\n",
+	  "did you mean 'h100'?", 2, 8 },
 };
 
 static void test_bad(void)
@@ -473,6 +475,35 @@ static void test_good(void)
 	mat_free(&x);
 }
 
+/* The H100's constants: 132 SMs x 128 FP32 FMAs a clock, a warp 32 a clock, 50 MB of L2. */
+static void test_gpu(void)
+{
+	static const char y[] = "composable:\n  gpu: h100\n  op: sddmm\n  features: 8\n"
+				"  parts:\n    - {format: csr}\n";
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct mat x;
+	struct spec_compose *c;
+	struct compose_counts cnt[1];
+	struct compose_time ta, th;
+
+	mat_gen(&x, 40, 30, 3, 1, 11);
+	c = spec_compose_parse("gpu.yaml", y, strlen(y), &x.m, &dl);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->gpu, COMPOSE_GPU_H100);
+	CU_ASSERT_PTR_EQUAL(compose_gpu_of(c->gpu), &compose_gpu_h100);
+	CU_ASSERT_PTR_EQUAL(compose_gpu_of(COMPOSE_GPU_A100), &compose_gpu_a100);
+	compare_op(c->matrix, c->parts, c->n_parts, c->op, c->features, cnt, "gpu");
+	compose_model_time(compose_gpu_of(c->gpu), c->parts, cnt, 1, c->op, 40, 30, 8, &th);
+	compose_model_time(&compose_gpu_a100, c->parts, cnt, 1, c->op, 40, 30, 8, &ta);
+	CU_ASSERT_DOUBLE_EQUAL(th.compute, (double)cnt[0].macs / (132.0 * 128.0), 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(ta.compute, (double)cnt[0].macs / (108.0 * 64.0), 1e-12);
+	/* the longest row's 8 features at one warp's rate: 32 a clock on the H100, 16 on the A100 */
+	CU_ASSERT_DOUBLE_EQUAL(th.unit * 2, ta.unit, 1e-12);
+	spec_compose_free(c);
+	diag_list_release(&dl);
+	mat_free(&x);
+}
+
 /* ------------------------------------------------------------- search */
 
 static void test_search(void)
@@ -505,6 +536,7 @@ static CU_TestInfo tests[] = {
 	{ "hand-given parts", test_parts },
 	{ "located errors", test_bad },
 	{ "a good file", test_good },
+	{ "the GPU a file names", test_gpu },
 	{ "search", test_search },
 	CU_TEST_INFO_NULL,
 };
