@@ -30,9 +30,9 @@ static const char *const compose_keys[] = { "matrix", "op", "gpu", "features", "
 static const char *const op_names[] = { "spmm", "sddmm" };
 static const char *const gpu_names[COMPOSE_N_GPUS] = { "a100", "h100" };
 static const char *const part_keys[] = { "name", "format", "columns", "min_length", "max_length",
-					 "width", "split", "block", "min_fill" };
+					 "width", "split", "block", "min_fill", "warp_features" };
 static const char *const hyb_keys[] = { "column_parts", "buckets", "remainder", "block",
-					"min_fill" };
+					"min_fill", "warp_features" };
 static const char *const format_names[] = { "csr", "coo", "ell", "bsr" };
 static const char *const remainder_names[] = { "split", "csr" };
 
@@ -311,6 +311,11 @@ static int read_part(struct compose_ld *cl, const struct ysrc_node *n, const str
 	}
 	if (!q->name)
 		q->name = format_names[q->format];
+	if ((v = ld_get(n, "warp_features"))) {
+		struct kpath wp = KP_KEY(p, "warp_features");
+		if (ld_uint(ld, v, &wp, 1, 1u << 20, &q->warp_features) < 0)
+			return -1;
+	}
 	if (q->format == COMPOSE_BSR) {
 		static const char *const not_bsr[] = { "columns", "min_length", "max_length", "width",
 						       "split" };
@@ -387,7 +392,7 @@ static void read_hyb(struct compose_ld *cl, const struct ysrc_node *n, const str
 	struct ld *ld = &cl->ld;
 	struct spec_compose *c = cl->c;
 	const struct ysrc_node *v;
-	uint64_t cp = 1, k = 0, block = 0, fill = 0;
+	uint64_t cp = 1, k = 0, block = 0, fill = 0, wf = 0;
 	bool rcsr = false;
 	size_t i, m;
 
@@ -428,6 +433,11 @@ static void read_hyb(struct compose_ld *cl, const struct ysrc_node *n, const str
 		if (ld_uint(ld, v, &q, 1, block * block, &fill) < 0)
 			return;
 	}
+	if ((v = ld_get(n, "warp_features"))) {
+		struct kpath q = KP_KEY(p, "warp_features");
+		if (ld_uint(ld, v, &q, 1, 1u << 20, &wf) < 0)
+			return;
+	}
 	if (compose_hyb_count((unsigned)cp, (unsigned)k, rcsr, block) > COMPOSE_MAX_PARTS) {
 		ld_error(ld, n, p, "hyb(%llu, %llu) makes more than %u parts",
 			 (unsigned long long)cp, (unsigned long long)k, COMPOSE_MAX_PARTS);
@@ -438,6 +448,7 @@ static void read_hyb(struct compose_ld *cl, const struct ysrc_node *n, const str
 	m = compose_hyb_parts(n_cols, (unsigned)cp, (unsigned)k, rcsr, block, fill, c->parts);
 	for (i = 0; i < m; i++) {
 		c->parts[i].loc = n->loc;
+		c->parts[i].warp_features = wf;
 		c->parts[i].path = arena_printf(&c->arena, "composable.hyb (part %zu, %s)", i,
 						c->parts[i].name);
 	}

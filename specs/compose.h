@@ -40,6 +40,8 @@ enum compose_gpu_kind { COMPOSE_GPU_A100, COMPOSE_GPU_H100 };
 #define COMPOSE_N_GPUS 2
 
 #define COMPOSE_NO_MAX UINT64_MAX     /* max_length: no upper bound */
+/* Features a warp computes by default: SparseTIR's hyb SpMM schedule (32 threads x 2). */
+#define COMPOSE_WARP_FEATURES 64u
 
 struct compose_part {
 	const char *name;
@@ -50,6 +52,8 @@ struct compose_part {
 	bool split;                    /* ELL: longer rows cut into rows of 'width' */
 	uint64_t block;                /* BSR: block edge b */
 	uint64_t min_fill;             /* BSR: blocks with at least this many non-zeros */
+	uint64_t warp_features;        /* the features one warp computes of a unit (its
+					* schedule); 0: COMPOSE_WARP_FEATURES */
 	struct diag_loc loc;
 	const char *path;              /* key path for messages ("composable.parts[2]") */
 };
