@@ -11,12 +11,7 @@
 /* The level whose instances run in waves (concurrent_instances), or -1. */
 static int wave_level(const struct model_ws *ws)
 {
-	unsigned l;
-
-	for (l = 0; l < ws->n_levels; l++)
-		if (ws->s->arch.levels[l].concurrent_instances)
-			return (int)l;
-	return -1;
+	return ws->wave_first;
 }
 
 /*

@@ -149,6 +149,9 @@ struct model_ws {
 	struct poly_bridge *poly;     /* exact footprints, or NULL */
 	struct sparse_ws *sp;         /* the sparse analysis, or NULL (model/sparse_int.h) */
 	double count_factor;          /* model_count_range_factor() */
+	/* the design's shape, checked once rather than every evaluation */
+	int wave_first, wave_last;    /* first and last level with concurrent_instances, or -1 */
+	bool any_warps;               /* some level has warp_registers */
 
 	/* per mapping */
 	const struct spec_mapping *m;

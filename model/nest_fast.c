@@ -569,7 +569,7 @@ static void gain_compute(struct link_ctx *c, const int64_t *t, struct link_gain 
 	struct nest_tile plain;
 	uint64_t id, n = c->n_children, H = c->H;
 
-	memcpy(out->t, t, sizeof(out->t));
+	memcpy(out->t, t, n_ranks * sizeof(*t));
 	out->covered = 0;
 	out->linked.n_rec = 0;
 	out->linked.link_transfers = 0;
@@ -608,10 +608,11 @@ static void gain_compute(struct link_ctx *c, const int64_t *t, struct link_gain 
 
 static const struct link_gain *gain_of(struct link_ctx *c, const int64_t *t)
 {
-	unsigned i;
+	unsigned n_ranks = c->ws->proj[c->pv].n_ranks, i;
 
+	/* only the tensor's ranks of a translation are set */
 	for (i = 0; i < c->n_cache; i++)
-		if (!memcmp(c->cache[i].t, t, sizeof(c->cache[i].t)))
+		if (!memcmp(c->cache[i].t, t, n_ranks * sizeof(*t)))
 			return &c->cache[i];
 	if (c->n_cache == LINK_CACHE) {
 		gain_compute(c, t, &c->scratch);
@@ -816,7 +817,11 @@ static int fast_level(struct model_ws *ws, unsigned l, const struct above *ab,
 	return 0;
 }
 
-/* Tile sizes (and hull extents) at every boundary and master. */
+/*
+ * Tile sizes (and hull extents) at every boundary and master. A master
+ * whose box is its boundary's (no temporal loop of more than one iteration
+ * between them) has the boundary's tile: counted once.
+ */
 static void fast_sizes(struct model_ws *ws)
 {
 	static const int64_t zero_lo[SPEC_MAX_DIMS];
@@ -826,6 +831,8 @@ static void fast_sizes(struct model_ws *ws)
 	for (l = 0; l < ws->n_levels; l++) {
 		const struct mlevel *lv = &ws->lv[l];
 		const uint64_t *bext = ws->loops[lv->boundary].extent;
+		const uint64_t *sext = ws->loops[lv->in].extent;
+		bool same = lv->has_master && !memcmp(sext, bext, ws->n_dims * sizeof(*bext));
 		for (pv = 0; pv < ws->n_tensors; pv++) {
 			struct nest_tile *t = &ws->nest.t[l][pv];
 			const struct proj *p = &ws->proj[pv];
@@ -834,10 +841,12 @@ static void fast_sizes(struct model_ws *ws)
 				t->size = model_fp_size(ws, pv, zero_lo, bext);
 			if (!lv->has_master)
 				t->spatial_size = 0;
+			else if (same)
+				t->spatial_size = t->size;
 			else if (ws->poly)
-				t->spatial_size = model_fp_size(ws, pv, zero_lo, ws->loops[lv->in].extent);
+				t->spatial_size = model_fp_size(ws, pv, zero_lo, sext);
 			else
-				t->spatial_size = model_proj_extents(p, ws->loops[lv->in].extent, ext);
+				t->spatial_size = model_proj_extents(p, sext, ext);
 		}
 	}
 }
