@@ -312,7 +312,8 @@ static void level_bandwidth(struct model_ws *ws, unsigned l, struct model_result
 	if (lvl->has_shared_bw && lvl->shared_bw_words_per_cycle < sr + sw)
 		slow = fmin(slow, lvl->shared_bw_words_per_cycle / (sr + sw));
 	ml->slowdown = slow;
-	c = slow > 0 ? ceil((double)cc / slow) : (double)cc;
+	/* unthrottled (slow 1): ceil() of a whole number is that number */
+	c = slow > 0 && slow != 1.0 ? ceil((double)cc / slow) : (double)cc;
 	lat = latency_bound(ws, l, out);
 	if ((double)lat > c)
 		c = (double)lat;

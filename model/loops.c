@@ -125,8 +125,9 @@ static void prepare_levels(struct model_ws *ws)
 		lv->first = l == 0 ? 0 : ws->m->boundary[l - 1] + 1;
 		lv->boundary = ws->m->boundary[l];
 		lv->in = lv->first;
-		lv->has_master = false;
+		lv->has_master = lv->grows = false;
 		for (L = lv->first; L <= lv->boundary; L++) {
+			lv->grows |= ws->loops[L].end > 1;
 			if (ws->loops[L].is_master) {
 				lv->in = L;
 				lv->has_master = true;

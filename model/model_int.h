@@ -77,6 +77,8 @@ struct mlevel {
 	unsigned boundary;            /* outermost loop of the block */
 	unsigned in;                  /* innermost valid loop (master or first) */
 	bool has_master;
+	bool grows;                   /* some loop of the block has more than one iteration
+					 (else its boundary's box is the level below's) */
 	uint64_t max_x, max_y;        /* spatial expansion above the block */
 };
 

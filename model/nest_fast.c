@@ -324,13 +324,14 @@ static bool within_reach(const struct proj_u *d, const int64_t *reach, unsigned 
 	unsigned j, r;
 
 	for (j = 0; j < d->m; j++) {
-		bool zero = true, near = true;
-		for (r = 0; r < n_ranks; r++) {
+		bool zero = true;
+		for (r = 0; r < n_ranks; r++) {   /* most translations are out of reach at once */
 			int64_t v = d->pu[j][r] < 0 ? -d->pu[j][r] : d->pu[j][r];
+			if (v > reach[r])
+				break;
 			zero &= v == 0;
-			near &= v <= reach[r];
 		}
-		if (!zero && near)
+		if (r == n_ranks && !zero)
 			return true;
 	}
 	return false;
@@ -841,9 +842,13 @@ static int fast_level(struct model_ws *ws, unsigned l, const struct above *ab,
 }
 
 /*
- * Tile sizes (and hull extents) at every boundary and master. A master
- * whose box is its boundary's (no temporal loop of more than one iteration
- * between them) has the boundary's tile: counted once.
+ * Tile sizes (and hull extents) at every boundary and master, the tiles'
+ * records and link transfers cleared (the pipeline does not clear the nest
+ * before the fast path). A boundary
+ * whose block has no loop of more than one iteration has the box, and so
+ * the tiles, of the boundary below; a master whose box is its boundary's
+ * (no temporal loop of more than one iteration between them) has the
+ * boundary's tile: each counted once.
  */
 static void fast_sizes(struct model_ws *ws)
 {
@@ -859,9 +864,17 @@ static void fast_sizes(struct model_ws *ws)
 		for (pv = 0; pv < ws->n_tensors; pv++) {
 			struct nest_tile *t = &ws->nest.t[l][pv];
 			const struct proj *p = &ws->proj[pv];
-			t->size = model_proj_extents(p, bext, ws->tile_ext[l][pv]);
-			if (ws->poly)
-				t->size = model_fp_size(ws, pv, zero_lo, bext);
+			t->n_rec = 0;
+			t->link_transfers = 0;
+			if (l > 0 && !lv->grows) {   /* the level below's box */
+				t->size = ws->nest.t[l - 1][pv].size;
+				memcpy(ws->tile_ext[l][pv], ws->tile_ext[l - 1][pv],
+				       sizeof(ws->tile_ext[l][pv]));
+			} else {
+				t->size = model_proj_extents(p, bext, ws->tile_ext[l][pv]);
+				if (ws->poly)
+					t->size = model_fp_size(ws, pv, zero_lo, bext);
+			}
 			if (!lv->has_master)
 				t->spatial_size = 0;
 			else if (same)
