@@ -91,15 +91,17 @@ static void load(struct model_ws *ws, unsigned pv, const struct col_levels *cl, 
 	for (l = 0; l < ws->n_levels; l++) {
 		const struct nest_tile *nt = &ws->nest.t[l][pv];
 		struct coll_tile *ct = &ws->coll[l][pv];
+		double content = 0;   /* total(ct), summed in the same order */
 		ct->n_rec = nt->n_rec;
 		for (i = 0; i < nt->n_rec; i++) {
 			ct->m[i] = (double)nt->rec[i].m;
 			ct->scatter[i] = (double)nt->rec[i].scatter;
 			ct->acc[i] = (double)nt->rec[i].accesses;
+			content += ct->acc[i];
 		}
 		c->rec[l] = ct;
 		c->size[l] = nt->size;
-		c->content[l] = total(ct);
+		c->content[l] = content;
 		c->link[l] = (double)nt->link_transfers;
 		c->peer[l] = 0;
 		c->share[l] = 0;

@@ -9,7 +9,11 @@
 
 #include "util/xalloc.h"
 
-/* Strides and molds: walk inner to outer keeping a running extent per dim. */
+/*
+ * Strides and molds: walk inner to outer keeping a running extent per dim.
+ * The extents on the last iteration (extent_res) are set for an imperfect
+ * mapping only (a perfect one's are its extents).
+ */
 static void prepare_molds(struct model_ws *ws)
 {
 	uint64_t scale[SPEC_MAX_DIMS], scale_res[SPEC_MAX_DIMS];
@@ -26,10 +30,9 @@ static void prepare_molds(struct model_ws *ws)
 		scale[lp->dim] *= lp->end;
 		if (lp->residual != lp->end)
 			imperfect_seen[lp->dim] = true;
-		for (d = 0; d < ws->n_dims; d++) {
-			lp->extent[d] = scale[d];
-			lp->extent_res[d] = scale_res[d];
-		}
+		memcpy(lp->extent, scale, ws->n_dims * sizeof(*scale));
+		if (ws->m->is_imperfect)   /* only the walk of an imperfect mapping reads them */
+			memcpy(lp->extent_res, scale_res, ws->n_dims * sizeof(*scale_res));
 	}
 }
 
