@@ -117,46 +117,48 @@ static void prepare_masters(struct model_ws *ws)
 	}
 }
 
-/* Block limits, innermost valid loop and spatial expansion of each level. */
+/* The spatial ends of one loop, folded into the expansion (x, y). */
+static void fold_spatial(const struct mloop *lp, uint64_t *x, uint64_t *y)
+{
+	if (lp->is_spatial && lp->is_x)
+		*x *= lp->end;
+	else if (lp->is_spatial)
+		*y *= lp->end;
+}
+
+/*
+ * Block limits, innermost valid loop and spatial expansion of each level:
+ * one pass from the outermost loop, the levels outer to inner (a level's
+ * expansion is the spatial ends above its block; its 'in' is its block's
+ * outermost master).
+ */
 static void prepare_levels(struct model_ws *ws)
 {
 	uint64_t x = 1, y = 1;
-	unsigned l, L;
+	unsigned l, L = ws->n_loops;
 
-	for (l = 0; l < ws->n_levels; l++) {
+	for (l = ws->n_levels; l-- > 0;) {
 		struct mlevel *lv = &ws->lv[l];
 		lv->first = l == 0 ? 0 : ws->m->boundary[l - 1] + 1;
 		lv->boundary = ws->m->boundary[l];
+		for (; L > lv->boundary + 1; L--)
+			fold_spatial(&ws->loops[L - 1], &x, &y);
+		lv->max_x = x;
+		lv->max_y = y;
 		lv->in = lv->first;
 		lv->has_master = lv->grows = false;
-		for (L = lv->first; L <= lv->boundary; L++) {
-			lv->grows |= ws->loops[L].end > 1;
-			if (ws->loops[L].is_master) {
-				lv->in = L;
+		for (; L > lv->first; L--) {
+			const struct mloop *lp = &ws->loops[L - 1];
+			lv->grows |= lp->end > 1;
+			if (lp->is_master && !lv->has_master) {
+				lv->in = L - 1;
 				lv->has_master = true;
 			}
+			fold_spatial(lp, &x, &y);
 		}
 	}
-	/* the spatial ends above each level's block: one pass from the outermost loop */
-	L = ws->n_loops;
-	for (l = ws->n_levels; l-- > 0;) {
-		for (; L > ws->lv[l].boundary + 1; L--) {
-			const struct mloop *lp = &ws->loops[L - 1];
-			if (lp->is_spatial && lp->is_x)
-				x *= lp->end;
-			else if (lp->is_spatial)
-				y *= lp->end;
-		}
-		ws->lv[l].max_x = x;
-		ws->lv[l].max_y = y;
-	}
-	for (; L > 0; L--) {
-		const struct mloop *lp = &ws->loops[L - 1];
-		if (lp->is_spatial && lp->is_x)
-			x *= lp->end;
-		else if (lp->is_spatial)
-			y *= lp->end;
-	}
+	for (; L > 0; L--)
+		fold_spatial(&ws->loops[L - 1], &x, &y);
 	ws->compute_max_x = x;
 	ws->compute_max_y = y;
 }
