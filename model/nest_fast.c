@@ -45,6 +45,7 @@ struct above {
 /* The translations u_j seen by one boundary, projected on one tensor. */
 struct proj_u {
 	unsigned m;
+	unsigned first;               /* boundary_sum(): rows [0, first) are zero */
 	int64_t pu[FAST_MAX_LOOPS][SPEC_MAX_TENSOR_RANKS];
 	uint64_t overlap;             /* boundary_sum's overlap delta (a moving tensor) */
 };
@@ -224,7 +225,7 @@ static uint64_t boundary_sum(struct model_ws *ws, unsigned pv, unsigned l,
 	unsigned j, t, z;
 
 	if (pu)
-		pu->m = ab->n - o;
+		pu->m = pu->first = ab->n - o;
 	if (ws->m->levels[l].no_temporal_reuse_mask & (1u << pv))
 		return full * ab->leaves[o];
 	for (z = o; z < ab->n && !p->dims[ab->dim[z]].n; z++)
@@ -233,6 +234,8 @@ static uint64_t boundary_sum(struct model_ws *ws, unsigned pv, unsigned l,
 	if (z == ab->n)
 		return sum;
 	ustate_start(&us, &p->dims[ab->dim[z]], ab->stride[z]);
+	if (pu)
+		pu->first = z - o;
 	if (pu)
 		memcpy(pu->pu[z - o], us.pz, sizeof(us.pz));
 	overlap = overlap_delta(ws, pv, l, ab, o, z, &us);
@@ -323,7 +326,7 @@ static bool within_reach(const struct proj_u *d, const int64_t *reach, unsigned 
 {
 	unsigned j, r;
 
-	for (j = 0; j < d->m; j++) {
+	for (j = d->first; j < d->m; j++) {
 		bool zero = true;
 		for (r = 0; r < n_ranks; r++) {   /* most translations are out of reach at once */
 			int64_t v = d->pu[j][r] < 0 ? -d->pu[j][r] : d->pu[j][r];
@@ -342,7 +345,7 @@ static bool matches_offset(const struct proj_u *d, const int64_t *off, unsigned 
 {
 	unsigned j, r;
 
-	for (j = 0; j < d->m; j++) {
+	for (j = d->first; j < d->m; j++) {
 		bool eq = true, neg = true, zero = true;
 		for (r = 0; r < n_ranks; r++) {
 			eq &= d->pu[j][r] == off[r];
@@ -463,6 +466,7 @@ static uint64_t point_translations(const struct model_ws *ws, unsigned pv,
 	unsigned j, r;
 
 	d->m = ab->n - o;
+	d->first = 0;
 	for (j = o; j < ab->n; j++) {
 		bool zero = true;
 		for (r = 0; r < p->n_ranks; r++) {
