@@ -204,8 +204,10 @@ static void tile_bandwidth(const struct spec_level *lvl, unsigned pv, struct mod
 	} else {
 		t->fmt_read_ratio = t->fmt_write_ratio = t->fmt_shared_ratio = 0;
 	}
-	r = ceil(r / scale);
-	w = ceil(w / scale);
+	if (scale != 1.0) {   /* r and w are whole numbers: ceil() would keep them */
+		r = ceil(r / scale);
+		w = ceil(w / scale);
+	}
 	t->bw_consumption_scale = lvl->bw_consumption_scale[pv] > 0 ?
 				  lvl->bw_consumption_scale[pv] : 1.0;
 	*rd = compute_cycles ? r / (double)compute_cycles * t->bw_consumption_scale : 0;

@@ -146,14 +146,15 @@ static void prepare_levels(struct model_ws *ws)
 		lv->max_x = x;
 		lv->max_y = y;
 		lv->in = lv->first;
-		lv->has_master = lv->grows = false;
+		lv->has_master = lv->grows = lv->master_box = false;
 		for (; L > lv->first; L--) {
 			const struct mloop *lp = &ws->loops[L - 1];
-			lv->grows |= lp->end > 1;
 			if (lp->is_master && !lv->has_master) {
 				lv->in = L - 1;
 				lv->has_master = true;
+				lv->master_box = !lv->grows;
 			}
+			lv->grows |= lp->end > 1;
 			fold_spatial(lp, &x, &y);
 		}
 	}

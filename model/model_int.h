@@ -79,6 +79,9 @@ struct mlevel {
 	bool has_master;
 	bool grows;                   /* some loop of the block has more than one iteration
 					 (else its boundary's box is the level below's) */
+	bool master_box;              /* has_master and no loop above the master in the
+					 block has more than one iteration: the master's
+					 box is the boundary's */
 	uint64_t max_x, max_y;        /* spatial expansion above the block */
 };
 

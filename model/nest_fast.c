@@ -864,7 +864,7 @@ static void fast_sizes(struct model_ws *ws)
 		const struct mlevel *lv = &ws->lv[l];
 		const uint64_t *bext = ws->loops[lv->boundary].extent;
 		const uint64_t *sext = ws->loops[lv->in].extent;
-		bool same = lv->has_master && !memcmp(sext, bext, ws->n_dims * sizeof(*bext));
+		bool same = lv->master_box;
 		for (pv = 0; pv < ws->n_tensors; pv++) {
 			struct nest_tile *t = &ws->nest.t[l][pv];
 			const struct proj *p = &ws->proj[pv];

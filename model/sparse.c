@@ -34,10 +34,11 @@ static void sparse_dense_defaults(struct model_ws *ws, struct model_result *out)
 			struct model_tile *t = &out->tiles[l][pv];
 			t->density_name = name[pv];
 			t->vector_ratio = 1.0;
-			t->has_metadata = t->is_compressed = false;
-			t->n_fmt_ranks = 0;
-			if (!t->is_kept)
+			if (!t->is_kept) {   /* a kept tile's were cleared by the collapse */
+				t->has_metadata = t->is_compressed = false;
+				t->n_fmt_ranks = 0;
 				continue;
+			}
 			t->actions[MODEL_OP_RANDOM_READ] = t->reads;
 			t->actions[MODEL_OP_RANDOM_FILL] = t->fills;
 			t->actions[MODEL_OP_RANDOM_UPDATE] = t->updates;
