@@ -136,6 +136,22 @@ struct level_energy {
 	double area_um2;
 };
 
+/*
+ * What the fast path's boundary_sum() learns of the loops above the first
+ * moving loop z of a tensor, the same for every boundary whose first moving
+ * loop is z (model/nest_fast.c): the total weight of the leaves that pay
+ * the overlap delta and of those that pay a full tile, and the projected
+ * translations P(u_j), j > z, of the last z worked out. Valid for one
+ * evaluation ('known' is cleared by each).
+ */
+struct fast_memo {
+	uint64_t known[SPEC_MAX_TENSORS];     /* bit z: w_overlap/w_full of (pv, z) are set */
+	uint64_t w_overlap[SPEC_MAX_TENSORS][FAST_MAX_LOOPS];
+	uint64_t w_full[SPEC_MAX_TENSORS][FAST_MAX_LOOPS];
+	unsigned rows_z[SPEC_MAX_TENSORS];    /* the z of rows[pv] */
+	int64_t rows[SPEC_MAX_TENSORS][FAST_MAX_LOOPS][SPEC_MAX_TENSOR_RANKS];
+};
+
 struct poly_bridge;
 struct sparse_ws;
 
@@ -177,6 +193,7 @@ struct model_ws {
 	struct nest_out nest;
 	uint64_t tile_ext[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS][SPEC_MAX_TENSOR_RANKS];
 	struct coll_tile coll[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];
+	struct fast_memo fast_memo;   /* model/nest_fast.c */
 
 	/* group-index differences between mesh neighbours, per level, kept
 	 * between evaluations while the level's spatial group is unchanged */

@@ -134,16 +134,16 @@ static void ustate_move(struct ustate *us, unsigned r, int64_t step)
 	us->prefix[r] = now;
 }
 
-/* Record P(u_j) = -prefix except on the ranks 'pd' moves (values 'v'). */
-static void record_u(struct proj_u *pu, unsigned j, const struct ustate *us,
-		     const struct proj_dim *pd, const int64_t *v, unsigned n_ranks)
+/* Record P(u_j) = -prefix except on the ranks 'pd' moves (values 'v') into 'row'. */
+static void record_u(int64_t *row, const struct ustate *us, const struct proj_dim *pd,
+		     const int64_t *v, unsigned n_ranks)
 {
 	unsigned r, t;
 
 	for (r = 0; r < n_ranks; r++)
-		pu->pu[j][r] = -us->prefix[r];
+		row[r] = -us->prefix[r];
 	for (t = 0; t < pd->n; t++)
-		pu->pu[j][pd->rank[t]] = v[t];
+		row[pd->rank[t]] = v[t];
 }
 
 /* Start the running state at the first moving loop z (prefix = P(s_z) = P(u_z)). */
@@ -195,34 +195,24 @@ static uint64_t overlap_delta(struct model_ws *ws, unsigned pv, unsigned l,
 }
 
 /*
- * What boundary_sum() learns of the loops above the first moving loop z of
- * a tensor, the same for every boundary whose first moving loop is z: the
- * total weight of the leaves that pay the overlap delta and of those that
- * pay a full tile (z's own leaves not counted). Boundaries of different
- * levels often share z (levels without temporal loops of their own).
- */
-struct zmemo {
-	uint64_t known[SPEC_MAX_TENSORS];     /* bit z: w_overlap/w_full of (pv, z) are set */
-	uint64_t w_overlap[SPEC_MAX_TENSORS][FAST_MAX_LOOPS];
-	uint64_t w_full[SPEC_MAX_TENSORS][FAST_MAX_LOOPS];
-};
-
-/*
  * Words delivered into the tiles of level l's boundary for tensor pv, summed
  * over every call (see the top of this file); the loops above the boundary
  * are ab[o..]. When 'pu' is not NULL it receives every projected
- * translation P(u_j), for the link-transfer check. The sums wrap as
+ * translation P(u_j), for the link-transfer check. What depends on z alone
+ * (the leaves' weights by kind, P(u_j) for j > z) is kept in ws->fast_memo
+ * for the next boundary with the same z. The sums wrap as
  * uint64_t, so that weight x delta summed by class is the same number as
  * summed leaf by leaf.
  */
 static uint64_t boundary_sum(struct model_ws *ws, unsigned pv, unsigned l,
-			     const struct above *ab, unsigned o, struct proj_u *pu,
-			     struct zmemo *zm)
+			     const struct above *ab, unsigned o, struct proj_u *pu)
 {
+	struct fast_memo *zm = &ws->fast_memo;
 	const struct proj *p = &ws->proj[pv];
 	uint64_t full = ws->nest.t[l][pv].size, sum = full, overlap, w_over = 0, w_full = 0;
 	struct ustate us;
 	unsigned j, t, z;
+	bool known;
 
 	if (pu)
 		pu->m = pu->first = ab->n - o;
@@ -242,25 +232,44 @@ static uint64_t boundary_sum(struct model_ws *ws, unsigned pv, unsigned l,
 	if (pu)
 		pu->overlap = overlap;
 	sum += overlap * ab->weight[z];
-	if (!pu && (zm->known[pv] >> z & 1))
+	known = zm->known[pv] >> z & 1;
+	if (known && (!pu || zm->rows_z[pv] == z)) {
+		if (pu && z + 1 < ab->n)
+			memcpy(pu->pu[z + 1 - o], zm->rows[pv][z + 1],
+			       (ab->n - z - 1) * sizeof(zm->rows[pv][0]));
 		return sum + overlap * zm->w_overlap[pv][z] + full * zm->w_full[pv][z];
+	}
+	/* the weights by kind when not known, the translations when asked for */
 	for (j = z + 1; j < ab->n; j++) {
 		const struct proj_dim *pd = &p->dims[ab->dim[j]];
 		int64_t v[SPEC_MAX_TENSOR_RANKS];
-		int c = ustate_classify(&us, pd, ab->stride[j], v);
+		if (!known) {
+			int c = ustate_classify(&us, pd, ab->stride[j], v);
+			if (c == 1)
+				w_over += ab->weight[j];
+			else if (c == 2)
+				w_full += ab->weight[j];
+		} else {
+			for (t = 0; t < pd->n; t++)
+				v[t] = pd->coef[t] * (int64_t)ab->stride[j] - us.prefix[pd->rank[t]];
+		}
 		if (pu)
-			record_u(pu, j - o, &us, pd, v, p->n_ranks);
-		if (c == 1)
-			w_over += ab->weight[j];
-		else if (c == 2)
-			w_full += ab->weight[j];
+			record_u(zm->rows[pv][j], &us, pd, v, p->n_ranks);
 		for (t = 0; t < pd->n; t++)
 			ustate_move(&us, pd->rank[t], pd->coef[t] * (int64_t)ab->stride[j]);
 	}
-	zm->known[pv] |= (uint64_t)1 << z;
-	zm->w_overlap[pv][z] = w_over;
-	zm->w_full[pv][z] = w_full;
-	return sum + overlap * w_over + full * w_full;
+	if (pu) {
+		if (z + 1 < ab->n)
+			memcpy(pu->pu[z + 1 - o], zm->rows[pv][z + 1],
+			       (ab->n - z - 1) * sizeof(zm->rows[pv][0]));
+		zm->rows_z[pv] = z;
+	}
+	if (!known) {
+		zm->known[pv] |= (uint64_t)1 << z;
+		zm->w_overlap[pv][z] = w_over;
+		zm->w_full[pv][z] = w_full;
+	}
+	return sum + overlap * zm->w_overlap[pv][z] + full * zm->w_full[pv][z];
 }
 
 /* Group-index differences between mesh neighbours of master 'M' (level l),
@@ -807,7 +816,7 @@ static int fast_level0(struct model_ws *ws, const struct above *ab, struct proj_
 
 /* Level l >= 1: words its children's tiles (level l-1) receive. */
 static int fast_level(struct model_ws *ws, unsigned l, const struct above *ab,
-		      struct proj_u *d, struct zmemo *zm)
+		      struct proj_u *d)
 {
 	const struct mlevel *lv = &ws->lv[l];
 	unsigned pv, k, ng = 0, o = above_start(ab, ws->lv[l - 1].boundary);
@@ -831,7 +840,7 @@ static int fast_level(struct model_ws *ws, unsigned l, const struct above *ab,
 			link_level(ws, l, pv, ab, o, d, true);
 			continue;
 		}
-		sum = boundary_sum(ws, pv, l - 1, ab, o, need_u ? d : NULL, zm);
+		sum = boundary_sum(ws, pv, l - 1, ab, o, need_u ? d : NULL);
 		if (!lv->has_master) {
 			model_nest_rec_add(t, 1, 1, sum);
 			continue;
@@ -895,17 +904,16 @@ int model_nest_fast(struct model_ws *ws)
 {
 	struct above ab;
 	struct proj_u d;
-	struct zmemo zm;
 	unsigned l;
 
 	if (ws->m->is_imperfect || collect_above(ws, &ab) < 0)
 		return -1;
-	memset(zm.known, 0, ws->n_tensors * sizeof(zm.known[0]));
+	memset(ws->fast_memo.known, 0, ws->n_tensors * sizeof(ws->fast_memo.known[0]));
 	fast_sizes(ws);
 	if (fast_level0(ws, &ab, &d) < 0)
 		return -1;
 	for (l = 1; l < ws->n_levels; l++)
-		if (fast_level(ws, l, &ab, &d, &zm) < 0)
+		if (fast_level(ws, l, &ab, &d) < 0)
 			return -1;
 	return 0;
 }
