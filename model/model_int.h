@@ -142,13 +142,13 @@ struct level_energy {
  * loop is z (model/nest_fast.c): the total weight of the leaves that pay
  * the overlap delta and of those that pay a full tile, and the projected
  * translations P(u_j), j > z, of the last z worked out. Valid for one
- * evaluation ('known' is cleared by each).
+ * evaluation ('known' and 'rows_z' are reset by each).
  */
 struct fast_memo {
 	uint64_t known[SPEC_MAX_TENSORS];     /* bit z: w_overlap/w_full of (pv, z) are set */
 	uint64_t w_overlap[SPEC_MAX_TENSORS][FAST_MAX_LOOPS];
 	uint64_t w_full[SPEC_MAX_TENSORS][FAST_MAX_LOOPS];
-	unsigned rows_z[SPEC_MAX_TENSORS];    /* the z of rows[pv] */
+	unsigned rows_z[SPEC_MAX_TENSORS];    /* the z of rows[pv], UINT_MAX: none yet */
 	int64_t rows[SPEC_MAX_TENSORS][FAST_MAX_LOOPS][SPEC_MAX_TENSOR_RANKS];
 };
 

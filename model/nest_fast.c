@@ -23,6 +23,7 @@
  */
 #include "model/model_int.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,37 +240,27 @@ static uint64_t boundary_sum(struct model_ws *ws, unsigned pv, unsigned l,
 			       (ab->n - z - 1) * sizeof(zm->rows[pv][0]));
 		return sum + overlap * zm->w_overlap[pv][z] + full * zm->w_full[pv][z];
 	}
-	/* the weights by kind when not known, the translations when asked for */
+	/* the weights by kind and the translations, for this and later boundaries */
 	for (j = z + 1; j < ab->n; j++) {
 		const struct proj_dim *pd = &p->dims[ab->dim[j]];
 		int64_t v[SPEC_MAX_TENSOR_RANKS];
-		if (!known) {
-			int c = ustate_classify(&us, pd, ab->stride[j], v);
-			if (c == 1)
-				w_over += ab->weight[j];
-			else if (c == 2)
-				w_full += ab->weight[j];
-		} else {
-			for (t = 0; t < pd->n; t++)
-				v[t] = pd->coef[t] * (int64_t)ab->stride[j] - us.prefix[pd->rank[t]];
-		}
-		if (pu)
-			record_u(zm->rows[pv][j], &us, pd, v, p->n_ranks);
+		int c = ustate_classify(&us, pd, ab->stride[j], v);
+		if (c == 1)
+			w_over += ab->weight[j];
+		else if (c == 2)
+			w_full += ab->weight[j];
+		record_u(zm->rows[pv][j], &us, pd, v, p->n_ranks);
 		for (t = 0; t < pd->n; t++)
 			ustate_move(&us, pd->rank[t], pd->coef[t] * (int64_t)ab->stride[j]);
 	}
-	if (pu) {
-		if (z + 1 < ab->n)
-			memcpy(pu->pu[z + 1 - o], zm->rows[pv][z + 1],
-			       (ab->n - z - 1) * sizeof(zm->rows[pv][0]));
-		zm->rows_z[pv] = z;
-	}
-	if (!known) {
-		zm->known[pv] |= (uint64_t)1 << z;
-		zm->w_overlap[pv][z] = w_over;
-		zm->w_full[pv][z] = w_full;
-	}
-	return sum + overlap * zm->w_overlap[pv][z] + full * zm->w_full[pv][z];
+	zm->rows_z[pv] = z;
+	if (pu && z + 1 < ab->n)
+		memcpy(pu->pu[z + 1 - o], zm->rows[pv][z + 1],
+		       (ab->n - z - 1) * sizeof(zm->rows[pv][0]));
+	zm->known[pv] |= (uint64_t)1 << z;
+	zm->w_overlap[pv][z] = w_over;
+	zm->w_full[pv][z] = w_full;
+	return sum + overlap * w_over + full * w_full;
 }
 
 /* Group-index differences between mesh neighbours of master 'M' (level l),
@@ -814,6 +805,17 @@ static int fast_level0(struct model_ws *ws, const struct above *ab, struct proj_
 	return 0;
 }
 
+/* Nothing known of this mapping yet. */
+static void fast_memo_start(struct model_ws *ws)
+{
+	unsigned pv;
+
+	for (pv = 0; pv < ws->n_tensors; pv++) {
+		ws->fast_memo.known[pv] = 0;
+		ws->fast_memo.rows_z[pv] = UINT_MAX;
+	}
+}
+
 /* Level l >= 1: words its children's tiles (level l-1) receive. */
 static int fast_level(struct model_ws *ws, unsigned l, const struct above *ab,
 		      struct proj_u *d)
@@ -908,7 +910,7 @@ int model_nest_fast(struct model_ws *ws)
 
 	if (ws->m->is_imperfect || collect_above(ws, &ab) < 0)
 		return -1;
-	memset(ws->fast_memo.known, 0, ws->n_tensors * sizeof(ws->fast_memo.known[0]));
+	fast_memo_start(ws);
 	fast_sizes(ws);
 	if (fast_level0(ws, &ab, &d) < 0)
 		return -1;
