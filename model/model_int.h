@@ -149,6 +149,7 @@ struct fast_memo {
 	uint64_t w_overlap[SPEC_MAX_TENSORS][FAST_MAX_LOOPS];
 	uint64_t w_full[SPEC_MAX_TENSORS][FAST_MAX_LOOPS];
 	unsigned rows_z[SPEC_MAX_TENSORS];    /* the z of rows[pv], UINT_MAX: none yet */
+	bool keep_rows;                       /* some level above the MACs has a spatial group */
 	int64_t rows[SPEC_MAX_TENSORS][FAST_MAX_LOOPS][SPEC_MAX_TENSOR_RANKS];
 };
 

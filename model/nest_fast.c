@@ -213,7 +213,7 @@ static uint64_t boundary_sum(struct model_ws *ws, unsigned pv, unsigned l,
 	uint64_t full = ws->nest.t[l][pv].size, sum = full, overlap, w_over = 0, w_full = 0;
 	struct ustate us;
 	unsigned j, t, z;
-	bool known;
+	bool known, rows = pu || zm->keep_rows;
 
 	if (pu)
 		pu->m = pu->first = ab->n - o;
@@ -249,11 +249,13 @@ static uint64_t boundary_sum(struct model_ws *ws, unsigned pv, unsigned l,
 			w_over += ab->weight[j];
 		else if (c == 2)
 			w_full += ab->weight[j];
-		record_u(zm->rows[pv][j], &us, pd, v, p->n_ranks);
+		if (rows)
+			record_u(zm->rows[pv][j], &us, pd, v, p->n_ranks);
 		for (t = 0; t < pd->n; t++)
 			ustate_move(&us, pd->rank[t], pd->coef[t] * (int64_t)ab->stride[j]);
 	}
-	zm->rows_z[pv] = z;
+	if (rows)
+		zm->rows_z[pv] = z;
 	if (pu && z + 1 < ab->n)
 		memcpy(pu->pu[z + 1 - o], zm->rows[pv][z + 1],
 		       (ab->n - z - 1) * sizeof(zm->rows[pv][0]));
@@ -805,11 +807,18 @@ static int fast_level0(struct model_ws *ws, const struct above *ab, struct proj_
 	return 0;
 }
 
-/* Nothing known of this mapping yet. */
+/*
+ * Nothing known of this mapping yet. The translations are kept only when
+ * some level above the MACs has a spatial group (only its link check asks
+ * for them).
+ */
 static void fast_memo_start(struct model_ws *ws)
 {
-	unsigned pv;
+	unsigned pv, l;
 
+	ws->fast_memo.keep_rows = false;
+	for (l = 1; l < ws->n_levels; l++)
+		ws->fast_memo.keep_rows |= ws->lv[l].has_master;
 	for (pv = 0; pv < ws->n_tensors; pv++) {
 		ws->fast_memo.known[pv] = 0;
 		ws->fast_memo.rows_z[pv] = UINT_MAX;
