@@ -7,6 +7,8 @@
 #include "specs/specs_int.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/ckmath.h"
@@ -241,13 +243,47 @@ static bool class_declares(const struct ld *ld, const struct raw_comp *rc, const
 	return false;
 }
 
+/* strcmp() with '-' and '_' equal (the order of ysrc_key_eq's equality). */
+static int key_cmp(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		int x = *a == '-' ? '_' : (unsigned char)*a, y = *b == '-' ? '_' : (unsigned char)*b;
+		if (x != y || !x)
+			return x - y;
+	}
+}
+
+static int key_cmp_p(const void *a, const void *b)
+{
+	return key_cmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* known_attrs and other_attrs, sorted by key_cmp (made once: every component looks each key up). */
+static const char *sorted_attrs[ARRAY_SIZE(known_attrs) + ARRAY_SIZE(other_attrs)];
+static pthread_once_t sorted_once = PTHREAD_ONCE_INIT;
+
+static void sort_attrs(void)
+{
+	memcpy(sorted_attrs, known_attrs, sizeof(known_attrs));
+	memcpy(sorted_attrs + ARRAY_SIZE(known_attrs), other_attrs, sizeof(other_attrs));
+	qsort(sorted_attrs, ARRAY_SIZE(sorted_attrs), sizeof(sorted_attrs[0]), key_cmp_p);
+}
+
+/* True when 'key' is an attribute the model reads or another tool uses. */
+static bool attr_named(const char *key)
+{
+	pthread_once(&sorted_once, sort_attrs);
+	return bsearch(&key, sorted_attrs, ARRAY_SIZE(sorted_attrs), sizeof(sorted_attrs[0]),
+		       key_cmp_p) != NULL;
+}
+
 /*
  * Warn about own attributes that look like a misspelt known one; an
  * unknown attribute that an override wrote is an error.
  */
 static void warn_misspelt(struct attrs *at)
 {
-	size_t i, j;
+	size_t i;
 	for (i = 0; i < at->rc->n_attrs; i++) {
 		const struct raw_attr *a = &at->rc->attrs[i];
 		struct diag_loc ov = ld_from_override(at->ld, a->loc) ? a->loc : a->value->loc;
@@ -255,11 +291,7 @@ static void warn_misspelt(struct attrs *at)
 		const char *hint;
 		if (a->inherited && !from_override)
 			continue;
-		for (j = 0; j < ARRAY_SIZE(known_attrs) && !known; j++)
-			known = ysrc_key_eq(a->key, known_attrs[j]);
-		for (j = 0; j < ARRAY_SIZE(other_attrs) && !known; j++)
-			known = ysrc_key_eq(a->key, other_attrs[j]);
-		known = known || class_declares(at->ld, at->rc, a->key);
+		known = attr_named(a->key) || class_declares(at->ld, at->rc, a->key);
 		if (!known && ld_override_key_first(at->ld, ov))
 			unknown_override_attr(at, a, ov);
 		if (from_override)
