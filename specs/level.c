@@ -96,30 +96,75 @@ static const char *const other_attrs[] = {
  * depend on the structure (fanouts, the mapping), so that one run reports
  * everything.
  */
+#define ATTR_SLOTS 128   /* a power of two, more than twice ATTR_MAX_HASHED */
+#define ATTR_MAX_HASHED 60
+
 struct attrs {
 	struct ld *ld;
 	const struct raw_comp *rc;
 	struct kpath root, ap;
 	int rc_;
 	bool mesh_bad;   /* the instances or mesh are wrong: fanouts cannot be checked */
+	/*
+	 * The attributes by name (open addressing; index + 1, 0 empty), when
+	 * there are at most ATTR_MAX_HASHED: a component is asked for ~40
+	 * spellings, most of them absent.
+	 */
+	bool hashed;
+	uint8_t slot[ATTR_SLOTS];
 };
+
+/* A hash of 'key' in which '-' and '_' are the same (ysrc_key_eq). */
+static unsigned key_hash(const char *key)
+{
+	unsigned h = 2166136261u;
+	for (; *key; key++)
+		h = (h ^ (unsigned char)(*key == '-' ? '_' : *key)) * 16777619u;
+	return h;
+}
 
 /* Start reading the attributes of 'rc'. */
 static void attrs_init(struct attrs *at, struct ld *ld, const struct raw_comp *rc)
 {
+	size_t i;
+
 	at->ld = ld;
 	at->rc = rc;
 	at->root = KP_KEY(NULL, rc->path);
 	at->ap = KP_KEY(&at->root, "attributes");
 	at->rc_ = 0;
 	at->mesh_bad = false;
+	at->hashed = rc->n_attrs <= ATTR_MAX_HASHED;
+	if (!at->hashed)
+		return;
+	memset(at->slot, 0, sizeof(at->slot));
+	for (i = 0; i < rc->n_attrs; i++) {
+		unsigned h = key_hash(rc->attrs[i].key) & (ATTR_SLOTS - 1);
+		while (at->slot[h] && !ysrc_key_eq(rc->attrs[at->slot[h] - 1].key, rc->attrs[i].key))
+			h = (h + 1) & (ATTR_SLOTS - 1);
+		if (!at->slot[h])             /* the first of a name, as ld_comp_attr finds */
+			at->slot[h] = (uint8_t)(i + 1);
+	}
+}
+
+/* ld_comp_attr() of the component being read. */
+static const struct raw_attr *attr_named_in(const struct attrs *at, const char *key)
+{
+	unsigned h;
+
+	if (!at->hashed)
+		return ld_comp_attr(at->rc, key);
+	for (h = key_hash(key) & (ATTR_SLOTS - 1); at->slot[h]; h = (h + 1) & (ATTR_SLOTS - 1))
+		if (ysrc_key_eq(at->rc->attrs[at->slot[h] - 1].key, key))
+			return &at->rc->attrs[at->slot[h] - 1];
+	return NULL;
 }
 
 /* The first attribute among 'names' (NULL-terminated) that is given and not null. */
 static const struct raw_attr *attr_any(const struct attrs *at, const char *const *names)
 {
 	for (; *names; names++) {
-		const struct raw_attr *a = ld_comp_attr(at->rc, *names);
+		const struct raw_attr *a = attr_named_in(at, *names);
 		if (a && !ysrc_is_null(a->value))
 			return a;
 	}
