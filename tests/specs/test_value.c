@@ -135,6 +135,7 @@ static void test_reader_shown(void)
 			       "'d * 4' = 12");
 	CU_ASSERT_STRING_EQUAL(dl.items[1].message, "in 'm.b': expected an integer in [0, 10], got "
 			       "'yes'");
+	free(ld.deferred);
 	diag_list_release(&dl);
 	arena_release(&set.arena);
 }
