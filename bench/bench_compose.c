@@ -2,7 +2,7 @@
  * bench_compose: composable formats (docs/composable.md, examples/sparsetir-hyb).
  *
  *   bench_compose [--scale S] [--edge-factor E] [--seed N] [--features F]
- *                 [--uniform] [--table] [--write FILE]
+ *                 [--uniform] [--sddmm] [--table] [--write FILE]
  *
  * Generates an R-MAT matrix of 2^S rows and columns with E * 2^S edges
  * (duplicates dropped) drawn with the Graph500 probabilities a = 0.57,
@@ -16,7 +16,8 @@
  * matrix's row structure; the target is under 1 s for 10^6 non-zeros.
  * --table: the example's table (SpMM cycles of CSR, ELL, BSR, the best hyb
  * and their ratios to CSR, features 32..512) for the power-law and the
- * uniform matrix. --write FILE: write the matrix as Matrix Market.
+ * uniform matrix. --sddmm: the same for the SDDMM over the split matrix
+ * instead of the SpMM. --write FILE: write the matrix as Matrix Market.
  */
 #include <math.h>
 #include <stdio.h>
@@ -115,6 +116,7 @@ static void rmat(struct gen *g, unsigned scale, unsigned edge_factor, bool unifo
 static const unsigned cs[] = { 1, 2, 4, 8, 16 };
 static const uint64_t blocks[] = { 2, 4, 8, 16 };
 enum { MAX_BUCKETS = 10 };
+static enum compose_op op = COMPOSE_SPMM;
 
 /* Cycles of one design given by its parts. */
 static double cycles_of(const struct compose_matrix *cm, const struct compose_part *parts,
@@ -125,8 +127,9 @@ static double cycles_of(const struct compose_matrix *cm, const struct compose_pa
 	struct compose_time t = { 0 };
 
 	if (compose_lengths_build(&l, cm, parts, n) == 0) {
-		compose_model_counts(&l, parts, n, features, c);
-		compose_model_time(&compose_gpu_a100, parts, c, n, cm->rows, cm->cols, features, &t);
+		compose_model_counts(&l, parts, n, op, features, c);
+		compose_model_time(&compose_gpu_a100, parts, c, n, op, cm->rows, cm->cols, features,
+				   &t);
 		compose_lengths_release(&l);
 	}
 	free(c);
@@ -162,7 +165,8 @@ static void table(const struct compose_matrix *cm, const char *label)
 	printf("%s: %llu x %llu, %llu non-zeros, longest row %llu\n", label,
 	       (unsigned long long)cm->rows, (unsigned long long)cm->cols,
 	       (unsigned long long)cm->nnz, (unsigned long long)maxlen);
-	printf("speed-up over CSR (CSR cycles / the format's cycles; below 1: slower)\n");
+	printf("%s speed-up over CSR (CSR cycles / the format's cycles; below 1: slower)\n",
+	       op == COMPOSE_SDDMM ? "SDDMM" : "SpMM");
 	printf("| features | CSR cycles | ELL | BSR 4 | hyb(1, k), no column partition | best hyb(c, k) | "
 	       "best (c, k, block) |\n|---:|---:|---:|---:|---|---|---|\n");
 	for (i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
@@ -187,11 +191,11 @@ static void table(const struct compose_matrix *cm, const char *label)
 						  .col_hi = cm->cols, .min_length = 1,
 						  .max_length = COMPOSE_NO_MAX };
 		bsr = cycles_of(cm, parts, 2, feats[i]);
-		compose_search(cm, &compose_gpu_a100, feats[i], one, 1, MAX_BUCKETS, NULL, 0, &hyb1,
-			       &csr);
-		compose_search(cm, &compose_gpu_a100, feats[i], cs, 5, MAX_BUCKETS, NULL, 0, &hyb,
+		compose_search(cm, &compose_gpu_a100, op, feats[i], one, 1, MAX_BUCKETS, NULL, 0,
+			       &hyb1, &csr);
+		compose_search(cm, &compose_gpu_a100, op, feats[i], cs, 5, MAX_BUCKETS, NULL, 0, &hyb,
 			       NULL);
-		compose_search(cm, &compose_gpu_a100, feats[i], cs, 5, MAX_BUCKETS, blocks, 4,
+		compose_search(cm, &compose_gpu_a100, op, feats[i], cs, 5, MAX_BUCKETS, blocks, 4,
 			       &best, NULL);
 		printf("| %llu | %.0f | %.3g | %.3g | %s | %s | %s |\n", (unsigned long long)feats[i],
 		       csr.cycles, csr.cycles / ell, csr.cycles / bsr, choice(&hyb1, &csr, a, sizeof(a)),
@@ -235,13 +239,15 @@ int main(int argc, char **argv)
 			features = strtoull(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--uniform"))
 			uniform = true;
+		else if (!strcmp(argv[i], "--sddmm"))
+			op = COMPOSE_SDDMM;
 		else if (!strcmp(argv[i], "--table"))
 			do_table = true;
 		else if (!strcmp(argv[i], "--write") && i + 1 < argc)
 			out = argv[++i];
 		else {
 			fprintf(stderr, "usage: bench_compose [--scale S] [--edge-factor E] [--seed N] "
-				"[--features F] [--uniform] [--table] [--write FILE]\n");
+				"[--features F] [--uniform] [--sddmm] [--table] [--write FILE]\n");
 			return 2;
 		}
 	}
@@ -280,8 +286,8 @@ int main(int argc, char **argv)
 		c1 = cpu_s();
 		compose_matrix_init(&cm, &g.m);
 		tm = now_s();
-		n = compose_search(&cm, &compose_gpu_a100, features, cs, 5, MAX_BUCKETS, blocks, 4,
-				   &best, &csr);
+		n = compose_search(&cm, &compose_gpu_a100, op, features, cs, 5, MAX_BUCKETS, blocks,
+				   4, &best, &csr);
 		t2 = now_s();
 		printf("%s matrix %llu x %llu, %zu non-zeros (generated in %.3f s)\n",
 		       uniform ? "uniform" : "R-MAT", (unsigned long long)g.m.shape[0],

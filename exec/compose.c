@@ -22,8 +22,12 @@ struct elem {
 struct run {
 	const struct compose_part *parts;
 	size_t n;
+	enum compose_op op;
 	uint64_t rows, cols, features;
-	double *B, *C;
+	double *B, *C;                 /* SDDMM: B is Y (cols x features) */
+	double *X;                     /* SDDMM: rows x features */
+	double *out;                   /* SDDMM: each element's output (sorted order) */
+	uint32_t *written;             /* SDDMM: the writes of each element's output */
 	uint32_t *row_updates;         /* updates of each row of C, over all parts */
 	uint64_t **upd_rows;           /* per part: the rows it updated, one entry per update */
 	size_t *n_upd, *alloc_upd;
@@ -71,6 +75,28 @@ static void mac_row(struct run *rn, double *acc, double a, bool pad, uint64_t k,
 		c->padded_macs += rn->features;
 }
 
+/*
+ * SDDMM at one slot: C = a * X[r, :] . Y[k, :], one word written; 'idx' the
+ * element the slot holds (SIZE_MAX: padding, whose output is not the matrix's).
+ */
+static void dot_slot(struct run *rn, double a, size_t idx, uint64_t r, uint64_t k,
+		     struct compose_counts *c)
+{
+	double s = 0.0;
+	uint64_t j;
+	if (r < rn->rows && k < rn->cols)
+		for (j = 0; j < rn->features; j++)
+			s += rn->X[r * rn->features + j] * rn->B[k * rn->features + j];
+	c->macs += rn->features;
+	if (idx == SIZE_MAX)
+		c->padded_macs += rn->features;
+	c->c_updates++;
+	if (idx != SIZE_MAX) {
+		rn->out[idx] = a * s;
+		rn->written[idx]++;
+	}
+}
+
 /* ---------------------------------------------------------------- BSR */
 
 struct blk_key {
@@ -96,7 +122,7 @@ static void run_bsr(struct run *rn, size_t p, struct elem *e, size_t nnz, struct
 	uint64_t *ptr = xcalloc(nbr + 2, sizeof(*ptr)), *bcol = NULL;
 	double *val = NULL, *acc = xcalloc(b * rn->features + 1, sizeof(*acc));
 	unsigned char *mask = NULL;
-	size_t nb = 0, alloc = 0, k, j;
+	size_t nb = 0, alloc = 0, k, j, *eidx = NULL;
 
 	/* the elements in block order */
 	for (k = 0; k < nnz; k++) {
@@ -117,14 +143,18 @@ static void run_bsr(struct run *rn, size_t p, struct elem *e, size_t nnz, struct
 				bcol = xrealloc(bcol, alloc * sizeof(*bcol));
 				val = xrealloc(val, alloc * b * b * sizeof(*val));
 				mask = xrealloc(mask, alloc * b * b);
+				eidx = xrealloc(eidx, alloc * b * b * sizeof(*eidx));
 			}
 			bcol[nb] = bc;
 			memset(val + nb * b * b, 0, b * b * sizeof(*val));
 			memset(mask + nb * b * b, 0, b * b);
+			for (t = 0; t < b * b; t++)
+				eidx[nb * b * b + t] = SIZE_MAX;
 			for (t = k; t < j; t++) {
 				const struct elem *x = &e[s[t].idx];
 				val[nb * b * b + (x->r % b) * b + x->c % b] = x->v;
 				mask[nb * b * b + (x->r % b) * b + x->c % b] = 1;
+				eidx[nb * b * b + (x->r % b) * b + x->c % b] = s[t].idx;
 				e[s[t].idx].owner = p + 1;
 			}
 			c->nnz += j - k;
@@ -152,6 +182,21 @@ static void run_bsr(struct run *rn, size_t p, struct elem *e, size_t nnz, struct
 			for (x = prev; x < end; x++) {
 				uint64_t bc = bcol[x], rr, cc;
 				c->meta_reads++;
+				if (rn->op == COMPOSE_SDDMM) {
+					/* the block's b rows of X and b rows of Y, b^2 dot products */
+					c->x_reads += b * rn->features;
+					for (cc = 0; cc < b; cc++) {
+						c->b_reads += rn->features;
+						for (rr = 0; rr < b; rr++) {
+							c->data_reads++;
+							unit++;
+							dot_slot(rn, val[x * b * b + rr * b + cc],
+								 eidx[x * b * b + rr * b + cc], r0 + rr,
+								 bc * b + cc, c);
+						}
+					}
+					continue;
+				}
 				for (cc = 0; cc < b; cc++) {
 					/* B's row bc*b + cc is read once for the block's b rows */
 					uint64_t kk = bc * b + cc;
@@ -175,7 +220,7 @@ static void run_bsr(struct run *rn, size_t p, struct elem *e, size_t nnz, struct
 			if (unit > c->max_unit)
 				c->max_unit = unit;
 			r1 = r0 + b > rn->rows ? rn->rows : r0 + b;
-			for (x = r0; x < r1; x++)
+			for (x = r0; x < r1 && rn->op == COMPOSE_SPMM; x++)
 				update_row(rn, p, x, acc + (x - r0) * rn->features, c);
 			prev = end;
 		}
@@ -185,6 +230,7 @@ static void run_bsr(struct run *rn, size_t p, struct elem *e, size_t nnz, struct
 	free(bcol);
 	free(val);
 	free(mask);
+	free(eidx);
 	free(acc);
 }
 
@@ -241,15 +287,23 @@ static void run_csr(struct run *rn, size_t p, struct elem *e, const size_t *t, s
 		if (end == prev)
 			continue;
 		memset(acc, 0, rn->features * sizeof(*acc));
+		if (rn->op == COMPOSE_SDDMM)
+			c->x_reads += rn->features;     /* X's row, once for the row's non-zeros */
 		for (x = prev; x < end; x++) {
 			c->meta_reads++;
 			c->data_reads++;
-			mac_row(rn, acc, val[x], false, col[x], c);
+			if (rn->op == COMPOSE_SDDMM) {
+				c->b_reads += rn->features;
+				dot_slot(rn, val[x], t[x], r, col[x], c);
+			} else {
+				mac_row(rn, acc, val[x], false, col[x], c);
+			}
 		}
 		if (end - prev > c->max_unit)
 			c->max_unit = end - prev;
 		c->rows++;
-		update_row(rn, p, r, acc, c);
+		if (rn->op == COMPOSE_SPMM)
+			update_row(rn, p, r, acc, c);
 		prev = end;
 	}
 out:
@@ -271,9 +325,15 @@ static void run_coo(struct run *rn, size_t p, struct elem *e, const size_t *t, s
 		const struct elem *x = &e[t[k]];
 		c->meta_reads += 2;
 		c->data_reads++;
-		memset(acc, 0, rn->features * sizeof(*acc));
-		mac_row(rn, acc, x->v, false, x->c, c);
-		update_row(rn, p, x->r, acc, c);
+		if (rn->op == COMPOSE_SDDMM) {
+			c->x_reads += rn->features;
+			c->b_reads += rn->features;
+			dot_slot(rn, x->v, t[k], x->r, x->c, c);
+		} else {
+			memset(acc, 0, rn->features * sizeof(*acc));
+			mac_row(rn, acc, x->v, false, x->c, c);
+			update_row(rn, p, x->r, acc, c);
+		}
 		if (k == 0 || x->r != e[t[k - 1]].r)
 			c->rows++;
 		c->max_unit = 1;
@@ -291,7 +351,7 @@ static void run_ell(struct run *rn, size_t p, struct elem *e, const size_t *t, s
 	uint64_t w = q->width, *rowi = NULL, *coli = NULL, nr = 0, alloc = 0, i;
 	double *val = NULL, *acc = xcalloc(rn->features + 1, sizeof(*acc));
 	unsigned char *mask = NULL;
-	size_t k, fill = 0;
+	size_t k, fill = 0, *eidx = NULL;
 
 	for (k = 0; k < n; k++) {
 		const struct elem *x = &e[t[k]];
@@ -300,6 +360,7 @@ static void run_ell(struct run *rn, size_t p, struct elem *e, const size_t *t, s
 				coli[fill] = 0;
 				val[fill] = 0.0;
 				mask[fill] = 0;
+				eidx[fill] = SIZE_MAX;
 			}
 		}
 		if (fill % w == 0) {
@@ -309,18 +370,21 @@ static void run_ell(struct run *rn, size_t p, struct elem *e, const size_t *t, s
 				coli = xrealloc(coli, alloc * w * sizeof(*coli));
 				val = xrealloc(val, alloc * w * sizeof(*val));
 				mask = xrealloc(mask, alloc * w);
+				eidx = xrealloc(eidx, alloc * w * sizeof(*eidx));
 			}
 			rowi[nr++] = x->r;
 		}
 		coli[fill] = x->c;
 		val[fill] = x->v;
 		mask[fill] = 1;
+		eidx[fill] = t[k];
 		fill++;
 	}
 	for (; fill % w; fill++) {
 		coli[fill] = 0;
 		val[fill] = 0.0;
 		mask[fill] = 0;
+		eidx[fill] = SIZE_MAX;
 	}
 	c->nnz = n;
 	c->rows = nr;
@@ -329,14 +393,24 @@ static void run_ell(struct run *rn, size_t p, struct elem *e, const size_t *t, s
 		uint64_t s;
 		c->meta_reads++;
 		memset(acc, 0, rn->features * sizeof(*acc));
+		if (rn->op == COMPOSE_SDDMM)
+			c->x_reads += rn->features;     /* X's row, once for the stored row */
 		for (s = 0; s < w; s++) {
 			c->meta_reads++;
 			c->data_reads++;
-			mac_row(rn, acc, val[i * w + s], !mask[i * w + s], coli[i * w + s], c);
+			if (rn->op == COMPOSE_SDDMM) {
+				c->b_reads += rn->features;
+				dot_slot(rn, val[i * w + s], eidx[i * w + s], rowi[i], coli[i * w + s],
+					 c);
+			} else {
+				mac_row(rn, acc, val[i * w + s], !mask[i * w + s], coli[i * w + s], c);
+			}
 		}
 		c->max_unit = w;
-		update_row(rn, p, rowi[i], acc, c);
+		if (rn->op == COMPOSE_SPMM)
+			update_row(rn, p, rowi[i], acc, c);
 	}
+	free(eidx);
 	free(rowi);
 	free(coli);
 	free(val);
@@ -344,8 +418,14 @@ static void run_ell(struct run *rn, size_t p, struct elem *e, const size_t *t, s
 	free(acc);
 }
 
+static double x_value(uint64_t i, uint64_t j)
+{
+	return (double)((i * 5 + j * 2) % 7) - 3.0;
+}
+
 int exec_compose_run(const struct spec_matrix *m, const struct compose_part *parts, size_t n,
-		     uint64_t features, struct compose_counts *out, char *err, size_t err_len)
+		     enum compose_op op, uint64_t features, struct compose_counts *out, char *err,
+		     size_t err_len)
 {
 	struct run rn;
 	struct elem *e;
@@ -363,6 +443,7 @@ int exec_compose_run(const struct spec_matrix *m, const struct compose_part *par
 	memset(out, 0, n * sizeof(*out));
 	rn.parts = parts;
 	rn.n = n;
+	rn.op = op;
 	rn.rows = m->shape[0];
 	rn.cols = m->shape[1];
 	rn.features = features;
@@ -376,12 +457,20 @@ int exec_compose_run(const struct spec_matrix *m, const struct compose_part *par
 	for (i = 0; i < rn.cols; i++)
 		for (j = 0; j < features; j++)
 			rn.B[i * features + j] = b_value(i, j);
+	if (op == COMPOSE_SDDMM) {
+		rn.X = xcalloc(rn.rows * features + 1, sizeof(*rn.X));
+		for (i = 0; i < rn.rows; i++)
+			for (j = 0; j < features; j++)
+				rn.X[i * features + j] = x_value(i, j);
+		rn.out = xcalloc(nnz + 1, sizeof(*rn.out));
+		rn.written = xcalloc(nnz + 1, sizeof(*rn.written));
+	}
 	e = xcalloc(nnz + 1, sizeof(*e));
 	for (k = 0; k < nnz; k++) {
 		e[k].r = m->coords[2 * k];
 		e[k].c = m->coords[2 * k + 1];
 		e[k].v = m->values ? m->values[k] : 1.0;
-		for (j = 0; j < features; j++)
+		for (j = 0; j < features && op == COMPOSE_SPMM; j++)
 			ref[e[k].r * features + j] += e[k].v * rn.B[e[k].c * features + j];
 	}
 	qsort(e, nnz, sizeof(*e), cmp_rc);
@@ -437,6 +526,23 @@ int exec_compose_run(const struct spec_matrix *m, const struct compose_part *par
 				 (unsigned long long)e[k].c);
 			rc = -1;
 		}
+	/* SDDMM: every non-zero's output written once, A[i, j] * X[i, :] . Y[j, :] */
+	for (k = 0; k < nnz && rc == 0 && op == COMPOSE_SDDMM; k++) {
+		double want = 0.0;
+		for (j = 0; j < features; j++)
+			want += rn.X[e[k].r * features + j] * rn.B[e[k].c * features + j];
+		want *= e[k].v;
+		if (rn.written[k] != 1) {
+			snprintf(err, err_len, "C[%llu, %llu] written %u times, not once",
+				 (unsigned long long)e[k].r, (unsigned long long)e[k].c, rn.written[k]);
+			rc = -1;
+		} else if (fabs(rn.out[k] - want) > 1e-9 * (1.0 + fabs(want))) {
+			snprintf(err, err_len, "C[%llu, %llu] is %g, A[i, j] * X[i, :] . Y[j, :] gives %g",
+				 (unsigned long long)e[k].r, (unsigned long long)e[k].c, rn.out[k],
+				 want);
+			rc = -1;
+		}
+	}
 	/* the shared output: updates of a row updated more than once are atomic */
 	for (p = 0; p < n && rc == 0; p++)
 		for (k = 0; k < rn.n_upd[p]; k++)
@@ -457,6 +563,9 @@ int exec_compose_run(const struct spec_matrix *m, const struct compose_part *par
 	free(rn.row_updates);
 	free(rn.B);
 	free(rn.C);
+	free(rn.X);
+	free(rn.out);
+	free(rn.written);
 	free(ref);
 	free(e);
 	return rc;

@@ -31,6 +31,12 @@ static void print_choice(struct strbuf *out, const struct compose_choice *b,
 		    csr->cycles / b->time.cycles, csr->cycles);
 }
 
+/* The columns printed: SpMM reads no X (every count is still compared). */
+static bool shown(enum compose_op op, size_t f)
+{
+	return op == COMPOSE_SDDMM || f != COMPOSE_X_READS;
+}
+
 int job_compose_run(const char *path, struct strbuf *out, struct diag_list *dl)
 {
 	static const unsigned cs[] = { 1, 2, 4, 8, 16 };
@@ -58,20 +64,22 @@ int job_compose_run(const char *path, struct strbuf *out, struct diag_list *dl)
 	}
 	mc = xcalloc(c->n_parts, sizeof(*mc));
 	ec = xcalloc(c->n_parts, sizeof(*ec));
-	compose_model_counts(&l, c->parts, c->n_parts, c->features, mc);
-	compose_model_time(&compose_gpu_a100, c->parts, mc, c->n_parts, cm.rows, cm.cols,
+	compose_model_counts(&l, c->parts, c->n_parts, c->op, c->features, mc);
+	compose_model_time(&compose_gpu_a100, c->parts, mc, c->n_parts, c->op, cm.rows, cm.cols,
 			   c->features, &t);
-	strbuf_addf(out, "matrix %llu x %llu, %llu non-zeros; SpMM with %llu features; %zu parts\n",
+	strbuf_addf(out, "matrix %llu x %llu, %llu non-zeros; %s with %llu features; %zu parts\n",
 		    (unsigned long long)cm.rows, (unsigned long long)cm.cols,
-		    (unsigned long long)cm.nnz, (unsigned long long)c->features, c->n_parts);
+		    (unsigned long long)cm.nnz, c->op == COMPOSE_SDDMM ? "SDDMM" : "SpMM",
+		    (unsigned long long)c->features, c->n_parts);
 	strbuf_addf(out, "%-22s %-6s", "part", "format");
 	for (f = 0; f < COMPOSE_N_COUNTS; f++)
-		strbuf_addf(out, " %11s", compose_count_names[f]);
+		if (shown(c->op, f))
+			strbuf_addf(out, " %11s", compose_count_names[f]);
 	strbuf_addstr(out, "\n");
 	/* the executor holds B and C twice as doubles: keep it to a few GB */
 	run_exec = (double)(cm.rows + cm.cols) * (double)c->features <= (double)EXEC_MAX_WORDS;
-	if (run_exec && exec_compose_run(c->matrix, c->parts, c->n_parts, c->features, ec, err,
-					 sizeof(err)) < 0) {
+	if (run_exec && exec_compose_run(c->matrix, c->parts, c->n_parts, c->op, c->features, ec,
+					 err, sizeof(err)) < 0) {
 		strbuf_addf(out, "executor: %s\n", err);
 		rc = 1;
 	}
@@ -87,7 +95,8 @@ int job_compose_run(const char *path, struct strbuf *out, struct diag_list *dl)
 				 (unsigned long long)c->parts[p].col_hi);
 		strbuf_addf(out, "%-22s %-6s", name, compose_format_name(c->parts[p].format));
 		for (f = 0; f < COMPOSE_N_COUNTS; f++)
-			strbuf_addf(out, " %11llu", (unsigned long long)a[f]);
+			if (shown(c->op, f))
+				strbuf_addf(out, " %11llu", (unsigned long long)a[f]);
 		strbuf_addstr(out, "\n");
 		for (f = 0; run_exec && f < COMPOSE_N_COUNTS; f++)
 			if (a[f] != b[f]) {
@@ -103,10 +112,13 @@ int job_compose_run(const char *path, struct strbuf *out, struct diag_list *dl)
 			    (double)(cm.rows + cm.cols) * (double)c->features, EXEC_MAX_WORDS);
 	else
 		strbuf_addf(out, "executor: %s\n", rc ? "DIFFERS from the model (above)"
+			    : c->op == COMPOSE_SDDMM
+			    ? "every count of every part equal to the model's; every output equal to "
+			      "A[i, j] * X[i, :] . Y[j, :]"
 			    : "every count of every part equal to the model's; C equal to the product");
 	strbuf_addf(out, "A100: %.0f cycles (compute %.0f, L2 %.0f, DRAM %.0f, longest unit %.0f)\n",
 		    t.cycles, t.compute, t.l2, t.dram, t.unit);
-	compose_search(&cm, &compose_gpu_a100, c->features, cs, sizeof(cs) / sizeof(cs[0]), 10,
+	compose_search(&cm, &compose_gpu_a100, c->op, c->features, cs, sizeof(cs) / sizeof(cs[0]), 10,
 		       blocks, sizeof(blocks) / sizeof(blocks[0]), &best, &csr);
 	print_choice(out, &best, &csr);
 	free(mc);

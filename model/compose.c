@@ -20,6 +20,12 @@
  * A's values are read once per slot. C is shared: a row that more than one
  * stored row updates (several parts, or an ELL row cut in chunks) takes
  * atomic updates, each reading the row back (c_reads).
+ *
+ * SDDMM (C[i, j] = A[i, j] * X[i, :] . Y[j, :] at A's non-zeros, C in A's
+ * layout) reads, computes and is padded as SpMM does (Y where SpMM reads B:
+ * a row per slot, b rows per BSR block), and besides reads X's row once per
+ * unit of rows (per stored CSR or ELL row, per COO element, b rows per BSR
+ * block) and writes one word per slot; no part shares an output word.
  */
 #include "model/compose.h"
 
@@ -267,8 +273,28 @@ static uint64_t updates_of(const struct compose_part *q, uint64_t d)
 	}
 }
 
+/* SDDMM from the SpMM counts of the same part: X read per unit of rows, C one word a slot. */
+static void sddmm_counts(const struct compose_part *q, uint64_t features,
+			 struct compose_counts *c)
+{
+	switch (q->format) {
+	case COMPOSE_COO:
+		c->x_reads = c->nnz * features;
+		break;
+	case COMPOSE_BSR:
+		c->x_reads = c->blocks * q->block * features;
+		break;
+	default:
+		c->x_reads = c->rows * features;   /* stored rows (ELL: after the split) */
+		break;
+	}
+	c->c_updates = c->slots;
+	c->c_reads = 0;
+}
+
 void compose_model_counts(const struct compose_lengths *l, const struct compose_part *parts,
-			  size_t n, uint64_t features, struct compose_counts *out)
+			  size_t n, enum compose_op op, uint64_t features,
+			  struct compose_counts *out)
 {
 	size_t k;
 
@@ -292,6 +318,8 @@ void compose_model_counts(const struct compose_lengths *l, const struct compose_
 			c->c_updates = l->block_c_rows * features;
 			c->c_reads = l->block_shared_rows * features;
 			c->max_unit = l->max_blocks_in_row * b * b;
+			if (op == COMPOSE_SDDMM)
+				sddmm_counts(q, features, c);
 			continue;
 		}
 		ri = range_index(l, q);
@@ -335,6 +363,8 @@ void compose_model_counts(const struct compose_lengths *l, const struct compose_
 		c->padded_macs = (c->slots - c->nnz) * features;
 		c->c_updates = stored * features;
 		c->c_reads = shared * features;
+		if (op == COMPOSE_SDDMM)
+			sddmm_counts(q, features, c);
 	}
 }
 
@@ -350,10 +380,10 @@ static double dram_of(double reads, double size, double cap)
 }
 
 void compose_model_time(const struct compose_gpu *g, const struct compose_part *parts,
-			const struct compose_counts *c, size_t n, uint64_t rows, uint64_t cols,
-			uint64_t features, struct compose_time *t)
+			const struct compose_counts *c, size_t n, enum compose_op op, uint64_t rows,
+			uint64_t cols, uint64_t features, struct compose_time *t)
 {
-	double macs = 0, l2 = 0, a = 0, unit = 0, cw = 0, cap = g->l2_capacity / g->word_bytes;
+	double macs = 0, l2 = 0, a = 0, unit = 0, cw = 0, xw = 0, cap = g->l2_capacity / g->word_bytes;
 	double dram_b = 0, *brange = xcalloc(3 * (n + 1), sizeof(double));
 	double *bwidth = brange + n + 1, *bcol_lo = bwidth + n + 1;
 	uint64_t wf = features < g->warp_features ? features : g->warp_features;
@@ -365,9 +395,10 @@ void compose_model_time(const struct compose_gpu *g, const struct compose_part *
 			: (double)(parts[k].col_hi - parts[k].col_lo);
 		macs += (double)c[k].macs;
 		a += (double)(c[k].data_reads + c[k].meta_reads);
-		l2 += (double)(c[k].data_reads + c[k].meta_reads + c[k].b_reads + c[k].c_updates +
-			       c[k].c_reads);
+		l2 += (double)(c[k].data_reads + c[k].meta_reads + c[k].b_reads + c[k].x_reads +
+			       c[k].c_updates + c[k].c_reads);
 		cw += (double)(c[k].c_updates + c[k].c_reads);
+		xw += (double)c[k].x_reads;
 		if ((double)c[k].max_unit > unit)
 			unit = (double)c[k].max_unit;
 		/* B's reads by column range (the BSR part: its own, over all columns) */
@@ -389,8 +420,11 @@ void compose_model_time(const struct compose_gpu *g, const struct compose_part *
 	for (j = 0; j < nr; j++)
 		dram_b += dram_of(brange[j], bwidth[j] * (double)features, cap);
 	free(brange);
-	t->dram_words = a + dram_b +
-			dram_of(cw, (double)rows * (double)features, cap);
+	if (op == COMPOSE_SDDMM)
+		/* C streams out once, a word a slot; X (rows x n) is revisited once per range */
+		t->dram_words = a + dram_b + cw + dram_of(xw, (double)rows * (double)features, cap);
+	else
+		t->dram_words = a + dram_b + dram_of(cw, (double)rows * (double)features, cap);
 	t->compute = macs / (g->sms * g->fma_per_sm);
 	t->l2 = l2 * g->word_bytes / g->l2_bytes;
 	t->dram = t->dram_words * g->word_bytes / g->dram_bytes;
@@ -401,7 +435,7 @@ void compose_model_time(const struct compose_gpu *g, const struct compose_part *
 /* ------------------------------------------------------------- search */
 
 size_t compose_search(const struct compose_matrix *m, const struct compose_gpu *g,
-		      uint64_t features, const unsigned *cs, size_t n_cs, unsigned max_buckets,
+		      enum compose_op op, uint64_t features, const unsigned *cs, size_t n_cs, unsigned max_buckets,
 		      const uint64_t *blocks, size_t n_blocks, struct compose_choice *best,
 		      struct compose_time *csr)
 {
@@ -423,8 +457,8 @@ size_t compose_search(const struct compose_matrix *m, const struct compose_gpu *
 					  .min_length = 1, .max_length = COMPOSE_NO_MAX };
 		struct compose_time t;
 		if (compose_lengths_build(&l, m, &p, 1) == 0) {
-			compose_model_counts(&l, &p, 1, features, cnt);
-			compose_model_time(g, &p, cnt, 1, m->rows, m->cols, features, &t);
+			compose_model_counts(&l, &p, 1, op, features, cnt);
+			compose_model_time(g, &p, cnt, 1, op, m->rows, m->cols, features, &t);
 			compose_lengths_release(&l);
 			evaluated++;
 			if (csr)
@@ -453,8 +487,9 @@ size_t compose_search(const struct compose_matrix *m, const struct compose_gpu *
 				struct compose_time t;
 				np = compose_hyb_parts(m->cols, cs[ic], k, false, b,
 						       b ? (b * b + 1) / 2 : 0, parts);
-				compose_model_counts(&l, parts, np, features, cnt);
-				compose_model_time(g, parts, cnt, np, m->rows, m->cols, features, &t);
+				compose_model_counts(&l, parts, np, op, features, cnt);
+				compose_model_time(g, parts, cnt, np, op, m->rows, m->cols, features,
+						   &t);
 				evaluated++;
 				if (best && (!have || t.cycles < best->time.cycles)) {
 					best->column_parts = cs[ic];

@@ -1,7 +1,7 @@
 /*
  * The model of composable formats (specs/compose.h, docs/composable.md): the
- * counts of every part of an SpMM C[m, n] += A[m, k] * B[k, n] whose A is
- * stored as parts, from the row lengths of A (per column range, after the
+ * counts of every part of an SpMM C[m, n] += A[m, k] * B[k, n] or an SDDMM
+ * C[i, j] = A[i, j] * sum_f X[i, f] * Y[j, f] whose A is stored as parts, from the row lengths of A (per column range, after the
  * BSR part's blocks) in closed form; the shared output's atomic updates; the
  * cycles of the kernel on a GPU; and the search over SparseTIR's hyb(c, k)
  * and a block size that picks the fastest decomposition.
@@ -72,11 +72,13 @@ int compose_lengths_build(struct compose_lengths *l, const struct compose_matrix
 void compose_lengths_release(struct compose_lengths *l);
 
 /*
- * The counts of each part ('out' has n entries) for 'features' columns of B
- * and C, from lengths built for the same parts' ranges and blocks.
+ * The counts of each part ('out' has n entries) of 'op' for 'features'
+ * columns of B and C (SDDMM: of X and Y), from lengths built for the same
+ * parts' ranges and blocks.
  */
 void compose_model_counts(const struct compose_lengths *l, const struct compose_part *parts,
-			  size_t n, uint64_t features, struct compose_counts *out);
+			  size_t n, enum compose_op op, uint64_t features,
+			  struct compose_counts *out);
 
 /* The cycles of the kernel: the largest of compute, L2, DRAM and the longest unit of work. */
 struct compose_time {
@@ -85,8 +87,8 @@ struct compose_time {
 };
 
 void compose_model_time(const struct compose_gpu *g, const struct compose_part *parts,
-			const struct compose_counts *c, size_t n, uint64_t rows, uint64_t cols,
-			uint64_t features, struct compose_time *t);
+			const struct compose_counts *c, size_t n, enum compose_op op, uint64_t rows,
+			uint64_t cols, uint64_t features, struct compose_time *t);
 
 /* A point of the decomposition search (column_parts 0: plain CSR). */
 struct compose_choice {
@@ -104,7 +106,7 @@ struct compose_choice {
  * evaluated.
  */
 size_t compose_search(const struct compose_matrix *m, const struct compose_gpu *g,
-		      uint64_t features, const unsigned *cs, size_t n_cs, unsigned max_buckets,
+		      enum compose_op op, uint64_t features, const unsigned *cs, size_t n_cs, unsigned max_buckets,
 		      const uint64_t *blocks, size_t n_blocks, struct compose_choice *best,
 		      struct compose_time *csr);
 

@@ -3,7 +3,8 @@
  *
  *   composable:
  *     matrix: A.mtx          # relative to the file
- *     features: 64           # n, the columns of B and C
+ *     op: spmm               # or sddmm (C = A * (X Y^T) at A's non-zeros)
+ *     features: 64           # n, the columns of B and C (SDDMM: of X and Y)
  *     parts:                 # by hand ...
  *       - {name: blocks, format: bsr, block: 4, min_fill: 8}
  *       - {name: short, columns: [0, 8], max_length: 2, format: ell, width: 2}
@@ -24,7 +25,8 @@
 #include "util/xalloc.h"
 
 static const char *const top_keys[] = { "composable" };
-static const char *const compose_keys[] = { "matrix", "features", "parts", "hyb" };
+static const char *const compose_keys[] = { "matrix", "op", "features", "parts", "hyb" };
+static const char *const op_names[] = { "spmm", "sddmm" };
 static const char *const part_keys[] = { "name", "format", "columns", "min_length", "max_length",
 					 "width", "split", "block", "min_fill" };
 static const char *const hyb_keys[] = { "column_parts", "buckets", "remainder", "block",
@@ -36,7 +38,7 @@ static const char *const remainder_names[] = { "split", "csr" };
 #define COMPOSE_MAX_PARTS 4096u
 
 const char *const compose_count_names[COMPOSE_N_COUNTS] = {
-	"nnz", "rows", "blocks", "slots", "data_reads", "meta_reads", "b_reads", "macs",
+	"nnz", "rows", "blocks", "slots", "data_reads", "meta_reads", "b_reads", "x_reads", "macs",
 	"padded_macs", "c_updates", "c_reads", "max_unit"
 };
 
@@ -49,16 +51,22 @@ void compose_counts_fields(const struct compose_counts *c, uint64_t out[COMPOSE_
 	out[4] = c->data_reads;
 	out[5] = c->meta_reads;
 	out[6] = c->b_reads;
-	out[7] = c->macs;
-	out[8] = c->padded_macs;
-	out[9] = c->c_updates;
-	out[10] = c->c_reads;
-	out[11] = c->max_unit;
+	out[COMPOSE_X_READS] = c->x_reads;
+	out[8] = c->macs;
+	out[9] = c->padded_macs;
+	out[10] = c->c_updates;
+	out[11] = c->c_reads;
+	out[12] = c->max_unit;
 }
 
 const char *compose_format_name(enum compose_format f)
 {
 	return format_names[f];
+}
+
+const char *compose_op_name(enum compose_op op)
+{
+	return op_names[op];
 }
 
 size_t compose_hyb_count(unsigned c, unsigned k, bool remainder_csr, uint64_t block)
@@ -482,6 +490,16 @@ static struct spec_compose *load_root(struct spec_compose *c, struct ysrc_node *
 		return NULL;
 	}
 	n_cols = c->matrix->shape[1];
+	c->op = COMPOSE_SPMM;
+	if ((v = ld_get(top, "op"))) {
+		struct kpath op = KP_KEY(&kp, "op");
+		int o;
+		if (ld_want_scalar(&cl.ld, v, &op) < 0 ||
+		    (o = ld_lookup_keyword(&cl.ld, v, &op, "operation", v->str, op_names,
+					   ARRAY_SIZE(op_names))) < 0)
+			return NULL;
+		c->op = (enum compose_op)o;
+	}
 	c->features = 1;
 	if ((v = ld_get(top, "features"))) {
 		struct kpath fp = KP_KEY(&kp, "features");

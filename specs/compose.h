@@ -28,6 +28,13 @@
 
 enum compose_format { COMPOSE_CSR, COMPOSE_COO, COMPOSE_ELL, COMPOSE_BSR };
 
+/*
+ * The operation over the split matrix: SpMM C[m, n] += A[m, k] * B[k, n], or
+ * SDDMM C[i, j] = A[i, j] * sum_f X[i, f] * Y[j, f] at A's non-zeros (C in
+ * A's layout: each part writes its own slots; 'b_reads' counts Y, 'x_reads' X).
+ */
+enum compose_op { COMPOSE_SPMM, COMPOSE_SDDMM };
+
 #define COMPOSE_NO_MAX UINT64_MAX     /* max_length: no upper bound */
 
 struct compose_part {
@@ -47,7 +54,8 @@ struct spec_compose {
 	struct arena arena;
 	const char *path;
 	const struct spec_matrix *matrix;
-	uint64_t features;             /* n: B's and C's columns */
+	enum compose_op op;            /* 'op' (default spmm) */
+	uint64_t features;             /* n: B's and C's columns (SDDMM: X's and Y's) */
 	size_t n_parts;
 	struct compose_part *parts;
 };
@@ -65,17 +73,20 @@ struct compose_counts {
 	uint64_t slots;                /* stored value positions (ELL and BSR padding included) */
 	uint64_t data_reads;           /* A's values read */
 	uint64_t meta_reads;           /* A's metadata read (offsets, row and column indices) */
-	uint64_t b_reads;              /* B's words read */
+	uint64_t b_reads;              /* B's words read (SDDMM: Y's) */
+	uint64_t x_reads;              /* SDDMM: X's words read (SpMM: 0) */
 	uint64_t macs;                 /* multiply-accumulates run */
 	uint64_t padded_macs;          /* of which on padding (a stored zero) */
-	uint64_t c_updates;            /* C's words written (one per row update and column of C) */
+	uint64_t c_updates;            /* C's words written (one per row update and column of C;
+					* SDDMM: one per slot) */
 	uint64_t c_reads;              /* C's words read back: updates of rows that more than one
 					* stored row (of any part) updates are atomic */
 	uint64_t max_unit;             /* the slots of the largest unit of work (one CSR row, one
 					* ELL row, one BSR block row, one COO element) */
 };
 
-#define COMPOSE_N_COUNTS 12
+#define COMPOSE_N_COUNTS 13
+#define COMPOSE_X_READS 7         /* x_reads' index in the fields */
 
 /* The fields of 'c' in declaration order, and their names. */
 void compose_counts_fields(const struct compose_counts *c, uint64_t out[COMPOSE_N_COUNTS]);
@@ -108,5 +119,6 @@ int compose_check_cover(const struct compose_part *parts, size_t n, uint64_t n_c
 			struct diag_list *dl);
 
 const char *compose_format_name(enum compose_format f);
+const char *compose_op_name(enum compose_op op);
 
 #endif

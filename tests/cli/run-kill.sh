@@ -12,9 +12,13 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 
-# 150 points, each a small mapper search (a few ms): slow enough to be killed midway
+# P points, each a small mapper search (a few ms): slow enough to be killed midway (at 20
+# rows). Under the sanitizers (quickstart.sh sanitize sets FL_SANITIZED), where each search is
+# several times slower, fewer points and batch jobs: the same kill, resume and comparison.
+P=150 J=100
+[ -n "${FL_SANITIZED:-}" ] && P=60 J=40
 design="$TEST_DATA_DIR/mapper/matmul.yaml $TEST_DATA_DIR/network/mapper.yaml"
-axis='seed:mapper.seed=1:150:+1'
+axis="seed:mapper.seed=1:$P:+1"
 sweep() { # DB [OPTIONS]
 	db=$1
 	shift
@@ -30,7 +34,7 @@ bg_sweep() { # DB ERRFILE
 
 sweep "$tmp/whole.db" 2>/dev/null || fail "the uninterrupted sweep exits $?"
 "$FIBERLOOP" results "$tmp/whole.db" --format json >"$tmp/whole.json"
-[ "$(rows "$tmp/whole.db")" = 150 ] || fail "150 rows expected in the uninterrupted run"
+[ "$(rows "$tmp/whole.db")" = $P ] || fail "$P rows expected in the uninterrupted run"
 
 # kill_midway DB ERRFILE CMD...: run CMD (writing DB) in the background and
 # kill -9 it once DB holds 20 rows (of $total); $n gets the rows it
@@ -67,23 +71,23 @@ rows_kept() { # DB WHOLE.json
 		fail "rows of the killed run differ from the uninterrupted run's"
 }
 
-total=150
+total=$P
 # shellcheck disable=SC2086
 kill_midway "$tmp/cut.db" /dev/null "$FIBERLOOP" sweep $design --command map --axis "$axis" \
 	--db "$tmp/cut.db" --jobs 2
-echo "sweep killed with $n of 150 rows committed"
+echo "sweep killed with $n of $P rows committed"
 rows_kept "$tmp/cut.db" "$tmp/whole.json"
 sweep "$tmp/cut.db" 2>"$tmp/err" || fail "the rerun exits $?"
-grep -q "^sweep: 150 points, $n finished before; $((150 - n)) run in " "$tmp/err" ||
+grep -q "^sweep: $P points, $n finished before; $((P - n)) run in " "$tmp/err" ||
 	fail "the rerun: $(cat "$tmp/err")"
 "$FIBERLOOP" results "$tmp/cut.db" --format json >"$tmp/final.json"
-[ "$(rows "$tmp/cut.db")" = 150 ] || fail "after the rerun: $(rows "$tmp/cut.db") rows, not 150"
+[ "$(rows "$tmp/cut.db")" = $P ] || fail "after the rerun: $(rows "$tmp/cut.db") rows, not $P"
 cmp -s "$tmp/whole.json" "$tmp/final.json" || {
 	fail "the final table differs from the uninterrupted run's"
 	diff "$tmp/whole.json" "$tmp/final.json" | head -4
 }
 
-# a batch: 101 mapper jobs, one with a bad override, killed midway and run again
+# a batch: J + 1 mapper jobs, one with a bad override, killed midway and run again
 d=$TEST_DATA_DIR
 {
 	echo "defaults:"
@@ -91,23 +95,23 @@ d=$TEST_DATA_DIR
 	echo "  command: map"
 	echo "jobs:"
 	i=1
-	while [ $i -le 100 ]; do
+	while [ $i -le $J ]; do
 		echo "  - {name: s$i, seed: $i}"
-		[ $i = 40 ] && echo '  - {name: bad, set: ["mapper.search_size=-3"]}'
+		[ $i = $((J * 2 / 5)) ] && echo '  - {name: bad, set: ["mapper.search_size=-3"]}'
 		i=$((i + 1))
 	done
 } >"$tmp/jobs.yaml"
 "$FIBERLOOP" batch "$tmp/jobs.yaml" --db "$tmp/bwhole.db" --jobs 2 >"$tmp/bwhole.txt" 2>/dev/null
 [ $? = 0 ] || fail "the uninterrupted batch exits $?"
 "$FIBERLOOP" results "$tmp/bwhole.db" --format json >"$tmp/bwhole.json"
-total=101
-[ "$(rows "$tmp/bwhole.db")" = 101 ] || fail "101 rows expected in the uninterrupted batch"
+total=$((J + 1))
+[ "$(rows "$tmp/bwhole.db")" = $total ] || fail "$total rows expected in the uninterrupted batch"
 kill_midway "$tmp/bcut.db" /dev/null "$FIBERLOOP" batch "$tmp/jobs.yaml" --db "$tmp/bcut.db" --jobs 2
-echo "batch killed with $n of 101 rows committed"
+echo "batch killed with $n of $total rows committed"
 rows_kept "$tmp/bcut.db" "$tmp/bwhole.json"
 "$FIBERLOOP" batch "$tmp/jobs.yaml" --db "$tmp/bcut.db" --jobs 2 >"$tmp/bfinal.txt" 2>"$tmp/err" ||
 	fail "the batch's rerun exits $?"
-grep -q "^batch: 101 jobs to run .*, $n finished before; $((101 - n)) run in [^;]*\(; 1 did not succeed\)\{0,1\}$" "$tmp/err" ||
+grep -q "^batch: $total jobs to run .*, $n finished before; $((total - n)) run in [^;]*\(; 1 did not succeed\)\{0,1\}$" "$tmp/err" ||
 	fail "the batch's rerun: $(cat "$tmp/err")"
 "$FIBERLOOP" results "$tmp/bcut.db" --format json >"$tmp/bfinal.json"
 cmp -s "$tmp/bwhole.json" "$tmp/bfinal.json" || fail "the batch's final rows differ from the uninterrupted run's"
@@ -125,9 +129,9 @@ kill -INT $pid 2>/dev/null
 wait $pid
 rc=$?
 n=$(rows "$tmp/int.db")
-if [ "$n" -lt 150 ]; then
+if [ "$n" -lt $P ]; then
 	[ $rc = 130 ] || fail "SIGINT: exit $rc, not 130"
-	grep -q "interrupted: $((150 - n)) of 150 left; run the same command again to finish" "$tmp/err" ||
+	grep -q "interrupted: $((P - n)) of $P left; run the same command again to finish" "$tmp/err" ||
 		fail "SIGINT: $(cat "$tmp/err")"
 	sweep "$tmp/int.db" 2>/dev/null
 	"$FIBERLOOP" results "$tmp/int.db" --format json >"$tmp/int.json"

@@ -156,7 +156,8 @@ static void test_tutorial(void)
 
 struct tally {
 	const char *top, *arch;
-	unsigned ok, failed;
+	unsigned every;            /* load one shape in 'every' (1: all) */
+	unsigned seen, ok, failed;
 };
 
 /* Load the layer shape 'path' on t->arch. */
@@ -201,7 +202,8 @@ static void walk(struct tally *t, const char *dir, bool mm)
 			if (mm == !strcmp(e->d_name, "MM") || strstr(dir, "/MM"))
 				walk(t, path, mm);
 		} else if (len > 5 && !strcmp(e->d_name + len - 5, ".yaml") && mm == !!strstr(dir, "/MM")) {
-			load_layer(t, path);
+			if (t->seen++ % t->every == 0)
+				load_layer(t, path);
 		}
 	}
 	closedir(d);
@@ -210,7 +212,12 @@ static void walk(struct tally *t, const char *dir, bool mm)
 static void test_layers(void)
 {
 	char top[4200], dir[4200];
-	struct tally conv = { top, "eyeriss_like", 0, 0 }, mm = { top, "sparseloop/02.2.1-spMspM", 0, 0 };
+	/* Under the sanitizers (quickstart.sh sanitize sets FL_SANITIZED) one convolution shape in
+	   eight: the same loader paths, an eighth of the renders under ASan's cost; the plain
+	   suite loads all 1360. */
+	unsigned every = getenv("FL_SANITIZED") ? 8 : 1;
+	struct tally conv = { top, "eyeriss_like", every, 0, 0, 0 },
+		mm = { top, "sparseloop/02.2.1-spMspM", 1, 0, 0, 0 };
 
 	snprintf(top, sizeof(top), "%s/example_designs/example_designs/top.yaml.jinja2", ex);
 	snprintf(dir, sizeof(dir), "%s/example_designs/layer_shapes", ex);
@@ -218,7 +225,8 @@ static void test_layers(void)
 	walk(&mm, dir, true);
 	printf("\nlayer shapes: %u loaded on eyeriss_like, %u on spMspM; %u failed\n", conv.ok, mm.ok,
 	       conv.failed + mm.failed);
-	CU_ASSERT_EQUAL(conv.ok, 1360);
+	CU_ASSERT_EQUAL(conv.seen, 1360);
+	CU_ASSERT_EQUAL(conv.ok, (1360 + every - 1) / every);
 	CU_ASSERT_EQUAL(mm.ok, 3);
 	CU_ASSERT_EQUAL(conv.failed + mm.failed, 0);
 }

@@ -99,8 +99,9 @@ static void mat_gen(struct mat *x, uint64_t rows, uint64_t cols, unsigned avg, i
 }
 
 /* Model and executor on 'parts': every field of every part equal; the counts in 'out'. */
-static int compare(const struct spec_matrix *m, const struct compose_part *parts, size_t n,
-		   uint64_t features, struct compose_counts *out, const char *label)
+static int compare_op(const struct spec_matrix *m, const struct compose_part *parts, size_t n,
+		      enum compose_op op, uint64_t features, struct compose_counts *out,
+		      const char *label)
 {
 	struct compose_matrix cm;
 	struct compose_lengths l;
@@ -112,8 +113,8 @@ static int compare(const struct spec_matrix *m, const struct compose_part *parts
 
 	CU_ASSERT_EQUAL_FATAL(compose_matrix_init(&cm, m), 0);
 	CU_ASSERT_EQUAL_FATAL(compose_lengths_build(&l, &cm, parts, n), 0);
-	compose_model_counts(&l, parts, n, features, out);
-	if (exec_compose_run(m, parts, n, features, ex, err, sizeof(err)) < 0) {
+	compose_model_counts(&l, parts, n, op, features, out);
+	if (exec_compose_run(m, parts, n, op, features, ex, err, sizeof(err)) < 0) {
 		printf("\n%s: executor: %s\n", label, err);
 		bad++;
 	}
@@ -134,6 +135,12 @@ static int compare(const struct spec_matrix *m, const struct compose_part *parts
 	compose_matrix_release(&cm);
 	free(ex);
 	return bad;
+}
+
+static int compare(const struct spec_matrix *m, const struct compose_part *parts, size_t n,
+		   uint64_t features, struct compose_counts *out, const char *label)
+{
+	return compare_op(m, parts, n, COMPOSE_SPMM, features, out, label);
 }
 
 /*
@@ -184,6 +191,22 @@ static void test_hand(void)
 	CU_ASSERT_EQUAL(c[2].c_reads, 4);
 	CU_ASSERT_EQUAL(c[2].max_unit, 1);
 	CU_ASSERT_EQUAL(c[3].rows, 0);
+	CU_ASSERT_EQUAL(c[1].x_reads, 0);          /* SpMM reads no X */
+
+	/*
+	 * The SDDMM over the same split: Y read and MACs as B and MACs above, X's row
+	 * once per stored row (2 features), one output word per slot, no atomics.
+	 */
+	compare_op(&x.m, parts, n, COMPOSE_SDDMM, 2, c, "hand hyb sddmm");
+	CU_ASSERT_EQUAL(c[1].b_reads, 16);
+	CU_ASSERT_EQUAL(c[1].x_reads, 4 * 2);
+	CU_ASSERT_EQUAL(c[1].macs, 16);
+	CU_ASSERT_EQUAL(c[1].padded_macs, 2);
+	CU_ASSERT_EQUAL(c[1].c_updates, 8);
+	CU_ASSERT_EQUAL(c[1].c_reads, 0);
+	CU_ASSERT_EQUAL(c[2].x_reads, 3 * 2);
+	CU_ASSERT_EQUAL(c[2].c_updates, 3);
+	CU_ASSERT_EQUAL(c[2].c_reads, 0);
 
 	/*
 	 * BSR 2 x 2 blocks of at least 3 non-zeros: block (0, 0) holds (0,0) (0,1);
@@ -212,6 +235,17 @@ static void test_hand(void)
 	/* rows 0, 1 and 2 updated by both parts (row 1 by its block row's zeros); row 3 once */
 	CU_ASSERT_EQUAL(c[0].c_reads, 3 * 2);
 	CU_ASSERT_EQUAL(c[1].c_reads, 3 * 2);
+	/* SDDMM: each block reads 2 rows of X and 2 of Y and writes its 4 slots; CSR's 3 rows
+	   read X once each */
+	compare_op(&x.m, parts, 2, COMPOSE_SDDMM, 2, c, "hand bsr sddmm");
+	CU_ASSERT_EQUAL(c[0].x_reads, 3 * 2 * 2);
+	CU_ASSERT_EQUAL(c[0].b_reads, 3 * 2 * 2);
+	CU_ASSERT_EQUAL(c[0].c_updates, 12);
+	CU_ASSERT_EQUAL(c[0].padded_macs, 6 * 2);
+	CU_ASSERT_EQUAL(c[1].x_reads, 3 * 2);
+	CU_ASSERT_EQUAL(c[1].b_reads, 4 * 2);
+	CU_ASSERT_EQUAL(c[1].c_updates, 4);
+	CU_ASSERT_EQUAL(c[0].c_reads + c[1].c_reads, 0);
 	mat_free(&x);
 }
 
@@ -255,6 +289,8 @@ static void test_corpus(void)
 		mat_gen(&x, cc->rows, cc->cols, cc->avg, cc->alpha, 1000 + i);
 		n = compose_hyb_parts(cc->cols, cc->c, cc->k, cc->remainder_csr, cc->block,
 				      cc->min_fill, parts);
+		snprintf(label, sizeof(label), "corpus %zu sddmm", i);
+		compare_op(&x.m, parts, n, COMPOSE_SDDMM, cc->features, c, label);
 		snprintf(label, sizeof(label), "corpus %zu", i);
 		compare(&x.m, parts, n, cc->features, c, label);
 		for (p = 0; p < n; p++) {
@@ -303,6 +339,9 @@ static void test_parts(void)
 	parts[3] = (struct compose_part){ .name = "ell2", .format = COMPOSE_ELL, .col_lo = 12,
 					  .col_hi = 20, .min_length = 1, .max_length = COMPOSE_NO_MAX,
 					  .width = 2, .split = true };
+	compare_op(&x.m, parts, 4, COMPOSE_SDDMM, 3, c, "parts sddmm");
+	/* COO: X's row read per element */
+	CU_ASSERT_EQUAL(c[0].x_reads, c[0].nnz * 3);
 	compare(&x.m, parts, 4, 3, c, "parts");
 	for (p = 0; p < 4; p++)
 		nnz += c[p].nnz;
@@ -368,7 +407,8 @@ static const struct bad_case bad[] = {
 	  "did you mean 'csr'?", 2, 37 },
 	{ "composable:\n  parts:\n"
 	  "    - {format: csr, columns: [0, 9]}\n",
-	  "expected an integer in [1, 8]", 3, 34 },
+	  "expected an integer in [1, 8]", 3, 34 },	{ "composable:\n  op: sddm\n  parts:\n    - {format: csr}\n",
+	  "did you mean 'sddmm'?", 2, 7 },
 };
 
 static void test_bad(void)
@@ -422,6 +462,7 @@ static void test_good(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 	CU_ASSERT_EQUAL(c->n_parts, 1 + 2 * 4);
 	CU_ASSERT_EQUAL(c->features, 3);
+	CU_ASSERT_EQUAL(c->op, COMPOSE_SPMM);      /* the default */
 	CU_ASSERT_EQUAL(c->parts[0].format, COMPOSE_BSR);
 	CU_ASSERT_EQUAL(c->parts[4].format, COMPOSE_CSR);
 	CU_ASSERT_EQUAL(c->parts[4].min_length, 5);
@@ -447,7 +488,8 @@ static void test_search(void)
 	/* power law: one row of 4 * 64 = 256 non-zeros holds up a CSR kernel */
 	mat_gen(&x, 400, 300, 64, 1, 9);
 	CU_ASSERT_EQUAL_FATAL(compose_matrix_init(&cm, &x.m), 0);
-	n = compose_search(&cm, &compose_gpu_a100, 128, cs, 3, 6, bs, 2, &best, &csr);
+	n = compose_search(&cm, &compose_gpu_a100, COMPOSE_SPMM, 128, cs, 3, 6, bs, 2, &best,
+			   &csr);
 	CU_ASSERT_EQUAL(n, 1 + 3 * 7 * 3);
 	/* the unit of CSR is its longest row (256 or 257): x 64 features / 16 a clock */
 	CU_ASSERT_TRUE(csr.unit == 256.0 * 64 / 16 || csr.unit == 257.0 * 64 / 16);
