@@ -76,7 +76,11 @@ static uint64_t lcm_u64(uint64_t a, uint64_t b)
  * Xc(B) = ceil(16 B / (s h)) with s = max(1, round(16 E)) and h = 2 when
  * the target shares exchange buses between 2 tiles and the tiles receiving
  * the same data are all of them or an even number (§1.5), plus the
- * device's sync per exchange (0 by default: PopLibs models none, §3.4).
+ * device's sync per exchange (0 by default: PopLibs' sparse estimator
+ * models none, §3.4, and the benchmark's timed interval leaves syncs out)
+ * and its fixed overhead of an exchange phase (100 by default: PopLibs'
+ * CTC loss planner, lib/popnn/CTCLossPlan.cpp, fixedOverheadExchangeCycles;
+ * docs/ipu.md "Fixed costs").
  */
 double ipu_exchange_cycles(const struct ipu_layer *L, uint64_t bytes, uint64_t consecutive,
 			   uint64_t T, bool allow_sharing)
@@ -89,7 +93,8 @@ double ipu_exchange_cycles(const struct ipu_layer *L, uint64_t bytes, uint64_t c
 		s = 1;
 	if (allow_sharing && L->dev->exchange_bus_sharing && (consecutive == T || consecutive % 2 == 0))
 		h = 2;
-	return ceil(16.0 * (double)bytes / (s * h)) + (double)L->dev->sync_cycles;
+	return ceil(16.0 * (double)bytes / (s * h)) + (double)L->dev->sync_cycles +
+	       (double)L->dev->exchange_overhead_cycles;
 }
 
 /*

@@ -32,7 +32,7 @@ const struct cli_command cmd_compose = {
 	.summary = "Cost an SpMM or SDDMM whose sparse matrix is stored as parts of several formats.",
 	.usage = "compose FILE...",
 	.help =
-	"Loads FILE... (each a 'composable' file: a Matrix Market matrix, the operation (op: spmm, the default, or sddmm) and its features, and its parts by hand or as SparseTIR's hyb(c, k); docs/composable.md), counts every part's data and metadata reads, B reads (SDDMM: Y and X), MACs (padding included) and writes of the output C (SpMM: shared, with atomic read-backs) with the model, runs the same split on the matrix with the executor and compares every count, prints the kernel's cycles on the A100, and the best decomposition the search over hyb(c, k) and a BSR block size finds for the matrix.\n",
+	"Loads FILE... (each a 'composable' file: a Matrix Market matrix, the operation (op: spmm, the default, or sddmm) and its features, and its parts by hand or as SparseTIR's hyb(c, k); docs/composable.md), counts every part's data and metadata reads, B reads (SDDMM: Y and X), MACs (padding included) and writes of the output C (SpMM: shared, with atomic read-backs) with the model, runs the same split on the matrix with the executor and compares every count, prints the kernel's cycles on the A100 (or the H100: gpu: h100), and the best decomposition the search over hyb(c, k) and a BSR block size finds for the matrix.\n",
 	.epilogue = "Exit status: 0 success, 1 bad input (parts that leave a gap or overlap, a bad key) or the executor disagreeing with the model, 2 usage error.\n",
 	.run = run,
 	.job = JOB_MODEL,

@@ -62,38 +62,65 @@ static void update_row(struct run *rn, size_t p, uint64_t r, const double *acc,
 	rn->upd_rows[p][rn->n_upd[p]++] = r;
 }
 
-/* acc += a * B[k, :] */
-static void mac_row(struct run *rn, double *acc, double a, bool pad, uint64_t k,
-		    struct compose_counts *c)
+/*
+ * The features are computed in slices of the part's warp_features (a warp
+ * each): slice 'sl' covers [lo, hi). Each warp reads the unit's A values and
+ * indices itself.
+ */
+static uint64_t slice_width(const struct run *rn, size_t p)
+{
+	uint64_t wf = rn->parts[p].warp_features ? rn->parts[p].warp_features
+		: COMPOSE_WARP_FEATURES;
+	return wf < rn->features ? wf : rn->features;
+}
+
+static uint64_t slices(const struct run *rn, size_t p)
+{
+	uint64_t wf = slice_width(rn, p);
+	return (rn->features + wf - 1) / wf;
+}
+
+/* acc[lo, hi) += a * B[k, lo..hi) */
+static void mac_row(struct run *rn, double *acc, double a, bool pad, uint64_t k, uint64_t lo,
+		    uint64_t hi, struct compose_counts *c)
 {
 	uint64_t j;
-	for (j = 0; j < rn->features; j++)
+	for (j = lo; j < hi; j++)
 		acc[j] += a * rn->B[k * rn->features + j];
-	c->b_reads += rn->features;
-	c->macs += rn->features;
+	c->b_reads += hi - lo;
+	c->macs += hi - lo;
 	if (pad)
-		c->padded_macs += rn->features;
+		c->padded_macs += hi - lo;
 }
 
 /*
- * SDDMM at one slot: C = a * X[r, :] . Y[k, :], one word written; 'idx' the
- * element the slot holds (SIZE_MAX: padding, whose output is not the matrix's).
+ * SDDMM at one slot, features [lo, hi): C += a * X[r, lo..hi) . Y[k, lo..hi),
+ * one word written (the first slice stores it, the others add to it, reading
+ * it back); 'idx' the element the slot holds (SIZE_MAX: padding, whose output
+ * is not the matrix's).
  */
-static void dot_slot(struct run *rn, double a, size_t idx, uint64_t r, uint64_t k,
-		     struct compose_counts *c)
+static void dot_slot(struct run *rn, double a, size_t idx, uint64_t r, uint64_t k, uint64_t lo,
+		     uint64_t hi, struct compose_counts *c)
 {
 	double s = 0.0;
 	uint64_t j;
 	if (r < rn->rows && k < rn->cols)
-		for (j = 0; j < rn->features; j++)
+		for (j = lo; j < hi; j++)
 			s += rn->X[r * rn->features + j] * rn->B[k * rn->features + j];
-	c->macs += rn->features;
+	c->b_reads += hi - lo;
+	c->macs += hi - lo;
 	if (idx == SIZE_MAX)
-		c->padded_macs += rn->features;
+		c->padded_macs += hi - lo;
 	c->c_updates++;
+	if (lo)
+		c->c_reads++;
 	if (idx != SIZE_MAX) {
-		rn->out[idx] = a * s;
-		rn->written[idx]++;
+		if (!lo) {
+			rn->out[idx] = a * s;
+			rn->written[idx]++;
+		} else {
+			rn->out[idx] += a * s;
+		}
 	}
 }
 
@@ -123,6 +150,7 @@ static void run_bsr(struct run *rn, size_t p, struct elem *e, size_t nnz, struct
 	double *val = NULL, *acc = xcalloc(b * rn->features + 1, sizeof(*acc));
 	unsigned char *mask = NULL;
 	size_t nb = 0, alloc = 0, k, j, *eidx = NULL;
+	uint64_t wf = slice_width(rn, p), ns = slices(rn, p), sl;
 
 	/* the elements in block order */
 	for (k = 0; k < nnz; k++) {
@@ -179,42 +207,45 @@ static void run_bsr(struct run *rn, size_t p, struct elem *e, size_t nnz, struct
 			}
 			c->rows++;
 			memset(acc, 0, b * rn->features * sizeof(*acc));
-			for (x = prev; x < end; x++) {
-				uint64_t bc = bcol[x], rr, cc;
-				c->meta_reads++;
-				if (rn->op == COMPOSE_SDDMM) {
-					/* the block's b rows of X and b rows of Y, b^2 dot products */
-					c->x_reads += b * rn->features;
+			for (sl = 0; sl < ns; sl++) {
+				uint64_t lo = sl * wf, hi = lo + wf < rn->features ? lo + wf : rn->features;
+				for (x = prev; x < end; x++) {
+					uint64_t bc = bcol[x], rr, cc;
+					c->meta_reads++;
+					if (rn->op == COMPOSE_SDDMM) {
+						/* the block's b rows of X and of Y, b^2 dot products */
+						c->x_reads += b * (hi - lo);
+						for (cc = 0; cc < b; cc++)
+							for (rr = 0; rr < b; rr++) {
+								c->data_reads++;
+								unit += sl == 0;
+								dot_slot(rn, val[x * b * b + rr * b + cc],
+									 eidx[x * b * b + rr * b + cc],
+									 r0 + rr, bc * b + cc, lo, hi, c);
+							}
+						/* Y's b rows: read once for the block's b rows */
+						c->b_reads -= b * (b - 1) * (hi - lo);
+						continue;
+					}
 					for (cc = 0; cc < b; cc++) {
-						c->b_reads += rn->features;
+						/* B's row bc*b + cc is read once for the block's b rows */
+						uint64_t kk = bc * b + cc;
 						for (rr = 0; rr < b; rr++) {
+							double a = val[x * b * b + rr * b + cc];
+							bool pad = !mask[x * b * b + rr * b + cc];
+							uint64_t jj;
 							c->data_reads++;
-							unit++;
-							dot_slot(rn, val[x * b * b + rr * b + cc],
-								 eidx[x * b * b + rr * b + cc], r0 + rr,
-								 bc * b + cc, c);
+							unit += sl == 0;
+							for (jj = lo; jj < hi; jj++)
+								if (kk < rn->cols)
+									acc[rr * rn->features + jj] +=
+										a * rn->B[kk * rn->features + jj];
+							c->macs += hi - lo;
+							if (pad)
+								c->padded_macs += hi - lo;
 						}
+						c->b_reads += hi - lo;
 					}
-					continue;
-				}
-				for (cc = 0; cc < b; cc++) {
-					/* B's row bc*b + cc is read once for the block's b rows */
-					uint64_t kk = bc * b + cc;
-					for (rr = 0; rr < b; rr++) {
-						double a = val[x * b * b + rr * b + cc];
-						bool pad = !mask[x * b * b + rr * b + cc];
-						uint64_t jj;
-						c->data_reads++;
-						unit++;
-						for (jj = 0; jj < rn->features; jj++)
-							if (kk < rn->cols)
-								acc[rr * rn->features + jj] +=
-									a * rn->B[kk * rn->features + jj];
-						c->macs += rn->features;
-						if (pad)
-							c->padded_macs += rn->features;
-					}
-					c->b_reads += rn->features;
 				}
 			}
 			if (unit > c->max_unit)
@@ -265,7 +296,7 @@ static void run_csr(struct run *rn, size_t p, struct elem *e, const size_t *t, s
 {
 	uint64_t *ptr = xcalloc(rn->rows + 2, sizeof(*ptr)), *col = xcalloc(n + 1, sizeof(*col));
 	double *val = xcalloc(n + 1, sizeof(*val)), *acc = xcalloc(rn->features + 1, sizeof(*acc));
-	uint64_t r, prev;
+	uint64_t r, prev, wf = slice_width(rn, p), ns = slices(rn, p), sl;
 	size_t k;
 
 	for (k = 0; k < n; k++) {
@@ -287,16 +318,17 @@ static void run_csr(struct run *rn, size_t p, struct elem *e, const size_t *t, s
 		if (end == prev)
 			continue;
 		memset(acc, 0, rn->features * sizeof(*acc));
-		if (rn->op == COMPOSE_SDDMM)
-			c->x_reads += rn->features;     /* X's row, once for the row's non-zeros */
-		for (x = prev; x < end; x++) {
-			c->meta_reads++;
-			c->data_reads++;
-			if (rn->op == COMPOSE_SDDMM) {
-				c->b_reads += rn->features;
-				dot_slot(rn, val[x], t[x], r, col[x], c);
-			} else {
-				mac_row(rn, acc, val[x], false, col[x], c);
+		for (sl = 0; sl < ns; sl++) {
+			uint64_t lo = sl * wf, hi = lo + wf < rn->features ? lo + wf : rn->features;
+			if (rn->op == COMPOSE_SDDMM)
+				c->x_reads += hi - lo;  /* X's row, once for the row's non-zeros */
+			for (x = prev; x < end; x++) {
+				c->meta_reads++;
+				c->data_reads++;
+				if (rn->op == COMPOSE_SDDMM)
+					dot_slot(rn, val[x], t[x], r, col[x], lo, hi, c);
+				else
+					mac_row(rn, acc, val[x], false, col[x], lo, hi, c);
 			}
 		}
 		if (end - prev > c->max_unit)
@@ -317,23 +349,27 @@ static void run_coo(struct run *rn, size_t p, struct elem *e, const size_t *t, s
 		    struct compose_counts *c)
 {
 	double *acc = xcalloc(rn->features + 1, sizeof(*acc));
+	uint64_t wf = slice_width(rn, p), ns = slices(rn, p), sl;
 	size_t k;
 
 	c->nnz = n;
 	c->slots = n;
 	for (k = 0; k < n; k++) {
 		const struct elem *x = &e[t[k]];
-		c->meta_reads += 2;
-		c->data_reads++;
-		if (rn->op == COMPOSE_SDDMM) {
-			c->x_reads += rn->features;
-			c->b_reads += rn->features;
-			dot_slot(rn, x->v, t[k], x->r, x->c, c);
-		} else {
-			memset(acc, 0, rn->features * sizeof(*acc));
-			mac_row(rn, acc, x->v, false, x->c, c);
-			update_row(rn, p, x->r, acc, c);
+		memset(acc, 0, rn->features * sizeof(*acc));
+		for (sl = 0; sl < ns; sl++) {
+			uint64_t lo = sl * wf, hi = lo + wf < rn->features ? lo + wf : rn->features;
+			c->meta_reads += 2;
+			c->data_reads++;
+			if (rn->op == COMPOSE_SDDMM) {
+				c->x_reads += hi - lo;
+				dot_slot(rn, x->v, t[k], x->r, x->c, lo, hi, c);
+			} else {
+				mac_row(rn, acc, x->v, false, x->c, lo, hi, c);
+			}
 		}
+		if (rn->op == COMPOSE_SPMM)
+			update_row(rn, p, x->r, acc, c);
 		if (k == 0 || x->r != e[t[k - 1]].r)
 			c->rows++;
 		c->max_unit = 1;
@@ -352,6 +388,7 @@ static void run_ell(struct run *rn, size_t p, struct elem *e, const size_t *t, s
 	double *val = NULL, *acc = xcalloc(rn->features + 1, sizeof(*acc));
 	unsigned char *mask = NULL;
 	size_t k, fill = 0, *eidx = NULL;
+	uint64_t wf = slice_width(rn, p), ns = slices(rn, p), sl;
 
 	for (k = 0; k < n; k++) {
 		const struct elem *x = &e[t[k]];
@@ -391,19 +428,21 @@ static void run_ell(struct run *rn, size_t p, struct elem *e, const size_t *t, s
 	c->slots = nr * w;
 	for (i = 0; i < nr; i++) {
 		uint64_t s;
-		c->meta_reads++;
 		memset(acc, 0, rn->features * sizeof(*acc));
-		if (rn->op == COMPOSE_SDDMM)
-			c->x_reads += rn->features;     /* X's row, once for the stored row */
-		for (s = 0; s < w; s++) {
+		for (sl = 0; sl < ns; sl++) {
+			uint64_t lo = sl * wf, hi = lo + wf < rn->features ? lo + wf : rn->features;
 			c->meta_reads++;
-			c->data_reads++;
-			if (rn->op == COMPOSE_SDDMM) {
-				c->b_reads += rn->features;
-				dot_slot(rn, val[i * w + s], eidx[i * w + s], rowi[i], coli[i * w + s],
-					 c);
-			} else {
-				mac_row(rn, acc, val[i * w + s], !mask[i * w + s], coli[i * w + s], c);
+			if (rn->op == COMPOSE_SDDMM)
+				c->x_reads += hi - lo;  /* X's row, once for the stored row */
+			for (s = 0; s < w; s++) {
+				c->meta_reads++;
+				c->data_reads++;
+				if (rn->op == COMPOSE_SDDMM)
+					dot_slot(rn, val[i * w + s], eidx[i * w + s], rowi[i],
+						 coli[i * w + s], lo, hi, c);
+				else
+					mac_row(rn, acc, val[i * w + s], !mask[i * w + s],
+						coli[i * w + s], lo, hi, c);
 			}
 		}
 		c->max_unit = w;

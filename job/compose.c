@@ -65,8 +65,8 @@ int job_compose_run(const char *path, struct strbuf *out, struct diag_list *dl)
 	mc = xcalloc(c->n_parts, sizeof(*mc));
 	ec = xcalloc(c->n_parts, sizeof(*ec));
 	compose_model_counts(&l, c->parts, c->n_parts, c->op, c->features, mc);
-	compose_model_time(&compose_gpu_a100, c->parts, mc, c->n_parts, c->op, cm.rows, cm.cols,
-			   c->features, &t);
+	compose_model_time(compose_gpu_of(c->gpu), c->parts, mc, c->n_parts, c->op, cm.rows,
+			   cm.cols, c->features, &t);
 	strbuf_addf(out, "matrix %llu x %llu, %llu non-zeros; %s with %llu features; %zu parts\n",
 		    (unsigned long long)cm.rows, (unsigned long long)cm.cols,
 		    (unsigned long long)cm.nnz, c->op == COMPOSE_SDDMM ? "SDDMM" : "SpMM",
@@ -116,10 +116,12 @@ int job_compose_run(const char *path, struct strbuf *out, struct diag_list *dl)
 			    ? "every count of every part equal to the model's; every output equal to "
 			      "A[i, j] * X[i, :] . Y[j, :]"
 			    : "every count of every part equal to the model's; C equal to the product");
-	strbuf_addf(out, "A100: %.0f cycles (compute %.0f, L2 %.0f, DRAM %.0f, longest unit %.0f)\n",
-		    t.cycles, t.compute, t.l2, t.dram, t.unit);
-	compose_search(&cm, &compose_gpu_a100, c->op, c->features, cs, sizeof(cs) / sizeof(cs[0]), 10,
-		       blocks, sizeof(blocks) / sizeof(blocks[0]), &best, &csr);
+	strbuf_addf(out, "%s: %.0f cycles (compute %.0f, L2 %.0f, DRAM %.0f, longest unit %.0f)\n",
+		    c->gpu == COMPOSE_GPU_H100 ? "H100" : "A100", t.cycles, t.compute, t.l2, t.dram,
+		    t.unit);
+	compose_search(&cm, compose_gpu_of(c->gpu), c->op, c->features, cs,
+		       sizeof(cs) / sizeof(cs[0]), 10, blocks, sizeof(blocks) / sizeof(blocks[0]),
+		       &best, &csr);
 	print_choice(out, &best, &csr);
 	free(mc);
 	free(ec);

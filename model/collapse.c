@@ -66,29 +66,48 @@ static uint64_t scale_partition(uint64_t parent, uint64_t size, uint64_t den)
 	return (uint64_t)((long double)parent * size / den);
 }
 
-static void load(struct model_ws *ws, unsigned pv, struct col *c)
+/* What every tensor's view shares: the levels' fan-outs and replications. */
+struct col_levels {
+	double fanout[SPEC_MAX_LEVELS];
+	double replication[SPEC_MAX_LEVELS];
+};
+
+static void load_levels(const struct model_ws *ws, struct col_levels *cl)
+{
+	unsigned l;
+
+	for (l = 0; l < ws->n_levels; l++) {
+		cl->fanout[l] = (double)ws->loops[ws->lv[l].in].logical_fanout;
+		cl->replication[l] = ws->loops[ws->lv[l].boundary].utilized_spatial_elems;
+	}
+}
+
+static void load(struct model_ws *ws, unsigned pv, const struct col_levels *cl, struct col *c)
 {
 	unsigned l, i;
+	uint32_t bit = 1u << pv;
 
 	c->top = ws->n_levels - 1;
 	for (l = 0; l < ws->n_levels; l++) {
 		const struct nest_tile *nt = &ws->nest.t[l][pv];
 		struct coll_tile *ct = &ws->coll[l][pv];
+		double content = 0;   /* total(ct), summed in the same order */
 		ct->n_rec = nt->n_rec;
 		for (i = 0; i < nt->n_rec; i++) {
 			ct->m[i] = (double)nt->rec[i].m;
 			ct->scatter[i] = (double)nt->rec[i].scatter;
 			ct->acc[i] = (double)nt->rec[i].accesses;
+			content += ct->acc[i];
 		}
 		c->rec[l] = ct;
 		c->size[l] = nt->size;
-		c->content[l] = total(ct);
+		c->content[l] = content;
 		c->link[l] = (double)nt->link_transfers;
 		c->peer[l] = 0;
 		c->share[l] = 0;
-		c->fanout[l] = (double)ws->loops[ws->lv[l].in].logical_fanout;
-		c->replication[l] = ws->loops[ws->lv[l].boundary].utilized_spatial_elems;
-		c->kept[l] = ws->m->levels[l].keep_mask & (1u << pv);
+		c->fanout[l] = cl->fanout[l];
+		c->replication[l] = cl->replication[l];
+		c->kept[l] = ws->m->levels[l].keep_mask & bit;
 	}
 }
 
@@ -339,11 +358,13 @@ static void store(struct model_ws *ws, unsigned pv, struct col *c, struct model_
 
 void model_collapse(struct model_ws *ws, struct model_result *out)
 {
+	struct col_levels cl;
 	struct col c;
 	unsigned pv, l;
 
+	load_levels(ws, &cl);
 	for (pv = 0; pv < ws->n_tensors; pv++) {
-		load(ws, pv, &c);
+		load(ws, pv, &cl, &c);
 		if (ws->exact)
 			exact_load(ws, &c);
 		partitions_and_shares(ws, pv, &c);

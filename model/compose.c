@@ -17,15 +17,19 @@
  *            (rows of the block rows that hold a block)*n, unit (most blocks
  *            of a block row)*b^2
  *
- * A's values are read once per slot. C is shared: a row that more than one
- * stored row updates (several parts, or an ELL row cut in chunks) takes
- * atomic updates, each reading the row back (c_reads).
+ * The part's schedule: a warp computes warp_features (wf, default 64) of a
+ * unit's n features, so a unit takes g = ceil(n / wf) warps, each reading
+ * the unit's A values and indices itself: A's values g per slot, and every
+ * metadata count above but CSR's and BSR's offsets times g. C is shared: a
+ * row that more than one stored row updates (several parts, or an ELL row cut
+ * in chunks) takes atomic updates, each reading the row back (c_reads).
  *
  * SDDMM (C[i, j] = A[i, j] * X[i, :] . Y[j, :] at A's non-zeros, C in A's
  * layout) reads, computes and is padded as SpMM does (Y where SpMM reads B:
  * a row per slot, b rows per BSR block), and besides reads X's row once per
  * unit of rows (per stored CSR or ELL row, per COO element, b rows per BSR
- * block) and writes one word per slot; no part shares an output word.
+ * block); each of the g warps writes its partial dot product of a slot, the
+ * later ones reading the word back; no part shares an output word.
  */
 #include "model/compose.h"
 
@@ -46,8 +50,27 @@
 const struct compose_gpu compose_gpu_a100 = {
 	.name = "a100", .sms = 108, .fma_per_sm = 64, .fma_per_warp = 16, .l2_bytes = 5120,
 	.l2_capacity = 40.0 * 1024 * 1024,
-	.dram_bytes = 1555e9 / 1410e6, .clock_mhz = 1410, .warp_features = 64, .word_bytes = 4,
+	.dram_bytes = 1555e9 / 1410e6, .clock_mhz = 1410, .word_bytes = 4,
 };
+
+/*
+ * NVIDIA H100 SXM5 (examples/h100/README.md, docs/composable.md): 132 SMs at
+ * 1830 MHz (the boost clock of the datasheet's dense fp16 rate, as
+ * examples/h100/arch.yaml); 128 FP32 cores per SM in 4 sub-partitions of 32
+ * (H100 whitepaper), so a warp alone runs 32 FMAs a clock; L2 5120 bytes a
+ * clock (PMC10448217 Table 3) and 50 MB (whitepaper); HBM3 3.35 TB/s
+ * (datasheet); SparseTIR's 64 features a warp; 4-byte values and indices.
+ */
+const struct compose_gpu compose_gpu_h100 = {
+	.name = "h100", .sms = 132, .fma_per_sm = 128, .fma_per_warp = 32, .l2_bytes = 5120,
+	.l2_capacity = 50.0 * 1024 * 1024,
+	.dram_bytes = 3.35e12 / 1830e6, .clock_mhz = 1830, .word_bytes = 4,
+};
+
+const struct compose_gpu *compose_gpu_of(enum compose_gpu_kind g)
+{
+	return g == COMPOSE_GPU_H100 ? &compose_gpu_h100 : &compose_gpu_a100;
+}
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -273,8 +296,25 @@ static uint64_t updates_of(const struct compose_part *q, uint64_t d)
 	}
 }
 
-/* SDDMM from the SpMM counts of the same part: X read per unit of rows, C one word a slot. */
-static void sddmm_counts(const struct compose_part *q, uint64_t features,
+/* The features one warp of part q computes, and the warps (slices) a unit of 'features' takes. */
+static uint64_t warp_width(const struct compose_part *q, uint64_t features)
+{
+	uint64_t wf = q->warp_features ? q->warp_features : COMPOSE_WARP_FEATURES;
+	return wf < features ? wf : features;
+}
+
+static uint64_t warp_slices(const struct compose_part *q, uint64_t features)
+{
+	uint64_t wf = warp_width(q, features);
+	return (features + wf - 1) / wf;
+}
+
+/*
+ * SDDMM from the SpMM counts of the same part: X read per unit of rows, C one
+ * word a slot written by each of the g slices (the later ones add to it,
+ * reading it back).
+ */
+static void sddmm_counts(const struct compose_part *q, uint64_t features, uint64_t g,
 			 struct compose_counts *c)
 {
 	switch (q->format) {
@@ -288,8 +328,8 @@ static void sddmm_counts(const struct compose_part *q, uint64_t features,
 		c->x_reads = c->rows * features;   /* stored rows (ELL: after the split) */
 		break;
 	}
-	c->c_updates = c->slots;
-	c->c_reads = 0;
+	c->c_updates = c->slots * g;
+	c->c_reads = c->slots * (g - 1);
 }
 
 void compose_model_counts(const struct compose_lengths *l, const struct compose_part *parts,
@@ -302,7 +342,7 @@ void compose_model_counts(const struct compose_lengths *l, const struct compose_
 	for (k = 0; k < n; k++) {
 		const struct compose_part *q = &parts[k];
 		struct compose_counts *c = &out[k];
-		uint64_t stored = 0, shared = 0, maxd = 0, d, hi;
+		uint64_t stored = 0, shared = 0, maxd = 0, d, hi, g = warp_slices(q, features);
 		size_t ri;
 		if (q->format == COMPOSE_BSR) {
 			uint64_t b = q->block;
@@ -310,8 +350,8 @@ void compose_model_counts(const struct compose_lengths *l, const struct compose_
 			c->blocks = l->blocks;
 			c->rows = l->block_rows;
 			c->slots = l->blocks * b * b;
-			c->data_reads = c->slots;
-			c->meta_reads = l->blocks ? (l->rows + b - 1) / b + 1 + l->blocks : 0;
+			c->data_reads = c->slots * g;
+			c->meta_reads = l->blocks ? (l->rows + b - 1) / b + 1 + l->blocks * g : 0;
 			c->b_reads = l->blocks * b * features;
 			c->macs = c->slots * features;
 			c->padded_macs = (c->slots - c->nnz) * features;
@@ -319,7 +359,7 @@ void compose_model_counts(const struct compose_lengths *l, const struct compose_
 			c->c_reads = l->block_shared_rows * features;
 			c->max_unit = l->max_blocks_in_row * b * b;
 			if (op == COMPOSE_SDDMM)
-				sddmm_counts(q, features, c);
+				sddmm_counts(q, features, g, c);
 			continue;
 		}
 		ri = range_index(l, q);
@@ -340,31 +380,31 @@ void compose_model_counts(const struct compose_lengths *l, const struct compose_
 		switch (q->format) {
 		case COMPOSE_CSR:
 			c->slots = c->nnz;
-			c->meta_reads = c->nnz ? l->rows + 1 + c->nnz : 0;
+			c->meta_reads = c->nnz ? l->rows + 1 + c->nnz * g : 0;
 			c->max_unit = maxd;
 			break;
 		case COMPOSE_COO:
 			c->slots = c->nnz;
-			c->meta_reads = 2 * c->nnz;
+			c->meta_reads = 2 * c->nnz * g;
 			c->max_unit = c->nnz ? 1 : 0;
 			break;
 		case COMPOSE_ELL:
 			c->rows = stored;
 			c->slots = stored * q->width;
-			c->meta_reads = stored + c->slots;
+			c->meta_reads = (stored + c->slots) * g;
 			c->max_unit = stored ? q->width : 0;
 			break;
 		case COMPOSE_BSR:
 			break;
 		}
-		c->data_reads = c->slots;
+		c->data_reads = c->slots * g;
 		c->b_reads = c->slots * features;
 		c->macs = c->slots * features;
 		c->padded_macs = (c->slots - c->nnz) * features;
 		c->c_updates = stored * features;
 		c->c_reads = shared * features;
 		if (op == COMPOSE_SDDMM)
-			sddmm_counts(q, features, c);
+			sddmm_counts(q, features, g, c);
 	}
 }
 
@@ -386,7 +426,6 @@ void compose_model_time(const struct compose_gpu *g, const struct compose_part *
 	double macs = 0, l2 = 0, a = 0, unit = 0, cw = 0, xw = 0, cap = g->l2_capacity / g->word_bytes;
 	double dram_b = 0, *brange = xcalloc(3 * (n + 1), sizeof(double));
 	double *bwidth = brange + n + 1, *bcol_lo = bwidth + n + 1;
-	uint64_t wf = features < g->warp_features ? features : g->warp_features;
 	size_t k, nr = 0, j;
 
 	for (k = 0; k < n; k++) {
@@ -399,8 +438,8 @@ void compose_model_time(const struct compose_gpu *g, const struct compose_part *
 			       c[k].c_updates + c[k].c_reads);
 		cw += (double)(c[k].c_updates + c[k].c_reads);
 		xw += (double)c[k].x_reads;
-		if ((double)c[k].max_unit > unit)
-			unit = (double)c[k].max_unit;
+		if ((double)c[k].max_unit * (double)warp_width(&parts[k], features) > unit)
+			unit = (double)c[k].max_unit * (double)warp_width(&parts[k], features);
 		/* B's reads by column range (the BSR part: its own, over all columns) */
 		for (j = 0; j < nr; j++)
 			if (bcol_lo[j] == lo && bwidth[j] == w && parts[k].format != COMPOSE_BSR)
@@ -428,7 +467,7 @@ void compose_model_time(const struct compose_gpu *g, const struct compose_part *
 	t->compute = macs / (g->sms * g->fma_per_sm);
 	t->l2 = l2 * g->word_bytes / g->l2_bytes;
 	t->dram = t->dram_words * g->word_bytes / g->dram_bytes;
-	t->unit = unit * (double)wf / g->fma_per_warp;
+	t->unit = unit / g->fma_per_warp;
 	t->cycles = fmax(fmax(t->compute, t->l2), fmax(t->dram, t->unit));
 }
 

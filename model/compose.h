@@ -17,8 +17,8 @@
 /*
  * A GPU as the composable model sees it (docs/composable.md gives each
  * constant's source): SMs, FP32 multiply-accumulates per clock of an SM and
- * of one warp alone, L2 and DRAM bytes per clock, the features one warp
- * computes (the kernel's schedule), and the bytes of a word.
+ * of one warp alone, L2 and DRAM bytes per clock, and the bytes of a word
+ * (the features a warp computes are each part's schedule: warp_features).
  */
 struct compose_gpu {
 	const char *name;
@@ -29,11 +29,13 @@ struct compose_gpu {
 	double l2_capacity;
 	double dram_bytes;
 	double clock_mhz;
-	uint64_t warp_features;
 	double word_bytes;
 };
 
-extern const struct compose_gpu compose_gpu_a100;
+extern const struct compose_gpu compose_gpu_a100, compose_gpu_h100;
+
+/* The constants of the GPU a composable file names. */
+const struct compose_gpu *compose_gpu_of(enum compose_gpu_kind g);
 
 /* A matrix as rows (the model's view of it, built once). */
 struct compose_matrix {

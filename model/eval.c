@@ -11,12 +11,7 @@
 /* The level whose instances run in waves (concurrent_instances), or -1. */
 static int wave_level(const struct model_ws *ws)
 {
-	unsigned l;
-
-	for (l = 0; l < ws->n_levels; l++)
-		if (ws->s->arch.levels[l].concurrent_instances)
-			return (int)l;
-	return -1;
+	return ws->wave_first;
 }
 
 /*
@@ -209,8 +204,10 @@ static void tile_bandwidth(const struct spec_level *lvl, unsigned pv, struct mod
 	} else {
 		t->fmt_read_ratio = t->fmt_write_ratio = t->fmt_shared_ratio = 0;
 	}
-	r = ceil(r / scale);
-	w = ceil(w / scale);
+	if (scale != 1.0) {   /* r and w are whole numbers: ceil() would keep them */
+		r = ceil(r / scale);
+		w = ceil(w / scale);
+	}
 	t->bw_consumption_scale = lvl->bw_consumption_scale[pv] > 0 ?
 				  lvl->bw_consumption_scale[pv] : 1.0;
 	*rd = compute_cycles ? r / (double)compute_cycles * t->bw_consumption_scale : 0;
@@ -317,7 +314,8 @@ static void level_bandwidth(struct model_ws *ws, unsigned l, struct model_result
 	if (lvl->has_shared_bw && lvl->shared_bw_words_per_cycle < sr + sw)
 		slow = fmin(slow, lvl->shared_bw_words_per_cycle / (sr + sw));
 	ml->slowdown = slow;
-	c = slow > 0 ? ceil((double)cc / slow) : (double)cc;
+	/* unthrottled (slow 1): ceil() of a whole number is that number */
+	c = slow > 0 && slow != 1.0 ? ceil((double)cc / slow) : (double)cc;
 	lat = latency_bound(ws, l, out);
 	if ((double)lat > c)
 		c = (double)lat;

@@ -9,6 +9,7 @@
 #include "model/model_int.h"
 
 #include <math.h>
+#include <string.h>
 
 /* ---------------------------------------------------------------- warps */
 
@@ -177,14 +178,17 @@ int model_gpu_warps(struct model_ws *ws, struct model_result *out)
 {
 	unsigned l, i, pv;
 
+	if (!ws->any_warps)   /* out->levels[].warps stay as result_start() cleared them */
+		return 0;
 	for (l = 0; l < ws->n_levels; l++) {
 		const struct spec_level *lvl = &ws->s->arch.levels[l];
-		struct warp_plan wp = { 0 };
+		struct warp_plan wp;
 		int z;
 
 		out->levels[l].warps = 0;
 		if (!lvl->warp_registers || (z = kept_output(ws, out, l)) < 0)
 			continue;
+		memset(&wp, 0, sizeof(wp));
 		for (i = 0; i < ws->n_loops; i++) {
 			const struct mloop *lp = &ws->loops[i];
 			unsigned k;
@@ -272,11 +276,10 @@ void model_gpu_tile_overheads(struct model_ws *ws, struct model_result *out)
 	unsigned l, w = 0, pv, d;
 
 	out->compute.prologue_cycles = out->compute.epilogue_cycles = 0;
-	for (l = 0; l < ws->n_levels; l++)
-		if (a->levels[l].concurrent_instances) {
-			w = l;
-			wl = &a->levels[l];
-		}
+	if (ws->wave_last >= 0) {
+		w = (unsigned)ws->wave_last;
+		wl = &a->levels[w];
+	}
 	out->compute.block_tiles = 1;
 	if (!wl || !wl->serial_prologue_epilogue)
 		return;

@@ -9,7 +9,11 @@
 
 #include "util/xalloc.h"
 
-/* Strides and molds: walk inner to outer keeping a running extent per dim. */
+/*
+ * Strides and molds: walk inner to outer keeping a running extent per dim.
+ * The extents on the last iteration (extent_res) are set for an imperfect
+ * mapping only (a perfect one's are its extents).
+ */
 static void prepare_molds(struct model_ws *ws)
 {
 	uint64_t scale[SPEC_MAX_DIMS], scale_res[SPEC_MAX_DIMS];
@@ -26,10 +30,9 @@ static void prepare_molds(struct model_ws *ws)
 		scale[lp->dim] *= lp->end;
 		if (lp->residual != lp->end)
 			imperfect_seen[lp->dim] = true;
-		for (d = 0; d < ws->n_dims; d++) {
-			lp->extent[d] = scale[d];
-			lp->extent_res[d] = scale_res[d];
-		}
+		memcpy(lp->extent, scale, ws->n_dims * sizeof(*scale));
+		if (ws->m->is_imperfect)   /* only the walk of an imperfect mapping reads them */
+			memcpy(lp->extent_res, scale_res, ws->n_dims * sizeof(*scale_res));
 	}
 }
 
@@ -114,45 +117,49 @@ static void prepare_masters(struct model_ws *ws)
 	}
 }
 
-/* Block limits, innermost valid loop and spatial expansion of each level. */
+/* The spatial ends of one loop, folded into the expansion (x, y). */
+static void fold_spatial(const struct mloop *lp, uint64_t *x, uint64_t *y)
+{
+	if (lp->is_spatial && lp->is_x)
+		*x *= lp->end;
+	else if (lp->is_spatial)
+		*y *= lp->end;
+}
+
+/*
+ * Block limits, innermost valid loop and spatial expansion of each level:
+ * one pass from the outermost loop, the levels outer to inner (a level's
+ * expansion is the spatial ends above its block; its 'in' is its block's
+ * outermost master).
+ */
 static void prepare_levels(struct model_ws *ws)
 {
 	uint64_t x = 1, y = 1;
-	unsigned l, L;
+	unsigned l, L = ws->n_loops;
 
-	for (l = 0; l < ws->n_levels; l++) {
+	for (l = ws->n_levels; l-- > 0;) {
 		struct mlevel *lv = &ws->lv[l];
 		lv->first = l == 0 ? 0 : ws->m->boundary[l - 1] + 1;
 		lv->boundary = ws->m->boundary[l];
+		for (; L > lv->boundary + 1; L--)
+			fold_spatial(&ws->loops[L - 1], &x, &y);
+		lv->max_x = x;
+		lv->max_y = y;
 		lv->in = lv->first;
-		lv->has_master = false;
-		for (L = lv->first; L <= lv->boundary; L++) {
-			if (ws->loops[L].is_master) {
-				lv->in = L;
-				lv->has_master = true;
-			}
-		}
-	}
-	/* the spatial ends above each level's block: one pass from the outermost loop */
-	L = ws->n_loops;
-	for (l = ws->n_levels; l-- > 0;) {
-		for (; L > ws->lv[l].boundary + 1; L--) {
+		lv->has_master = lv->grows = lv->master_box = false;
+		for (; L > lv->first; L--) {
 			const struct mloop *lp = &ws->loops[L - 1];
-			if (lp->is_spatial && lp->is_x)
-				x *= lp->end;
-			else if (lp->is_spatial)
-				y *= lp->end;
+			if (lp->is_master && !lv->has_master) {
+				lv->in = L - 1;
+				lv->has_master = true;
+				lv->master_box = !lv->grows;
+			}
+			lv->grows |= lp->end > 1;
+			fold_spatial(lp, &x, &y);
 		}
-		ws->lv[l].max_x = x;
-		ws->lv[l].max_y = y;
 	}
-	for (; L > 0; L--) {
-		const struct mloop *lp = &ws->loops[L - 1];
-		if (lp->is_spatial && lp->is_x)
-			x *= lp->end;
-		else if (lp->is_spatial)
-			y *= lp->end;
-	}
+	for (; L > 0; L--)
+		fold_spatial(&ws->loops[L - 1], &x, &y);
 	ws->compute_max_x = x;
 	ws->compute_max_y = y;
 }

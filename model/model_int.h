@@ -77,6 +77,11 @@ struct mlevel {
 	unsigned boundary;            /* outermost loop of the block */
 	unsigned in;                  /* innermost valid loop (master or first) */
 	bool has_master;
+	bool grows;                   /* some loop of the block has more than one iteration
+					 (else its boundary's box is the level below's) */
+	bool master_box;              /* has_master and no loop above the master in the
+					 block has more than one iteration: the master's
+					 box is the boundary's */
 	uint64_t max_x, max_y;        /* spatial expansion above the block */
 };
 
@@ -131,6 +136,23 @@ struct level_energy {
 	double area_um2;
 };
 
+/*
+ * What the fast path's boundary_sum() learns of the loops above the first
+ * moving loop z of a tensor, the same for every boundary whose first moving
+ * loop is z (model/nest_fast.c): the total weight of the leaves that pay
+ * the overlap delta and of those that pay a full tile, and the projected
+ * translations P(u_j), j > z, of the last z worked out. Valid for one
+ * evaluation ('known' and 'rows_z' are reset by each).
+ */
+struct fast_memo {
+	uint64_t known[SPEC_MAX_TENSORS];     /* bit z: w_overlap/w_full of (pv, z) are set */
+	uint64_t w_overlap[SPEC_MAX_TENSORS][FAST_MAX_LOOPS];
+	uint64_t w_full[SPEC_MAX_TENSORS][FAST_MAX_LOOPS];
+	unsigned rows_z[SPEC_MAX_TENSORS];    /* the z of rows[pv], UINT_MAX: none yet */
+	bool keep_rows;                       /* some level above the MACs has a spatial group */
+	int64_t rows[SPEC_MAX_TENSORS][FAST_MAX_LOOPS][SPEC_MAX_TENSOR_RANKS];
+};
+
 struct poly_bridge;
 struct sparse_ws;
 
@@ -149,6 +171,9 @@ struct model_ws {
 	struct poly_bridge *poly;     /* exact footprints, or NULL */
 	struct sparse_ws *sp;         /* the sparse analysis, or NULL (model/sparse_int.h) */
 	double count_factor;          /* model_count_range_factor() */
+	/* the design's shape, checked once rather than every evaluation */
+	int wave_first, wave_last;    /* first and last level with concurrent_instances, or -1 */
+	bool any_warps;               /* some level has warp_registers */
 
 	/* per mapping */
 	const struct spec_mapping *m;
@@ -169,6 +194,7 @@ struct model_ws {
 	struct nest_out nest;
 	uint64_t tile_ext[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS][SPEC_MAX_TENSOR_RANKS];
 	struct coll_tile coll[SPEC_MAX_LEVELS][SPEC_MAX_TENSORS];
+	struct fast_memo fast_memo;   /* model/nest_fast.c */
 
 	/* group-index differences between mesh neighbours, per level, kept
 	 * between evaluations while the level's spatial group is unchanged */

@@ -23,6 +23,7 @@
  */
 #include "model/model_int.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,7 @@ struct above {
 /* The translations u_j seen by one boundary, projected on one tensor. */
 struct proj_u {
 	unsigned m;
+	unsigned first;               /* boundary_sum(): rows [0, first) are zero */
 	int64_t pu[FAST_MAX_LOOPS][SPEC_MAX_TENSOR_RANKS];
 	uint64_t overlap;             /* boundary_sum's overlap delta (a moving tensor) */
 };
@@ -133,16 +135,16 @@ static void ustate_move(struct ustate *us, unsigned r, int64_t step)
 	us->prefix[r] = now;
 }
 
-/* Record P(u_j) = -prefix except on the ranks 'pd' moves (values 'v'). */
-static void record_u(struct proj_u *pu, unsigned j, const struct ustate *us,
-		     const struct proj_dim *pd, const int64_t *v, unsigned n_ranks)
+/* Record P(u_j) = -prefix except on the ranks 'pd' moves (values 'v') into 'row'. */
+static void record_u(int64_t *row, const struct ustate *us, const struct proj_dim *pd,
+		     const int64_t *v, unsigned n_ranks)
 {
 	unsigned r, t;
 
 	for (r = 0; r < n_ranks; r++)
-		pu->pu[j][r] = -us->prefix[r];
+		row[r] = -us->prefix[r];
 	for (t = 0; t < pd->n; t++)
-		pu->pu[j][pd->rank[t]] = v[t];
+		row[pd->rank[t]] = v[t];
 }
 
 /* Start the running state at the first moving loop z (prefix = P(s_z) = P(u_z)). */
@@ -197,18 +199,24 @@ static uint64_t overlap_delta(struct model_ws *ws, unsigned pv, unsigned l,
  * Words delivered into the tiles of level l's boundary for tensor pv, summed
  * over every call (see the top of this file); the loops above the boundary
  * are ab[o..]. When 'pu' is not NULL it receives every projected
- * translation P(u_j), for the link-transfer check.
+ * translation P(u_j), for the link-transfer check. What depends on z alone
+ * (the leaves' weights by kind, P(u_j) for j > z) is kept in ws->fast_memo
+ * for the next boundary with the same z. The sums wrap as
+ * uint64_t, so that weight x delta summed by class is the same number as
+ * summed leaf by leaf.
  */
 static uint64_t boundary_sum(struct model_ws *ws, unsigned pv, unsigned l,
 			     const struct above *ab, unsigned o, struct proj_u *pu)
 {
+	struct fast_memo *zm = &ws->fast_memo;
 	const struct proj *p = &ws->proj[pv];
-	uint64_t full = ws->nest.t[l][pv].size, sum = full, overlap;
+	uint64_t full = ws->nest.t[l][pv].size, sum = full, overlap, w_over = 0, w_full = 0;
 	struct ustate us;
 	unsigned j, t, z;
+	bool known, rows = pu || zm->keep_rows;
 
 	if (pu)
-		pu->m = ab->n - o;
+		pu->m = pu->first = ab->n - o;
 	if (ws->m->levels[l].no_temporal_reuse_mask & (1u << pv))
 		return full * ab->leaves[o];
 	for (z = o; z < ab->n && !p->dims[ab->dim[z]].n; z++)
@@ -218,23 +226,43 @@ static uint64_t boundary_sum(struct model_ws *ws, unsigned pv, unsigned l,
 		return sum;
 	ustate_start(&us, &p->dims[ab->dim[z]], ab->stride[z]);
 	if (pu)
+		pu->first = z - o;
+	if (pu)
 		memcpy(pu->pu[z - o], us.pz, sizeof(us.pz));
 	overlap = overlap_delta(ws, pv, l, ab, o, z, &us);
 	if (pu)
 		pu->overlap = overlap;
 	sum += overlap * ab->weight[z];
+	known = zm->known[pv] >> z & 1;
+	if (known && (!pu || zm->rows_z[pv] == z)) {
+		if (pu && z + 1 < ab->n)
+			memcpy(pu->pu[z + 1 - o], zm->rows[pv][z + 1],
+			       (ab->n - z - 1) * sizeof(zm->rows[pv][0]));
+		return sum + overlap * zm->w_overlap[pv][z] + full * zm->w_full[pv][z];
+	}
+	/* the weights by kind and the translations, for this and later boundaries */
 	for (j = z + 1; j < ab->n; j++) {
 		const struct proj_dim *pd = &p->dims[ab->dim[j]];
 		int64_t v[SPEC_MAX_TENSOR_RANKS];
 		int c = ustate_classify(&us, pd, ab->stride[j], v);
-		if (pu)
-			record_u(pu, j - o, &us, pd, v, p->n_ranks);
-		if (c)
-			sum += (c == 1 ? overlap : full) * ab->weight[j];
+		if (c == 1)
+			w_over += ab->weight[j];
+		else if (c == 2)
+			w_full += ab->weight[j];
+		if (rows)
+			record_u(zm->rows[pv][j], &us, pd, v, p->n_ranks);
 		for (t = 0; t < pd->n; t++)
 			ustate_move(&us, pd->rank[t], pd->coef[t] * (int64_t)ab->stride[j]);
 	}
-	return sum;
+	if (rows)
+		zm->rows_z[pv] = z;
+	if (pu && z + 1 < ab->n)
+		memcpy(pu->pu[z + 1 - o], zm->rows[pv][z + 1],
+		       (ab->n - z - 1) * sizeof(zm->rows[pv][0]));
+	zm->known[pv] |= (uint64_t)1 << z;
+	zm->w_overlap[pv][z] = w_over;
+	zm->w_full[pv][z] = w_full;
+	return sum + overlap * w_over + full * w_full;
 }
 
 /* Group-index differences between mesh neighbours of master 'M' (level l),
@@ -300,14 +328,15 @@ static bool within_reach(const struct proj_u *d, const int64_t *reach, unsigned 
 {
 	unsigned j, r;
 
-	for (j = 0; j < d->m; j++) {
-		bool zero = true, near = true;
-		for (r = 0; r < n_ranks; r++) {
+	for (j = d->first; j < d->m; j++) {
+		bool zero = true;
+		for (r = 0; r < n_ranks; r++) {   /* most translations are out of reach at once */
 			int64_t v = d->pu[j][r] < 0 ? -d->pu[j][r] : d->pu[j][r];
+			if (v > reach[r])
+				break;
 			zero &= v == 0;
-			near &= v <= reach[r];
 		}
-		if (!zero && near)
+		if (r == n_ranks && !zero)
 			return true;
 	}
 	return false;
@@ -318,7 +347,7 @@ static bool matches_offset(const struct proj_u *d, const int64_t *off, unsigned 
 {
 	unsigned j, r;
 
-	for (j = 0; j < d->m; j++) {
+	for (j = d->first; j < d->m; j++) {
 		bool eq = true, neg = true, zero = true;
 		for (r = 0; r < n_ranks; r++) {
 			eq &= d->pu[j][r] == off[r];
@@ -439,6 +468,7 @@ static uint64_t point_translations(const struct model_ws *ws, unsigned pv,
 	unsigned j, r;
 
 	d->m = ab->n - o;
+	d->first = 0;
 	for (j = o; j < ab->n; j++) {
 		bool zero = true;
 		for (r = 0; r < p->n_ranks; r++) {
@@ -569,7 +599,7 @@ static void gain_compute(struct link_ctx *c, const int64_t *t, struct link_gain 
 	struct nest_tile plain;
 	uint64_t id, n = c->n_children, H = c->H;
 
-	memcpy(out->t, t, sizeof(out->t));
+	memcpy(out->t, t, n_ranks * sizeof(*t));
 	out->covered = 0;
 	out->linked.n_rec = 0;
 	out->linked.link_transfers = 0;
@@ -608,10 +638,11 @@ static void gain_compute(struct link_ctx *c, const int64_t *t, struct link_gain 
 
 static const struct link_gain *gain_of(struct link_ctx *c, const int64_t *t)
 {
-	unsigned i;
+	unsigned n_ranks = c->ws->proj[c->pv].n_ranks, i;
 
+	/* only the tensor's ranks of a translation are set */
 	for (i = 0; i < c->n_cache; i++)
-		if (!memcmp(c->cache[i].t, t, sizeof(c->cache[i].t)))
+		if (!memcmp(c->cache[i].t, t, n_ranks * sizeof(*t)))
 			return &c->cache[i];
 	if (c->n_cache == LINK_CACHE) {
 		gain_compute(c, t, &c->scratch);
@@ -776,6 +807,24 @@ static int fast_level0(struct model_ws *ws, const struct above *ab, struct proj_
 	return 0;
 }
 
+/*
+ * Nothing known of this mapping yet. The translations are kept only when
+ * some level above the MACs has a spatial group (only its link check asks
+ * for them).
+ */
+static void fast_memo_start(struct model_ws *ws)
+{
+	unsigned pv, l;
+
+	ws->fast_memo.keep_rows = false;
+	for (l = 1; l < ws->n_levels; l++)
+		ws->fast_memo.keep_rows |= ws->lv[l].has_master;
+	for (pv = 0; pv < ws->n_tensors; pv++) {
+		ws->fast_memo.known[pv] = 0;
+		ws->fast_memo.rows_z[pv] = UINT_MAX;
+	}
+}
+
 /* Level l >= 1: words its children's tiles (level l-1) receive. */
 static int fast_level(struct model_ws *ws, unsigned l, const struct above *ab,
 		      struct proj_u *d)
@@ -816,7 +865,15 @@ static int fast_level(struct model_ws *ws, unsigned l, const struct above *ab,
 	return 0;
 }
 
-/* Tile sizes (and hull extents) at every boundary and master. */
+/*
+ * Tile sizes (and hull extents) at every boundary and master, the tiles'
+ * records and link transfers cleared (the pipeline does not clear the nest
+ * before the fast path). A boundary
+ * whose block has no loop of more than one iteration has the box, and so
+ * the tiles, of the boundary below; a master whose box is its boundary's
+ * (no temporal loop of more than one iteration between them) has the
+ * boundary's tile: each counted once.
+ */
 static void fast_sizes(struct model_ws *ws)
 {
 	static const int64_t zero_lo[SPEC_MAX_DIMS];
@@ -826,18 +883,30 @@ static void fast_sizes(struct model_ws *ws)
 	for (l = 0; l < ws->n_levels; l++) {
 		const struct mlevel *lv = &ws->lv[l];
 		const uint64_t *bext = ws->loops[lv->boundary].extent;
+		const uint64_t *sext = ws->loops[lv->in].extent;
+		bool same = lv->master_box;
 		for (pv = 0; pv < ws->n_tensors; pv++) {
 			struct nest_tile *t = &ws->nest.t[l][pv];
 			const struct proj *p = &ws->proj[pv];
-			t->size = model_proj_extents(p, bext, ws->tile_ext[l][pv]);
-			if (ws->poly)
-				t->size = model_fp_size(ws, pv, zero_lo, bext);
+			t->n_rec = 0;
+			t->link_transfers = 0;
+			if (l > 0 && !lv->grows) {   /* the level below's box */
+				t->size = ws->nest.t[l - 1][pv].size;
+				memcpy(ws->tile_ext[l][pv], ws->tile_ext[l - 1][pv],
+				       sizeof(ws->tile_ext[l][pv]));
+			} else {
+				t->size = model_proj_extents(p, bext, ws->tile_ext[l][pv]);
+				if (ws->poly)
+					t->size = model_fp_size(ws, pv, zero_lo, bext);
+			}
 			if (!lv->has_master)
 				t->spatial_size = 0;
+			else if (same)
+				t->spatial_size = t->size;
 			else if (ws->poly)
-				t->spatial_size = model_fp_size(ws, pv, zero_lo, ws->loops[lv->in].extent);
+				t->spatial_size = model_fp_size(ws, pv, zero_lo, sext);
 			else
-				t->spatial_size = model_proj_extents(p, ws->loops[lv->in].extent, ext);
+				t->spatial_size = model_proj_extents(p, sext, ext);
 		}
 	}
 }
@@ -850,6 +919,7 @@ int model_nest_fast(struct model_ws *ws)
 
 	if (ws->m->is_imperfect || collect_above(ws, &ab) < 0)
 		return -1;
+	fast_memo_start(ws);
 	fast_sizes(ws);
 	if (fast_level0(ws, &ab, &d) < 0)
 		return -1;

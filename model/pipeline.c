@@ -131,7 +131,7 @@ int model_eval(struct model_ws *ws, const struct spec_mapping *m, struct model_r
 		reserve_children(ws);
 	else if (model_check_levels_fanout(ws, out) < 0)
 		return -1;
-	nest_clear(ws);
+	/* the fast path sets every tile of the nest it keeps (fast_sizes()) */
 	if (ws->opt.no_fast_path || model_nest_fast(ws) < 0) {
 		nest_clear(ws);
 		model_nest_walk(ws);

@@ -24,18 +24,21 @@
 static void sparse_dense_defaults(struct model_ws *ws, struct model_result *out)
 {
 	struct model_compute *mc = &out->compute;
+	const char *name[SPEC_MAX_TENSORS];
 	unsigned l, pv;
 
+	for (pv = 0; pv < ws->n_tensors; pv++)
+		name[pv] = ws->sp ? density_type_name(ws->sp->density[pv]) : ws->density_name[pv];
 	for (l = 0; l < ws->n_levels; l++) {
 		for (pv = 0; pv < ws->n_tensors; pv++) {
 			struct model_tile *t = &out->tiles[l][pv];
-			t->density_name = ws->sp ? density_type_name(ws->sp->density[pv])
-						 : ws->density_name[pv];
+			t->density_name = name[pv];
 			t->vector_ratio = 1.0;
-			t->has_metadata = t->is_compressed = false;
-			t->n_fmt_ranks = 0;
-			if (!t->is_kept)
+			if (!t->is_kept) {   /* a kept tile's were cleared by the collapse */
+				t->has_metadata = t->is_compressed = false;
+				t->n_fmt_ranks = 0;
 				continue;
+			}
 			t->actions[MODEL_OP_RANDOM_READ] = t->reads;
 			t->actions[MODEL_OP_RANDOM_FILL] = t->fills;
 			t->actions[MODEL_OP_RANDOM_UPDATE] = t->updates;

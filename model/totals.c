@@ -49,11 +49,11 @@ static void level_leakage(struct model_ws *ws, unsigned l, uint64_t cycles,
 		for (pv = 0; pv < ws->n_tensors; pv++)
 			if (out->tiles[g][pv].avg_replication > theirs)
 				theirs = out->tiles[g][pv].avg_replication;
-		leaks = n * fmax(1.0, theirs);
+		leaks = n * (theirs > 1.0 ? theirs : 1.0);   /* fmax(1, theirs), NaN included */
 		ml->power_gating_instances = n;
 		ml->non_power_gated_utilization = mine / leaks;
 	} else {
-		leaks = fmax(1.0, mine);
+		leaks = mine > 1.0 ? mine : 1.0;
 		ml->power_gating_instances = 1.0;
 		ml->non_power_gated_utilization = 1.0;
 	}

@@ -68,6 +68,24 @@ static void prepare_projections(struct model_ws *ws)
 	}
 }
 
+/* What of the architecture the stages would otherwise look up per mapping. */
+static void prepare_shape(struct model_ws *ws)
+{
+	unsigned l;
+
+	ws->wave_first = ws->wave_last = -1;
+	ws->any_warps = false;
+	for (l = 0; l < ws->n_levels; l++) {
+		const struct spec_level *lvl = &ws->s->arch.levels[l];
+		if (lvl->concurrent_instances) {
+			if (ws->wave_first < 0)
+				ws->wave_first = (int)l;
+			ws->wave_last = (int)l;
+		}
+		ws->any_warps |= lvl->warp_registers != 0;
+	}
+}
+
 /* The preset chosen by the options, or the default; -1 if none/unknown. */
 static int choose_preset(const struct model_options *opt, struct strbuf *err)
 {
@@ -135,6 +153,7 @@ static int ws_prepare(struct model_ws *ws, const struct spec_set *s,
 		return -1;
 	}
 	prepare_projections(ws);
+	prepare_shape(ws);
 	ws->count_factor = model_count_range_factor(ws);
 	model_energy_prepare(ws);
 	model_sparse_prepare(ws, keep_sp);

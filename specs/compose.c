@@ -4,6 +4,7 @@
  *   composable:
  *     matrix: A.mtx          # relative to the file
  *     op: spmm               # or sddmm (C = A * (X Y^T) at A's non-zeros)
+ *     gpu: a100              # or h100: the GPU the cycles are for
  *     features: 64           # n, the columns of B and C (SDDMM: of X and Y)
  *     parts:                 # by hand ...
  *       - {name: blocks, format: bsr, block: 4, min_fill: 8}
@@ -25,12 +26,13 @@
 #include "util/xalloc.h"
 
 static const char *const top_keys[] = { "composable" };
-static const char *const compose_keys[] = { "matrix", "op", "features", "parts", "hyb" };
+static const char *const compose_keys[] = { "matrix", "op", "gpu", "features", "parts", "hyb" };
 static const char *const op_names[] = { "spmm", "sddmm" };
+static const char *const gpu_names[COMPOSE_N_GPUS] = { "a100", "h100" };
 static const char *const part_keys[] = { "name", "format", "columns", "min_length", "max_length",
-					 "width", "split", "block", "min_fill" };
+					 "width", "split", "block", "min_fill", "warp_features" };
 static const char *const hyb_keys[] = { "column_parts", "buckets", "remainder", "block",
-					"min_fill" };
+					"min_fill", "warp_features" };
 static const char *const format_names[] = { "csr", "coo", "ell", "bsr" };
 static const char *const remainder_names[] = { "split", "csr" };
 
@@ -67,6 +69,11 @@ const char *compose_format_name(enum compose_format f)
 const char *compose_op_name(enum compose_op op)
 {
 	return op_names[op];
+}
+
+const char *compose_gpu_name(enum compose_gpu_kind g)
+{
+	return gpu_names[g];
 }
 
 size_t compose_hyb_count(unsigned c, unsigned k, bool remainder_csr, uint64_t block)
@@ -304,6 +311,11 @@ static int read_part(struct compose_ld *cl, const struct ysrc_node *n, const str
 	}
 	if (!q->name)
 		q->name = format_names[q->format];
+	if ((v = ld_get(n, "warp_features"))) {
+		struct kpath wp = KP_KEY(p, "warp_features");
+		if (ld_uint(ld, v, &wp, 1, 1u << 20, &q->warp_features) < 0)
+			return -1;
+	}
 	if (q->format == COMPOSE_BSR) {
 		static const char *const not_bsr[] = { "columns", "min_length", "max_length", "width",
 						       "split" };
@@ -380,7 +392,7 @@ static void read_hyb(struct compose_ld *cl, const struct ysrc_node *n, const str
 	struct ld *ld = &cl->ld;
 	struct spec_compose *c = cl->c;
 	const struct ysrc_node *v;
-	uint64_t cp = 1, k = 0, block = 0, fill = 0;
+	uint64_t cp = 1, k = 0, block = 0, fill = 0, wf = 0;
 	bool rcsr = false;
 	size_t i, m;
 
@@ -421,6 +433,11 @@ static void read_hyb(struct compose_ld *cl, const struct ysrc_node *n, const str
 		if (ld_uint(ld, v, &q, 1, block * block, &fill) < 0)
 			return;
 	}
+	if ((v = ld_get(n, "warp_features"))) {
+		struct kpath q = KP_KEY(p, "warp_features");
+		if (ld_uint(ld, v, &q, 1, 1u << 20, &wf) < 0)
+			return;
+	}
 	if (compose_hyb_count((unsigned)cp, (unsigned)k, rcsr, block) > COMPOSE_MAX_PARTS) {
 		ld_error(ld, n, p, "hyb(%llu, %llu) makes more than %u parts",
 			 (unsigned long long)cp, (unsigned long long)k, COMPOSE_MAX_PARTS);
@@ -431,6 +448,7 @@ static void read_hyb(struct compose_ld *cl, const struct ysrc_node *n, const str
 	m = compose_hyb_parts(n_cols, (unsigned)cp, (unsigned)k, rcsr, block, fill, c->parts);
 	for (i = 0; i < m; i++) {
 		c->parts[i].loc = n->loc;
+		c->parts[i].warp_features = wf;
 		c->parts[i].path = arena_printf(&c->arena, "composable.hyb (part %zu, %s)", i,
 						c->parts[i].name);
 	}
@@ -499,6 +517,16 @@ static struct spec_compose *load_root(struct spec_compose *c, struct ysrc_node *
 					   ARRAY_SIZE(op_names))) < 0)
 			return NULL;
 		c->op = (enum compose_op)o;
+	}
+	c->gpu = COMPOSE_GPU_A100;
+	if ((v = ld_get(top, "gpu"))) {
+		struct kpath gp = KP_KEY(&kp, "gpu");
+		int g;
+		if (ld_want_scalar(&cl.ld, v, &gp) < 0 ||
+		    (g = ld_lookup_keyword(&cl.ld, v, &gp, "GPU", v->str, gpu_names,
+					   ARRAY_SIZE(gpu_names))) < 0)
+			return NULL;
+		c->gpu = (enum compose_gpu_kind)g;
 	}
 	c->features = 1;
 	if ((v = ld_get(top, "features"))) {

@@ -35,7 +35,13 @@ enum compose_format { COMPOSE_CSR, COMPOSE_COO, COMPOSE_ELL, COMPOSE_BSR };
  */
 enum compose_op { COMPOSE_SPMM, COMPOSE_SDDMM };
 
+/* The GPU the cycles are computed for ('gpu', default a100; model/compose.c has the constants). */
+enum compose_gpu_kind { COMPOSE_GPU_A100, COMPOSE_GPU_H100 };
+#define COMPOSE_N_GPUS 2
+
 #define COMPOSE_NO_MAX UINT64_MAX     /* max_length: no upper bound */
+/* Features a warp computes by default: SparseTIR's hyb SpMM schedule (32 threads x 2). */
+#define COMPOSE_WARP_FEATURES 64u
 
 struct compose_part {
 	const char *name;
@@ -46,6 +52,8 @@ struct compose_part {
 	bool split;                    /* ELL: longer rows cut into rows of 'width' */
 	uint64_t block;                /* BSR: block edge b */
 	uint64_t min_fill;             /* BSR: blocks with at least this many non-zeros */
+	uint64_t warp_features;        /* the features one warp computes of a unit (its
+					* schedule); 0: COMPOSE_WARP_FEATURES */
 	struct diag_loc loc;
 	const char *path;              /* key path for messages ("composable.parts[2]") */
 };
@@ -55,6 +63,7 @@ struct spec_compose {
 	const char *path;
 	const struct spec_matrix *matrix;
 	enum compose_op op;            /* 'op' (default spmm) */
+	enum compose_gpu_kind gpu;     /* 'gpu' (default a100) */
 	uint64_t features;             /* n: B's and C's columns (SDDMM: X's and Y's) */
 	size_t n_parts;
 	struct compose_part *parts;
@@ -120,5 +129,6 @@ int compose_check_cover(const struct compose_part *parts, size_t n, uint64_t n_c
 
 const char *compose_format_name(enum compose_format f);
 const char *compose_op_name(enum compose_op op);
+const char *compose_gpu_name(enum compose_gpu_kind g);
 
 #endif

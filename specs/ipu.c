@@ -61,6 +61,10 @@ static void preset_fill(struct spec_ipu_device *d, const struct ipu_preset *p)
 	d->exchange_bytes_per_cycle = 4;
 	d->exchange_bus_sharing = true;
 	d->sync_cycles = 0;
+	/* PopLibs' CTC loss planner (lib/popnn/CTCLossPlan.cpp,
+	 * fixedOverheadExchangeCycles): 100 cycles of fixed overhead in every
+	 * exchange on top of its bytes (docs/ipu.md, "Fixed costs") */
+	d->exchange_overhead_cycles = 100;
 	d->amp_macs_per_cycle[SPEC_IPU_HALF] = 64;
 	d->amp_macs_per_cycle[SPEC_IPU_FLOAT] = 16;
 	d->conv_units[SPEC_IPU_HALF] = 16;
@@ -102,8 +106,8 @@ const char *spec_ipu_sparsity_name(enum spec_ipu_sparsity s)
 
 static const char *const device_keys[] = {
 	"preset", "tiles", "bytes_per_tile", "workers", "clock_hz", "exchange_bytes_per_cycle",
-	"exchange_bus_sharing", "sync_cycles", "amp_macs_per_cycle", "conv_units",
-	"block_macs_per_cycle",
+	"exchange_bus_sharing", "sync_cycles", "exchange_overhead_cycles", "amp_macs_per_cycle",
+	"conv_units", "block_macs_per_cycle",
 };
 
 /* Optional unsigned key 'key' of 'n' in [lo, hi] into '*out' (kept when absent). */
@@ -194,7 +198,9 @@ static int device_overrides(struct ld *ld, const struct ysrc_node *n, const stru
 	    opt_unsigned(ld, n, p, "workers", 1, 64, &d->workers) < 0 ||
 	    opt_unsigned(ld, n, p, "exchange_bytes_per_cycle", 1, 1u << 16,
 			 &d->exchange_bytes_per_cycle) < 0 ||
-	    opt_u64(ld, n, p, "sync_cycles", 0, 1ull << 32, &d->sync_cycles) < 0)
+	    opt_u64(ld, n, p, "sync_cycles", 0, 1ull << 32, &d->sync_cycles) < 0 ||
+	    opt_u64(ld, n, p, "exchange_overhead_cycles", 0, 1ull << 32,
+		    &d->exchange_overhead_cycles) < 0)
 		rc = -1;
 	if ((v = ld_get(n, "clock_hz")) && ld_double(ld, v, &kc, 1e6, 1e12, &d->clock_hz) < 0)
 		rc = -1;

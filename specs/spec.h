@@ -751,6 +751,7 @@ struct spec_ipu_device {
 	unsigned exchange_bytes_per_cycle;   /* per tile */
 	bool exchange_bus_sharing;     /* 2 tiles per shared exchange bus */
 	uint64_t sync_cycles;          /* per exchange phase (0: none, as PopLibs) */
+	uint64_t exchange_overhead_cycles;   /* fixed cost of each exchange phase */
 	unsigned amp_macs_per_cycle[SPEC_IPU_N_DTYPES];   /* dense AMP, per tile */
 	unsigned conv_units[SPEC_IPU_N_DTYPES];           /* AMP units per input type */
 	/* sparse AMP block kernels, MACs per tile-cycle, [dtype][4x4, 8x8, 16x16]

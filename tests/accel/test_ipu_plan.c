@@ -70,6 +70,13 @@ static void test_exchange(void)
 	CU_ASSERT_DOUBLE_EQUAL(ipu_exchange_cycles(&f.L, 1001, 2, 8, true), 251, 0);
 	f.dev.sync_cycles = 100;
 	CU_ASSERT_DOUBLE_EQUAL(ipu_exchange_cycles(&f.L, 1000, 1, 8, true), 350, 0);
+	/* each exchange phase pays the fixed overhead (the presets' 100, from
+	 * PopLibs' CTC planner) on top of its bytes and sync; no bytes, no phase */
+	f.dev.sync_cycles = 0;
+	f.dev.exchange_overhead_cycles = 100;
+	CU_ASSERT_DOUBLE_EQUAL(ipu_exchange_cycles(&f.L, 1000, 1, 8, true), 350, 0);
+	CU_ASSERT_DOUBLE_EQUAL(ipu_exchange_cycles(&f.L, 4, 1, 8, true), 101, 0);
+	CU_ASSERT_DOUBLE_EQUAL(ipu_exchange_cycles(&f.L, 0, 1, 8, true), 0, 0);
 }
 
 struct size_row {

@@ -156,7 +156,7 @@ static void test_hand(void)
 	struct mat x;
 	struct compose_part parts[8];
 	struct compose_counts c[8];
-	size_t n;
+	size_t n, k;
 
 	mat_init(&x, 4, 8, 10);
 	mat_add(&x, 0, 0, 1);
@@ -209,6 +209,37 @@ static void test_hand(void)
 	CU_ASSERT_EQUAL(c[2].c_reads, 0);
 
 	/*
+	 * One feature a warp: each of a unit's 2 warps reads its A values and indices (ELL:
+	 * row index and column indices) itself; B and MACs unchanged; the SDDMM's second warp
+	 * adds its half of every dot product, reading the word back.
+	 */
+	for (k = 0; k < n; k++)
+		parts[k].warp_features = 1;
+	compare(&x.m, parts, n, 2, c, "hand hyb, a feature a warp");
+	CU_ASSERT_EQUAL(c[1].data_reads, 8 * 2);
+	CU_ASSERT_EQUAL(c[1].meta_reads, (4 + 8) * 2);
+	CU_ASSERT_EQUAL(c[1].b_reads, 16);
+	CU_ASSERT_EQUAL(c[1].c_updates, 8);
+	CU_ASSERT_EQUAL(c[1].c_reads, 8);
+	compare_op(&x.m, parts, n, COMPOSE_SDDMM, 2, c, "hand hyb sddmm, a feature a warp");
+	CU_ASSERT_EQUAL(c[1].c_updates, 8 * 2);
+	CU_ASSERT_EQUAL(c[1].c_reads, 8);
+	CU_ASSERT_EQUAL(c[1].x_reads, 4 * 2);
+	{
+		/* the unit time: the longest unit's slots x the features of one warp / 16 a clock */
+		struct compose_time t1, t64;
+		struct compose_counts cc[8];
+		compare(&x.m, parts, n, 2, cc, "hand hyb, time");
+		compose_model_time(&compose_gpu_a100, parts, cc, n, COMPOSE_SPMM, 4, 8, 2, &t1);
+		for (k = 0; k < n; k++)
+			parts[k].warp_features = 0;
+		compare(&x.m, parts, n, 2, cc, "hand hyb, time, 64");
+		compose_model_time(&compose_gpu_a100, parts, cc, n, COMPOSE_SPMM, 4, 8, 2, &t64);
+		CU_ASSERT_DOUBLE_EQUAL(t1.unit, 2.0 * 1 / 16, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(t64.unit, 2.0 * 2 / 16, 1e-12);
+	}
+
+	/*
 	 * BSR 2 x 2 blocks of at least 3 non-zeros: block (0, 0) holds (0,0) (0,1);
 	 * block (1, 0) holds (2,0) (2,1); block (1, 1) holds (2,2) (2,3): none has 3.
 	 * With min_fill 2 all three; the rest (0,2) (0,5) (1,6) (2,4) in CSR.
@@ -257,19 +288,20 @@ struct corpus_case {
 	bool remainder_csr;
 	uint64_t block, min_fill;
 	uint64_t features;
+	uint64_t warp_features;        /* every part's (0: the default 64) */
 };
 
 static const struct corpus_case corpus[] = {
-	{ 13, 11, 3, 0, 1, 0, false, 0, 0, 3 },
-	{ 13, 11, 3, 0, 1, 2, false, 0, 0, 3 },
-	{ 32, 40, 4, 1, 2, 2, false, 0, 0, 5 },
-	{ 32, 40, 4, 1, 3, 1, true, 0, 0, 2 },
-	{ 50, 64, 6, 1, 4, 3, false, 4, 3, 4 },
-	{ 50, 64, 6, 0, 1, 2, true, 4, 2, 1 },
-	{ 17, 23, 5, 1, 2, 2, false, 3, 1, 3 },   /* blocks cut by both edges */
-	{ 17, 23, 5, 0, 5, 1, true, 2, 4, 2 },    /* only full 2 x 2 blocks */
-	{ 40, 9, 4, 1, 9, 0, false, 0, 0, 2 },    /* a partition per column */
-	{ 64, 128, 8, 1, 1, 5, false, 8, 16, 3 },
+	{ 13, 11, 3, 0, 1, 0, false, 0, 0, 3, 0 },
+	{ 13, 11, 3, 0, 1, 2, false, 0, 0, 3, 0 },
+	{ 32, 40, 4, 1, 2, 2, false, 0, 0, 5, 2 },   /* 3 warps a unit, the last one short */
+	{ 32, 40, 4, 1, 3, 1, true, 0, 0, 2, 1 },
+	{ 50, 64, 6, 1, 4, 3, false, 4, 3, 4, 2 },
+	{ 50, 64, 6, 0, 1, 2, true, 4, 2, 1, 0 },
+	{ 17, 23, 5, 1, 2, 2, false, 3, 1, 3, 1 },   /* blocks cut by both edges */
+	{ 17, 23, 5, 0, 5, 1, true, 2, 4, 2, 0 },    /* only full 2 x 2 blocks */
+	{ 40, 9, 4, 1, 9, 0, false, 0, 0, 2, 0 },    /* a partition per column */
+	{ 64, 128, 8, 1, 1, 5, false, 8, 16, 3, 0 },
 };
 
 static void test_corpus(void)
@@ -289,6 +321,8 @@ static void test_corpus(void)
 		mat_gen(&x, cc->rows, cc->cols, cc->avg, cc->alpha, 1000 + i);
 		n = compose_hyb_parts(cc->cols, cc->c, cc->k, cc->remainder_csr, cc->block,
 				      cc->min_fill, parts);
+		for (p = 0; p < n; p++)
+			parts[p].warp_features = cc->warp_features;
 		snprintf(label, sizeof(label), "corpus %zu sddmm", i);
 		compare_op(&x.m, parts, n, COMPOSE_SDDMM, cc->features, c, label);
 		snprintf(label, sizeof(label), "corpus %zu", i);
@@ -409,6 +443,12 @@ static const struct bad_case bad[] = {
 	  "    - {format: csr, columns: [0, 9]}\n",
 	  "expected an integer in [1, 8]", 3, 34 },	{ "composable:\n  op: sddm\n  parts:\n    - {format: csr}\n",
 	  "did you mean 'sddmm'?", 2, 7 },
+	{ "composable:\n  gpu: h10\n  parts:\n    - {format: csr}\n",
+	  "did you mean 'h100'?", 2, 8 },
+	{ "composable:\n  parts:\n    - {format: csr, warp_features: 0}\n",
+	  "in 'composable.parts[0].warp_features': expected an integer in [1, 1048576]", 3, 36 },
+	{ "composable:\n  hyb: {buckets: 2, warp_feature: 32}\n",
+	  "did you mean 'warp_features'?", 2, 21 },
 };
 
 static void test_bad(void)
@@ -473,6 +513,35 @@ static void test_good(void)
 	mat_free(&x);
 }
 
+/* The H100's constants: 132 SMs x 128 FP32 FMAs a clock, a warp 32 a clock, 50 MB of L2. */
+static void test_gpu(void)
+{
+	static const char y[] = "composable:\n  gpu: h100\n  op: sddmm\n  features: 8\n"
+				"  parts:\n    - {format: csr}\n";
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct mat x;
+	struct spec_compose *c;
+	struct compose_counts cnt[1];
+	struct compose_time ta, th;
+
+	mat_gen(&x, 40, 30, 3, 1, 11);
+	c = spec_compose_parse("gpu.yaml", y, strlen(y), &x.m, &dl);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->gpu, COMPOSE_GPU_H100);
+	CU_ASSERT_PTR_EQUAL(compose_gpu_of(c->gpu), &compose_gpu_h100);
+	CU_ASSERT_PTR_EQUAL(compose_gpu_of(COMPOSE_GPU_A100), &compose_gpu_a100);
+	compare_op(c->matrix, c->parts, c->n_parts, c->op, c->features, cnt, "gpu");
+	compose_model_time(compose_gpu_of(c->gpu), c->parts, cnt, 1, c->op, 40, 30, 8, &th);
+	compose_model_time(&compose_gpu_a100, c->parts, cnt, 1, c->op, 40, 30, 8, &ta);
+	CU_ASSERT_DOUBLE_EQUAL(th.compute, (double)cnt[0].macs / (132.0 * 128.0), 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(ta.compute, (double)cnt[0].macs / (108.0 * 64.0), 1e-12);
+	/* the longest row's 8 features at one warp's rate: 32 a clock on the H100, 16 on the A100 */
+	CU_ASSERT_DOUBLE_EQUAL(th.unit * 2, ta.unit, 1e-12);
+	spec_compose_free(c);
+	diag_list_release(&dl);
+	mat_free(&x);
+}
+
 /* ------------------------------------------------------------- search */
 
 static void test_search(void)
@@ -505,6 +574,7 @@ static CU_TestInfo tests[] = {
 	{ "hand-given parts", test_parts },
 	{ "located errors", test_bad },
 	{ "a good file", test_good },
+	{ "the GPU a file names", test_gpu },
 	{ "search", test_search },
 	CU_TEST_INFO_NULL,
 };

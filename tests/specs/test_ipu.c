@@ -34,15 +34,17 @@ struct preset_row {
 	unsigned workers, exch, amp_half, amp_float, conv_half;
 	bool sharing;
 	double rate_h16, rate_f8;
+	uint64_t xchg_overhead;        /* exchange_overhead_cycles */
 };
 
 static const struct preset_row preset_rows[] = {
-	{ "preset: gc200", 1472, 638976, 1.33e9, 6, 4, 64, 16, 16, true, 64, 8 },
-	{ "preset: bow", 1472, 638976, 1.85e9, 6, 4, 64, 16, 16, true, 64, 8 },
+	{ "preset: gc200", 1472, 638976, 1.33e9, 6, 4, 64, 16, 16, true, 64, 8, 100 },
+	{ "preset: bow", 1472, 638976, 1.85e9, 6, 4, 64, 16, 16, true, 64, 8, 100 },
 	{ "preset: bow, tiles: 736, clock_hz: 1e9, workers: 4, exchange_bytes_per_cycle: 8, "
 	  "exchange_bus_sharing: false, amp_macs_per_cycle: {float: 32}, conv_units: {half: 8}, "
-	  "block_macs_per_cycle: {half: {16: 32}, float: {8: 16}}, bytes_per_tile: 1000000",
-	  736, 1000000, 1e9, 4, 8, 64, 32, 8, false, 32, 16 },
+	  "block_macs_per_cycle: {half: {16: 32}, float: {8: 16}}, bytes_per_tile: 1000000, "
+	  "exchange_overhead_cycles: 0",
+	  736, 1000000, 1e9, 4, 8, 64, 32, 8, false, 32, 16, 0 },
 };
 
 static void test_presets(void)
@@ -65,6 +67,7 @@ static void test_presets(void)
 		CU_ASSERT_EQUAL(d->workers, r->workers);
 		CU_ASSERT_EQUAL(d->exchange_bytes_per_cycle, r->exch);
 		CU_ASSERT_EQUAL(d->exchange_bus_sharing, r->sharing);
+		CU_ASSERT_EQUAL(d->exchange_overhead_cycles, r->xchg_overhead);
 		CU_ASSERT_EQUAL(d->amp_macs_per_cycle[SPEC_IPU_HALF], r->amp_half);
 		CU_ASSERT_EQUAL(d->amp_macs_per_cycle[SPEC_IPU_FLOAT], r->amp_float);
 		CU_ASSERT_EQUAL(d->conv_units[SPEC_IPU_HALF], r->conv_half);
