@@ -18,7 +18,10 @@
  * one 32-bit register each: fp32 for fp16/bf16/tf32 operands, int32 for
  * int8) plus its operand fragments, which CUTLASS's warp-level pipeline
  * double-buffers (MmaMultistage: warp_loaded_frag_A[2], _B[2]) and packs
- * 32 / word_bits to a register.
+ * 32 / word_bits to a register, plus a compressed operand's format
+ * (metadata and payload bits, 32 to a register), double-buffered too: the
+ * E operand of a 2:4 kernel (SparseMmaMultistage: warp_frag_E[2]), which
+ * every warp loads from shared memory beside its A fragment.
  */
 struct warp_plan {
 	unsigned n_dims;
@@ -43,6 +46,20 @@ static uint64_t duplicates(const struct model_ws *ws, unsigned pv, const struct 
 	return dup;
 }
 
+/* The bits of a tile's representation format (metadata and payload of every rank). */
+static double format_bits(const struct model_tile *t)
+{
+	double bits = 0;
+	unsigned r;
+
+	if (!t->has_metadata)
+		return 0;
+	for (r = 0; r < t->n_fmt_ranks && r < MODEL_MAX_FMT_RANKS; r++)
+		bits += (double)t->fmt_capacity[r][0] * t->fmt_md_bits[r] +
+			(double)t->fmt_capacity[r][1] * t->fmt_pl_bits[r];
+	return bits;
+}
+
 /* The registers one warp needs under 'split' at level l, whose read-write tensor is 'z'. */
 static double warp_regs(const struct model_ws *ws, const struct model_result *out, unsigned l,
 			unsigned z, const struct warp_plan *wp, const uint64_t *split)
@@ -62,7 +79,7 @@ static double warp_regs(const struct model_ws *ws, const struct model_result *ou
 		for (i = 0; i < wp->n_dims; i++)
 			if (ws->proj[pv].dim_mask & (1u << wp->dim[i]))
 				share *= (double)split[i];
-		regs += 2.0 * (double)t->utilized_capacity / share / per_reg;
+		regs += 2.0 * ((double)t->utilized_capacity / per_reg + format_bits(t) / 32.0) / share;
 	}
 	return regs;
 }

@@ -9,6 +9,7 @@
 
 static struct tb tb_;
 static struct model_result res_;
+static bool bitmask_a_;          /* gemm_gpu: A at the register file as a bitmask */
 
 enum { A, B, Z };
 enum { RF, SMEM, L2 };
@@ -64,6 +65,8 @@ static void gemm_gpu(uint64_t warp_registers, bool serial, const char *l2_loops,
 	} else {
 		tb_temporal(&tb_, L2, l2_loops, l2_perm);
 	}
+	if (bitmask_a_)
+		tb_format(&tb_, RF, "A", "bitmask");
 	if (tb_finish(&tb_) < 0)
 		BUG("gemm_gpu");
 }
@@ -117,6 +120,34 @@ static void test_warps(void)
 	CU_ASSERT_EQUAL(res_.fail_level, RF);
 	CU_ASSERT_STRING_EQUAL(res_.reason, "no split of the tile of 'RF' into warps of at most 8 "
 			       "registers fits");
+}
+
+/*
+ * A compressed operand's format is double-buffered in the warps' registers
+ * beside its values (CUTLASS's 2:4 main loop holds two E fragments): A at
+ * the register file as a bitmask (a bit for each of its 8 values) adds two
+ * copies of its bits a warp, under a register, so the 80 registers that
+ * held the whole tile no longer do, and the tile splits as at 64 (N2: A
+ * read twice). At 81 one warp fits again.
+ */
+static void test_warps_format(void)
+{
+	static const struct {
+		uint64_t regs, warps, a_reads;
+	} cases[] = {
+		{ 80, 2, 32 },
+		{ 81, 1, 16 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		bitmask_a_ = true;
+		gemm_gpu(cases[i].regs, false, "", "", "K2 M1 N1");
+		bitmask_a_ = false;
+		CU_ASSERT_EQUAL_FATAL(evaluate(), 0);
+		CU_ASSERT_EQUAL(res_.levels[RF].warps, cases[i].warps);
+		CU_ASSERT_EQUAL(res_.tiles[SMEM][A].reads, cases[i].a_reads);
+	}
 }
 
 /*
@@ -180,6 +211,7 @@ static void test_block_tiles(void)
 
 static CU_TestInfo tests[] = {
 	{ "warps: the cheapest split that fits", test_warps },
+	{ "warps: a compressed operand's format in registers", test_warps_format },
 	{ "prologue and epilogue of each block", test_prologue_epilogue },
 	{ "output tiles per block slot", test_block_tiles },
 	CU_TEST_INFO_NULL,
