@@ -244,6 +244,12 @@ static void mask(struct model_ws *ws, unsigned pv, struct col *c)
 /* x rounded half away from zero (llround's rounding, past 2^63 too). */
 static uint64_t round_u64(double x)
 {
+	if (x > 0 && x < 0x1p63) {
+		/* the counts are mostly whole already: no call to round() for them */
+		uint64_t u = (uint64_t)x;
+		if ((double)u == x)
+			return u;
+	}
 	return x > 0 ? (uint64_t)round(x) : 0;
 }
 

@@ -137,9 +137,16 @@ static void tile_energy(struct model_ws *ws, unsigned l, struct model_tile *t)
 
 	clusters = lvl->instances / (lvl->cluster_size ? lvl->cluster_size : 1);
 	t->utilized_clusters = xy < clusters ? xy : clusters;
-	for (op = 0; op <= MODEL_OP_SKIPPED_UPDATE; op++)
-		if (t->actions[op])
-			e += vector_accesses(lvl, t, op) * le->op_pj[op];
+	if (ws->sp) {
+		for (op = 0; op <= MODEL_OP_SKIPPED_UPDATE; op++)
+			if (t->actions[op])
+				e += vector_accesses(lvl, t, op) * le->op_pj[op];
+	} else {
+		/* dense: no gated or skipped actions; the same terms in the same order */
+		for (op = MODEL_OP_RANDOM_READ; op <= MODEL_OP_RANDOM_UPDATE; op += 3)
+			if (t->actions[op])
+				e += vector_accesses(lvl, t, op) * le->op_pj[op];
+	}
 	for (op = MODEL_OP_RANDOM_MD_READ; t->n_fmt_ranks && op <= MODEL_OP_SKIPPED_MD_UPDATE; op++)
 		e += vector_accesses(lvl, t, op) * le->op_pj[op];
 	for (op = MODEL_OP_DECOMPRESSION; op <= MODEL_OP_COMPRESSION; op++)

@@ -7,6 +7,7 @@
  */
 #include "specs/specs_int.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -361,13 +362,13 @@ static void load_variables(struct ld *ld)
 	ld->s->variables = v;
 }
 
-int spec_components_load(struct ld *ld)
+/* The classes of every file's 'compound_components' and 'components' into '*out' (ld->a). */
+static int load_classes(struct ld *ld, struct spec_components *out)
 {
 	struct classvec cv = { NULL, 0, 0 };
 	struct spec_cc_class *v;
 	int rc = 0;
 
-	load_variables(ld);
 	if (load_docs(ld, ld_top_get(ld, "compound_components"), &cv) < 0)
 		rc = -1;
 	if (load_docs(ld, ld_top_get(ld, "components"), &cv) < 0)
@@ -375,8 +376,59 @@ int spec_components_load(struct ld *ld)
 	v = arena_calloc(ld->a, cv.n + 1, sizeof(*v));
 	if (cv.n)
 		memcpy(v, cv.v, cv.n * sizeof(*v));
-	ld->s->components.n_classes = cv.n;
-	ld->s->components.classes = v;
+	out->n_classes = cv.n;
+	out->classes = v;
 	free(cv.v);
 	return rc;
+}
+
+/* True when the build's entry of 'key' is the files' (no override replaced it). */
+static bool as_the_files_give(const struct ld *ld, const struct spec_source *src, const char *key)
+{
+	const struct ld_top *t = ld_top_get(ld, key);
+	size_t i;
+
+	for (i = 0; i < src->n_top; i++)
+		if (!strcmp(src->top[i].key, key) && src->top[i].n)
+			return t && t->n == src->top[i].n &&
+			       !memcmp(t->values, src->top[i].values, t->n * sizeof(t->values[0]));
+	return !t;
+}
+
+/*
+ * The source's shared classes into ld->s->components: loaded by the first
+ * build that asks (into the source's own arena, diagnostics kept aside).
+ * False when they cannot be shared: the build loads them itself.
+ */
+static bool shared_classes(struct ld *ld)
+{
+	struct spec_source *src = (struct spec_source *)ld->s->source;
+	bool ok;
+
+	if (!src || !as_the_files_give(ld, src, "compound_components") ||
+	    !as_the_files_give(ld, src, "components"))
+		return false;
+	pthread_mutex_lock(&src->cc_mu);
+	if (src->cc_state == 0) {
+		struct diag_list quiet = DIAG_LIST_INIT;
+		struct ld own = *ld;
+		own.a = &src->cc_arena;
+		own.dl = &quiet;
+		own.dl_out = &quiet;
+		src->cc_state = load_classes(&own, &src->cc) == 0 && quiet.n == 0 ? 1 : -1;
+		diag_list_release(&quiet);
+	}
+	ok = src->cc_state == 1;
+	if (ok)
+		ld->s->components = src->cc;
+	pthread_mutex_unlock(&src->cc_mu);
+	return ok;
+}
+
+int spec_components_load(struct ld *ld)
+{
+	load_variables(ld);
+	if (shared_classes(ld))
+		return 0;
+	return load_classes(ld, &ld->s->components);
 }

@@ -6,6 +6,7 @@
 #include "specs/specs_int.h"
 
 #include <stdarg.h>
+#include <string.h>
 
 #include "util/strbuf.h"
 
@@ -35,14 +36,53 @@ void ld_kpath_render(const struct kpath *p, struct strbuf *sb)
 	}
 }
 
+/* The characters of index 'v' as rendered ("[12]", "[-1]"). */
+static size_t index_len(long v)
+{
+	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+	size_t n = 2 + (v < 0);
+
+	do
+		n++;
+	while ((u /= 10) != 0);
+	return n;
+}
+
+/*
+ * Rendered straight into the arena, from the end back (a path is rendered
+ * for every component entry a build reads, whether or not a message needs
+ * it: no strbuf, no malloc).
+ */
 const char *ld_kpath_strdup(struct ld *ld, const struct kpath *p)
 {
-	struct strbuf sb = STRBUF_INIT;
-	const char *r;
+	const struct kpath *q;
+	size_t len = 0;
+	char *r, *d;
 
-	ld_kpath_render(p, &sb);
-	r = arena_strdup(ld->a, sb.buf);
-	strbuf_release(&sb);
+	for (q = p; q; q = q->up)
+		len += q->key ? strlen(q->key) + (q->up != NULL) : index_len(q->index);
+	r = arena_alloc(ld->a, len + 1);
+	d = r + len;
+	*d = '\0';
+	for (q = p; q; q = q->up) {
+		if (q->key) {
+			size_t k = strlen(q->key);
+			d -= k;
+			memcpy(d, q->key, k);
+			if (q->up)
+				*--d = '.';
+		} else {
+			unsigned long v = q->index < 0 ? 0UL - (unsigned long)q->index
+						       : (unsigned long)q->index;
+			*--d = ']';
+			do
+				*--d = (char)('0' + v % 10);
+			while ((v /= 10) != 0);
+			if (q->index < 0)
+				*--d = '-';
+			*--d = '[';
+		}
+	}
 	return r;
 }
 

@@ -7,6 +7,8 @@
 #include "specs/specs_int.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/ckmath.h"
@@ -94,30 +96,75 @@ static const char *const other_attrs[] = {
  * depend on the structure (fanouts, the mapping), so that one run reports
  * everything.
  */
+#define ATTR_SLOTS 128   /* a power of two, more than twice ATTR_MAX_HASHED */
+#define ATTR_MAX_HASHED 60
+
 struct attrs {
 	struct ld *ld;
 	const struct raw_comp *rc;
 	struct kpath root, ap;
 	int rc_;
 	bool mesh_bad;   /* the instances or mesh are wrong: fanouts cannot be checked */
+	/*
+	 * The attributes by name (open addressing; index + 1, 0 empty), when
+	 * there are at most ATTR_MAX_HASHED: a component is asked for ~40
+	 * spellings, most of them absent.
+	 */
+	bool hashed;
+	uint8_t slot[ATTR_SLOTS];
 };
+
+/* A hash of 'key' in which '-' and '_' are the same (ysrc_key_eq). */
+static unsigned key_hash(const char *key)
+{
+	unsigned h = 2166136261u;
+	for (; *key; key++)
+		h = (h ^ (unsigned char)(*key == '-' ? '_' : *key)) * 16777619u;
+	return h;
+}
 
 /* Start reading the attributes of 'rc'. */
 static void attrs_init(struct attrs *at, struct ld *ld, const struct raw_comp *rc)
 {
+	size_t i;
+
 	at->ld = ld;
 	at->rc = rc;
 	at->root = KP_KEY(NULL, rc->path);
 	at->ap = KP_KEY(&at->root, "attributes");
 	at->rc_ = 0;
 	at->mesh_bad = false;
+	at->hashed = rc->n_attrs <= ATTR_MAX_HASHED;
+	if (!at->hashed)
+		return;
+	memset(at->slot, 0, sizeof(at->slot));
+	for (i = 0; i < rc->n_attrs; i++) {
+		unsigned h = key_hash(rc->attrs[i].key) & (ATTR_SLOTS - 1);
+		while (at->slot[h] && !ysrc_key_eq(rc->attrs[at->slot[h] - 1].key, rc->attrs[i].key))
+			h = (h + 1) & (ATTR_SLOTS - 1);
+		if (!at->slot[h])             /* the first of a name, as ld_comp_attr finds */
+			at->slot[h] = (uint8_t)(i + 1);
+	}
+}
+
+/* ld_comp_attr() of the component being read. */
+static const struct raw_attr *attr_named_in(const struct attrs *at, const char *key)
+{
+	unsigned h;
+
+	if (!at->hashed)
+		return ld_comp_attr(at->rc, key);
+	for (h = key_hash(key) & (ATTR_SLOTS - 1); at->slot[h]; h = (h + 1) & (ATTR_SLOTS - 1))
+		if (ysrc_key_eq(at->rc->attrs[at->slot[h] - 1].key, key))
+			return &at->rc->attrs[at->slot[h] - 1];
+	return NULL;
 }
 
 /* The first attribute among 'names' (NULL-terminated) that is given and not null. */
 static const struct raw_attr *attr_any(const struct attrs *at, const char *const *names)
 {
 	for (; *names; names++) {
-		const struct raw_attr *a = ld_comp_attr(at->rc, *names);
+		const struct raw_attr *a = attr_named_in(at, *names);
 		if (a && !ysrc_is_null(a->value))
 			return a;
 	}
@@ -241,13 +288,47 @@ static bool class_declares(const struct ld *ld, const struct raw_comp *rc, const
 	return false;
 }
 
+/* strcmp() with '-' and '_' equal (the order of ysrc_key_eq's equality). */
+static int key_cmp(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		int x = *a == '-' ? '_' : (unsigned char)*a, y = *b == '-' ? '_' : (unsigned char)*b;
+		if (x != y || !x)
+			return x - y;
+	}
+}
+
+static int key_cmp_p(const void *a, const void *b)
+{
+	return key_cmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* known_attrs and other_attrs, sorted by key_cmp (made once: every component looks each key up). */
+static const char *sorted_attrs[ARRAY_SIZE(known_attrs) + ARRAY_SIZE(other_attrs)];
+static pthread_once_t sorted_once = PTHREAD_ONCE_INIT;
+
+static void sort_attrs(void)
+{
+	memcpy(sorted_attrs, known_attrs, sizeof(known_attrs));
+	memcpy(sorted_attrs + ARRAY_SIZE(known_attrs), other_attrs, sizeof(other_attrs));
+	qsort(sorted_attrs, ARRAY_SIZE(sorted_attrs), sizeof(sorted_attrs[0]), key_cmp_p);
+}
+
+/* True when 'key' is an attribute the model reads or another tool uses. */
+static bool attr_named(const char *key)
+{
+	pthread_once(&sorted_once, sort_attrs);
+	return bsearch(&key, sorted_attrs, ARRAY_SIZE(sorted_attrs), sizeof(sorted_attrs[0]),
+		       key_cmp_p) != NULL;
+}
+
 /*
  * Warn about own attributes that look like a misspelt known one; an
  * unknown attribute that an override wrote is an error.
  */
 static void warn_misspelt(struct attrs *at)
 {
-	size_t i, j;
+	size_t i;
 	for (i = 0; i < at->rc->n_attrs; i++) {
 		const struct raw_attr *a = &at->rc->attrs[i];
 		struct diag_loc ov = ld_from_override(at->ld, a->loc) ? a->loc : a->value->loc;
@@ -255,11 +336,7 @@ static void warn_misspelt(struct attrs *at)
 		const char *hint;
 		if (a->inherited && !from_override)
 			continue;
-		for (j = 0; j < ARRAY_SIZE(known_attrs) && !known; j++)
-			known = ysrc_key_eq(a->key, known_attrs[j]);
-		for (j = 0; j < ARRAY_SIZE(other_attrs) && !known; j++)
-			known = ysrc_key_eq(a->key, other_attrs[j]);
-		known = known || class_declares(at->ld, at->rc, a->key);
+		known = attr_named(a->key) || class_declares(at->ld, at->rc, a->key);
 		if (!known && ld_override_key_first(at->ld, ov))
 			unknown_override_attr(at, a, ov);
 		if (from_override)

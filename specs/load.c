@@ -62,7 +62,10 @@ static int add_top_pair(struct spec_source *src, const struct ysrc_pair *pr, boo
 
 struct spec_source *spec_source_new(void)
 {
-	return xcalloc(1, sizeof(struct spec_source));
+	struct spec_source *src = xcalloc(1, sizeof(struct spec_source));
+
+	pthread_mutex_init(&src->cc_mu, NULL);
+	return src;
 }
 
 /* The name 'name' as the source keeps it (a copy, unless borrowing). */
@@ -164,6 +167,8 @@ void spec_source_free(struct spec_source *src)
 	if (!src)
 		return;
 	arena_release(&src->arena);
+	arena_release(&src->cc_arena);
+	pthread_mutex_destroy(&src->cc_mu);
 	free(src->files);
 	free(src);
 }

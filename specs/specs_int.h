@@ -11,6 +11,7 @@
 #ifndef SPECS_SPECS_INT_H
 #define SPECS_SPECS_INT_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -100,6 +101,18 @@ struct spec_source {
 	const char *const *template_vars;  /* Jinja2 variables, borrowed while files are added */
 	size_t n_template_vars;
 	struct spec_jinja *jinja;      /* the caller's helper process, or NULL */
+	/*
+	 * The compound component classes, loaded by the first build whose
+	 * overrides leave their keys as the files give them (components.c):
+	 * the builds of a sweep share them. cc_state: 0 not tried, 1 loaded into
+	 * cc (in cc_arena), -1 the load reported something (every build loads
+	 * them itself, so that each reports it). Under cc_mu: builds run on
+	 * several threads from one source.
+	 */
+	pthread_mutex_t cc_mu;
+	int cc_state;
+	struct arena cc_arena;
+	struct spec_components cc;
 };
 
 struct ld_override;

@@ -153,26 +153,40 @@ int spec_parse_bool(const char *s, bool *out)
 
 /*
  * The text a reader parses for scalar 'n': its own, or the value of the
- * expression it is (vars.c), then '*shown' is "'EXPR' = VALUE" for messages
- * (caller frees with the strbuf). Returns -1 after the expression's error.
+ * expression it is (vars.c). '*computed' is set when the text is the value
+ * of an expression the reader asked for (not the node's own). Returns -1
+ * after the expression's error. The text shown in a message (reader_shown)
+ * is made only when there is one to report.
  */
 static int reader_text(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
-		       int (*parses)(const char *), const char **text, struct strbuf *shown)
+		       int (*parses)(const char *), const char **text, bool *computed)
 {
-	const char *expr = ld_expr_text(ld, n);
 	int r;
 	*text = n->str;
-	if (expr) {
-		strbuf_addf(shown, "'%s' = %s", expr, n->str);
-		return 0;
-	}
-	strbuf_addf(shown, "'%s'", n->str);
-	if (parses(n->str))
+	*computed = false;
+	if (ld_expr_text(ld, n) || parses(n->str))
 		return 0;
 	r = ld_expr_value(ld, n, p, text);
-	if (r > 0)
-		strbuf_addf(shown, " = %s", *text);
+	*computed = r > 0;
 	return r < 0 ? -1 : 0;
+}
+
+/*
+ * What a message shows of the value read from 'n' into 'sb': "'EXPR' = VALUE"
+ * for a replaced expression, "'TEXT'", or "'TEXT' = VALUE" when the reader
+ * computed it. Returns sb->buf.
+ */
+static const char *reader_shown(const struct ld *ld, const struct ysrc_node *n,
+				const char *text, bool computed, struct strbuf *sb)
+{
+	const char *expr = ld_expr_text(ld, n);
+	if (expr)
+		strbuf_addf(sb, "'%s' = %s", expr, n->str);
+	else if (computed)
+		strbuf_addf(sb, "'%s' = %s", n->str, text);
+	else
+		strbuf_addf(sb, "'%s'", n->str);
+	return sb->buf;
 }
 
 static int parses_u64(const char *s)
@@ -198,15 +212,15 @@ int ld_uint(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 {
 	struct strbuf shown = STRBUF_INIT;
 	const char *text;
+	bool computed;
 	uint64_t v;
 	int rc = 0;
 
 	if (ld_want_scalar(ld, n, p) < 0 ||
-	    reader_text(ld, n, p, parses_u64, &text, &shown) < 0) {
-		strbuf_release(&shown);
+	    reader_text(ld, n, p, parses_u64, &text, &computed) < 0)
 		return -1;
-	}
 	if (spec_parse_u64(text, &v) < 0 || v < lo || v > hi) {
+		reader_shown(ld, n, text, computed, &shown);
 		if (hi == UINT64_MAX)
 			rc = ld_error(ld, n, p, "expected an integer >= %llu, got %s",
 				      (unsigned long long)lo, shown.buf);
@@ -224,16 +238,16 @@ int ld_int(struct ld *ld, const struct ysrc_node *n, const struct kpath *p, int6
 {
 	struct strbuf shown = STRBUF_INIT;
 	const char *text;
+	bool computed;
 	double d;
 	int rc = 0;
 
 	if (ld_want_scalar(ld, n, p) < 0 ||
-	    reader_text(ld, n, p, parses_double, &text, &shown) < 0) {
-		strbuf_release(&shown);
+	    reader_text(ld, n, p, parses_double, &text, &computed) < 0)
 		return -1;
-	}
 	if (spec_parse_double(text, &d) < 0 || d != floor(d) || fabs(d) > 9.0e18)
-		rc = ld_error(ld, n, p, "expected an integer, got %s", shown.buf);
+		rc = ld_error(ld, n, p, "expected an integer, got %s",
+			      reader_shown(ld, n, text, computed, &shown));
 	else
 		*out = (int64_t)d;
 	strbuf_release(&shown);
@@ -245,20 +259,22 @@ int ld_double(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 {
 	struct strbuf shown = STRBUF_INIT;
 	const char *text;
+	bool computed;
 	double v;
 	int rc = 0;
 
 	if (ld_want_scalar(ld, n, p) < 0 ||
-	    reader_text(ld, n, p, parses_double, &text, &shown) < 0) {
-		strbuf_release(&shown);
+	    reader_text(ld, n, p, parses_double, &text, &computed) < 0)
 		return -1;
-	}
 	if (spec_parse_double(text, &v) < 0)
-		rc = ld_error(ld, n, p, "expected a number, got %s", shown.buf);
+		rc = ld_error(ld, n, p, "expected a number, got %s",
+			      reader_shown(ld, n, text, computed, &shown));
 	else if ((v < lo || v > hi) && hi == HUGE_VAL)
-		rc = ld_error(ld, n, p, "expected a number >= %g, got %s", lo, shown.buf);
+		rc = ld_error(ld, n, p, "expected a number >= %g, got %s", lo,
+			      reader_shown(ld, n, text, computed, &shown));
 	else if (v < lo || v > hi)
-		rc = ld_error(ld, n, p, "expected a number in [%g, %g], got %s", lo, hi, shown.buf);
+		rc = ld_error(ld, n, p, "expected a number in [%g, %g], got %s", lo, hi,
+			      reader_shown(ld, n, text, computed, &shown));
 	else
 		*out = v;
 	strbuf_release(&shown);
@@ -269,15 +285,15 @@ int ld_bool(struct ld *ld, const struct ysrc_node *n, const struct kpath *p, boo
 {
 	struct strbuf shown = STRBUF_INIT;
 	const char *text;
+	bool computed;
 	int rc = 0;
 
 	if (ld_want_scalar(ld, n, p) < 0 ||
-	    reader_text(ld, n, p, parses_bool, &text, &shown) < 0) {
-		strbuf_release(&shown);
+	    reader_text(ld, n, p, parses_bool, &text, &computed) < 0)
 		return -1;
-	}
 	if (spec_parse_bool(text, out) < 0)
-		rc = ld_error(ld, n, p, "expected true or false, got %s", shown.buf);
+		rc = ld_error(ld, n, p, "expected true or false, got %s",
+			      reader_shown(ld, n, text, computed, &shown));
 	strbuf_release(&shown);
 	return rc;
 }

@@ -295,6 +295,8 @@ static bool plain_literal(const char *s)
 	}
 	if (digits && !*s)
 		return true;
+	if (*s && !strchr("~nN.-tTfFyYoO", *s))   /* no word starts so: most text (names) */
+		return false;
 	for (k = 0; k < ARRAY_SIZE(words); k++)
 		if (!strcmp(s, words[k]))
 			return true;

@@ -660,14 +660,22 @@ const struct ysrc_node *ysrc_map_get(const struct ysrc_node *map, const char *ke
 
 bool ysrc_is_null(const struct ysrc_node *n)
 {
-	static const char *const nulls[] = { "", "~", "null", "Null", "NULL" };
-	size_t i;
+	const char *s;
 	if (!n || n->kind != YSRC_SCALAR || n->style != YSRC_PLAIN)
 		return false;
-	for (i = 0; i < ARRAY_SIZE(nulls); i++)
-		if (!strcmp(n->str, nulls[i]))
-			return true;
-	return false;
+	s = n->str;          /* "", "~", "null", "Null" or "NULL": asked of every value read */
+	switch (s[0]) {
+	case '\0':
+		return true;
+	case '~':
+		return s[1] == '\0';
+	case 'n':
+		return !strcmp(s + 1, "ull");
+	case 'N':
+		return !strcmp(s + 1, "ull") || !strcmp(s + 1, "ULL");
+	default:
+		return false;
+	}
 }
 
 struct ysrc_node *ysrc_scalar_new(struct arena *a, const char *text, struct diag_loc loc)

@@ -220,10 +220,68 @@ static void test_errors(void)
 	}
 }
 
+/*
+ * The builds of one source share the classes it loaded once: a build whose
+ * overrides leave the classes as the files give them gets the same ones; an
+ * override of a class gets its own, with the overridden value; classes whose
+ * load says something (a class defined twice) are loaded by every build, so
+ * that every build reports it.
+ */
+static void test_shared(void)
+{
+	const char *files[3] = { st_write("a.yaml", arch), st_write("c.yaml", classes),
+				 st_write("m.yaml", more) };
+	struct spec_source *src = spec_source_new(), *twice = spec_source_new();
+	struct spec_override ov = SPEC_OVERRIDE_INIT;
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct spec_set *s1, *s2, *s3, *s4;
+	size_t i, warned = 0;
+
+	for (i = 0; i < 3; i++) {
+		CU_ASSERT_EQUAL(spec_source_add_file(twice, files[i], &dl), 0);
+		if (i < 2)
+			CU_ASSERT_EQUAL(spec_source_add_file(src, files[i], &dl), 0);
+	}
+	CU_ASSERT_EQUAL_FATAL(spec_override_parse("compound_components.classes[0].attributes."
+						  "n_adders=3", &ov, &dl), 0);
+	s1 = spec_set_build(src, NULL, 0, NULL, &dl);
+	s2 = spec_set_build(src, NULL, 0, NULL, &dl);
+	s3 = spec_set_build(src, &ov, 1, NULL, &dl);
+	s4 = spec_set_build(src, NULL, 0, NULL, &dl);
+	CU_ASSERT_FATAL(s1 && s2 && s3 && s4);
+	CU_ASSERT_PTR_EQUAL(s1->components.classes, s2->components.classes);
+	CU_ASSERT_PTR_EQUAL(s1->components.classes, s4->components.classes);
+	CU_ASSERT_PTR_NOT_EQUAL(s1->components.classes, s3->components.classes);
+	CU_ASSERT_STRING_EQUAL(find(s3, "smartbuffer")->attrs[2].text, "3");
+	CU_ASSERT_STRING_EQUAL(find(s4, "smartbuffer")->attrs[2].text, "1");
+	CU_ASSERT_STRING_EQUAL(find(s2, "smartbuffer")->attrs[3].path,
+			       "compound_components.classes[0].attributes.rows");
+	CU_ASSERT_EQUAL(s4->components.n_classes, 1);
+	spec_set_free(s1);
+	spec_set_free(s2);
+	spec_set_free(s3);
+	spec_set_free(s4);
+	CU_ASSERT_EQUAL(dl.n, 0);
+	for (i = 0; i < 2; i++) {
+		s1 = spec_set_build(twice, NULL, 0, NULL, &dl);
+		CU_ASSERT_PTR_NOT_NULL(s1);
+		CU_ASSERT_EQUAL(s1 ? s1->components.n_classes : 0, 3);
+		spec_set_free(s1);
+	}
+	for (i = 0; i < dl.n; i++)
+		warned += strstr(dl.items[i].message, "is defined again") != NULL;
+	CU_ASSERT_EQUAL(warned, 2);
+	spec_override_release(&ov);
+	diag_list_release(&dl);
+	spec_source_free(src);
+	spec_source_free(twice);
+}
+
 static CU_TestInfo tests[] = {
 	{ "classes as written, variables, no typo warnings", test_parse },
 	{ "two keys, several files, a class given twice", test_merge },
 	{ "structural errors, located", test_errors },
+	{ "classes loaded once for the builds of a source", test_shared },
 	CU_TEST_INFO_NULL,
 };
 

@@ -237,12 +237,18 @@ static void test_errors(void)
 	}
 }
 
-/* Only a close misspelling of a known attribute warns; Accelergy's do not. */
+/*
+ * Only a close misspelling of a known attribute warns; Accelergy's do not, in
+ * either spelling of '-' and '_', nor do names far from any (before the first
+ * known name and after the last).
+ */
 static void test_attribute_warnings(void)
 {
 	struct diag_list dl = DIAG_LIST_INIT;
 	struct spec_set *s = one_level("SRAM", "{dpth: 4, n_rdwr_ports: 2, global_cycle_seconds: 1e-9,"
-				       " metadata_counter_width: 4, vendor: acme, datawdth: 8}", &dl);
+				       " metadata_counter_width: 4, vendor: acme, datawdth: 8,"
+				       " n-rd-ports: 1, energy_per_ingress: 1, aaa: 1, zzz: 1,"
+				       " adder-width: 8, warp-registers: 2}", &dl);
 	char *got = st_diags(&dl);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);

@@ -64,10 +64,80 @@ static void test_kpath(void)
 	struct kpath a = KP_KEY(NULL, "architecture"), b = KP_KEY(&a, "subtree");
 	struct kpath c = KP_IDX(&b, 0), d = KP_KEY(&c, "local"), e = KP_IDX(&d, 12);
 	struct kpath f = KP_KEY(&e, "attributes");
+	struct kpath g = KP_IDX(NULL, 7), h = KP_KEY(&g, "x"), i = KP_IDX(&h, -3);
+	struct kpath j = KP_IDX(&i, 1234567890), k = KP_KEY(NULL, "");
+	/* ld_kpath_strdup renders into the arena by itself: the same text as the renderer */
+	static const char *const want[] = {
+		"architecture", "architecture.subtree[0].local[12].attributes", "[7]", "[7].x[-3]",
+		"[7].x[-3][1234567890]", "",
+	};
+	const struct kpath *ps[] = { &a, &f, &g, &i, &j, &k };
+	struct spec_set set;
+	struct ld ld;
 	struct strbuf sb = STRBUF_INIT;
+	size_t n;
+
+	memset(&set, 0, sizeof(set));
+	memset(&ld, 0, sizeof(ld));
+	ld.s = &set;
+	ld.a = &set.arena;
 	ld_kpath_render(&f, &sb);
 	CU_ASSERT_STRING_EQUAL(sb.buf, "architecture.subtree[0].local[12].attributes");
+	for (n = 0; n < sizeof(ps) / sizeof(ps[0]); n++) {
+		strbuf_release(&sb);
+		ld_kpath_render(ps[n], &sb);
+		CU_ASSERT_STRING_EQUAL(sb.buf, want[n]);
+		CU_ASSERT_STRING_EQUAL(ld_kpath_strdup(&ld, ps[n]), want[n]);
+	}
 	strbuf_release(&sb);
+	arena_release(&set.arena);
+}
+
+/* A number read from an expression shows the expression and its value in a message. */
+static void test_reader_shown(void)
+{
+	static const char text[] = "variables: {d: 3}\nm: {a: d * 4, b: yes}\n";
+	struct spec_set set;
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct ld ld;
+	struct ysrc_node *root;
+	const struct ysrc_node *m;
+	struct kpath p = KP_KEY(NULL, "m"), ap = KP_KEY(&p, "a"), bp = KP_KEY(&p, "b");
+	uint64_t v = 0;
+	double x = 0;
+	bool ok = false;
+
+	memset(&set, 0, sizeof(set));
+	memset(&ld, 0, sizeof(ld));
+	ld.s = &set;
+	ld.a = &set.arena;
+	ld.dl = &dl;
+	CU_ASSERT_EQUAL_FATAL(ysrc_parse(ld.a, "v.yaml", text, strlen(text), &dl, &root), 0);
+	ld.top[0].key = "variables";
+	ld.top[0].n = 1;
+	ld.top[0].keys[0] = root->pairs[0].key;
+	ld.top[0].values[0] = root->pairs[0].value;
+	ld.top[1].key = "m";
+	ld.top[1].n = 1;
+	ld.top[1].keys[0] = root->pairs[1].key;
+	ld.top[1].values[0] = root->pairs[1].value;
+	ld.n_top = 2;
+	spec_expressions_apply(&ld);
+	m = ld.top[1].values[0];
+	CU_ASSERT_EQUAL(ld_uint(&ld, ld_get(m, "a"), &ap, 0, 100, &v), 0);
+	CU_ASSERT_EQUAL(v, 12);
+	CU_ASSERT_EQUAL(ld_double(&ld, ld_get(m, "a"), &ap, 0, 10, &x), -1);
+	CU_ASSERT_EQUAL(ld_uint(&ld, ld_get(m, "b"), &bp, 0, 10, &v), -1);
+	CU_ASSERT_EQUAL(ld_bool(&ld, ld_get(m, "b"), &bp, &ok), 0);
+	CU_ASSERT_TRUE(ok);
+	CU_ASSERT_EQUAL_FATAL(dl.n, 2);
+	CU_ASSERT_STRING_EQUAL(dl.items[0].message, "in 'm.a': expected a number in [0, 10], got "
+			       "'d * 4' = 12");
+	CU_ASSERT_STRING_EQUAL(dl.items[1].message, "in 'm.b': expected an integer in [0, 10], got "
+			       "'yes'");
+	free(ld.deferred);
+	diag_list_release(&dl);
+	arena_release(&set.arena);
 }
 
 /* ld_check_keys and the value readers report with the path and a hint. */
@@ -119,6 +189,7 @@ static CU_TestInfo tests[] = {
 	{ "spec_parse_double", test_parse_double },
 	{ "spec_parse_bool", test_parse_bool },
 	{ "key paths", test_kpath },
+	{ "a value shown in a message", test_reader_shown },
 	{ "located messages", test_located_messages },
 	CU_TEST_INFO_NULL,
 };

@@ -313,7 +313,14 @@ static void test_tags_nulls_and_keys(void)
 		"n1: ~\n"
 		"n2: null\n"
 		"n3:\n"
-		"q: 'null'\n";
+		"q: 'null'\n"
+		"n4: Null\n"
+		"n5: NULL\n"
+		"x1: NUll\n"
+		"x2: nul\n"
+		"x3: nulls\n"
+		"x4: ~x\n"
+		"x5: none\n";
 	struct diag_list dl = DIAG_LIST_INIT;
 	struct ysrc_node *root = parse(text, &dl);
 
@@ -325,6 +332,13 @@ static void test_tags_nulls_and_keys(void)
 	CU_ASSERT_TRUE(ysrc_is_null(at(root, "n2")));
 	CU_ASSERT_TRUE(ysrc_is_null(at(root, "n3")));
 	CU_ASSERT_FALSE(ysrc_is_null(at(root, "q")));    /* quoted: a string */
+	CU_ASSERT_TRUE(ysrc_is_null(at(root, "n4")));
+	CU_ASSERT_TRUE(ysrc_is_null(at(root, "n5")));
+	CU_ASSERT_FALSE(ysrc_is_null(at(root, "x1")));   /* YAML's three spellings only */
+	CU_ASSERT_FALSE(ysrc_is_null(at(root, "x2")));
+	CU_ASSERT_FALSE(ysrc_is_null(at(root, "x3")));
+	CU_ASSERT_FALSE(ysrc_is_null(at(root, "x4")));
+	CU_ASSERT_FALSE(ysrc_is_null(at(root, "x5")));
 	CU_ASSERT_FALSE(ysrc_is_null(at(root, "nodes")));
 	CU_ASSERT_TRUE(ysrc_key_eq("read-write", "read_write"));
 	CU_ASSERT_TRUE(ysrc_key_eq("a_b-c", "a-b_c"));
