@@ -119,8 +119,8 @@ static double tile_cycles(const struct ipu_layer *L, enum accel_ipu_method meth,
 	case ACCEL_IPU_TRANSPOSE_AMP_BLOCK: {
 		bool fwd = meth == ACCEL_IPU_FORWARD_AMP_BLOCK;
 		double c_ld = (double)b * b / (L->half ? 4.0 : 2.0), ov, io, nu;
-		ipu_block_consts(b, L->half, L->half_partials, L->dev->conv_units[L->l->dtype], 3,
-				 &ov, &io, &nu);
+		ipu_block_consts(b, L->half, L->half_partials, ipu_block_conv_units(L), 3, &ov, &io,
+				 &nu);
 		sup = 40 + w->search + nz * (c_ld + 3 + 12 * nu) + (fwd ? rows : 0) + 2;
 		if (w->nz) {
 			ipu_split_workers(1, zgrains, L->W, &rw, &cw);

@@ -75,6 +75,7 @@ double ipu_ew_supervisor(enum ipu_ew_kind k, uint64_t n_buckets, uint64_t n_info
 double ipu_empty_bucket_cycles(bool block, uint64_t n_subgroups);
 double ipu_info_bucket_cycles(bool block, enum ipu_ew_kind k, uint64_t n_subgroups);
 int ipu_block_kind(unsigned b);
+unsigned ipu_block_conv_units(const struct ipu_layer *L);
 void ipu_block_consts(unsigned b, bool half, bool half_partials, unsigned conv_units, uint64_t z,
 		      double *ov, double *io, double *nu);
 double ipu_block_cpz(const struct ipu_layer *L, unsigned b);

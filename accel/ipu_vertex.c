@@ -216,10 +216,30 @@ int ipu_block_kind(unsigned b)
 }
 
 /*
+ * The conv units the AMP block kernel (Fwd / GradA) runs on. Dynamic
+ * sparsity with half input and float partials (popsparse's default
+ * partialsType) uses the FP16-in, FP32-out units, as PopLibs' planner asks
+ * for them (lib/popsparse/FullyConnectedPlan.cpp getNumConvUnits:
+ * getFp16InFp32OutConvUnitsPerTile), 8 on the IPU2: the 16x16 block
+ * supervisor (lib/popsparse/codelets/asm/BlockSparseDenseMatMul.h.S, poplibs
+ * 7eac0f2) then loads each block in two 16x8 halves and runs its workers
+ * twice. Static sparsity has only a half-partials 16x16 kernel
+ * (StaticBlock16x16SparseDenseMatMul_half_half.S; popsparse::static_ takes no
+ * partials type): the input type's units, one run a block.
+ */
+unsigned ipu_block_conv_units(const struct ipu_layer *L)
+{
+	if (L->half && !L->half_partials && L->l->sparsity == SPEC_IPU_DYNAMIC)
+		return L->dev->conv_units_half_float;
+	return L->dev->conv_units[L->l->dtype];
+}
+
+/*
  * The §3.2 row of the AMP block kernel (Fwd / GradA): worker overhead 'ov',
  * inner overhead 'io' for the worker's Z (1, 2, other), and weight loads per
  * block 'nu'. 'half_partials' only matters for half input; 'conv_units' is
- * the target's count for the input type (16x16 needs 16 for one load).
+ * ipu_block_conv_units()'s (16x16 needs 16 for one load: PerformanceEstimation.hpp
+ * numWeightLoadsPerBlock = numConvUnits == 8 ? 2 : 1).
  */
 void ipu_block_consts(unsigned b, bool half, bool half_partials, unsigned conv_units, uint64_t z,
 		      double *ov, double *io, double *nu)
@@ -269,7 +289,7 @@ double ipu_block_worker(const struct ipu_layer *L, unsigned b, uint64_t z, doubl
 
 	if (blocks <= 0 || z == 0)
 		return 0;
-	ipu_block_consts(b, L->half, L->half_partials, L->dev->conv_units[L->l->dtype], z, &ov, &io, &nu);
+	ipu_block_consts(b, L->half, L->half_partials, ipu_block_conv_units(L), z, &ov, &io, &nu);
 	return ov + blocks * nu * (io + (double)z * ipu_block_cpz(L, b) - (retain_x ? 3.0 : 0.0));
 }
 
@@ -285,7 +305,7 @@ double ipu_block_supervisor(const struct ipu_layer *L, unsigned b, uint64_t n_bu
 {
 	double ov, io, nu, c_ld = (double)b * (double)b / (L->half ? 4.0 : 2.0);
 
-	ipu_block_consts(b, L->half, L->half_partials, L->dev->conv_units[L->l->dtype], 3, &ov, &io, &nu);
+	ipu_block_consts(b, L->half, L->half_partials, ipu_block_conv_units(L), 3, &ov, &io, &nu);
 	return 40.0 + 33.0 * (double)(n_buckets - n_info) * (double)n_subgroups +
 	       (double)n_info * (double)sup(n_subgroups, 46, 56) +
 	       blocks * (c_ld + 3.0 + 12.0 * nu) + (retain_x ? rows : 0.0) + 2.0;

@@ -36,6 +36,17 @@
  *  - conv units: 16 for half input (with 8 the Bow's half peak would be
  *    175 TFLOPS, below the 230 measured, sources §4.1), 8 for float (HyperGraph's
  *    hard-coded value, poplibs §4);
+ *  - conv units for half input with float partials: 8. PopLibs asks the
+ *    target for getFp16InFp32OutConvUnitsPerTile() apart from the half/half
+ *    count (lib/popsparse/FullyConnectedPlan.cpp getNumConvUnits,
+ *    lib/poplin/PerformanceEstimation.hpp getNumConvUnits), and its IPU2
+ *    code has 8 of them: the dynamic 16x16 block supervisor
+ *    (lib/popsparse/codelets/asm/BlockSparseDenseMatMul.h.S) loads 32 x 64
+ *    bits of weights and runs its workers twice a block for float partials
+ *    on every architecture, 64 loads and one run for half partials on IPU2;
+ *    poplin's 1x1 AMP codelet is conv_partial_1x1_half_float_8_and_half_half_h16.S
+ *    ("half activations, float partials and 8 conv units" share the code of
+ *    half/half with 16), at poplibs 7eac0f2;
  *  - sparse AMP block kernels: block^2 / cpz MACs per tile-cycle from
  *    poplibs §3.2's cycles per Z column (half: 4x4 cpz 2, 8x8 cpz 4, 16x16 cpz 4;
  *    float: 4x4 cpz 4, 8x8 cpz 8; no float 16x16 kernel, poplibs §1.2);
@@ -69,6 +80,7 @@ static void preset_fill(struct spec_ipu_device *d, const struct ipu_preset *p)
 	d->amp_macs_per_cycle[SPEC_IPU_FLOAT] = 16;
 	d->conv_units[SPEC_IPU_HALF] = 16;
 	d->conv_units[SPEC_IPU_FLOAT] = 8;
+	d->conv_units_half_float = 8;
 	d->block_macs_per_cycle[SPEC_IPU_HALF][0] = 16.0 / 2;
 	d->block_macs_per_cycle[SPEC_IPU_HALF][1] = 64.0 / 4;
 	d->block_macs_per_cycle[SPEC_IPU_HALF][2] = 256.0 / 4;
@@ -107,7 +119,7 @@ const char *spec_ipu_sparsity_name(enum spec_ipu_sparsity s)
 static const char *const device_keys[] = {
 	"preset", "tiles", "bytes_per_tile", "workers", "clock_hz", "exchange_bytes_per_cycle",
 	"exchange_bus_sharing", "sync_cycles", "exchange_overhead_cycles", "amp_macs_per_cycle",
-	"conv_units", "block_macs_per_cycle",
+	"conv_units", "conv_units_half_float", "block_macs_per_cycle",
 };
 
 /* Optional unsigned key 'key' of 'n' in [lo, hi] into '*out' (kept when absent). */
@@ -200,7 +212,8 @@ static int device_overrides(struct ld *ld, const struct ysrc_node *n, const stru
 			 &d->exchange_bytes_per_cycle) < 0 ||
 	    opt_u64(ld, n, p, "sync_cycles", 0, 1ull << 32, &d->sync_cycles) < 0 ||
 	    opt_u64(ld, n, p, "exchange_overhead_cycles", 0, 1ull << 32,
-		    &d->exchange_overhead_cycles) < 0)
+		    &d->exchange_overhead_cycles) < 0 ||
+	    opt_unsigned(ld, n, p, "conv_units_half_float", 1, 256, &d->conv_units_half_float) < 0)
 		rc = -1;
 	if ((v = ld_get(n, "clock_hz")) && ld_double(ld, v, &kc, 1e6, 1e12, &d->clock_hz) < 0)
 		rc = -1;

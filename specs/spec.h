@@ -754,6 +754,7 @@ struct spec_ipu_device {
 	uint64_t exchange_overhead_cycles;   /* fixed cost of each exchange phase */
 	unsigned amp_macs_per_cycle[SPEC_IPU_N_DTYPES];   /* dense AMP, per tile */
 	unsigned conv_units[SPEC_IPU_N_DTYPES];           /* AMP units per input type */
+	unsigned conv_units_half_float;   /* AMP units for half input with float partials */
 	/* sparse AMP block kernels, MACs per tile-cycle, [dtype][4x4, 8x8, 16x16]
 	 * (0: no kernel of that size for that type) */
 	double block_macs_per_cycle[SPEC_IPU_N_DTYPES][SPEC_IPU_N_BLOCK_KINDS];

@@ -55,6 +55,7 @@ void ipf_layer_init(struct ipf_layer *f, bool half, bool half_partials, unsigned
 	f->dev.amp_macs_per_cycle[SPEC_IPU_FLOAT] = 16;
 	f->dev.conv_units[SPEC_IPU_HALF] = 16;
 	f->dev.conv_units[SPEC_IPU_FLOAT] = 8;
+	f->dev.conv_units_half_float = 8;
 	f->dev.block_macs_per_cycle[SPEC_IPU_HALF][0] = 8;
 	f->dev.block_macs_per_cycle[SPEC_IPU_HALF][1] = 16;
 	f->dev.block_macs_per_cycle[SPEC_IPU_HALF][2] = 64;

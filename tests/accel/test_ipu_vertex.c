@@ -84,11 +84,56 @@ static void test_blocks(void)
 		struct ipf_layer f;
 		double got;
 		ipf_layer_init(&f, r->half, r->half_partials, r->b);
-		f.dev.conv_units[r->half ? SPEC_IPU_HALF : SPEC_IPU_FLOAT] = r->conv_units;
+		if (r->half && !r->half_partials)
+			f.dev.conv_units_half_float = r->conv_units;
+		else
+			f.dev.conv_units[r->half ? SPEC_IPU_HALF : SPEC_IPU_FLOAT] = r->conv_units;
 		got = ipu_block_worker(&f.L, r->b, r->z, r->blocks, r->retain);
 		if (got != r->want)
 			fprintf(stderr, "row %zu: %g, want %g\n", i, got, r->want);
 		CU_ASSERT_DOUBLE_EQUAL(got, r->want, 1e-9);
+	}
+}
+
+/*
+ * FP16 16x16 with float partials: dynamic sparsity runs on the FP16-in,
+ * FP32-out conv units (8: two weight loads and two worker runs a block,
+ * BlockSparseDenseMatMul.h.S), static on the half kernel's 16 (one). The
+ * worker: ov 23 + blocks nu (io 24 + Z 4 - 3); the supervisor: 40 + 33 +
+ * 102 + blocks (64 + 3 + 12 nu) + rows + 2.
+ */
+struct units_row {
+	bool half, half_partials;
+	enum spec_ipu_sparsity sp;
+	unsigned units;
+	double worker, supervisor;
+};
+
+static const struct units_row units_rows[] = {
+	{ true, false, SPEC_IPU_DYNAMIC, 8, 23 + 3 * 2 * (24 + 10 * 4 - 3),
+	  40 + 33 + 102 + 3 * (64 + 3 + 24) + 2 + 2 },
+	{ true, false, SPEC_IPU_STATIC, 16, 23 + 3 * (24 + 10 * 4 - 3),
+	  40 + 33 + 102 + 3 * (64 + 3 + 12) + 2 + 2 },
+	{ true, true, SPEC_IPU_DYNAMIC, 16, 22 + 3 * (22 + 10 * 4 - 3),      /* half partials */
+	  40 + 33 + 102 + 3 * (64 + 3 + 12) + 2 + 2 },
+	{ false, false, SPEC_IPU_DYNAMIC, 8, 0, 0 },                          /* float: 8 */
+};
+
+static void test_block_conv_units(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(units_rows) / sizeof(units_rows[0]); i++) {
+		const struct units_row *r = &units_rows[i];
+		struct ipf_layer f;
+		ipf_layer_init(&f, r->half, r->half_partials, 16);
+		f.l.sparsity = r->sp;
+		CU_ASSERT_EQUAL(ipu_block_conv_units(&f.L), r->units);
+		if (!r->half)
+			continue;
+		CU_ASSERT_DOUBLE_EQUAL(ipu_block_worker(&f.L, 16, 10, 3, true), r->worker, 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(ipu_block_supervisor(&f.L, 16, 2, 1, 1, 2, 3, true),
+				       r->supervisor, 1e-9);
 	}
 }
 
@@ -97,7 +142,7 @@ static void test_block_supervisor(void)
 {
 	struct ipf_layer f;
 
-	ipf_layer_init(&f, true, false, 16);
+	ipf_layer_init(&f, true, true, 16);
 	CU_ASSERT_DOUBLE_EQUAL(ipu_block_supervisor(&f.L, 16, 2, 1, 1, 2, 3, true),
 			       40 + 33 + 102 + 3 * (64 + 3 + 12) + 2 + 2, 1e-9);
 	ipf_layer_init(&f, false, false, 8);
@@ -134,6 +179,7 @@ static CU_TestInfo tests[] = {
 	{ "element-wise workers", test_element_wise },
 	{ "supervisors", test_supervisors },
 	{ "AMP block workers", test_blocks },
+	{ "AMP block conv units by partials and sparsity", test_block_conv_units },
 	{ "block supervisor and GradW", test_block_supervisor },
 	{ "auxiliary estimates", test_auxiliary },
 	CU_TEST_INFO_NULL,

@@ -31,20 +31,20 @@ struct preset_row {
 	const char *device;
 	uint64_t tiles, bytes;
 	double clock;
-	unsigned workers, exch, amp_half, amp_float, conv_half;
+	unsigned workers, exch, amp_half, amp_float, conv_half, conv_half_float;
 	bool sharing;
 	double rate_h16, rate_f8;
 	uint64_t xchg_overhead;        /* exchange_overhead_cycles */
 };
 
 static const struct preset_row preset_rows[] = {
-	{ "preset: gc200", 1472, 638976, 1.33e9, 6, 4, 64, 16, 16, true, 64, 8, 100 },
-	{ "preset: bow", 1472, 638976, 1.85e9, 6, 4, 64, 16, 16, true, 64, 8, 100 },
+	{ "preset: gc200", 1472, 638976, 1.33e9, 6, 4, 64, 16, 16, 8, true, 64, 8, 100 },
+	{ "preset: bow", 1472, 638976, 1.85e9, 6, 4, 64, 16, 16, 8, true, 64, 8, 100 },
 	{ "preset: bow, tiles: 736, clock_hz: 1e9, workers: 4, exchange_bytes_per_cycle: 8, "
 	  "exchange_bus_sharing: false, amp_macs_per_cycle: {float: 32}, conv_units: {half: 8}, "
 	  "block_macs_per_cycle: {half: {16: 32}, float: {8: 16}}, bytes_per_tile: 1000000, "
-	  "exchange_overhead_cycles: 0",
-	  736, 1000000, 1e9, 4, 8, 64, 32, 8, false, 32, 16, 0 },
+	  "exchange_overhead_cycles: 0, conv_units_half_float: 16",
+	  736, 1000000, 1e9, 4, 8, 64, 32, 8, 16, false, 32, 16, 0 },
 };
 
 static void test_presets(void)
@@ -71,6 +71,7 @@ static void test_presets(void)
 		CU_ASSERT_EQUAL(d->amp_macs_per_cycle[SPEC_IPU_HALF], r->amp_half);
 		CU_ASSERT_EQUAL(d->amp_macs_per_cycle[SPEC_IPU_FLOAT], r->amp_float);
 		CU_ASSERT_EQUAL(d->conv_units[SPEC_IPU_HALF], r->conv_half);
+		CU_ASSERT_EQUAL(d->conv_units_half_float, r->conv_half_float);
 		CU_ASSERT_DOUBLE_EQUAL(d->block_macs_per_cycle[SPEC_IPU_HALF][2], r->rate_h16, 0);
 		CU_ASSERT_DOUBLE_EQUAL(d->block_macs_per_cycle[SPEC_IPU_FLOAT][1], r->rate_f8, 0);
 		CU_ASSERT_DOUBLE_EQUAL(d->block_macs_per_cycle[SPEC_IPU_HALF][0], 8, 0);
