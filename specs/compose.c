@@ -455,6 +455,21 @@ static void read_hyb(struct compose_ld *cl, const struct ysrc_node *n, const str
 	c->n_parts = m;
 }
 
+/* The index in 'names' of the keyword at 'key' of 'top'; 'dflt' when absent; -1 after an error. */
+static int read_keyword(struct ld *ld, const struct ysrc_node *top, const struct kpath *kp,
+			const char *key, const char *what, const char *const *names, size_t n,
+			int dflt)
+{
+	const struct ysrc_node *v = ld_get(top, key);
+	struct kpath p = KP_KEY(kp, key);
+
+	if (!v)
+		return dflt;
+	if (ld_want_scalar(ld, v, &p) < 0)
+		return -1;
+	return ld_lookup_keyword(ld, v, &p, what, v->str, names, n);
+}
+
 static struct spec_compose *load_root(struct spec_compose *c, struct ysrc_node *root,
 				      const struct spec_matrix *matrix, struct diag_list *dl)
 {
@@ -464,6 +479,7 @@ static struct spec_compose *load_root(struct spec_compose *c, struct ysrc_node *
 	unsigned errors = dl->n_errors;
 	const char *slash = strrchr(c->path, '/');
 	uint64_t n_cols;
+	int o, g;
 
 	memset(&cl, 0, sizeof(cl));
 	cl.ld.a = &c->arena;
@@ -508,26 +524,13 @@ static struct spec_compose *load_root(struct spec_compose *c, struct ysrc_node *
 		return NULL;
 	}
 	n_cols = c->matrix->shape[1];
-	c->op = COMPOSE_SPMM;
-	if ((v = ld_get(top, "op"))) {
-		struct kpath op = KP_KEY(&kp, "op");
-		int o;
-		if (ld_want_scalar(&cl.ld, v, &op) < 0 ||
-		    (o = ld_lookup_keyword(&cl.ld, v, &op, "operation", v->str, op_names,
-					   ARRAY_SIZE(op_names))) < 0)
-			return NULL;
-		c->op = (enum compose_op)o;
-	}
-	c->gpu = COMPOSE_GPU_A100;
-	if ((v = ld_get(top, "gpu"))) {
-		struct kpath gp = KP_KEY(&kp, "gpu");
-		int g;
-		if (ld_want_scalar(&cl.ld, v, &gp) < 0 ||
-		    (g = ld_lookup_keyword(&cl.ld, v, &gp, "GPU", v->str, gpu_names,
-					   ARRAY_SIZE(gpu_names))) < 0)
-			return NULL;
-		c->gpu = (enum compose_gpu_kind)g;
-	}
+	if ((o = read_keyword(&cl.ld, top, &kp, "op", "operation", op_names, ARRAY_SIZE(op_names),
+			      COMPOSE_SPMM)) < 0 ||
+	    (g = read_keyword(&cl.ld, top, &kp, "gpu", "GPU", gpu_names, ARRAY_SIZE(gpu_names),
+			      COMPOSE_GPU_A100)) < 0)
+		return NULL;
+	c->op = (enum compose_op)o;
+	c->gpu = (enum compose_gpu_kind)g;
 	c->features = 1;
 	if ((v = ld_get(top, "features"))) {
 		struct kpath fp = KP_KEY(&kp, "features");
