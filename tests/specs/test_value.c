@@ -94,6 +94,22 @@ static void test_kpath(void)
 }
 
 /* A number read from an expression shows the expression and its value in a message. */
+
+/* A loader over an empty set whose diagnostics go to 'dl', and 'text' parsed into its arena. */
+static struct ysrc_node *parse_into(struct spec_set *set, struct ld *ld, struct diag_list *dl,
+				    const char *text)
+{
+	struct ysrc_node *root = NULL;
+
+	memset(set, 0, sizeof(*set));
+	memset(ld, 0, sizeof(*ld));
+	ld->s = set;
+	ld->a = &set->arena;
+	ld->dl = dl;
+	if (ysrc_parse(ld->a, "v.yaml", text, strlen(text), dl, &root) < 0)
+		return NULL;
+	return root;
+}
 static void test_reader_shown(void)
 {
 	static const char text[] = "variables: {d: 3}\nm: {a: d * 4, b: yes}\n";
@@ -107,12 +123,8 @@ static void test_reader_shown(void)
 	double x = 0;
 	bool ok = false;
 
-	memset(&set, 0, sizeof(set));
-	memset(&ld, 0, sizeof(ld));
-	ld.s = &set;
-	ld.a = &set.arena;
-	ld.dl = &dl;
-	CU_ASSERT_EQUAL_FATAL(ysrc_parse(ld.a, "v.yaml", text, strlen(text), &dl, &root), 0);
+	root = parse_into(&set, &ld, &dl, text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
 	ld.top[0].key = "variables";
 	ld.top[0].n = 1;
 	ld.top[0].keys[0] = root->pairs[0].key;
@@ -154,12 +166,8 @@ static void test_located_messages(void)
 	uint64_t v;
 	bool ok = false;
 
-	memset(&set, 0, sizeof(set));
-	memset(&ld, 0, sizeof(ld));
-	ld.s = &set;
-	ld.a = &set.arena;
-	ld.dl = &dl;
-	CU_ASSERT_EQUAL_FATAL(ysrc_parse(ld.a, "v.yaml", text, strlen(text), &dl, &root), 0);
+	root = parse_into(&set, &ld, &dl, text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
 	m = ld_get(root, "m");
 	CU_ASSERT_EQUAL(ld_check_keys(&ld, m, &p, known, 4), 1);
 	CU_ASSERT_EQUAL(ld_uint(&ld, ld_get(m, "depth"), &dp, 0, 10, &v), -1);
