@@ -80,6 +80,12 @@ static uint64_t slices(const struct run *rn, size_t p)
 	return (rn->features + wf - 1) / wf;
 }
 
+/* The end of the slice of width 'wf' that starts at feature 'lo'. */
+static uint64_t slice_end(const struct run *rn, uint64_t lo, uint64_t wf)
+{
+	return lo + wf < rn->features ? lo + wf : rn->features;
+}
+
 /* acc[lo, hi) += a * B[k, lo..hi) */
 static void mac_row(struct run *rn, double *acc, double a, bool pad, uint64_t k, uint64_t lo,
 		    uint64_t hi, struct compose_counts *c)
@@ -97,7 +103,8 @@ static void mac_row(struct run *rn, double *acc, double a, bool pad, uint64_t k,
  * SDDMM at one slot, features [lo, hi): C += a * X[r, lo..hi) . Y[k, lo..hi),
  * one word written (the first slice stores it, the others add to it, reading
  * it back); 'idx' the element the slot holds (SIZE_MAX: padding, whose output
- * is not the matrix's).
+ * is not the matrix's). The caller counts the reads of X and Y (a BSR block
+ * reads a row of Y once for its b rows).
  */
 static void dot_slot(struct run *rn, double a, size_t idx, uint64_t r, uint64_t k, uint64_t lo,
 		     uint64_t hi, struct compose_counts *c)
@@ -107,7 +114,6 @@ static void dot_slot(struct run *rn, double a, size_t idx, uint64_t r, uint64_t 
 	if (r < rn->rows && k < rn->cols)
 		for (j = lo; j < hi; j++)
 			s += rn->X[r * rn->features + j] * rn->B[k * rn->features + j];
-	c->b_reads += hi - lo;
 	c->macs += hi - lo;
 	if (idx == SIZE_MAX)
 		c->padded_macs += hi - lo;
@@ -208,14 +214,16 @@ static void run_bsr(struct run *rn, size_t p, struct elem *e, size_t nnz, struct
 			c->rows++;
 			memset(acc, 0, b * rn->features * sizeof(*acc));
 			for (sl = 0; sl < ns; sl++) {
-				uint64_t lo = sl * wf, hi = lo + wf < rn->features ? lo + wf : rn->features;
+				uint64_t lo = sl * wf, hi = slice_end(rn, lo, wf);
 				for (x = prev; x < end; x++) {
 					uint64_t bc = bcol[x], rr, cc;
 					c->meta_reads++;
 					if (rn->op == COMPOSE_SDDMM) {
 						/* the block's b rows of X and of Y, b^2 dot products */
 						c->x_reads += b * (hi - lo);
-						for (cc = 0; cc < b; cc++)
+						for (cc = 0; cc < b; cc++) {
+							/* Y's row: read once for the block's b rows */
+							c->b_reads += hi - lo;
 							for (rr = 0; rr < b; rr++) {
 								c->data_reads++;
 								unit += sl == 0;
@@ -223,8 +231,7 @@ static void run_bsr(struct run *rn, size_t p, struct elem *e, size_t nnz, struct
 									 eidx[x * b * b + rr * b + cc],
 									 r0 + rr, bc * b + cc, lo, hi, c);
 							}
-						/* Y's b rows: read once for the block's b rows */
-						c->b_reads -= b * (b - 1) * (hi - lo);
+						}
 						continue;
 					}
 					for (cc = 0; cc < b; cc++) {
@@ -319,15 +326,16 @@ static void run_csr(struct run *rn, size_t p, struct elem *e, const size_t *t, s
 			continue;
 		memset(acc, 0, rn->features * sizeof(*acc));
 		for (sl = 0; sl < ns; sl++) {
-			uint64_t lo = sl * wf, hi = lo + wf < rn->features ? lo + wf : rn->features;
+			uint64_t lo = sl * wf, hi = slice_end(rn, lo, wf);
 			if (rn->op == COMPOSE_SDDMM)
 				c->x_reads += hi - lo;  /* X's row, once for the row's non-zeros */
 			for (x = prev; x < end; x++) {
 				c->meta_reads++;
 				c->data_reads++;
-				if (rn->op == COMPOSE_SDDMM)
+				if (rn->op == COMPOSE_SDDMM) {
+					c->b_reads += hi - lo;
 					dot_slot(rn, val[x], t[x], r, col[x], lo, hi, c);
-				else
+				} else
 					mac_row(rn, acc, val[x], false, col[x], lo, hi, c);
 			}
 		}
@@ -358,11 +366,12 @@ static void run_coo(struct run *rn, size_t p, struct elem *e, const size_t *t, s
 		const struct elem *x = &e[t[k]];
 		memset(acc, 0, rn->features * sizeof(*acc));
 		for (sl = 0; sl < ns; sl++) {
-			uint64_t lo = sl * wf, hi = lo + wf < rn->features ? lo + wf : rn->features;
+			uint64_t lo = sl * wf, hi = slice_end(rn, lo, wf);
 			c->meta_reads += 2;
 			c->data_reads++;
 			if (rn->op == COMPOSE_SDDMM) {
 				c->x_reads += hi - lo;
+				c->b_reads += hi - lo;
 				dot_slot(rn, x->v, t[k], x->r, x->c, lo, hi, c);
 			} else {
 				mac_row(rn, acc, x->v, false, x->c, lo, hi, c);
@@ -430,17 +439,18 @@ static void run_ell(struct run *rn, size_t p, struct elem *e, const size_t *t, s
 		uint64_t s;
 		memset(acc, 0, rn->features * sizeof(*acc));
 		for (sl = 0; sl < ns; sl++) {
-			uint64_t lo = sl * wf, hi = lo + wf < rn->features ? lo + wf : rn->features;
+			uint64_t lo = sl * wf, hi = slice_end(rn, lo, wf);
 			c->meta_reads++;
 			if (rn->op == COMPOSE_SDDMM)
 				c->x_reads += hi - lo;  /* X's row, once for the stored row */
 			for (s = 0; s < w; s++) {
 				c->meta_reads++;
 				c->data_reads++;
-				if (rn->op == COMPOSE_SDDMM)
+				if (rn->op == COMPOSE_SDDMM) {
+					c->b_reads += hi - lo;
 					dot_slot(rn, val[i * w + s], eidx[i * w + s], rowi[i],
 						 coli[i * w + s], lo, hi, c);
-				else
+				} else
 					mac_row(rn, acc, val[i * w + s], !mask[i * w + s],
 						coli[i * w + s], lo, hi, c);
 			}
