@@ -44,6 +44,13 @@
 # files: a rerun with neither changed reuses every search and takes
 # seconds; a new binary or a changed design searches again. A full run of
 # the A100's rows without the cache takes about 20 minutes on 2 cores.
+#
+# MEASURED_ROWS (default: all) picks rows by id, separated by spaces or
+# commas ("a19,a20" or "a19 a20"): only those are rebuilt, so a change
+# that moves a few rows is checked without the slow searches of the
+# others (a26-a28 and a40: tens of minutes on loaded cores). The counts
+# below the table are then over the rows picked; an id that is not in
+# the CSV is an error (exit 2).
 set -e
 dir=${1:?GPU directory}
 csv=${2:-$dir/measured.csv}
@@ -296,30 +303,48 @@ llama_decode() {
 # dX = dY W, dW = dY^T X. Dense: three cuBLAS GEMMs. 2:4 with the weights
 # pruned and compressed every step (xFormers' sparsify24, torchao's
 # SemiSparseLinear): the forward and the input gradient on the compressed
-# W and W^T (cuSPARSELt), each compression reading W and writing it as
-# stored; the weight gradient dense. HID > 0: an MLP, IN -> HID -> OUT,
-# GELU between (forward: read and write T x HID; backward: read two,
-# write one).
+# W and W^T (cuSPARSELt), the weight gradient dense. One kernel a step
+# sparsifies W both ways (xFormers' sparse24_sparsify_both_ways, torchao's
+# _sparse_semi_structured_tile: the packed W and W^T and their metadata
+# from one read of W): the forward's call compresses W (reads it dense,
+# writes it as stored) and the input gradient's writes W^T as stored
+# once more (a stage of 9/8 bytes a weight: half the fp16 values and a
+# 2-bit index for each, sparse-2to4.yaml). GRAD is what the backward does
+# to the weight gradient: 'ste' passes it through (torchao's
+# _SparsifyFunc.backward returns it as it comes), 'mask' masks it to the
+# step's 2:4 pattern in a pass of its own (xFormers' benchmark_sp24
+# LinearW24 sparsifies with gradient "24dense": _Sparsify24Func.backward
+# runs sparse24_apply_dense_output, reading dW and writing it masked, 4
+# bytes a weight). HID > 0: an MLP, IN -> HID -> OUT, GELU between
+# (forward: read and write T x HID; backward: read two, write one).
 train() {
-	t=$1 in=$2 hid=$3 out=$4 run=$5
+	t=$1 in=$2 hid=$3 out=$4 run=$5 grad=$6
 	if [ "$hid" -gt 0 ]; then
-		train_linear $t $in $hid $run 			"'stages:' $(st gelu-forward $(( 4 * t * hid )) 0) $(st gelu-backward $(( 6 * t * hid )) 0)"
-		train_linear $t $hid $out $run ""
+		train_linear $t $in $hid $run $grad \
+			"$(st gelu-forward $(( 4 * t * hid )) 0) $(st gelu-backward $(( 6 * t * hid )) 0)"
+		train_linear $t $hid $out $run $grad ""
 	else
-		train_linear $t $in $out $run ""
+		train_linear $t $in $out $run $grad ""
 	fi
 }
 
 train_linear() {
-	t=$1 in=$2 out=$3 run=$4 more=$5
+	t=$1 in=$2 out=$3 run=$4 grad=$5 more=$6
 	if [ "$run" = dense ]; then
+		[ -n "$more" ] && more="'stages:' $more"
 		echo "G fp16 cublas pytorch $out $in $t 1 0 $more"
 		echo "G fp16 cublas pytorch $in $out $t 1 0"
-	else
-		echo "G fp16 cslt pytorch-2to4 $out $in $t 1 1 'compress: [A]' $more"
-		echo "G fp16 cslt pytorch-2to4 $in $out $t 1 0 'compress: [A]'"
+		echo "G fp16 cublas pytorch $out $t $in 1 0"
+		return
 	fi
-	echo "G fp16 cublas pytorch $out $t $in 1 0"
+	[ -n "$more" ] && more="'stages:' $more"
+	echo "G fp16 cslt pytorch-2to4 $out $in $t 1 1 'compress: [A]' $more"
+	echo "G fp16 cslt pytorch-2to4 $in $out $t 1 0 'stages:' $(st sparsify-transposed $(( 9 * in * out / 8 )) 0)"
+	if [ "$grad" = mask ]; then
+		echo "G fp16 cublas pytorch $out $t $in 1 0 'stages:' $(st mask-weight-gradient $(( 4 * in * out )) 0)"
+	else
+		echo "G fp16 cublas pytorch $out $t $in 1 0"
+	fi
 }
 
 # model NAME ARGS... RUN: the time of one run of a model
@@ -335,18 +360,32 @@ model() {
 		a=$( llama_decode "$1" "$2" | model_time $l )
 		h=$(gemm fp16 cublas kernel $v 4096 1 0 | awk '{ print $1 }')
 		echo "$a $h" | awk '{ printf "%.6f", $1 + $2 }' ;;
-	train) train "$2" "$3" "$4" "$5" "$6" | model_time 1 ;;
+	train) train "$2" "$3" "$4" "$5" "$6" ste | model_time 1 ;;
+	train-w24) train "$2" "$3" "$4" "$5" "$6" mask | model_time 1 ;;
 	*) echo "unknown model $1" >&2; exit 2 ;;
 	esac
 }
 
 # ------------------------------------------------------------------ rows
 
+# picked ID: is row ID among MEASURED_ROWS (all when unset or empty)?
+rows=$(printf '%s' "${MEASURED_ROWS:-}" | tr ',' ' ')
+for r in $rows; do
+	cut -d'|' -f1 "$csv" | grep -qx "$r" ||
+		{ echo "measured.sh: MEASURED_ROWS: no row '$r' in $csv" >&2; exit 2; }
+done
+picked() {
+	[ -z "$rows" ] && return 0
+	for r in $rows; do [ "$r" = "$1" ] && return 0; done
+	return 1
+}
+
 echo "| # | measured | source | GPU, dtype | what | model | model / measured | within 25% | right side of 1 |"
 echo "|---|---:|---|---|---|---:|---:|:---:|:---:|"
 n=0 ok=0 side=0
 while IFS='|' read -r id src dt kind what dense sparse meas note; do
 	case $id in ''|'#'*|id) continue ;; esac
+	picked "$id" || continue
 	case $kind in
 	gemm)
 		set -- $what
