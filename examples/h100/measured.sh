@@ -328,22 +328,26 @@ train() {
 	fi
 }
 
+# train_linear T IN OUT RUN GRAD STAGES: the GEMM lines of one linear layer.
+# Its variables are its own (lt_*): train() still needs its IN, HID and
+# OUT after the first layer's call (sh has no local variables).
 train_linear() {
-	t=$1 in=$2 out=$3 run=$4 grad=$5 more=$6
-	if [ "$run" = dense ]; then
-		[ -n "$more" ] && more="'stages:' $more"
-		echo "G fp16 cublas pytorch $out $in $t 1 0 $more"
-		echo "G fp16 cublas pytorch $in $out $t 1 0"
-		echo "G fp16 cublas pytorch $out $t $in 1 0"
+	lt_t=$1 lt_in=$2 lt_out=$3 lt_run=$4 lt_grad=$5 lt_more=$6
+	[ -n "$lt_more" ] && lt_more="'stages:' $lt_more"
+	if [ "$lt_run" = dense ]; then
+		echo "G fp16 cublas pytorch $lt_out $lt_in $lt_t 1 0 $lt_more"
+		echo "G fp16 cublas pytorch $lt_in $lt_out $lt_t 1 0"
+		echo "G fp16 cublas pytorch $lt_out $lt_t $lt_in 1 0"
 		return
 	fi
-	[ -n "$more" ] && more="'stages:' $more"
-	echo "G fp16 cslt pytorch-2to4 $out $in $t 1 1 'compress: [A]' $more"
-	echo "G fp16 cslt pytorch-2to4 $in $out $t 1 0 'stages:' $(st sparsify-transposed $(( 9 * in * out / 8 )) 0)"
-	if [ "$grad" = mask ]; then
-		echo "G fp16 cublas pytorch $out $t $in 1 0 'stages:' $(st mask-weight-gradient $(( 4 * in * out )) 0)"
+	echo "G fp16 cslt pytorch-2to4 $lt_out $lt_in $lt_t 1 1 'compress: [A]' $lt_more"
+	echo "G fp16 cslt pytorch-2to4 $lt_in $lt_out $lt_t 1 0 'stages:'" \
+		"$(st sparsify-transposed $(( 9 * lt_in * lt_out / 8 )) 0)"
+	if [ "$lt_grad" = mask ]; then
+		echo "G fp16 cublas pytorch $lt_out $lt_t $lt_in 1 0 'stages:'" \
+			"$(st mask-weight-gradient $(( 4 * lt_in * lt_out )) 0)"
 	else
-		echo "G fp16 cublas pytorch $out $t $in 1 0"
+		echo "G fp16 cublas pytorch $lt_out $lt_t $lt_in 1 0"
 	fi
 }
 
