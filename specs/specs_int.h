@@ -113,6 +113,24 @@ struct spec_source {
 	int cc_state;
 	struct arena cc_arena;
 	struct spec_components cc;
+	/*
+	 * The nodes of the files in which the expression walk can change
+	 * nothing, whatever names are in scope (vars.c): pointer -> 1 (inert
+	 * when walked as a value), 2 (inert as an 'attributes' mapping too).
+	 * Made by the first build (inert_state 1), under cc_mu; read-only after.
+	 */
+	int inert_state;
+	size_t inert_cap;              /* a power of two; 0: none */
+	const struct ysrc_node **inert_key;
+	unsigned char *inert_val;
+	/*
+	 * Storage levels built from nodes of the files alone (level.c): a
+	 * build whose component has the same class, instances and attribute
+	 * nodes takes the level as built, without reading it again. Under
+	 * cc_mu; the levels' strings in cc_arena.
+	 */
+	struct ld_level_memo *levels_memo;
+	size_t n_levels_memo, alloc_levels_memo;
 };
 
 struct ld_override;
@@ -220,6 +238,13 @@ struct ld_deferred;
  * must be reported now go to ld->dl; returns 0 or -1.
  */
 int spec_expressions_apply(struct ld *ld);
+
+/*
+ * True when 'n' is a node of the source's files that the expression walk
+ * leaves as it is whatever is in scope (its table is made by the first
+ * build's walk): a value no override or expression of this build made.
+ */
+bool ld_files_node(const struct spec_source *src, const struct ysrc_node *n);
 
 /*
  * For a reader that wants a number and got text 'n': 1 with '*text' set to
