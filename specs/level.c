@@ -43,14 +43,18 @@ void ld_comp_add_attr(struct ld *ld, struct raw_comp *rc, const char *key,
 	struct raw_attr *na;
 	if (ld_comp_attr(rc, key))
 		return;   /* the first (innermost) definition wins */
-	na = arena_calloc(ld->a, rc->n_attrs + 1, sizeof(*na));
-	if (rc->n_attrs)
-		memcpy(na, rc->attrs, rc->n_attrs * sizeof(*na));
+	if (rc->n_attrs == rc->alloc_attrs) {   /* the arena's: grow by doubling */
+		rc->alloc_attrs = rc->alloc_attrs ? 2 * rc->alloc_attrs : 16;
+		na = arena_alloc(ld->a, rc->alloc_attrs * sizeof(*na));
+		if (rc->n_attrs)
+			memcpy(na, rc->attrs, rc->n_attrs * sizeof(*na));
+		rc->attrs = na;
+	}
+	na = rc->attrs;
 	na[rc->n_attrs].key = key;
 	na[rc->n_attrs].value = value;
 	na[rc->n_attrs].inherited = inherited;
 	na[rc->n_attrs].loc = value->loc;
-	rc->attrs = na;
 	rc->n_attrs++;
 }
 

@@ -477,8 +477,8 @@ static size_t inert_slot(const struct spec_source *src, const struct ysrc_node *
 	return (size_t)(h >> 7) & (src->inert_cap - 1);
 }
 
-/* How inert source node 'n' is: 0 not, 1 walked as a value, 2 as 'attributes' too. */
-static unsigned inert_get(const struct spec_source *src, const struct ysrc_node *n)
+/* What the table says of node 'n': 0 not a node of the files, else 1 + how inert. */
+static unsigned inert_find(const struct spec_source *src, const struct ysrc_node *n)
 {
 	size_t h;
 	if (!src->inert_cap)
@@ -489,21 +489,42 @@ static unsigned inert_get(const struct spec_source *src, const struct ysrc_node 
 	return 0;
 }
 
-bool ld_files_node(const struct spec_source *src, const struct ysrc_node *n)
+/* How inert source node 'n' is: 0 not, 1 walked as a value, 2 as 'attributes' too. */
+static unsigned inert_get(const struct spec_source *src, const struct ysrc_node *n)
 {
-	return src && inert_get(src, n) > 0;
+	unsigned v = inert_find(src, n);
+	return v ? v - 1 : 0;
 }
 
+bool ld_files_node(const struct spec_source *src, const struct ysrc_node *n)
+{
+	return src && inert_find(src, n) > 0;
+}
+
+/* Record node 'n' of the files, 'v' how inert (the first record of a node stays). */
 static void inert_put(struct spec_source *src, const struct ysrc_node *n, unsigned v)
 {
 	size_t h;
-	if (!v)
-		return;
 	for (h = inert_slot(src, n); src->inert_key[h]; h = (h + 1) & (src->inert_cap - 1))
 		if (src->inert_key[h] == n)
 			return;
 	src->inert_key[h] = n;
-	src->inert_val[h] = (unsigned char)v;
+	src->inert_val[h] = (unsigned char)(v + 1);
+}
+
+/* Record the nodes of a key the walk leaves alone: nodes of the files, nothing more. */
+static void files_mark(struct spec_source *src, const struct ysrc_node *n, size_t *count)
+{
+	size_t i;
+
+	if (count)
+		++*count;
+	else
+		inert_put(src, n, 0);
+	for (i = 0; n->kind == YSRC_SEQ && i < n->n; i++)
+		files_mark(src, n->items[i], count);
+	for (i = 0; n->kind == YSRC_MAP && i < n->n; i++)
+		files_mark(src, n->pairs[i].value, count);
 }
 
 /*
@@ -563,15 +584,21 @@ static void inert_table(const struct ld *ld)
 	pthread_mutex_lock(&src->cc_mu);
 	if (src->inert_state == 0) {
 		for (i = 0; i < src->n_top; i++)
-			for (f = 0; !walk_skips(src->top[i].key) && f < src->top[i].n; f++)
-				inert_mark(src, src->top[i].values[f], &count);
+			for (f = 0; f < src->top[i].n; f++)
+				if (walk_skips(src->top[i].key))
+					files_mark(src, src->top[i].values[f], &count);
+				else
+					inert_mark(src, src->top[i].values[f], &count);
 		for (src->inert_cap = 16; src->inert_cap < 2 * count;)
 			src->inert_cap *= 2;
 		src->inert_key = xcalloc(src->inert_cap, sizeof(*src->inert_key));
 		src->inert_val = xcalloc(src->inert_cap, sizeof(*src->inert_val));
-		for (i = 0; i < src->n_top; i++)
+		for (i = 0; i < src->n_top; i++)   /* the walked keys first: theirs is the record */
 			for (f = 0; !walk_skips(src->top[i].key) && f < src->top[i].n; f++)
 				inert_mark(src, src->top[i].values[f], NULL);
+		for (i = 0; i < src->n_top; i++)
+			for (f = 0; walk_skips(src->top[i].key) && f < src->top[i].n; f++)
+				files_mark(src, src->top[i].values[f], NULL);
 		src->inert_state = 1;
 	}
 	pthread_mutex_unlock(&src->cc_mu);
