@@ -697,22 +697,28 @@ struct ld_level_memo {
 #define LEVELS_MEMO_MAX 64
 
 /*
- * True when the level of 'rc' reads nothing but nodes of the files and the
- * classes are the source's shared ones: its build depends on nothing else.
- * A map-valued attribute (per data space) reads the problem too: never.
+ * True when the level of 'rc' reads nothing but nodes of the files: with
+ * the source's shared classes (memo_classes), its build depends on nothing
+ * else. A map-valued attribute (per data space) reads the problem too: never.
  */
 static bool memo_worthy(const struct ld *ld, const struct raw_comp *rc)
 {
 	const struct spec_source *src = ld->s->source;
 	size_t i;
 
-	if (!src || src->cc_state != 1 || ld->s->components.classes != src->cc.classes)
+	if (!src)
 		return false;
 	for (i = 0; i < rc->n_attrs; i++)
 		if (rc->attrs[i].value->kind != YSRC_SCALAR ||
 		    !ld_files_node(src, rc->attrs[i].value))
 			return false;
 	return true;
+}
+
+/* The build reads the source's shared classes (which say whether a class declares a key). */
+static bool memo_classes(const struct ld *ld, const struct spec_source *src)
+{
+	return src->cc_state == 1 && ld->s->components.classes == src->cc.classes;   /* cc_mu */
 }
 
 static bool same_text(const char *a, const char *b)
@@ -787,7 +793,8 @@ static int build_storage_memo(struct ld *ld, const struct raw_comp *rc, struct s
 
 	if (worthy) {
 		pthread_mutex_lock(&src->cc_mu);
-		for (i = 0; i < src->n_levels_memo && !found; i++)
+		worthy = memo_classes(ld, src);
+		for (i = 0; worthy && i < src->n_levels_memo && !found; i++)
 			if (memo_matches(&src->levels_memo[i], rc)) {
 				*L = src->levels_memo[i].level;
 				found = true;
