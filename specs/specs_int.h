@@ -245,9 +245,9 @@ struct ld_deferred;
 int spec_expressions_apply(struct ld *ld);
 
 /*
- * True when 'n' is a node of the source's files that the expression walk
- * leaves as it is whatever is in scope (its table is made by the first
- * build's walk): a value no override or expression of this build made.
+ * True when 'n' is a node of the source's files (the table the first
+ * build's walk made): a value no override or expression of this build
+ * made, and one no freed set's node can alias.
  */
 bool ld_files_node(const struct spec_source *src, const struct ysrc_node *n);
 
