@@ -114,19 +114,23 @@ struct sweep_ctx {
 /*
  * The overrides of point 'idx' into ov[0..ctx->n_ov): --set (borrowed), then
  * the axes' in order, made into ov[] (its own: released by the next call).
+ * Unless 'fresh', ov[] and vi[] hold an earlier point's: an axis whose value
+ * is the same keeps its override as made (the inner axes change most).
  */
 static void point_overrides(const struct sweep_ctx *c, uint64_t idx, struct spec_override *ov,
-			    size_t *vi)
+			    size_t *vi, bool fresh)
 {
 	const struct job_sweep *sw = c->sw;
-	size_t a, p, k = 0;
+	size_t a, p, k = 0, before[JOB_MAX_INPUTS];
 
+	memcpy(before, vi, sw->n_axes * sizeof(*vi));
 	job_sweep_point(sw->axes, sw->n_axes, sw->zip, idx, vi);
 	for (k = 0; k < sw->design->n_overrides; k++)
 		ov[k] = sw->design->overrides[k];
 	for (a = 0; a < sw->n_axes; a++)
-		for (p = 0; p < sw->axes[a].n_paths; p++)
-			job_axis_override(&sw->axes[a], vi[a], p, &ov[k++]);
+		for (p = 0; p < sw->axes[a].n_paths; p++, k++)
+			if (fresh || vi[a] != before[a])
+				job_axis_override(&sw->axes[a], vi[a], p, &ov[k]);
 }
 
 static void sweep_key(void *arg, uint64_t idx, char key[JOB_KEY_CHARS + 1])
@@ -176,6 +180,7 @@ static void sweep_describe(void *arg, uint64_t idx, unsigned k_row, struct job_r
 struct sweep_ws {
 	struct spec_override *ov;
 	size_t vi[JOB_MAX_INPUTS];
+	bool made;                     /* ov[] and vi[] hold the last point's */
 	struct job_options opts;       /* the sweep's, with this worker's scratch */
 };
 
@@ -275,7 +280,8 @@ static bool sweep_run_point(void *arg, void *ws, uint64_t idx, struct job_summar
 	struct sweep_ctx *c = arg;
 	struct sweep_ws *w = ws;
 
-	point_overrides(c, idx, w->ov, w->vi);
+	point_overrides(c, idx, w->ov, w->vi, !w->made);
+	w->made = true;
 	return job_run_built(c->src, &c->lo, w->ov, c->n_ov, &w->opts, c->stop, sum);
 }
 
@@ -383,11 +389,11 @@ static int sweep_probe(const struct sweep_ctx *c, struct diag_list *dl)
 	const struct job_sweep *sw = c->sw;
 	struct spec_override *ov = xcalloc(c->n_ov + 1, sizeof(*ov));
 	struct diag_list tmp = DIAG_LIST_INIT;
-	size_t vi[JOB_MAX_INPUTS], i, a = 0, p = 0;
+	size_t vi[JOB_MAX_INPUTS] = { 0 }, i, a = 0, p = 0;
 	struct spec_set *s;
 	bool bad = false;
 
-	point_overrides(c, 0, ov, vi);
+	point_overrides(c, 0, ov, vi, true);
 	s = spec_set_build(c->src, ov, c->n_ov, &c->lo, &tmp);
 	for (i = 0; !s && i < tmp.n && !bad; i++)
 		bad = tmp.items[i].severity == DIAG_ERROR && axis_path_at(sw, tmp.items[i].loc, &a, &p);

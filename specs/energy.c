@@ -217,6 +217,71 @@ static void push_table(struct ld *ld, struct tablevec *tv, const struct ysrc_nod
 	tv->v[tv->n++] = t;
 }
 
+/* A table read from nodes of the files without a word said, kept by the source. */
+struct ld_table_memo {
+	const struct ysrc_node *name, *actions;
+	struct spec_ert_table table;   /* strings and actions in the source's cc_arena */
+};
+
+#define TABLES_MEMO_MAX 256
+
+/*
+ * push_table(), or the table an earlier build of the source read from the
+ * same nodes of the files (a sweep's points change one table, or none).
+ */
+static void push_table_memo(struct ld *ld, struct tablevec *tv, const struct ysrc_node *name,
+			    const struct ysrc_node *actions, const struct kpath *ap, int *rc)
+{
+	struct spec_source *src = (struct spec_source *)ld->s->source;
+	bool worthy = src && ld_files_node(src, name) && (!actions || ld_files_node(src, actions));
+	struct diag_list *dl = ld->dl;
+	size_t i, said;
+	int r = 0;
+
+	if (worthy) {
+		const struct spec_ert_table *t = NULL;
+		pthread_mutex_lock(&src->cc_mu);
+		for (i = 0; i < src->n_tables_memo && !t; i++)
+			if (src->tables_memo[i].name == name && src->tables_memo[i].actions == actions)
+				t = &src->tables_memo[i].table;
+		if (t) {
+			XGROW(tv->v, tv->n + 1, tv->alloc);
+			tv->v[tv->n++] = *t;
+		}
+		pthread_mutex_unlock(&src->cc_mu);
+		if (t)
+			return;
+	}
+	said = dl->n + dl->n_errors + dl->n_warnings;
+	push_table(ld, tv, name, actions, ap, &r);
+	if (r < 0)
+		*rc = -1;
+	if (worthy && r == 0 && dl->n + dl->n_errors + dl->n_warnings == said) {
+		pthread_mutex_lock(&src->cc_mu);
+		for (i = 0; i < src->n_tables_memo; i++)
+			if (src->tables_memo[i].name == name && src->tables_memo[i].actions == actions)
+				break;
+		if (i == src->n_tables_memo && i < TABLES_MEMO_MAX) {
+			const struct spec_ert_table *t = &tv->v[tv->n - 1];
+			struct ld_table_memo *m;
+			struct spec_ert_action *acts;
+			XGROW(src->tables_memo, i + 1, src->alloc_tables_memo);
+			m = &src->tables_memo[src->n_tables_memo++];
+			m->name = name;
+			m->actions = actions;
+			m->table = *t;
+			m->table.name = arena_strdup(&src->cc_arena, t->name);
+			m->table.component = arena_strdup(&src->cc_arena, t->component);
+			acts = t->n_actions ? arena_memdup(&src->cc_arena, t->actions,
+							   t->n_actions * sizeof(*acts)) : NULL;
+			for (i = 0; i < t->n_actions; i++)
+				acts[i].name = arena_strdup(&src->cc_arena, t->actions[i].name);
+			m->table.actions = acts;
+		}
+		pthread_mutex_unlock(&src->cc_mu);
+	}
+}
+
 /* The tables of one ERT document, in list or (v0.2) map form. */
 static int ert_tables(struct ld *ld, const struct ysrc_node *tables, const struct kpath *p,
 		      struct tablevec *tv)
@@ -231,7 +296,7 @@ static int ert_tables(struct ld *ld, const struct ysrc_node *tables, const struc
 			const struct ysrc_node *acts = pr->value;
 			if (acts->kind == YSRC_MAP && ysrc_map_get(acts, "actions"))
 				acts = ysrc_map_get(acts, "actions");
-			push_table(ld, tv, pr->key, acts, &tp, &rc);
+			push_table_memo(ld, tv, pr->key, acts, &tp, &rc);
 		}
 		return rc;
 	}
@@ -250,7 +315,7 @@ static int ert_tables(struct ld *ld, const struct ysrc_node *tables, const struc
 			rc = ld_get(e, "name") ? -1 : ld_error(ld, e, &ip, "missing 'name'");
 			continue;
 		}
-		push_table(ld, tv, ld_get(e, "name"), ld_get(e, "actions"), &ap, &rc);
+		push_table_memo(ld, tv, ld_get(e, "name"), ld_get(e, "actions"), &ap, &rc);
 	}
 	return rc;
 }

@@ -43,14 +43,18 @@ void ld_comp_add_attr(struct ld *ld, struct raw_comp *rc, const char *key,
 	struct raw_attr *na;
 	if (ld_comp_attr(rc, key))
 		return;   /* the first (innermost) definition wins */
-	na = arena_calloc(ld->a, rc->n_attrs + 1, sizeof(*na));
-	if (rc->n_attrs)
-		memcpy(na, rc->attrs, rc->n_attrs * sizeof(*na));
+	if (rc->n_attrs == rc->alloc_attrs) {   /* the arena's: grow by doubling */
+		rc->alloc_attrs = rc->alloc_attrs ? 2 * rc->alloc_attrs : 16;
+		na = arena_alloc(ld->a, rc->alloc_attrs * sizeof(*na));
+		if (rc->n_attrs)
+			memcpy(na, rc->attrs, rc->n_attrs * sizeof(*na));
+		rc->attrs = na;
+	}
+	na = rc->attrs;
 	na[rc->n_attrs].key = key;
 	na[rc->n_attrs].value = value;
 	na[rc->n_attrs].inherited = inherited;
 	na[rc->n_attrs].loc = value->loc;
-	rc->attrs = na;
 	rc->n_attrs++;
 }
 
@@ -679,6 +683,144 @@ static int build_storage(struct ld *ld, const struct raw_comp *rc, struct spec_l
 	return at.mesh_bad ? -1 : 0;
 }
 
+/* ------------------------------------------- levels built once per source */
+
+/* A storage level built from nodes of the files alone, and what it was built from. */
+struct ld_level_memo {
+	const char *class_name, *subclass;   /* copies (cc_arena) */
+	uint64_t instances;
+	size_t n_attrs;
+	const struct raw_attr *attrs;        /* copies; keys and values the files' */
+	struct spec_level level;             /* strings in cc_arena; name, loc: the build's */
+};
+
+#define LEVELS_MEMO_MAX 64
+
+/*
+ * True when the level of 'rc' reads nothing but nodes of the files: with
+ * the source's shared classes (memo_classes), its build depends on nothing
+ * else. A map-valued attribute (per data space) reads the problem too: never.
+ */
+static bool memo_worthy(const struct ld *ld, const struct raw_comp *rc)
+{
+	const struct spec_source *src = ld->s->source;
+	size_t i;
+
+	if (!src)
+		return false;
+	for (i = 0; i < rc->n_attrs; i++)
+		if (rc->attrs[i].value->kind != YSRC_SCALAR ||
+		    !ld_files_node(src, rc->attrs[i].value))
+			return false;
+	return true;
+}
+
+/* The build reads the source's shared classes (which say whether a class declares a key). */
+static bool memo_classes(const struct ld *ld, const struct spec_source *src)
+{
+	return src->cc_state == 1 && ld->s->components.classes == src->cc.classes;   /* cc_mu */
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static bool memo_matches(const struct ld_level_memo *m, const struct raw_comp *rc)
+{
+	size_t i;
+
+	if (m->n_attrs != rc->n_attrs || m->instances != rc->instances ||
+	    !same_text(m->class_name, rc->class_name) || !same_text(m->subclass, rc->subclass))
+		return false;
+	for (i = 0; i < rc->n_attrs; i++)
+		if (m->attrs[i].value != rc->attrs[i].value ||
+		    m->attrs[i].inherited != rc->attrs[i].inherited ||
+		    !same_text(m->attrs[i].key, rc->attrs[i].key))
+			return false;
+	return true;
+}
+
+static const char *memo_str(struct arena *a, const char *s)
+{
+	return s ? arena_strdup(a, s) : NULL;
+}
+
+/* Keep level 'L', just built from 'rc' with nothing said, for later builds. */
+static void memo_put(struct spec_source *src, const struct raw_comp *rc, const struct spec_level *L)
+{
+	struct ld_level_memo *m;
+	struct spec_attr *attrs;
+	struct raw_attr *ra;
+	size_t i;
+
+	XGROW(src->levels_memo, src->n_levels_memo + 1, src->alloc_levels_memo);
+	m = &src->levels_memo[src->n_levels_memo];
+	m->class_name = memo_str(&src->cc_arena, rc->class_name);
+	m->subclass = memo_str(&src->cc_arena, rc->subclass);
+	m->instances = rc->instances;
+	m->n_attrs = rc->n_attrs;
+	ra = arena_memdup(&src->cc_arena, rc->attrs, rc->n_attrs * sizeof(*ra));
+	for (i = 0; i < rc->n_attrs; i++)
+		ra[i].key = memo_str(&src->cc_arena, rc->attrs[i].key);
+	m->attrs = ra;
+	m->level = *L;
+	m->level.network_read = memo_str(&src->cc_arena, L->network_read);
+	m->level.network_fill = memo_str(&src->cc_arena, L->network_fill);
+	m->level.network_update = memo_str(&src->cc_arena, L->network_update);
+	m->level.network_drain = memo_str(&src->cc_arena, L->network_drain);
+	m->level.network.network_type = memo_str(&src->cc_arena, L->network.network_type);
+	attrs = arena_calloc(&src->cc_arena, L->n_attrs + 1, sizeof(*attrs));
+	for (i = 0; i < L->n_attrs; i++) {
+		attrs[i] = L->attrs[i];
+		attrs[i].key = memo_str(&src->cc_arena, L->attrs[i].key);
+		attrs[i].value = memo_str(&src->cc_arena, L->attrs[i].value);
+	}
+	m->level.attrs = attrs;
+	src->n_levels_memo++;
+}
+
+/*
+ * build_storage(), or the level an earlier build of the source made from
+ * the same nodes (a sweep's points mostly change one level, or none).
+ */
+static int build_storage_memo(struct ld *ld, const struct raw_comp *rc, struct spec_level *L)
+{
+	struct spec_source *src = (struct spec_source *)ld->s->source;
+	bool worthy = memo_worthy(ld, rc), found = false;
+	size_t i, said;
+	int r;
+
+	if (worthy) {
+		pthread_mutex_lock(&src->cc_mu);
+		worthy = memo_classes(ld, src);
+		for (i = 0; worthy && i < src->n_levels_memo && !found; i++)
+			if (memo_matches(&src->levels_memo[i], rc)) {
+				*L = src->levels_memo[i].level;
+				found = true;
+			}
+		pthread_mutex_unlock(&src->cc_mu);
+	}
+	if (found) {
+		L->name = rc->name;
+		L->class_name = rc->class_name;
+		L->subclass = rc->subclass;
+		L->loc = rc->loc;
+		return 0;
+	}
+	said = ld->dl->n + ld->dl->n_errors + ld->dl->n_warnings;
+	r = build_storage(ld, rc, L);
+	if (worthy && r == 0 && ld->dl->n + ld->dl->n_errors + ld->dl->n_warnings == said) {
+		pthread_mutex_lock(&src->cc_mu);
+		for (i = 0; i < src->n_levels_memo && !found; i++)
+			found = memo_matches(&src->levels_memo[i], rc);
+		if (!found && src->n_levels_memo < LEVELS_MEMO_MAX)
+			memo_put(src, rc, L);
+		pthread_mutex_unlock(&src->cc_mu);
+	}
+	return r;
+}
+
 /* The compute unit; -1 only when its mesh is wrong. */
 static int build_compute(struct ld *ld, const struct raw_comp *rc, struct spec_compute *c)
 {
@@ -892,7 +1034,7 @@ int spec_arch_build(struct ld *ld, bool partial)
 		struct raw_comp *c = &ld->comps[i];
 		if (c->kind == COMP_STORAGE) {
 			c->level = (int)(n_storage - 1 - k++);
-			if (build_storage(ld, c, &levels[c->level]) < 0)
+			if (build_storage_memo(ld, c, &levels[c->level]) < 0)
 				rc = -1;
 		} else if (c->kind == COMP_NETWORK && build_network(ld, c, &nets[j++]) < 0) {
 			rc = -1;

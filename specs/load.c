@@ -168,6 +168,10 @@ void spec_source_free(struct spec_source *src)
 		return;
 	arena_release(&src->arena);
 	arena_release(&src->cc_arena);
+	free(src->inert_key);
+	free(src->inert_val);
+	free(src->levels_memo);
+	free(src->tables_memo);
 	pthread_mutex_destroy(&src->cc_mu);
 	free(src->files);
 	free(src);

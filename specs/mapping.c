@@ -553,8 +553,7 @@ static void mapping_init(struct ld *ld, struct spec_mapping *m)
 	const struct spec_workload *w = &ld->s->workload;
 	unsigned l, d;
 
-	memset(m, 0, sizeof(*m));
-	m->n_levels = sa->n_levels;
+	m->n_levels = sa->n_levels;   /* the rest is zero: m is the arena's (arena_alloc) */
 	m->n_dims = w->n_dims;
 	for (l = 0; l < sa->n_levels; l++) {
 		struct spec_map_level *ml = &m->levels[l];

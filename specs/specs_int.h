@@ -57,7 +57,7 @@ struct raw_comp {
 	const char *path;              /* key path of its entry, for messages */
 	struct diag_loc loc;
 	uint64_t instances;            /* from [a..b] and enclosing counts */
-	size_t n_attrs;
+	size_t n_attrs, alloc_attrs;
 	struct raw_attr *attrs;        /* own attributes first */
 	bool is_dummy;                 /* made from a spatial container */
 	const struct ysrc_node *sparse;       /* node list: sparse_optimizations */
@@ -113,6 +113,29 @@ struct spec_source {
 	int cc_state;
 	struct arena cc_arena;
 	struct spec_components cc;
+	/*
+	 * Every node of the files, and how inert it is (vars.c): pointer -> 1
+	 * (the expression walk may change it, or does not walk it), 2 (it
+	 * changes nothing in it whatever names are in scope, walked as a
+	 * value), 3 (walked as an 'attributes' mapping too). Made by the first
+	 * build (inert_state 1), under cc_mu; read-only after.
+	 */
+	int inert_state;
+	size_t inert_cap;              /* a power of two; 0: none */
+	const struct ysrc_node **inert_key;
+	unsigned char *inert_val;
+	/*
+	 * Storage levels built from nodes of the files alone (level.c): a
+	 * build whose component has the same class, instances and attribute
+	 * nodes takes the level as built, without reading it again. Under
+	 * cc_mu; the levels' strings in cc_arena. Only what was read without
+	 * a word said (no diagnostic) is kept.
+	 */
+	struct ld_level_memo *levels_memo;
+	size_t n_levels_memo, alloc_levels_memo;
+	/* ERT tables read from nodes of the files, likewise (energy.c) */
+	struct ld_table_memo *tables_memo;
+	size_t n_tables_memo, alloc_tables_memo;
 };
 
 struct ld_override;
@@ -220,6 +243,13 @@ struct ld_deferred;
  * must be reported now go to ld->dl; returns 0 or -1.
  */
 int spec_expressions_apply(struct ld *ld);
+
+/*
+ * True when 'n' is a node of the source's files (the table the first
+ * build's walk made): a value no override or expression of this build
+ * made, and one no freed set's node can alias.
+ */
+bool ld_files_node(const struct spec_source *src, const struct ysrc_node *n);
 
 /*
  * For a reader that wants a number and got text 'n': 1 with '*text' set to

@@ -25,6 +25,7 @@
 #include "specs/specs_int.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +65,7 @@ struct walker {
 	struct ysrc_node *vars_map;    /* 'variables', merged and evaluated */
 	struct ysrc_node *spec;        /* 'spec': the top-level keys as walked so far */
 	const struct frame *cur;       /* the frame of the value being evaluated */
+	const struct spec_source *src; /* its table of inert nodes, or NULL */
 };
 
 static void bind(struct frame *f, const char *name, const struct ysrc_node *value)
@@ -455,9 +457,159 @@ static struct ysrc_node *walk_seq(struct walker *w, struct ysrc_node *n, const s
 	return n;
 }
 
+/* ----------------------------------------------- inert subtrees of a source */
+
+/*
+ * A scalar the walk leaves as it is whatever names are in scope (the early
+ * returns of eval_scalar() that look at nothing but the text).
+ */
+static bool inert_scalar(const struct ysrc_node *n)
+{
+	return n->style != YSRC_PLAIN || plain_literal(n->str) ||
+	       quick_syntax(n->str) == EXPR_SYNTAX_INVALID;
+}
+
+static size_t inert_slot(const struct spec_source *src, const struct ysrc_node *n)
+{
+	uintptr_t h = (uintptr_t)n;
+	h ^= h >> 17;
+	h *= 0x9E3779B97F4A7C15u;
+	return (size_t)(h >> 7) & (src->inert_cap - 1);
+}
+
+/* What the table says of node 'n': 0 not a node of the files, else 1 + how inert. */
+static unsigned inert_find(const struct spec_source *src, const struct ysrc_node *n)
+{
+	size_t h;
+	if (!src->inert_cap)
+		return 0;
+	for (h = inert_slot(src, n); src->inert_key[h]; h = (h + 1) & (src->inert_cap - 1))
+		if (src->inert_key[h] == n)
+			return src->inert_val[h];
+	return 0;
+}
+
+/* How inert source node 'n' is: 0 not, 1 walked as a value, 2 as 'attributes' too. */
+static unsigned inert_get(const struct spec_source *src, const struct ysrc_node *n)
+{
+	unsigned v = inert_find(src, n);
+	return v ? v - 1 : 0;
+}
+
+bool ld_files_node(const struct spec_source *src, const struct ysrc_node *n)
+{
+	return src && inert_find(src, n) > 0;
+}
+
+/* Record node 'n' of the files, 'v' how inert (the first record of a node stays). */
+static void inert_put(struct spec_source *src, const struct ysrc_node *n, unsigned v)
+{
+	size_t h;
+	for (h = inert_slot(src, n); src->inert_key[h]; h = (h + 1) & (src->inert_cap - 1))
+		if (src->inert_key[h] == n)
+			return;
+	src->inert_key[h] = n;
+	src->inert_val[h] = (unsigned char)(v + 1);
+}
+
+/* Record the nodes of a key the walk leaves alone: nodes of the files, nothing more. */
+static void files_mark(struct spec_source *src, const struct ysrc_node *n, size_t *count)
+{
+	size_t i;
+
+	if (count)
+		++*count;
+	else
+		inert_put(src, n, 0);
+	for (i = 0; n->kind == YSRC_SEQ && i < n->n; i++)
+		files_mark(src, n->items[i], count);
+	for (i = 0; n->kind == YSRC_MAP && i < n->n; i++)
+		files_mark(src, n->pairs[i].value, count);
+}
+
+/*
+ * Record how inert 'n' and the nodes under it are, following walk_map()'s
+ * and walk_seq()'s rules: in a mapping walked as a value, a name-valued key
+ * (text_key) is skipped unless parenthesized; an 'attributes' mapping is
+ * walked in default-parse mode, which skips nothing. 'count': nodes only.
+ */
+static unsigned inert_mark(struct spec_source *src, const struct ysrc_node *n, size_t *count)
+{
+	unsigned v = 2;
+	size_t i;
+
+	if (count)
+		++*count;
+	if (n->kind == YSRC_SCALAR) {
+		v = inert_scalar(n) ? 2 : 0;
+	} else if (n->kind == YSRC_SEQ) {
+		for (i = 0; i < n->n; i++)
+			if (inert_mark(src, n->items[i], count) == 0)
+				v = 0;
+	} else if (n->kind == YSRC_MAP) {
+		for (i = 0; i < n->n; i++) {
+			const char *key = n->pairs[i].key->str;
+			const struct ysrc_node *c = n->pairs[i].value;
+			unsigned cv = inert_mark(src, c, count);
+			bool skipped = text_key(key) && (c->kind != YSRC_SCALAR || !parenthesized(c->str));
+			if (ysrc_key_eq(key, "attributes") && cv < 2)
+				cv = 0;     /* walked in default-parse mode */
+			if (cv == 0 && !skipped)
+				v = 0;
+			else if (cv == 0 && v == 2)
+				v = 1;      /* inert only where name-valued keys are skipped */
+		}
+	}
+	if (!count)
+		inert_put(src, n, v);
+	return v;
+}
+
+/* True for a top-level key the walk leaves to Accelergy (its input and output). */
+static bool walk_skips(const char *key)
+{
+	const struct top_key *tk = ld_top_key_find(key);
+	return !strcmp(key, "ERT") || !strcmp(key, "ART") ||
+	       (tk && (tk->merge == TOP_IGNORED || tk->merge == TOP_CLASSES));
+}
+
+/* Make the source's table of inert nodes once (the first build's walk). */
+static void inert_table(const struct ld *ld)
+{
+	struct spec_source *src = (struct spec_source *)ld->s->source;
+	size_t i, f, count = 0;
+
+	if (!src)
+		return;
+	pthread_mutex_lock(&src->cc_mu);
+	if (src->inert_state == 0) {
+		for (i = 0; i < src->n_top; i++)
+			for (f = 0; f < src->top[i].n; f++)
+				if (walk_skips(src->top[i].key))
+					files_mark(src, src->top[i].values[f], &count);
+				else
+					inert_mark(src, src->top[i].values[f], &count);
+		for (src->inert_cap = 16; src->inert_cap < 2 * count;)
+			src->inert_cap *= 2;
+		src->inert_key = xcalloc(src->inert_cap, sizeof(*src->inert_key));
+		src->inert_val = xcalloc(src->inert_cap, sizeof(*src->inert_val));
+		for (i = 0; i < src->n_top; i++)   /* the walked keys first: theirs is the record */
+			for (f = 0; !walk_skips(src->top[i].key) && f < src->top[i].n; f++)
+				inert_mark(src, src->top[i].values[f], NULL);
+		for (i = 0; i < src->n_top; i++)
+			for (f = 0; walk_skips(src->top[i].key) && f < src->top[i].n; f++)
+				files_mark(src, src->top[i].values[f], NULL);
+		src->inert_state = 1;
+	}
+	pthread_mutex_unlock(&src->cc_mu);
+}
+
 static struct ysrc_node *walk(struct walker *w, struct ysrc_node *n, const struct kpath *p,
 			      const struct frame *f, enum mode mode, int *rc)
 {
+	if (n->kind != YSRC_SCALAR && w->src &&
+	    inert_get(w->src, n) >= (mode == DEFAULT_PARSE ? 2u : 1u))
+		return n;       /* a node of the files in which nothing would change */
 	if (n->kind == YSRC_MAP)
 		return walk_map(w, n, p, f, mode, rc);
 	if (n->kind == YSRC_SEQ)
@@ -596,6 +748,8 @@ int spec_expressions_apply(struct ld *ld)
 
 	memset(&w, 0, sizeof(w));
 	w.ld = ld;
+	inert_table(ld);
+	w.src = ld->s->source;
 	make_spec(&w);
 	if (walk_variables(&w) < 0)
 		rc = -1;
@@ -604,10 +758,7 @@ int spec_expressions_apply(struct ld *ld)
 	tops.up = &w.globals;
 	for (i = 0; i < ld->n_top; i++) {
 		struct ld_top *t = &ld->top[i];
-		const struct top_key *tk = ld_top_key_find(t->key);
-		if (!t->n || !strcmp(t->key, "variables") || !strcmp(t->key, "ERT") ||
-		    !strcmp(t->key, "ART") || (tk && (tk->merge == TOP_IGNORED ||
-						      tk->merge == TOP_CLASSES)))
+		if (!t->n || !strcmp(t->key, "variables") || walk_skips(t->key))
 			continue;     /* Accelergy's input and output: it evaluates them itself */
 		for (f = 0; f < t->n; f++) {
 			struct kpath p = KP_KEY(NULL, t->keys[f]->str);

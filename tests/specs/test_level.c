@@ -261,6 +261,84 @@ static void test_attribute_warnings(void)
 	diag_list_release(&dl);
 }
 
+/*
+ * The builds of one source take a level read from nodes of the files alone
+ * as the first build read it (specs/level.c): the same display attributes
+ * (pointer-equal), the right values; a level an override or an expression
+ * changes is read again by every build; a level whose read says something
+ * (a misspelt attribute's warning) is read, and warns, every time.
+ */
+static void test_levels_once(void)
+{
+	static const char design[] =
+		"variables: {d: 5}\n"
+		"architecture:\n"
+		"  subtree:\n"
+		"  - name: sys\n"
+		"    attributes: {technology: 45nm}\n"
+		"    local:\n"
+		"    - {name: DRAM, class: DRAM, attributes: {width: 64, datawidth: 8}}\n"
+		"    - {name: buf, class: SRAM, attributes: {depth: 100, datawidth: 8, wdith: 8}}\n"
+		"    - {name: reg, class: regfile, attributes: {depth: 10, datawidth: 8}}\n"
+		"    - {name: mac, class: intmac}\n";
+	static const char *const ov_text[] = {
+		"architecture.subtree[0].local[name=reg].attributes.depth=20",
+		"architecture.subtree[0].local[name=reg].attributes.depth=(d * 2)",
+		"variables.d=7",
+		"architecture.subtree[0].attributes.technology=DRAM",
+	};
+	/*
+	 * per build (none, then each override): reg's size, and whether reg's
+	 * and DRAM's levels are the ones the first build read ('20' and
+	 * 'd * 2' make reg's node a copy; a changed inherited attribute makes
+	 * every level's attributes others)
+	 */
+	static const uint64_t reg_size[] = { 10, 20, 10, 10, 10 };
+	static const bool dram_same[] = { true, true, true, true, false };
+	static const bool reg_same[] = { true, false, false, true, false };
+	struct spec_source *src = spec_source_new();
+	struct spec_override ov[4];
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct spec_set *first, *again = NULL, *s;
+	size_t i, k, warned = 0;
+
+	CU_ASSERT_EQUAL_FATAL(spec_source_add_text(src, "d.yaml", design, strlen(design), &dl), 0);
+	CU_ASSERT_EQUAL_FATAL(spec_source_add_text(src, "p.yaml", prob, strlen(prob), &dl), 0);
+	for (i = 0; i < 4; i++) {
+		ov[i] = (struct spec_override)SPEC_OVERRIDE_INIT;
+		CU_ASSERT_EQUAL_FATAL(spec_override_parse(ov_text[i], &ov[i], &dl), 0);
+	}
+	first = spec_set_build(src, NULL, 0, NULL, &dl);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(first);
+	CU_ASSERT_EQUAL_FATAL(first->arch.n_levels, 3);
+	for (i = 0; i < 5; i++) {
+		s = spec_set_build(src, i ? &ov[i - 1] : NULL, i ? 1 : 0, NULL, &dl);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		CU_ASSERT_EQUAL(s->arch.levels[0].size_words, reg_size[i]);
+		if (!again)    /* the first build read them; later ones take what it read */
+			again = s;
+		CU_ASSERT_EQUAL(s->arch.levels[0].attrs == again->arch.levels[0].attrs, reg_same[i]);
+		CU_ASSERT_EQUAL(s->arch.levels[2].attrs == again->arch.levels[2].attrs, dram_same[i]);
+		if (s != again)   /* buf warns: read by every build */
+			CU_ASSERT_PTR_NOT_EQUAL(s->arch.levels[1].attrs, again->arch.levels[1].attrs);
+		CU_ASSERT_EQUAL(s->arch.levels[0].technology, i == 4 ? SPEC_TECH_DRAM : SPEC_TECH_SRAM);
+		CU_ASSERT_STRING_EQUAL(s->arch.levels[0].name, "reg");
+		CU_ASSERT_EQUAL(s->arch.levels[1].size_words, 100);
+		if (s != again)
+			spec_set_free(s);
+	}
+	spec_set_free(again);
+	for (k = 0; k < dl.n; k++)          /* buf's 'wdith': once a build, six builds */
+		warned += strstr(dl.items[k].message, "'wdith'") != NULL;
+	CU_ASSERT_EQUAL(warned, 6);
+	CU_ASSERT_EQUAL(dl.n_errors, 0);
+	spec_set_free(first);
+	for (i = 0; i < 4; i++)
+		spec_override_release(&ov[i]);
+	diag_list_release(&dl);
+	spec_source_free(src);
+}
+
 static CU_TestInfo tests[] = {
 	{ "word, block, cluster, size, technology", test_derivations },
 	{ "other attributes", test_other_attributes },
@@ -268,6 +346,7 @@ static CU_TestInfo tests[] = {
 	{ "power gating and meshes", test_power_gating_and_meshes },
 	{ "attribute errors", test_errors },
 	{ "misspelt attributes warn", test_attribute_warnings },
+	{ "levels read once for the builds of a source", test_levels_once },
 	CU_TEST_INFO_NULL,
 };
 
