@@ -116,20 +116,30 @@ void ipu_uniform(double d, uint64_t a, uint64_t c, double *a1, double *c1)
 }
 
 /*
- * splitTileBetweenWorkers(r, c, W), grid case (§2 "Worker split"):
- * ceil(rc/W) grains per worker, rows per worker min(ceil(g/c), r), columns
- * min(ceil(g/rows), c); the largest piece is then halved along its longer
- * side until W pieces exist. Returns the largest piece.
+ * splitTileBetweenWorkers(r, c, W), grid case (§2 "Worker split";
+ * lib/popsparse/FullyConnectedUtils.cpp at poplibs 7eac0f2): g = ceil(rc/W)
+ * grains per worker, rows per worker rw = min(ceil(g/c), r), columns
+ * cw = min(ceil(g/rw), c); floor(r/rw) x floor(c/cw) pieces, the last row and
+ * column of pieces taking the remainders; then, while fewer than W pieces
+ * exist, the largest piece (by area) is split in two along its rows when it
+ * has more rows than columns, else along its columns (the first half
+ * ceil(size/2)); a piece of one row and one column ends the splitting.
+ * Returns the largest piece after it (by area, then rows): the slowest
+ * worker. Only that one piece is halved at each step, the others keep
+ * their size.
  */
 void ipu_split_workers(uint64_t r, uint64_t c, unsigned W, uint64_t *rows, uint64_t *cols)
 {
-	uint64_t g, rw, cw, pieces;
+	uint64_t g, rw, cw, nr, nc, pr[64], pc[64];
+	size_t n = 0, i, big;
 
-	if (r == 0 || c == 0) {
+	if (r == 0 || c == 0 || W == 0) {
 		*rows = r;
 		*cols = c;
 		return;
 	}
+	if (W > 64)
+		BUG("%u workers (the device key allows 64)", W);
 	g = ceil_div_u64(r * c, W);
 	rw = ceil_div_u64(g, c);
 	if (rw > r)
@@ -137,16 +147,44 @@ void ipu_split_workers(uint64_t r, uint64_t c, unsigned W, uint64_t *rows, uint6
 	cw = ceil_div_u64(g, rw);
 	if (cw > c)
 		cw = c;
-	pieces = ceil_div_u64(r, rw) * ceil_div_u64(c, cw);
-	while (pieces < W && (rw > 1 || cw > 1)) {
-		if (rw >= cw)
-			rw = ceil_div_u64(rw, 2);
-		else
-			cw = ceil_div_u64(cw, 2);
-		pieces++;
+	nr = r / rw;
+	nc = c / cw;
+	/* the pieces' shapes: (nr - 1) rows of rw and the last of r - (nr - 1) rw, alike for columns */
+	for (i = 0; i < nr * nc && n < W; i++) {
+		uint64_t ri = i / nc, ci = i % nc;
+		pr[n] = ri + 1 == nr ? r - (nr - 1) * rw : rw;
+		pc[n] = ci + 1 == nc ? c - (nc - 1) * cw : cw;
+		n++;
 	}
-	*rows = rw;
-	*cols = cw;
+	while (n < W) {
+		big = 0;
+		for (i = 1; i < n; i++)
+			if (pr[i] * pc[i] > pr[big] * pc[big])
+				big = i;
+		if (pr[big] > pc[big]) {
+			uint64_t h = (pr[big] + 1) / 2;
+			if (h == pr[big])
+				break;
+			pr[n] = h;
+			pc[n] = pc[big];
+			pr[big] -= h;
+		} else {
+			uint64_t h = (pc[big] + 1) / 2;
+			if (h == pc[big])
+				break;
+			pr[n] = pr[big];
+			pc[n] = h;
+			pc[big] -= h;
+		}
+		n++;
+	}
+	big = 0;
+	for (i = 1; i < n; i++)
+		if (pr[i] * pc[i] > pr[big] * pc[big] ||
+		    (pr[i] * pc[i] == pr[big] * pc[big] && pr[i] > pr[big]))
+			big = i;
+	*rows = pr[big];
+	*cols = pc[big];
 }
 
 /* --------------------------------------------------------------- methods */

@@ -36,6 +36,17 @@ static unsigned ew_zcase(bool half, uint64_t z)
 /*
  * inner(y) = a + b y of the §3.1 table, for the worker's Z: the cost of one
  * row of y non-zeros. Returned as the pair (a, b).
+ *
+ * Fwd and GradA with a general Z: the §3.1 table charges the set-up of the
+ * main loop (12 / 10 float, 16 / 14 half) once a row, but the codelets run
+ * that loop once per 4 (float) or 8 (half) columns of Z and pay its set-up
+ * and the accumulate-and-store of the partials on every pass
+ * (lib/popsparse/codelets/asm/SparseDenseMatMulElementWise_float_float.S,
+ * LzLoop4: 7 cycles before the rpt and 5 after it, 12; _half_float.S,
+ * LzLoop8: 5 before and 12 after, 17; the GradA codelets alike, poplibs
+ * 7eac0f2). So the constant is paid floor(Z / 4) or floor(Z / 8) times a row,
+ * as PopLibs' own static estimate does for its element-wise codelet
+ * (static_::matmulComputeCycles: (n / 8)(14 + 3 (k - 1)) a row).
  */
 static void ew_inner(enum ipu_ew_kind k, bool half, uint64_t z, double *a, double *b)
 {
@@ -54,7 +65,7 @@ static void ew_inner(enum ipu_ew_kind k, bool half, uint64_t z, double *a, doubl
 		} else if (!half) {
 			double c12 = k == IPU_EW_FWD ? 12 : 10;
 			if (q4) {
-				*a += c12;
+				*a += c12 * (double)q4;
 				*b += 3.0 * (double)q4;
 			}
 			if (z & 2) {
@@ -69,7 +80,7 @@ static void ew_inner(enum ipu_ew_kind k, bool half, uint64_t z, double *a, doubl
 		} else {
 			double c16 = k == IPU_EW_FWD ? 16 : 14, c11 = k == IPU_EW_FWD ? 11 : 10;
 			if (q8) {
-				*a += c16;
+				*a += c16 * (double)q8;
 				*b += 3.0 * (double)q8;
 			}
 			if (z & 4) {

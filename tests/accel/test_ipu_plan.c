@@ -33,11 +33,17 @@ struct split_row {
 };
 
 static const struct split_row split_rows[] = {
-	{ 4, 16, 1, 11 },    /* g = 11: one row, 11 columns */
-	{ 1, 16, 1, 3 },     /* g = 3 */
-	{ 1, 4, 1, 1 },      /* fewer grains than workers */
-	{ 10, 1, 1, 1 },     /* 2 rows each, the largest halved to reach 6 pieces */
+	/* g = 11: rows 1, cols 11, floor(16 / 11) = 1 column of pieces: four 1 x 16, two of them
+	 * halved to reach 6 pieces: 1 x 16 is left (11 before the last piece took the remainder) */
+	{ 4, 16, 1, 16 },
+	{ 1, 16, 1, 3 },     /* g = 3: 3, 3, 3, 3, 4; the 4 halved */
+	{ 1, 4, 1, 1 },      /* fewer grains than workers: 1 x 1 pieces cannot split */
+	/* g = 2: five pieces of 2 rows, one halved: 2 rows remain the slowest (not 1) */
+	{ 10, 1, 2, 1 },
 	{ 12, 12, 2, 12 },   /* g = 24: rows min(2, 12) = 2, cols 12: exactly 6 pieces */
+	/* g = 4: five pieces of 4 rows, one halved: 4 rows (2 when every piece was halved) */
+	{ 20, 1, 4, 1 },
+	{ 23, 1, 4, 1 },     /* 4, 4, 4, 4 and the remainder 7, halved to 4 + 3 */
 };
 
 static void test_split(void)

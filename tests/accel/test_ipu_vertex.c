@@ -15,15 +15,18 @@ struct ew_row {
 	double rows, nz, want;
 };
 
-/* worker = ov + rows (xo + a) + b nz with inner(y) = a + b y (§3.1). */
+/* worker = ov + rows (xo + a) + b nz with inner(y) = a + b y (§3.1; Fwd and GradA with a
+ * general Z pay the main loop's set-up per 4 or 8 columns, as their codelets do). */
 static const struct ew_row ew_rows[] = {
 	{ IPU_EW_FWD, false, 4, 2, 5, 25 + 2 * 13 + 3 * 5 },             /* 3y */
 	{ IPU_EW_FWD, false, 2, 2, 5, 27 + 2 * 11 + 2 * 5 },             /* 2y */
-	{ IPU_EW_FWD, false, 12, 2, 5, 30 + 2 * (13 + 12 + 1) + 9 * 5 },  /* 12 + 3 q4 y, +1 */
+	/* 12 q4 + 3 q4 y, +1: the loop's set-up once per 4 columns (12 once a row before) */
+	{ IPU_EW_FWD, false, 12, 2, 5, 30 + 2 * (13 + 3 * 12 + 1) + 9 * 5 },
 	{ IPU_EW_FWD, true, 8, 2, 5, 28 + 2 * 15 + 3 * 5 },
-	{ IPU_EW_FWD, true, 28, 2, 5, 33 + 2 * (12 + 16 + 13) + (9 + 2) * 5 },
-	{ IPU_EW_GRAD_A, true, 28, 2, 5, 32 + 2 * (11 + 14 + 13) + (9 + 2) * 5 },
-	{ IPU_EW_GRAD_A, false, 12, 2, 5, 33 + 2 * (13 + 10 + 1) + 9 * 5 },
+	/* 16 q8 + 13 + 11: LzLoop8 runs 3 times a row (16 once before) */
+	{ IPU_EW_FWD, true, 28, 2, 5, 33 + 2 * (12 + 3 * 16 + 13) + (9 + 2) * 5 },
+	{ IPU_EW_GRAD_A, true, 28, 2, 5, 32 + 2 * (11 + 3 * 14 + 13) + (9 + 2) * 5 },
+	{ IPU_EW_GRAD_A, false, 12, 2, 5, 33 + 2 * (13 + 3 * 10 + 1) + 9 * 5 },
 	{ IPU_EW_TRANSPOSE, false, 12, 2, 5, 23 + 2 * (24 + 8) + (2 + 3 * 6) * 5 },
 	{ IPU_EW_TRANSPOSE, true, 4, 2, 5, 20 + 2 * 21 + 7 * 5 },
 	{ IPU_EW_GRAD_W, true, 8, 2, 5, 28 + 2 + 2 * 11 + 5 * 5 },
