@@ -5,6 +5,7 @@
 # Fails on any finding (crash, sanitizer report, leak, timeout, out of
 # memory); the reproducer is left in fuzz-findings/ of the build tree.
 # Seeds come from the test data; the working corpora grow in fuzz-corpus/.
+# The harnesses run FUZZ_JOBS at a time (default: one a processor).
 set -u
 secs=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
 shift
@@ -65,22 +66,39 @@ seeds() {
 	esac
 }
 
-for t in $targets; do
-	[ -x "fuzz/$t" ] || { echo "fuzz/run.sh: fuzz/$t is not built (make fuzz)" >&2; exit 2; }
-	corpus=fuzz-corpus/$t
-	seeds "$t" "fuzz-seeds/$t"
-	mkdir -p "$corpus"
-	echo "== $t: $secs s"
-	dict=$src/fuzz/${t#fuzz_}.dict      # its own dictionary, else the spec language's
+# run TARGET: run one harness; its output goes to fuzz-TARGET.log, its exit status to
+# fuzz-TARGET.rc
+run() {
+	dict=$src/fuzz/${1#fuzz_}.dict      # its own dictionary, else the spec language's
 	[ -f "$dict" ] || dict=$src/fuzz/specs.dict
 	FIBERLOOP_FUZZ_DESIGN=$data/conformance/04.2.1-eyeriss-like-gating \
 	ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
-	"./fuzz/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-		-dict="$dict" -artifact_prefix="fuzz-findings/$t-" -print_final_stats=1 \
-		"$corpus" "fuzz-seeds/$t" >"fuzz-$t.log" 2>&1
-	rc=$?
+	"./fuzz/$1" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+		-dict="$dict" -artifact_prefix="fuzz-findings/$1-" -print_final_stats=1 \
+		"fuzz-corpus/$1" "fuzz-seeds/$1" >"fuzz-$1.log" 2>&1
+	echo $? >"fuzz-$1.rc"
+}
+
+# The harnesses run FUZZ_JOBS at a time (default: one a processor; each is one process of
+# one thread), each for SECONDS.
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $jobs in ""|*[!0-9]*|0) echo "fuzz/run.sh: FUZZ_JOBS must be a whole number >= 1" >&2; exit 2 ;; esac
+n=0
+for t in $targets; do
+	[ -x "fuzz/$t" ] || { echo "fuzz/run.sh: fuzz/$t is not built (make fuzz)" >&2; exit 2; }
+	seeds "$t" "fuzz-seeds/$t"
+	mkdir -p "fuzz-corpus/$t"
+	rm -f "fuzz-$t.rc"
+	run "$t" &
+	n=$((n + 1))
+	[ $((n % jobs)) -eq 0 ] && wait
+done
+wait
+for t in $targets; do
+	echo "== $t: $secs s"
 	grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' "fuzz-$t.log" | sed "s/^/  /"
-	if [ $rc -ne 0 ]; then
+	rc=$(cat "fuzz-$t.rc" 2>/dev/null || echo 99)
+	if [ "$rc" -ne 0 ]; then
 		echo "FAIL: $t found a problem (exit $rc); the log is fuzz-$t.log:"
 		grep -E 'ERROR|SUMMARY|Test unit written' "fuzz-$t.log" | head -5
 		status=1
