@@ -112,6 +112,7 @@ static struct sparse_ws *sparse_ws_new(const struct model_ws *ws, struct sparse_
 		sp->density[pv] = density_model_new(&s->workload.tensors[pv]);
 	for (i = 0; i < s->sparse.n_targets; i++)
 		index_target(sp, &s->sparse.targets[i]);
+	model_sparse_memo_reset(sp, (size_t)ws->n_levels * ws->n_tensors);
 	return sp;
 }
 
@@ -137,6 +138,7 @@ static void sparse_ws_free(struct sparse_ws *sp)
 		return;
 	sparse_ws_clear(sp);
 	free(sp->probs);
+	free(sp->memo);
 	free(sp);
 }
 

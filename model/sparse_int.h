@@ -68,7 +68,40 @@ struct sparse_ws {
 	/* scratch: an occupancy distribution */
 	double *probs;
 	size_t probs_alloc;
+
+	/*
+	 * The last occupancy of each tile (l, pv), at memo[l * n_tensors + pv]:
+	 * emptied for every design (its density models), kept across mappings
+	 * (sparse_occupancy.c).
+	 */
+	struct sp_occ_memo *memo;
+	size_t memo_alloc;
 };
+
+/*
+ * What the occupancy of a kept tile depends on besides the design (its
+ * shape, data tile, whether empty tiles are dropped, and with metadata its
+ * layout and the tiles of its ranks), and what it gave: a tile of the same
+ * key has the same expected occupancy and, at the same confidence, the same
+ * capacity.
+ */
+struct sp_occ_memo {
+	bool valid;
+	bool drop, has_metadata;
+	uint64_t shape;
+	struct density_tile dtile;
+	struct fmt_layout lay;                     /* with metadata: ranks < lay.n_ranks */
+	uint64_t tile_extent[SPEC_MAX_FMT_RANKS][SPEC_MAX_TENSOR_RANKS];
+	struct fmt_expected e;
+	/* tile_capacity() at confidence cap_conf, when cap_valid */
+	bool cap_valid;
+	double cap_conf, cap_bits;
+	uint64_t cap_occ;
+	struct fmt_tile_occupancy cap_u;
+};
+
+/* Empty the occupancy memo for a design of 'n' tiles (levels x tensors). */
+void model_sparse_memo_reset(struct sparse_ws *sp, size_t n);
 
 /* sparse_format.c: bind every kept tile's format to the loops (semantics 4.3.1). */
 int model_sparse_formats(struct model_ws *ws, struct model_result *out);

@@ -116,7 +116,88 @@ static int format_too_large(struct model_ws *ws, unsigned l, unsigned pv,
 				 ws->s->workload.tensors[pv].name, ws->s->arch.levels[l].name);
 }
 
-/* Expected occupancy of one kept tile (l, pv); -1 when its format counts are too large. */
+/* ------------------------------------------------------------------- memo */
+
+void model_sparse_memo_reset(struct sparse_ws *sp, size_t n)
+{
+	size_t i;
+
+	if (n > sp->memo_alloc) {
+		free(sp->memo);
+		sp->memo = xmalloc(n * sizeof(*sp->memo));
+		sp->memo_alloc = n;
+	}
+	for (i = 0; i < n; i++)
+		sp->memo[i].valid = false;
+}
+
+/* Does the metadata part of the key of 'st' match the memo's? */
+static bool same_layout(const struct sp_occ_memo *mo, const struct sp_tile *st)
+{
+	const struct fmt_layout *a = &mo->lay, *b = &st->lay;
+	size_t n = b->n_ranks, ext = st->dtile.n_ranks * sizeof(uint64_t);
+	unsigned r;
+
+	if (a->n_ranks != b->n_ranks || a->inner_to_outer != b->inner_to_outer ||
+	    memcmp(a->kind, b->kind, n * sizeof(a->kind[0])) ||
+	    memcmp(a->fiber_shape, b->fiber_shape, n * sizeof(a->fiber_shape[0])) ||
+	    memcmp(a->fixed_coords, b->fixed_coords, n * sizeof(a->fixed_coords[0])) ||
+	    memcmp(a->metadata_word_bits, b->metadata_word_bits,
+		   n * sizeof(a->metadata_word_bits[0])) ||
+	    memcmp(a->payload_word_bits, b->payload_word_bits,
+		   n * sizeof(a->payload_word_bits[0])))
+		return false;
+	for (r = 0; r < n; r++)
+		if (memcmp(mo->tile_extent[r], st->asg.rank[r].tile_extent, ext))
+			return false;
+	return true;
+}
+
+/* The memo of tile (l, pv) when it holds this tile's key, else NULL. */
+static struct sp_occ_memo *memo_find(struct model_ws *ws, unsigned l, unsigned pv, bool drop,
+				     uint64_t shape)
+{
+	struct sp_occ_memo *mo = &ws->sp->memo[l * ws->n_tensors + pv];
+	const struct sp_tile *st = &ws->sp->t[l][pv];
+
+	if (!mo->valid || mo->shape != shape || mo->drop != drop ||
+	    mo->has_metadata != st->has_metadata || mo->dtile.n_ranks != st->dtile.n_ranks ||
+	    memcmp(mo->dtile.extent, st->dtile.extent, st->dtile.n_ranks * sizeof(uint64_t)) ||
+	    (st->has_metadata && !same_layout(mo, st)))
+		return NULL;
+	return mo;
+}
+
+/* Record the occupancy 'e' of tile (l, pv) under its key. */
+static void memo_store(struct model_ws *ws, unsigned l, unsigned pv, bool drop, uint64_t shape,
+		       const struct fmt_expected *e)
+{
+	struct sp_occ_memo *mo = &ws->sp->memo[l * ws->n_tensors + pv];
+	const struct sp_tile *st = &ws->sp->t[l][pv];
+	unsigned r;
+
+	mo->valid = true;
+	mo->cap_valid = false;
+	mo->shape = shape;
+	mo->drop = drop;
+	mo->has_metadata = st->has_metadata;
+	mo->dtile = st->dtile;
+	if (st->has_metadata) {
+		mo->lay = st->lay;
+		for (r = 0; r < st->lay.n_ranks; r++)
+			memcpy(mo->tile_extent[r], st->asg.rank[r].tile_extent,
+			       st->dtile.n_ranks * sizeof(uint64_t));
+	}
+	mo->e = *e;
+}
+
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Expected occupancy of one kept tile (l, pv); -1 when its format counts
+ * are too large. The same key as the last evaluation's tile (l, pv) gives
+ * the same occupancy: taken from the memo.
+ */
 static int tile_occupancy(struct model_ws *ws, unsigned l, unsigned pv,
 			  struct model_result *out)
 {
@@ -125,12 +206,19 @@ static int tile_occupancy(struct model_ws *ws, unsigned l, unsigned pv,
 	struct model_tile *t = &out->tiles[l][pv];
 	struct pe_ctx pc = { sp->density[pv], st };
 	struct fmt_expected e;
+	const struct sp_occ_memo *mo;
 	bool drop = t->parent_level >= 0 && out->tiles[t->parent_level][pv].has_metadata;
-	uint64_t lo;
-	size_t n = distribution(sp, sp->density[pv], st, t->shape, &lo);
 
-	fmt_expected_occupancy(st->has_metadata ? &st->lay : NULL, lo, n, sp->probs, drop,
-			       p_empty, &pc, &e);
+	mo = memo_find(ws, l, pv, drop, t->shape);
+	if (mo) {
+		e = mo->e;
+	} else {
+		uint64_t lo;
+		size_t n = distribution(sp, sp->density[pv], st, t->shape, &lo);
+		fmt_expected_occupancy(st->has_metadata ? &st->lay : NULL, lo, n, sp->probs, drop,
+				       p_empty, &pc, &e);
+		memo_store(ws, l, pv, drop, t->shape, &e);
+	}
 	t->avg_replication *= e.keep_ratio;
 	st->keep_ratio = t->keep_ratio = e.keep_ratio;
 	t->expected_occupancy = e.data_occupancy;
@@ -251,17 +339,24 @@ static int tile_capacity(struct model_ws *ws, unsigned l, unsigned pv,
 	const struct spec_level *lvl = &ws->s->arch.levels[l];
 	const struct sp_tile *st = &ws->sp->t[l][pv];
 	struct model_tile *t = &out->tiles[l][pv];
-	struct fmt_tile_occupancy u;
+	/* tile_occupancy() set this tile's memo key in this evaluation */
+	struct sp_occ_memo *mo = &ws->sp->memo[l * ws->n_tensors + pv];
 	double conf = lvl->has_size && lvl->allow_overbooking ? 0.0 : 1.0;
 	unsigned r;
 
 	if (conf < 1 && st->compressed)
 		conf = overbook(ws, l, pv, st, conf, out);
 	t->confidence = conf;
-	t->utilized_capacity = at_confidence(ws, pv, st, conf, &u, bits);
+	if (!mo->cap_valid || mo->cap_conf != conf) {
+		mo->cap_occ = at_confidence(ws, pv, st, conf, &mo->cap_u, &mo->cap_bits);
+		mo->cap_conf = conf;
+		mo->cap_valid = true;
+	}
+	t->utilized_capacity = mo->cap_occ;
+	*bits = mo->cap_bits;
 	for (r = 0; r < t->n_fmt_ranks; r++)
-		if (!ceil_count(u.rank[r].metadata_units, &t->fmt_capacity[r][0]) ||
-		    !ceil_count(u.rank[r].payload_units, &t->fmt_capacity[r][1]))
+		if (!ceil_count(mo->cap_u.rank[r].metadata_units, &t->fmt_capacity[r][0]) ||
+		    !ceil_count(mo->cap_u.rank[r].payload_units, &t->fmt_capacity[r][1]))
 			return format_too_large(ws, l, pv, out, "capacity");
 	return 0;
 }

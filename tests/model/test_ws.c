@@ -161,6 +161,76 @@ static void test_reuse_designs(void)
 	strbuf_release(&err);
 }
 
+/*
+ * A sparse spMspM design: A of density 'a', formats at both levels, a
+ * gating; BackingStorage holds 1024 x 4 bits of metadata.
+ */
+static void sparse_design(struct tb *b, double a)
+{
+	struct spec_level *bs;
+
+	tb_spmspm(b);
+	bs = &b->levels[1];
+	bs->metadata_storage_depth = bs->metadata_size_words = 1024;
+	bs->metadata_size_bits = bs->effective_metadata_size_bits = 4096;
+	tb_density(b, "A", a);
+	tb_format(b, 1, "A", "UOP UOP UOP CP");
+	tb_format(b, 1, "B", "UOP UOP UOP UOP CP");
+	tb_format(b, 0, "B", "UOP UOP CP");
+	tb_saf(b, 0, SPEC_SAF_GATING, "Z", "A B");
+	if (tb_finish(b) < 0)
+		BUG("sparse design: factors do not multiply out");
+}
+
+/*
+ * Two sparse designs that differ only in a density (same tiles, same
+ * formats) alternately in one workspace, first with their own mapping, then
+ * with random ones: each evaluation gives a fresh workspace's result, so
+ * nothing the sparse analysis keeps from one evaluation to the next
+ * (occupancies by tile) outlives its design or its mapping.
+ */
+static void test_reuse_sparse_designs(void)
+{
+	static struct tb designs[2];
+	struct model_ws *ws = NULL, *fresh;
+	double energy[2];
+	unsigned i, d, l, pv, bad = 0, evaluated = 0;
+	struct rng r;
+
+	rng_seed(&r, 28);
+	sparse_design(&designs[0], 0.25);
+	sparse_design(&designs[1], 0.375);
+	for (i = 0; i < 40; i++) {
+		d = (i / 4) % 2;   /* four mappings of one design, then four of the other */
+		if (i % 4 == 0)
+			ws = model_ws_reuse(ws, &designs[d].s, NULL, NULL);
+		else
+			CU_ASSERT_EQUAL_FATAL(tb_random_mapping(&designs[d], &r), 0);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(ws);
+		fresh = model_ws_new(&designs[d].s, NULL, NULL);
+		evaluated += model_eval(ws, &designs[d].m, &a_) == 0;
+		model_eval(fresh, &designs[d].m, &b_);
+		model_ws_free(fresh);
+		bad += result_diffs(&a_, &b_);
+		for (l = 0; l < a_.n_levels && a_.status == EVAL_OK; l++)
+			for (pv = 0; pv < a_.n_tensors; pv++)
+				bad += a_.tiles[l][pv].expected_occupancy !=
+				       b_.tiles[l][pv].expected_occupancy ||
+				       a_.tiles[l][pv].utilized_capacity !=
+				       b_.tiles[l][pv].utilized_capacity;
+		if (i == 0 || i == 4) {   /* A at BackingStorage: 64 points at 0.25 or 0.375 */
+			CU_ASSERT_EQUAL_FATAL(a_.status, EVAL_OK);
+			CU_ASSERT_DOUBLE_EQUAL(a_.tiles[1][0].expected_occupancy,
+					       d ? 24.0 : 16.0, 1e-9);
+			energy[d] = a_.energy_pj;
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT(evaluated > 30);
+	CU_ASSERT(energy[0] != energy[1]);   /* the densities matter */
+	model_ws_free(ws);
+}
+
 /* A copy reports exactly what the original does. */
 static void test_copy(void)
 {
@@ -188,6 +258,7 @@ static CU_TestInfo tests[] = {
 	{ "names", test_names },
 	{ "a workspace is reusable", test_reuse },
 	{ "a workspace's memory serves other designs", test_reuse_designs },
+	{ "sparse designs in turn in one workspace", test_reuse_sparse_designs },
 	CU_TEST_INFO_NULL,
 };
 
