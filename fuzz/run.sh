@@ -79,8 +79,7 @@ run() {
 	echo $? >"fuzz-$1.rc"
 }
 
-# The harnesses run FUZZ_JOBS at a time (default: one a processor; each is one process of
-# one thread), each for SECONDS.
+# each harness is one process of one thread: FUZZ_JOBS of them at a time
 jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
 case $jobs in ""|*[!0-9]*|0) echo "fuzz/run.sh: FUZZ_JOBS must be a whole number >= 1" >&2; exit 2 ;; esac
 n=0

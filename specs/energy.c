@@ -234,7 +234,6 @@ static void push_table_memo(struct ld *ld, struct tablevec *tv, const struct ysr
 {
 	struct spec_source *src = (struct spec_source *)ld->s->source;
 	bool worthy = src && ld_files_node(src, name) && (!actions || ld_files_node(src, actions));
-	struct diag_list *dl = ld->dl;
 	size_t i, said;
 	int r = 0;
 
@@ -252,11 +251,11 @@ static void push_table_memo(struct ld *ld, struct tablevec *tv, const struct ysr
 		if (t)
 			return;
 	}
-	said = dl->n + dl->n_errors + dl->n_warnings;
+	said = ld_said(ld);
 	push_table(ld, tv, name, actions, ap, &r);
 	if (r < 0)
 		*rc = -1;
-	if (worthy && r == 0 && dl->n + dl->n_errors + dl->n_warnings == said) {
+	if (worthy && r == 0 && ld_said(ld) == said) {
 		pthread_mutex_lock(&src->cc_mu);
 		for (i = 0; i < src->n_tables_memo; i++)
 			if (src->tables_memo[i].name == name && src->tables_memo[i].actions == actions)

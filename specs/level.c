@@ -808,9 +808,9 @@ static int build_storage_memo(struct ld *ld, const struct raw_comp *rc, struct s
 		L->loc = rc->loc;
 		return 0;
 	}
-	said = ld->dl->n + ld->dl->n_errors + ld->dl->n_warnings;
+	said = ld_said(ld);
 	r = build_storage(ld, rc, L);
-	if (worthy && r == 0 && ld->dl->n + ld->dl->n_errors + ld->dl->n_warnings == said) {
+	if (worthy && r == 0 && ld_said(ld) == said) {
 		pthread_mutex_lock(&src->cc_mu);
 		for (i = 0; i < src->n_levels_memo && !found; i++)
 			found = memo_matches(&src->levels_memo[i], rc);

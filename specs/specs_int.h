@@ -252,6 +252,15 @@ int spec_expressions_apply(struct ld *ld);
 bool ld_files_node(const struct spec_source *src, const struct ysrc_node *n);
 
 /*
+ * How many diagnostics the build has said so far, kept or not: the same
+ * before and after a read that said nothing (the reads kept per source).
+ */
+static inline size_t ld_said(const struct ld *ld)
+{
+	return ld->dl->n + ld->dl->n_errors + ld->dl->n_warnings;
+}
+
+/*
  * For a reader that wants a number and got text 'n': 1 with '*text' set to
  * the value of the expression 'n' is; 0 when 'n' is no expression; -1 after
  * reporting the expression's error (at 'p').
