@@ -146,6 +146,13 @@ struct spec_source {
 	 */
 	struct ld_map_memo *map_memo;
 	unsigned n_map_memo;
+	/*
+	 * Overrides parsed once (override.c): by PATH and VALUE, the steps of
+	 * a path that parsed and a scalar value that parsed with nothing said.
+	 * An open-addressed table of ov_memo_cap slots (cc_arena); under cc_mu.
+	 */
+	struct ld_ov_memo **ov_memo;
+	size_t ov_memo_cap, n_ov_memo;
 };
 
 struct ld_override;
