@@ -153,6 +153,13 @@ struct spec_source {
 	 */
 	struct ld_ov_memo **ov_memo;
 	size_t ov_memo_cap, n_ov_memo;
+	/*
+	 * Workloads read from the 'problem' key (problem.c), by its nodes: the
+	 * files' by pointer, those an override made by what they hold. A list
+	 * in cc_arena, newest first, at most LD_MAX_PROBLEM_MEMO; under cc_mu.
+	 */
+	struct ld_problem_memo *problem_memo;
+	unsigned n_problem_memo;
 };
 
 struct ld_override;
