@@ -267,20 +267,28 @@ static const struct memo_row memo_rows[] = {
 	{ "mapping[0].factors=M0 N0 K0", true, false, 8, NULL },   /* an override's node */
 };
 
+/* A source of base.yaml and the mapping file 'map'. */
+static struct spec_source *base_source_with(const char *map, struct diag_list *dl)
+{
+	struct spec_source *src = spec_source_new();
+
+	CU_ASSERT_EQUAL_FATAL(spec_source_add_file(src, unit_data_path("specs/bad/base.yaml"),
+						   dl), 0);
+	CU_ASSERT_EQUAL_FATAL(spec_source_add_file(src, st_write("memo.yaml", map), dl), 0);
+	return src;
+}
+
 static void test_read_once(void)
 {
 	static const char map[] =
 		"mapping:\n"
 		"  - {target: GLB, type: temporal, factors: 'M0 N0 K0', permutation: KMN}\n"
 		"  - {target: GLB, type: datatype, bypass: [Z]}\n";
-	struct spec_source *src = spec_source_new();
 	struct diag_list dl = DIAG_LIST_INIT;
+	struct spec_source *src = base_source_with(map, &dl);
 	struct spec_set *taken = NULL, *s;
 	size_t i;
 
-	CU_ASSERT_EQUAL_FATAL(spec_source_add_file(src, unit_data_path("specs/bad/base.yaml"),
-						   &dl), 0);
-	CU_ASSERT_EQUAL_FATAL(spec_source_add_file(src, st_write("memo.yaml", map), &dl), 0);
 	for (i = 0; i < sizeof(memo_rows) / sizeof(memo_rows[0]); i++) {
 		const struct memo_row *r = &memo_rows[i];
 		struct spec_override ov = SPEC_OVERRIDE_INIT;
@@ -321,13 +329,10 @@ static void test_warning_read_again(void)
 		"mapping:\n"
 		"  - {target: GLB, type: temporal, factors: 'M0 N0 K0'}\n"
 		"  - {target: GLB, type: skew, terms: []}\n";
-	struct spec_source *src = spec_source_new();
 	struct diag_list dl = DIAG_LIST_INIT;
+	struct spec_source *src = base_source_with(map, &dl);
 	struct spec_set *a, *b;
 
-	CU_ASSERT_EQUAL_FATAL(spec_source_add_file(src, unit_data_path("specs/bad/base.yaml"),
-						   &dl), 0);
-	CU_ASSERT_EQUAL_FATAL(spec_source_add_file(src, st_write("skew.yaml", map), &dl), 0);
 	a = spec_set_build(src, NULL, 0, NULL, &dl);
 	b = spec_set_build(src, NULL, 0, NULL, &dl);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
