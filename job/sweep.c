@@ -178,12 +178,20 @@ static void sweep_describe(void *arg, uint64_t idx, unsigned k_row, struct job_r
 	row->kind = "point";
 	row->command = job_options_command_name(&c->opts);
 	row->design_hash = c->design_hash;
-	for (k = 0; k < sw->design->n_overrides; k++)
-		strbuf_addf(&row->overrides, "%s%s", k ? "\n" : "", sw->design->overrides[k].text);
+	/* "TEXT" and "PATH=VALUE" a line each (appended piece by piece: the main thread's per point) */
+	for (k = 0; k < sw->design->n_overrides; k++) {
+		if (k)
+			strbuf_addch(&row->overrides, '\n');
+		strbuf_addstr(&row->overrides, sw->design->overrides[k].text);
+	}
 	for (a = 0; a < sw->n_axes; a++)
-		for (p = 0; p < sw->axes[a].n_paths; p++, k++)
-			strbuf_addf(&row->overrides, "%s%s=%s", k ? "\n" : "", sw->axes[a].paths[p],
-				    sw->axes[a].values[vi[a]]);
+		for (p = 0; p < sw->axes[a].n_paths; p++, k++) {
+			if (k)
+				strbuf_addch(&row->overrides, '\n');
+			strbuf_addstr(&row->overrides, sw->axes[a].paths[p]);
+			strbuf_addch(&row->overrides, '=');
+			strbuf_addstr(&row->overrides, sw->axes[a].values[vi[a]]);
+		}
 	for (a = 0; a < sw->n_axes; a++)
 		row->inputs[a] = sw->axes[a].values[vi[a]];
 }
