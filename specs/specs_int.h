@@ -136,6 +136,20 @@ struct spec_source {
 	/* ERT tables read from nodes of the files, likewise (energy.c) */
 	struct ld_table_memo *tables_memo;
 	size_t n_tables_memo, alloc_tables_memo;
+	/*
+	 * sweepwalk (issue 28, vars.c, arch.c, level.c). The bare names the
+	 * files' walked values use that nothing of the files can bind (no key,
+	 * node name or top-level key is spelt so): the 'free' names, at most 63;
+	 * per node of the table above, the free names under it (walk_mask[2h]:
+	 * walked as a value, [2h+1]: as an 'attributes' mapping), bit 63 when
+	 * something under it may change whatever the names. A build skips a
+	 * node that uses none of the names it can bind. Made with the table.
+	 */
+	uint64_t *walk_mask;
+	unsigned n_free_names;
+	const char *free_names[63];
+	unsigned free_hash[63];          /* their hashes */
+	unsigned char free_slot[128];    /* index + 1 by hash (open addressing), 0 empty */
 };
 
 struct ld_override;
