@@ -66,6 +66,26 @@ struct raw_comp {
 	const char *constraints_path;
 	enum comp_kind kind;           /* set by spec_arch_build() */
 	int level;                     /* storage level index, or -1 */
+	struct ld_flat_memo *flat;     /* the source's copy it was taken from (arch.c), or NULL */
+};
+
+#define FLAT_MAX_SCOPES 8
+#define FLAT_MAX_PATH 24
+
+/*
+ * A 'local' entry flattened from nodes of the files alone, and everything
+ * local_entry_read() read to make it: the entry, the enclosing attribute
+ * maps, the instance count of the enclosing subtrees and the key path.
+ */
+struct ld_flat_memo {
+	const struct ysrc_node *entry;
+	const struct ysrc_node *scopes[FLAT_MAX_SCOPES];
+	size_t n_scopes;
+	uint64_t mult;
+	struct kpath path[FLAT_MAX_PATH];    /* innermost first; keys in cc_arena */
+	size_t n_path;
+	struct raw_comp comp;                /* strings and attributes in cc_arena */
+	int level_memo;                      /* level.c: its level's memo, or -1 (under cc_mu) */
 };
 
 /* --------------------------------------------------- the loader context */
@@ -150,6 +170,14 @@ struct spec_source {
 	const char *free_names[63];
 	unsigned free_hash[63];          /* their hashes */
 	unsigned char free_slot[128];    /* index + 1 by hash (open addressing), 0 empty */
+	/*
+	 * The 'local' entries of the architecture tree flattened from nodes of
+	 * the files alone (arch.c): an entry read again with the same enclosing
+	 * attributes, instance count and key path is taken as flattened then.
+	 * Under cc_mu; each in cc_arena (a build may hold it), with its strings.
+	 */
+	struct ld_flat_memo **flat_memo;
+	size_t n_flat_memo, alloc_flat_memo;
 };
 
 struct ld_override;
