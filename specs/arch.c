@@ -229,7 +229,8 @@ static void flat_put(struct ld *ld, const struct raw_comp *rc, const struct ysrc
 		m->comp.class_name = flat_str(a, rc->class_name);
 		m->comp.subclass = flat_str(a, rc->subclass);
 		m->comp.path = flat_str(a, rc->path);
-		m->comp.attrs = arena_memdup(a, rc->attrs, (rc->n_attrs + 1) * sizeof(*rc->attrs));
+		m->comp.attrs = rc->n_attrs ? arena_memdup(a, rc->attrs, rc->n_attrs * sizeof(*rc->attrs))
+					    : NULL;
 		for (i = 0; i < rc->n_attrs; i++)
 			m->comp.attrs[i].key = flat_str(a, rc->attrs[i].key);
 		m->comp.alloc_attrs = rc->n_attrs;
