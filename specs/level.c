@@ -779,6 +779,20 @@ static const char *memo_str(struct arena *a, const char *s)
 	return s ? arena_strdup(a, s) : NULL;
 }
 
+/* A copy of display attributes 'attrs' in cc_arena. */
+static const struct spec_attr *memo_attrs(struct spec_source *src, size_t n,
+					  const struct spec_attr *attrs)
+{
+	struct spec_attr *v = arena_calloc(&src->cc_arena, n + 1, sizeof(*v));
+	size_t i;
+	for (i = 0; i < n; i++) {
+		v[i] = attrs[i];
+		v[i].key = memo_str(&src->cc_arena, attrs[i].key);
+		v[i].value = memo_str(&src->cc_arena, attrs[i].value);
+	}
+	return v;
+}
+
 /*
  * Keep level 'L', just built from 'rc' with nothing said, for later
  * builds; but for size attribute 'odd' (SIZE_MAX: none), whose value it
@@ -788,7 +802,6 @@ static void memo_put(struct spec_source *src, const struct raw_comp *rc, size_t 
 		     const struct spec_level *L)
 {
 	struct ld_level_memo *m;
-	struct spec_attr *attrs;
 	struct raw_attr *ra;
 	size_t i;
 
@@ -810,13 +823,7 @@ static void memo_put(struct spec_source *src, const struct raw_comp *rc, size_t 
 	m->level.network_update = memo_str(&src->cc_arena, L->network_update);
 	m->level.network_drain = memo_str(&src->cc_arena, L->network_drain);
 	m->level.network.network_type = memo_str(&src->cc_arena, L->network.network_type);
-	attrs = arena_calloc(&src->cc_arena, L->n_attrs + 1, sizeof(*attrs));
-	for (i = 0; i < L->n_attrs; i++) {
-		attrs[i] = L->attrs[i];
-		attrs[i].key = memo_str(&src->cc_arena, L->attrs[i].key);
-		attrs[i].value = memo_str(&src->cc_arena, L->attrs[i].value);
-	}
-	m->level.attrs = attrs;
+	m->level.attrs = memo_attrs(src, L->n_attrs, L->attrs);
 	src->n_levels_memo++;
 }
 
@@ -922,6 +929,49 @@ static int build_compute(struct ld *ld, const struct raw_comp *rc, struct spec_c
 	copy_attrs(ld, rc, &c->n_attrs, &c->attrs);
 	warn_misspelt(&at);
 	return at.mesh_bad ? -1 : 0;
+}
+
+/*
+ * build_compute(), or the compute unit an earlier build of the source read
+ * from the component flattened from the same nodes of the files.
+ */
+static int build_compute_memo(struct ld *ld, const struct raw_comp *rc, struct spec_compute *c)
+{
+	struct spec_source *src = (struct spec_source *)ld->s->source;
+	bool keep = rc->flat != NULL, found = false;
+	size_t said;
+	int r;
+
+	if (keep) {
+		pthread_mutex_lock(&src->cc_mu);
+		keep = memo_classes(ld, src);
+		if (keep && rc->flat->compute) {
+			*c = *rc->flat->compute;
+			found = true;
+		}
+		pthread_mutex_unlock(&src->cc_mu);
+	}
+	if (found) {
+		c->name = rc->name;
+		c->class_name = rc->class_name;
+		c->subclass = rc->subclass;
+		c->loc = rc->loc;
+		return 0;
+	}
+	said = ld_said(ld);
+	r = build_compute(ld, rc, c);
+	if (keep && r == 0 && ld_said(ld) == said) {
+		pthread_mutex_lock(&src->cc_mu);
+		if (!rc->flat->compute) {
+			struct spec_compute *m = arena_memdup(&src->cc_arena, c, sizeof(*m));
+			m->network_operand = memo_str(&src->cc_arena, c->network_operand);
+			m->network_result = memo_str(&src->cc_arena, c->network_result);
+			m->attrs = memo_attrs(src, c->n_attrs, c->attrs);
+			rc->flat->compute = m;
+		}
+		pthread_mutex_unlock(&src->cc_mu);
+	}
+	return r;
 }
 
 /* A user-declared network component. */
@@ -1120,7 +1170,7 @@ int spec_arch_build(struct ld *ld, bool partial)
 			rc = -1;
 		}
 	}
-	if (build_compute(ld, &ld->comps[i_compute], &sa->compute) < 0)
+	if (build_compute_memo(ld, &ld->comps[i_compute], &sa->compute) < 0)
 		rc = -1;
 	sa->n_levels = n_storage;
 	sa->levels = levels;

@@ -86,6 +86,7 @@ struct ld_flat_memo {
 	size_t n_path;
 	struct raw_comp comp;                /* strings and attributes in cc_arena */
 	int level_memo;                      /* level.c: its level's memo, or -1 (under cc_mu) */
+	const struct spec_compute *compute;  /* level.c: its compute unit as read, or NULL (cc_mu) */
 };
 
 /* --------------------------------------------------- the loader context */

@@ -355,7 +355,8 @@ static const char *shown(const struct spec_level *L, const char *key)
  * is taken only under the same instance count (the enclosing subtree's
  * name[1..2] doubles it); a level differing from a kept one in its depth
  * alone gets its own size (depth x block size), display value and error,
- * one differing in another attribute is read whole; a bare name no file
+ * one differing in another attribute is read whole; the compute unit is
+ * read again when its attributes change; a bare name no file
  * binds is evaluated in a build whose override binds it (a variable).
  */
 static void test_kept_keys(void)
@@ -372,7 +373,7 @@ static void test_kept_keys(void)
 		"      class: regfile\n"
 		"      attributes: {depth: 10, datawidth: 8, n_rdwr_ports: ports}\n"
 		"      required_actions: [write, read]\n"
-		"    - {name: mac, class: intmac}\n";
+		"    - {name: mac, class: intmac, attributes: {datawidth: 16}}\n";
 	static const struct {
 		const char *ov;            /* NULL: none */
 		uint64_t instances;        /* of every level */
@@ -390,6 +391,8 @@ static void test_kept_keys(void)
 		  "ports" },
 		{ "architecture.subtree[0].local[name=buf].attributes.depth=-3", 1, 0, NULL, NULL },
 		{ "variables={ports: 3}", 1, 800, "100", "3" },
+		{ "architecture.subtree[0].local[name=mac].attributes.datawidth=4", 1, 800, "100",
+		  "ports" },
 		{ NULL, 1, 800, "100", "ports" },
 	};
 	struct spec_source *src = spec_source_new();
@@ -416,6 +419,8 @@ static void test_kept_keys(void)
 			CU_ASSERT_EQUAL(s->arch.levels[0].instances, builds[i].instances);
 			CU_ASSERT_EQUAL(s->arch.levels[1].instances, builds[i].instances);
 			CU_ASSERT_EQUAL(s->arch.levels[2].instances, builds[i].instances);
+			CU_ASSERT_EQUAL(s->arch.compute.instances, builds[i].instances);
+			CU_ASSERT_EQUAL(s->arch.compute.word_bits, i == 7 ? 4 : 16);
 			CU_ASSERT_EQUAL(s->arch.levels[1].size_words, builds[i].buf_size);
 			CU_ASSERT_EQUAL(s->arch.levels[1].effective_size_words, builds[i].buf_size);
 			CU_ASSERT_STRING_EQUAL(shown(&s->arch.levels[1], "depth"), builds[i].buf_depth);
