@@ -28,15 +28,15 @@ struct attr_scope {
 };
 
 /* Add the pairs of attribute map 'm' to 'rc' (skipping ones already set). */
-static void add_attr_map(struct ld *ld, struct raw_comp *rc, const struct ysrc_node *m,
-			 bool inherited)
+static void add_attr_map(struct ld *ld, struct raw_comp *rc, struct ld_attr_ix *ix,
+			 const struct ysrc_node *m, bool inherited)
 {
 	size_t i;
 	if (!m || m->kind != YSRC_MAP)
 		return;
 	for (i = 0; i < m->n; i++) {
 		size_t before = rc->n_attrs;
-		ld_comp_add_attr(ld, rc, m->pairs[i].key->str, m->pairs[i].value, inherited);
+		ld_comp_add_attr_ix(ld, rc, ix, m->pairs[i].key->str, m->pairs[i].value, inherited);
 		if (rc->n_attrs > before)
 			rc->attrs[before].loc = m->pairs[i].key->loc;
 	}
@@ -91,6 +91,7 @@ static int local_entry_read(struct ld *ld, const struct ysrc_node *e, const stru
 	const struct ysrc_node *cls = ld_get(e, "class"), *sub = ld_get(e, "subclass");
 	struct kpath cp = KP_KEY(p, "class"), sp = KP_KEY(p, "subclass");
 	struct kpath ap = KP_KEY(p, "attributes");
+	struct ld_attr_ix ix;
 	const char *name;
 	uint64_t count;
 	int rc_ = 0;
@@ -114,9 +115,10 @@ static int local_entry_read(struct ld *ld, const struct ysrc_node *e, const stru
 	rc->path = ld_kpath_strdup(ld, p);
 	if (!ck_mul_u64(mult, count, &rc->instances))
 		return ld_error(ld, e, p, "too many instances");
-	add_attr_map(ld, rc, ld_get(e, "attributes"), false);
+	memset(&ix, 0, sizeof(ix));
+	add_attr_map(ld, rc, &ix, ld_get(e, "attributes"), false);
 	for (; scope; scope = scope->up)
-		add_attr_map(ld, rc, scope->attrs, true);
+		add_attr_map(ld, rc, &ix, scope->attrs, true);
 	return rc_;
 }
 

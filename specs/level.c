@@ -37,12 +37,11 @@ const struct raw_attr *ld_comp_attr(const struct raw_comp *rc, const char *key)
 	return NULL;
 }
 
-void ld_comp_add_attr(struct ld *ld, struct raw_comp *rc, const char *key,
-		      const struct ysrc_node *value, bool inherited)
+/* Append attribute 'key' to 'rc'. */
+static void comp_append_attr(struct ld *ld, struct raw_comp *rc, const char *key,
+			     const struct ysrc_node *value, bool inherited)
 {
 	struct raw_attr *na;
-	if (ld_comp_attr(rc, key))
-		return;   /* the first (innermost) definition wins */
 	if (rc->n_attrs == rc->alloc_attrs) {   /* the arena's: grow by doubling */
 		rc->alloc_attrs = rc->alloc_attrs ? 2 * rc->alloc_attrs : 16;
 		na = arena_alloc(ld->a, rc->alloc_attrs * sizeof(*na));
@@ -56,6 +55,32 @@ void ld_comp_add_attr(struct ld *ld, struct raw_comp *rc, const char *key,
 	na[rc->n_attrs].inherited = inherited;
 	na[rc->n_attrs].loc = value->loc;
 	rc->n_attrs++;
+}
+
+void ld_comp_add_attr(struct ld *ld, struct raw_comp *rc, const char *key,
+		      const struct ysrc_node *value, bool inherited)
+{
+	if (!ld_comp_attr(rc, key))   /* the first (innermost) definition wins */
+		comp_append_attr(ld, rc, key, value, inherited);
+}
+
+static unsigned key_hash(const char *key);
+
+void ld_comp_add_attr_ix(struct ld *ld, struct raw_comp *rc, struct ld_attr_ix *ix,
+			 const char *key, const struct ysrc_node *value, bool inherited)
+{
+	const size_t slots = sizeof(ix->slot);
+	size_t h;
+
+	if (rc->n_attrs >= slots / 2) {   /* too many to index: the scan */
+		ld_comp_add_attr(ld, rc, key, value, inherited);
+		return;
+	}
+	for (h = key_hash(key) & (slots - 1); ix->slot[h]; h = (h + 1) & (slots - 1))
+		if (ysrc_key_eq(rc->attrs[ix->slot[h] - 1].key, key))
+			return;   /* the first (innermost) definition wins */
+	comp_append_attr(ld, rc, key, value, inherited);
+	ix->slot[h] = (unsigned char)rc->n_attrs;
 }
 
 /* Every attribute spelling the model reads (for did-you-mean warnings). */

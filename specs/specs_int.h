@@ -462,6 +462,13 @@ struct raw_comp *ld_comp_add(struct ld *ld);
 void ld_comp_add_attr(struct ld *ld, struct raw_comp *rc, const char *key,
 		      const struct ysrc_node *value, bool inherited);
 const struct raw_attr *ld_comp_attr(const struct raw_comp *rc, const char *key);
+/* The names of a component's attributes while they are added (zeroed before the first). */
+struct ld_attr_ix {
+	unsigned char slot[128];       /* index + 1 by hash, 0 empty */
+};
+/* ld_comp_add_attr() without its scan of the attributes there ('ix' indexes them). */
+void ld_comp_add_attr_ix(struct ld *ld, struct raw_comp *rc, struct ld_attr_ix *ix,
+			 const char *key, const struct ysrc_node *value, bool inherited);
 enum comp_kind spec_classify(const char *class_name);
 /* Split "name[a..b]" into name and count; -1 on a malformed range. */
 int spec_split_range(struct arena *a, const char *text, const char **name, uint64_t *count);

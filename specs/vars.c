@@ -50,11 +50,18 @@ struct binding {
 	const struct ysrc_node *value;
 };
 
-/* A frame of names; looked up from the last binding back, then 'up'. */
+#define FRAME_LOCAL 8
+
+/*
+ * A frame of names; looked up from the last binding back, then 'up'. The
+ * first FRAME_LOCAL bindings are held in the frame itself ('b' NULL until
+ * the first); release it with frame_release().
+ */
 struct frame {
 	const struct frame *up;
 	struct binding *b;
 	size_t n, alloc;
+	struct binding local[FRAME_LOCAL];
 };
 
 enum mode { TYPE_CHECK, DEFAULT_PARSE };
@@ -71,10 +78,24 @@ struct walker {
 
 static void bind(struct frame *f, const char *name, const struct ysrc_node *value)
 {
+	if (!f->b) {
+		f->b = f->local;
+		f->alloc = FRAME_LOCAL;
+	} else if (f->n == f->alloc && f->b == f->local) {   /* to the heap */
+		f->b = xmalloc(2 * FRAME_LOCAL * sizeof(*f->b));
+		memcpy(f->b, f->local, sizeof(f->local));
+		f->alloc = 2 * FRAME_LOCAL;
+	}
 	XGROW(f->b, f->n + 1, f->alloc);
 	f->b[f->n].name = name;
 	f->b[f->n].value = value;
 	f->n++;
+}
+
+static void frame_release(struct frame *f)
+{
+	if (f->b != f->local)
+		free(f->b);
 }
 
 /* The outcome kept for node 'n', or NULL. */
@@ -394,7 +415,7 @@ static void bind_keys(struct frame *f, const struct ysrc_node *m)
 static struct ysrc_node *walk_map(struct walker *w, struct ysrc_node *n, const struct kpath *p,
 				  const struct frame *up, enum mode scalars, int *rc)
 {
-	struct frame f = { up, NULL, 0, 0 };
+	struct frame f = { .up = up };
 	struct ysrc_pair *pairs = NULL;
 	size_t i;
 
@@ -422,7 +443,7 @@ static struct ysrc_node *walk_map(struct walker *w, struct ysrc_node *n, const s
 		if (attrs)
 			bind_keys(&f, nv);
 	}
-	free(f.b);
+	frame_release(&f);
 	if (pairs) {
 		struct ysrc_node *copy = arena_memdup(w->ld->a, n, sizeof(*copy));
 		copy->pairs = pairs;
@@ -438,7 +459,7 @@ static struct ysrc_node *walk_map(struct walker *w, struct ysrc_node *n, const s
 static struct ysrc_node *walk_seq(struct walker *w, struct ysrc_node *n, const struct kpath *p,
 				  const struct frame *up, int *rc)
 {
-	struct frame f = { up, NULL, 0, 0 };
+	struct frame f = { .up = up };
 	struct ysrc_node **items = NULL;
 	size_t i;
 
@@ -453,7 +474,7 @@ static struct ysrc_node *walk_seq(struct walker *w, struct ysrc_node *n, const s
 		if (is_container(nv))
 			bind_keys(&f, ysrc_map_get(nv, "attributes"));
 	}
-	free(f.b);
+	frame_release(&f);
 	if (items) {
 		struct ysrc_node *copy = arena_memdup(w->ld->a, n, sizeof(*copy));
 		copy->items = items;
@@ -946,7 +967,7 @@ static void spec_update(struct walker *w, const char *key, const struct ysrc_nod
 int spec_expressions_apply(struct ld *ld)
 {
 	struct walker w;
-	struct frame tops = { NULL, NULL, 0, 0 };
+	struct frame tops = { .up = NULL };
 	size_t i, f;
 	int rc = 0;
 
@@ -968,18 +989,18 @@ int spec_expressions_apply(struct ld *ld)
 			continue;     /* Accelergy's input and output: it evaluates them itself */
 		for (f = 0; f < t->n; f++) {
 			struct kpath p = KP_KEY(NULL, t->keys[f]->str);
-			struct frame names = { &tops, NULL, 0, 0 };
+			struct frame names = { .up = &tops };
 			struct ysrc_node *v = (struct ysrc_node *)t->values[f];
 			if (!strcmp(t->key, "architecture"))
 				bind_node_names(&names, v);
 			t->values[f] = walk(&w, v, &p, &names, TYPE_CHECK, &rc);
-			free(names.b);
+			frame_release(&names);
 		}
 		spec_update(&w, t->key, t->values[0]);
 		bind(&tops, t->key, t->values[0]);
 	}
-	free(tops.b);
-	free(w.globals.b);
+	frame_release(&tops);
+	frame_release(&w.globals);
 	return rc;
 }
 
