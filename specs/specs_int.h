@@ -171,6 +171,7 @@ struct spec_source {
 	const char *free_names[63];
 	unsigned free_hash[63];          /* their hashes */
 	unsigned char free_slot[128];    /* index + 1 by hash (open addressing), 0 empty */
+	unsigned char free_bloom[256];   /* two bits per free name (name_bloom()) */
 	/*
 	 * The 'local' entries of the architecture tree flattened from nodes of
 	 * the files alone (arch.c): an entry read again with the same enclosing

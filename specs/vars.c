@@ -641,10 +641,25 @@ static unsigned name_hash32(const char *s)
 	return h;
 }
 
+/* Two bits of 2048 for name 's', from its first three bytes: a filter before the hash. */
+static void name_bloom(const char *s, unsigned *b1, unsigned *b2)
+{
+	unsigned c0 = (unsigned char)s[0], c1 = c0 ? (unsigned char)s[1] : 0;
+	unsigned c2 = c1 ? (unsigned char)s[2] : 0;
+	*b1 = (c0 * 131u + c1) & 2047u;
+	*b2 = (c1 * 131u + c2 * 7u + c0) & 2047u;
+}
+
 /* The bit of free name 's', or 0 when it is none. */
 static uint64_t free_bit(const struct spec_source *src, const char *s)
 {
-	unsigned hv = name_hash32(s), h, k;
+	unsigned hv, h, k, b1, b2;
+
+	name_bloom(s, &b1, &b2);
+	if (!(src->free_bloom[b1 >> 3] & (1u << (b1 & 7))) ||
+	    !(src->free_bloom[b2 >> 3] & (1u << (b2 & 7))))
+		return 0;
+	hv = name_hash32(s);
 
 	for (h = hv & 127; (k = src->free_slot[h]) != 0; h = (h + 1) & 127)
 		if (src->free_hash[k - 1] == hv && !strcmp(src->free_names[k - 1], s))
@@ -656,7 +671,7 @@ static uint64_t free_bit(const struct spec_source *src, const char *s)
 static uint64_t free_name(struct spec_source *src, const char *s)
 {
 	uint64_t b = free_bit(src, s);
-	unsigned hv, h, k = src->n_free_names;
+	unsigned hv, h, k = src->n_free_names, b1, b2;
 	if (b)
 		return b;
 	if (k == ARRAY_SIZE(src->free_names))
@@ -665,6 +680,9 @@ static uint64_t free_name(struct spec_source *src, const char *s)
 	for (h = hv & 127; src->free_slot[h]; h = (h + 1) & 127)
 		;
 	src->free_slot[h] = (unsigned char)(k + 1);
+	name_bloom(s, &b1, &b2);
+	src->free_bloom[b1 >> 3] |= (unsigned char)(1u << (b1 & 7));
+	src->free_bloom[b2 >> 3] |= (unsigned char)(1u << (b2 & 7));
 	src->free_hash[k] = hv;
 	src->free_names[k] = s;
 	src->n_free_names++;
