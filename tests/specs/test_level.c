@@ -261,6 +261,15 @@ static void test_attribute_warnings(void)
 	diag_list_release(&dl);
 }
 
+/* The architecture of the designs below up to their first level (a DRAM). */
+#define SYS_DRAM \
+	"architecture:\n" \
+	"  subtree:\n" \
+	"  - name: sys\n" \
+	"    attributes: {technology: 45nm}\n" \
+	"    local:\n" \
+	"    - {name: DRAM, class: DRAM, attributes: {width: 64, datawidth: 8}}\n"
+
 /*
  * The builds of one source take a level read from nodes of the files alone
  * as the first build read it (specs/level.c): the same display attributes
@@ -272,12 +281,7 @@ static void test_levels_once(void)
 {
 	static const char design[] =
 		"variables: {d: 5}\n"
-		"architecture:\n"
-		"  subtree:\n"
-		"  - name: sys\n"
-		"    attributes: {technology: 45nm}\n"
-		"    local:\n"
-		"    - {name: DRAM, class: DRAM, attributes: {width: 64, datawidth: 8}}\n"
+		SYS_DRAM
 		"    - {name: buf, class: SRAM, attributes: {depth: 100, datawidth: 8, wdith: 8}}\n"
 		"    - {name: reg, class: regfile, attributes: {depth: 10, datawidth: 8}}\n"
 		"    - {name: mac, class: intmac}\n";
@@ -362,12 +366,7 @@ static const char *shown(const struct spec_level *L, const char *key)
 static void test_kept_keys(void)
 {
 	static const char design[] =
-		"architecture:\n"
-		"  subtree:\n"
-		"  - name: sys\n"
-		"    attributes: {technology: 45nm}\n"
-		"    local:\n"
-		"    - {name: DRAM, class: DRAM, attributes: {width: 64, datawidth: 8}}\n"
+		SYS_DRAM
 		"    - {name: buf, class: SRAM, attributes: {depth: 100, width: 64, datawidth: 8}}\n"
 		"    - name: reg\n"
 		"      class: regfile\n"
