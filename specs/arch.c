@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,15 +28,15 @@ struct attr_scope {
 };
 
 /* Add the pairs of attribute map 'm' to 'rc' (skipping ones already set). */
-static void add_attr_map(struct ld *ld, struct raw_comp *rc, const struct ysrc_node *m,
-			 bool inherited)
+static void add_attr_map(struct ld *ld, struct raw_comp *rc, struct ld_attr_ix *ix,
+			 const struct ysrc_node *m, bool inherited)
 {
 	size_t i;
 	if (!m || m->kind != YSRC_MAP)
 		return;
 	for (i = 0; i < m->n; i++) {
 		size_t before = rc->n_attrs;
-		ld_comp_add_attr(ld, rc, m->pairs[i].key->str, m->pairs[i].value, inherited);
+		ld_comp_add_attr_ix(ld, rc, ix, m->pairs[i].key->str, m->pairs[i].value, inherited);
 		if (rc->n_attrs > before)
 			rc->attrs[before].loc = m->pairs[i].key->loc;
 	}
@@ -83,13 +84,14 @@ static int entry_name(struct ld *ld, const struct ysrc_node *e, const struct kpa
 }
 
 /* One 'local' entry -> a raw component with the scope's attributes. */
-static int local_entry(struct ld *ld, const struct ysrc_node *e, const struct kpath *p,
-		       const struct attr_scope *scope, uint64_t mult)
+static int local_entry_read(struct ld *ld, const struct ysrc_node *e, const struct kpath *p,
+			    const struct attr_scope *scope, uint64_t mult)
 {
 	struct raw_comp *rc;
 	const struct ysrc_node *cls = ld_get(e, "class"), *sub = ld_get(e, "subclass");
 	struct kpath cp = KP_KEY(p, "class"), sp = KP_KEY(p, "subclass");
 	struct kpath ap = KP_KEY(p, "attributes");
+	struct ld_attr_ix ix;
 	const char *name;
 	uint64_t count;
 	int rc_ = 0;
@@ -113,10 +115,153 @@ static int local_entry(struct ld *ld, const struct ysrc_node *e, const struct kp
 	rc->path = ld_kpath_strdup(ld, p);
 	if (!ck_mul_u64(mult, count, &rc->instances))
 		return ld_error(ld, e, p, "too many instances");
-	add_attr_map(ld, rc, ld_get(e, "attributes"), false);
+	memset(&ix, 0, sizeof(ix));
+	add_attr_map(ld, rc, &ix, ld_get(e, "attributes"), false);
 	for (; scope; scope = scope->up)
-		add_attr_map(ld, rc, scope->attrs, true);
+		add_attr_map(ld, rc, &ix, scope->attrs, true);
 	return rc_;
+}
+
+/* ------------------------------------------- entries flattened once per source */
+
+#define FLAT_MEMO_MAX 256
+
+/*
+ * True when the entry 'e' at 'p' under 'scope' reads nodes of the files
+ * alone (the memo's key can hold it): no node an override or an
+ * expression of this build made, which a later build's could alias.
+ */
+static bool flat_keyable(const struct ld *ld, const struct ysrc_node *e, const struct kpath *p,
+			 const struct attr_scope *scope)
+{
+	const struct spec_source *src = ld->s->source;
+	size_t n = 0;
+
+	if (!src || !ld_files_node(src, e))
+		return false;
+	for (; scope; scope = scope->up)
+		if (++n > FLAT_MAX_SCOPES || (scope->attrs && !ld_files_node(src, scope->attrs)))
+			return false;
+	for (n = 0; p; p = p->up)
+		if (++n > FLAT_MAX_PATH)
+			return false;
+	return true;
+}
+
+static bool flat_matches(const struct ld_flat_memo *m, const struct ysrc_node *e,
+			 const struct kpath *p, const struct attr_scope *scope, uint64_t mult)
+{
+	size_t i;
+
+	if (m->entry != e || m->mult != mult)
+		return false;
+	for (i = 0; scope; scope = scope->up, i++)
+		if (i == m->n_scopes || m->scopes[i] != scope->attrs)
+			return false;
+	if (i != m->n_scopes)
+		return false;
+	for (i = 0; p; p = p->up, i++)
+		if (i == m->n_path || (p->key ? !m->path[i].key || strcmp(p->key, m->path[i].key) :
+				       m->path[i].key || p->index != m->path[i].index))
+			return false;
+	return i == m->n_path;
+}
+
+/* Take the entry flattened by an earlier build of the source: true when there is one. */
+static bool flat_take(struct ld *ld, const struct ysrc_node *e, const struct kpath *p,
+		      const struct attr_scope *scope, uint64_t mult)
+{
+	struct spec_source *src = (struct spec_source *)ld->s->source;
+	struct ld_flat_memo *m = NULL;
+	struct raw_comp *rc;
+	size_t i;
+
+	pthread_mutex_lock(&src->cc_mu);
+	for (i = 0; i < src->n_flat_memo && !m; i++)
+		if (flat_matches(src->flat_memo[i], e, p, scope, mult))
+			m = src->flat_memo[i];
+	pthread_mutex_unlock(&src->cc_mu);
+	if (!m)
+		return false;
+	rc = ld_comp_add(ld);
+	*rc = m->comp;
+	rc->alloc_attrs = rc->n_attrs;   /* shared: a later attribute goes to a new array */
+	rc->flat = m;
+	return true;
+}
+
+static const char *flat_str(struct arena *a, const char *s)
+{
+	return s ? arena_strdup(a, s) : NULL;
+}
+
+/* Keep the component 'rc' just flattened (nothing said) for later builds. */
+static void flat_put(struct ld *ld, const struct raw_comp *rc, const struct ysrc_node *e,
+		     const struct kpath *p, const struct attr_scope *scope, uint64_t mult)
+{
+	struct spec_source *src = (struct spec_source *)ld->s->source;
+	struct ld_flat_memo *m;
+	size_t i;
+
+	pthread_mutex_lock(&src->cc_mu);
+	for (i = 0; i < src->n_flat_memo; i++)
+		if (flat_matches(src->flat_memo[i], e, p, scope, mult))
+			break;
+	if (i == src->n_flat_memo && i < FLAT_MEMO_MAX) {
+		struct arena *a = &src->cc_arena;
+		if (src->n_flat_memo == src->alloc_flat_memo) {   /* the arena's: grow by doubling */
+			size_t n = src->alloc_flat_memo ? 2 * src->alloc_flat_memo : 16;
+			struct ld_flat_memo **bigger = arena_calloc(a, n, sizeof(*bigger));
+			if (src->n_flat_memo)
+				memcpy(bigger, src->flat_memo, src->n_flat_memo * sizeof(*bigger));
+			src->flat_memo = bigger;
+			src->alloc_flat_memo = n;
+		}
+		m = arena_calloc(a, 1, sizeof(*m));
+		m->entry = e;
+		for (; scope; scope = scope->up)
+			m->scopes[m->n_scopes++] = scope->attrs;
+		m->mult = mult;
+		for (; p; p = p->up) {
+			m->path[m->n_path].key = flat_str(a, p->key);
+			m->path[m->n_path++].index = p->index;
+		}
+		m->comp = *rc;
+		m->comp.name = flat_str(a, rc->name);
+		m->comp.class_name = flat_str(a, rc->class_name);
+		m->comp.subclass = flat_str(a, rc->subclass);
+		m->comp.path = flat_str(a, rc->path);
+		m->comp.attrs = rc->n_attrs ? arena_memdup(a, rc->attrs, rc->n_attrs * sizeof(*rc->attrs))
+					    : NULL;
+		for (i = 0; i < rc->n_attrs; i++)
+			m->comp.attrs[i].key = flat_str(a, rc->attrs[i].key);
+		m->comp.alloc_attrs = rc->n_attrs;
+		m->comp.flat = m;
+		m->level_memo = -1;
+		src->flat_memo[src->n_flat_memo++] = m;
+	}
+	pthread_mutex_unlock(&src->cc_mu);
+}
+
+/*
+ * local_entry_read(), or the component an earlier build of the source
+ * flattened from the same nodes (a sweep's points mostly change one
+ * component, or none). One whose read said anything is read every time.
+ */
+static int local_entry(struct ld *ld, const struct ysrc_node *e, const struct kpath *p,
+		       const struct attr_scope *scope, uint64_t mult)
+{
+	bool keyable = flat_keyable(ld, e, p, scope);
+	size_t said;
+	int r;
+
+	if (keyable && flat_take(ld, e, p, scope, mult))
+		return 0;
+	said = ld_said(ld);
+	r = local_entry_read(ld, e, p, scope, mult);
+	if (keyable && r == 0 && ld_said(ld) == said)
+		flat_put(ld, &ld->comps[ld->n_comps - 1], e, p, scope, mult);
+	return r;
 }
 
 /* A 'subtree' list: exactly one entry, whose count multiplies 'mult'. */

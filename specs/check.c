@@ -133,14 +133,18 @@ static int check_networks(struct ld *ld)
 		const struct spec_level *L = &sa->levels[l];
 		const char *names[4] = { L->network_read, L->network_fill, L->network_update,
 					 L->network_drain };
-		for (k = 0; k < 4; k++)
-			rc |= check_network_name(ld, names[k], keys[k], L->name,
-						 attr_loc(L->attrs, L->n_attrs, keys[k], L->loc));
+		for (k = 0; k < 4; k++)   /* (the attribute's location only for a name given) */
+			if (names[k])
+				rc |= check_network_name(ld, names[k], keys[k], L->name,
+							 attr_loc(L->attrs, L->n_attrs, keys[k],
+								  L->loc));
 	}
-	rc |= check_network_name(ld, c->network_operand, "network_operand", c->name,
-				 attr_loc(c->attrs, c->n_attrs, "network_operand", c->loc));
-	rc |= check_network_name(ld, c->network_result, "network_result", c->name,
-				 attr_loc(c->attrs, c->n_attrs, "network_result", c->loc));
+	if (c->network_operand)
+		rc |= check_network_name(ld, c->network_operand, "network_operand", c->name,
+					 attr_loc(c->attrs, c->n_attrs, "network_operand", c->loc));
+	if (c->network_result)
+		rc |= check_network_name(ld, c->network_result, "network_result", c->name,
+					 attr_loc(c->attrs, c->n_attrs, "network_result", c->loc));
 	return rc ? -1 : 0;
 }
 

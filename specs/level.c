@@ -37,12 +37,11 @@ const struct raw_attr *ld_comp_attr(const struct raw_comp *rc, const char *key)
 	return NULL;
 }
 
-void ld_comp_add_attr(struct ld *ld, struct raw_comp *rc, const char *key,
-		      const struct ysrc_node *value, bool inherited)
+/* Append attribute 'key' to 'rc'. */
+static void comp_append_attr(struct ld *ld, struct raw_comp *rc, const char *key,
+			     const struct ysrc_node *value, bool inherited)
 {
 	struct raw_attr *na;
-	if (ld_comp_attr(rc, key))
-		return;   /* the first (innermost) definition wins */
 	if (rc->n_attrs == rc->alloc_attrs) {   /* the arena's: grow by doubling */
 		rc->alloc_attrs = rc->alloc_attrs ? 2 * rc->alloc_attrs : 16;
 		na = arena_alloc(ld->a, rc->alloc_attrs * sizeof(*na));
@@ -56,6 +55,32 @@ void ld_comp_add_attr(struct ld *ld, struct raw_comp *rc, const char *key,
 	na[rc->n_attrs].inherited = inherited;
 	na[rc->n_attrs].loc = value->loc;
 	rc->n_attrs++;
+}
+
+void ld_comp_add_attr(struct ld *ld, struct raw_comp *rc, const char *key,
+		      const struct ysrc_node *value, bool inherited)
+{
+	if (!ld_comp_attr(rc, key))   /* the first (innermost) definition wins */
+		comp_append_attr(ld, rc, key, value, inherited);
+}
+
+static unsigned key_hash(const char *key);
+
+void ld_comp_add_attr_ix(struct ld *ld, struct raw_comp *rc, struct ld_attr_ix *ix,
+			 const char *key, const struct ysrc_node *value, bool inherited)
+{
+	const size_t slots = sizeof(ix->slot);
+	size_t h;
+
+	if (rc->n_attrs >= slots / 2) {   /* too many to index: the scan */
+		ld_comp_add_attr(ld, rc, key, value, inherited);
+		return;
+	}
+	for (h = key_hash(key) & (slots - 1); ix->slot[h]; h = (h + 1) & (slots - 1))
+		if (ysrc_key_eq(rc->attrs[ix->slot[h] - 1].key, key))
+			return;   /* the first (innermost) definition wins */
+	comp_append_attr(ld, rc, key, value, inherited);
+	ix->slot[h] = (unsigned char)rc->n_attrs;
 }
 
 /* Every attribute spelling the model reads (for did-you-mean warnings). */
@@ -330,26 +355,30 @@ static bool attr_named(const char *key)
  * Warn about own attributes that look like a misspelt known one; an
  * unknown attribute that an override wrote is an error.
  */
+static void warn_misspelt_one(struct attrs *at, const struct raw_attr *a)
+{
+	struct diag_loc ov = ld_from_override(at->ld, a->loc) ? a->loc : a->value->loc;
+	bool from_override = ld_from_override(at->ld, ov), known = false;
+	const char *hint;
+
+	if (a->inherited && !from_override)
+		return;
+	known = attr_named(a->key) || class_declares(at->ld, at->rc, a->key);
+	if (!known && ld_override_key_first(at->ld, ov))
+		unknown_override_attr(at, a, ov);
+	if (from_override)
+		return;
+	hint = known ? NULL : diag_suggest(a->key, known_attrs, ARRAY_SIZE(known_attrs));
+	if (hint)
+		diag_warning(at->ld->dl, a->loc, "in '%s.attributes': unknown attribute '%s' "
+			     "is ignored; did you mean '%s'?", at->rc->path, a->key, hint);
+}
+
 static void warn_misspelt(struct attrs *at)
 {
 	size_t i;
-	for (i = 0; i < at->rc->n_attrs; i++) {
-		const struct raw_attr *a = &at->rc->attrs[i];
-		struct diag_loc ov = ld_from_override(at->ld, a->loc) ? a->loc : a->value->loc;
-		bool from_override = ld_from_override(at->ld, ov), known = false;
-		const char *hint;
-		if (a->inherited && !from_override)
-			continue;
-		known = attr_named(a->key) || class_declares(at->ld, at->rc, a->key);
-		if (!known && ld_override_key_first(at->ld, ov))
-			unknown_override_attr(at, a, ov);
-		if (from_override)
-			continue;
-		hint = known ? NULL : diag_suggest(a->key, known_attrs, ARRAY_SIZE(known_attrs));
-		if (hint)
-			diag_warning(at->ld->dl, a->loc, "in '%s.attributes': unknown attribute '%s' "
-				     "is ignored; did you mean '%s'?", at->rc->path, a->key, hint);
-	}
+	for (i = 0; i < at->rc->n_attrs; i++)
+		warn_misspelt_one(at, &at->rc->attrs[i]);
 }
 
 /* word_bits, block_size, cluster_size and width (semantics 1.2.1). */
@@ -638,23 +667,25 @@ static void parse_waves_latency(struct attrs *at, struct spec_level *L)
 	get_uint(at, A("warp_registers"), 1, UINT32_MAX, &L->warp_registers);
 }
 
+/* The display copy of scalar attribute 'a'. */
+static void copy_attr(struct ld *ld, const struct raw_attr *a, struct spec_attr *v)
+{
+	v->key = arena_strdup(ld->a, a->key);
+	v->value = arena_strdup(ld->a, a->value->str);
+	v->loc = a->value->loc;
+	v->is_quoted = a->value->style == YSRC_QUOTED;
+	v->is_inherited = a->inherited;
+}
+
 /* Display copies of the scalar attributes. */
 static void copy_attrs(struct ld *ld, const struct raw_comp *rc, size_t *n_out,
 		       const struct spec_attr **out)
 {
 	struct spec_attr *v = arena_calloc(ld->a, rc->n_attrs + 1, sizeof(*v));
 	size_t i, n = 0;
-	for (i = 0; i < rc->n_attrs; i++) {
-		const struct raw_attr *a = &rc->attrs[i];
-		if (a->value->kind != YSRC_SCALAR)
-			continue;
-		v[n].key = arena_strdup(ld->a, a->key);
-		v[n].value = arena_strdup(ld->a, a->value->str);
-		v[n].loc = a->value->loc;
-		v[n].is_quoted = a->value->style == YSRC_QUOTED;
-		v[n].is_inherited = a->inherited;
-		n++;
-	}
+	for (i = 0; i < rc->n_attrs; i++)
+		if (rc->attrs[i].value->kind == YSRC_SCALAR)
+			copy_attr(ld, &rc->attrs[i], &v[n++]);
 	*n_out = n;
 	*out = v;
 }
@@ -690,7 +721,8 @@ struct ld_level_memo {
 	const char *class_name, *subclass;   /* copies (cc_arena) */
 	uint64_t instances;
 	size_t n_attrs;
-	const struct raw_attr *attrs;        /* copies; keys and values the files' */
+	const struct raw_attr *attrs;        /* copies; keys and values the files' (a size
+						attribute's NULL: each build reads its own) */
 	struct spec_level level;             /* strings in cc_arena; name, loc: the build's */
 };
 
@@ -701,18 +733,42 @@ struct ld_level_memo {
  * the source's shared classes (memo_classes), its build depends on nothing
  * else. A map-valued attribute (per data space) reads the problem too: never.
  */
-static bool memo_worthy(const struct ld *ld, const struct raw_comp *rc)
+static bool memo_worthy(const struct ld *ld, const struct raw_comp *rc, size_t *odd)
 {
 	const struct spec_source *src = ld->s->source;
 	size_t i;
 
+	*odd = SIZE_MAX;
 	if (!src)
 		return false;
-	for (i = 0; i < rc->n_attrs; i++)
-		if (rc->attrs[i].value->kind != YSRC_SCALAR ||
-		    !ld_files_node(src, rc->attrs[i].value))
-			return false;
-	return true;
+	for (i = 0; i < rc->n_attrs; i++) {
+		if (rc->attrs[i].value->kind == YSRC_SCALAR &&
+		    (rc->flat || ld_files_node(src, rc->attrs[i].value)))
+			continue;       /* flattened from nodes of the files alone: theirs */
+		if (*odd != SIZE_MAX || rc->attrs[i].value->kind != YSRC_SCALAR)
+			*odd = SIZE_MAX - 1;     /* two, or one that is no scalar: nothing */
+		else
+			*odd = i;
+	}
+	return *odd == SIZE_MAX;
+}
+
+/*
+ * Attributes parse_size() alone reads (through attr_any: the first of the
+ * spellings given), and nothing else of the level depends on but its
+ * display copy: a level that differs from a kept one in one of them alone
+ * is the kept one with its size read again (a sweep's depth axis).
+ */
+static bool size_attr(const char *key)
+{
+	static const char *const keys[] = {
+		"entries", "depth", "memory_depth", "data_storage_depth", "sizeKB",
+	};
+	size_t k;
+	for (k = 0; k < ARRAY_SIZE(keys); k++)
+		if (ysrc_key_eq(key, keys[k]))
+			return true;
+	return false;
 }
 
 /* The build reads the source's shared classes (which say whether a class declares a key). */
@@ -726,7 +782,8 @@ static bool same_text(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static bool memo_matches(const struct ld_level_memo *m, const struct raw_comp *rc)
+/* True when 'm' was built from what 'rc' holds, but for the value of attribute 'odd'. */
+static bool memo_matches_but(const struct ld_level_memo *m, const struct raw_comp *rc, size_t odd)
 {
 	size_t i;
 
@@ -734,23 +791,42 @@ static bool memo_matches(const struct ld_level_memo *m, const struct raw_comp *r
 	    !same_text(m->class_name, rc->class_name) || !same_text(m->subclass, rc->subclass))
 		return false;
 	for (i = 0; i < rc->n_attrs; i++)
-		if (m->attrs[i].value != rc->attrs[i].value ||
+		if ((m->attrs[i].value != rc->attrs[i].value && i != odd) ||
 		    m->attrs[i].inherited != rc->attrs[i].inherited ||
 		    !same_text(m->attrs[i].key, rc->attrs[i].key))
 			return false;
 	return true;
 }
 
+
 static const char *memo_str(struct arena *a, const char *s)
 {
 	return s ? arena_strdup(a, s) : NULL;
 }
 
-/* Keep level 'L', just built from 'rc' with nothing said, for later builds. */
-static void memo_put(struct spec_source *src, const struct raw_comp *rc, const struct spec_level *L)
+/* A copy of display attributes 'attrs' in cc_arena. */
+static const struct spec_attr *memo_attrs(struct spec_source *src, size_t n,
+					  const struct spec_attr *attrs)
+{
+	struct spec_attr *v = arena_calloc(&src->cc_arena, n + 1, sizeof(*v));
+	size_t i;
+	for (i = 0; i < n; i++) {
+		v[i] = attrs[i];
+		v[i].key = memo_str(&src->cc_arena, attrs[i].key);
+		v[i].value = memo_str(&src->cc_arena, attrs[i].value);
+	}
+	return v;
+}
+
+/*
+ * Keep level 'L', just built from 'rc' with nothing said, for later
+ * builds; but for size attribute 'odd' (SIZE_MAX: none), whose value it
+ * does not keep: a build takes it only to read its own size.
+ */
+static void memo_put(struct spec_source *src, const struct raw_comp *rc, size_t odd,
+		     const struct spec_level *L)
 {
 	struct ld_level_memo *m;
-	struct spec_attr *attrs;
 	struct raw_attr *ra;
 	size_t i;
 
@@ -763,6 +839,8 @@ static void memo_put(struct spec_source *src, const struct raw_comp *rc, const s
 	ra = arena_memdup(&src->cc_arena, rc->attrs, rc->n_attrs * sizeof(*ra));
 	for (i = 0; i < rc->n_attrs; i++)
 		ra[i].key = memo_str(&src->cc_arena, rc->attrs[i].key);
+	if (odd < rc->n_attrs)
+		ra[odd].value = NULL;     /* a node of this build, matched by none */
 	m->attrs = ra;
 	m->level = *L;
 	m->level.network_read = memo_str(&src->cc_arena, L->network_read);
@@ -770,13 +848,7 @@ static void memo_put(struct spec_source *src, const struct raw_comp *rc, const s
 	m->level.network_update = memo_str(&src->cc_arena, L->network_update);
 	m->level.network_drain = memo_str(&src->cc_arena, L->network_drain);
 	m->level.network.network_type = memo_str(&src->cc_arena, L->network.network_type);
-	attrs = arena_calloc(&src->cc_arena, L->n_attrs + 1, sizeof(*attrs));
-	for (i = 0; i < L->n_attrs; i++) {
-		attrs[i] = L->attrs[i];
-		attrs[i].key = memo_str(&src->cc_arena, L->attrs[i].key);
-		attrs[i].value = memo_str(&src->cc_arena, L->attrs[i].value);
-	}
-	m->level.attrs = attrs;
+	m->level.attrs = memo_attrs(src, L->n_attrs, L->attrs);
 	src->n_levels_memo++;
 }
 
@@ -784,20 +856,55 @@ static void memo_put(struct spec_source *src, const struct raw_comp *rc, const s
  * build_storage(), or the level an earlier build of the source made from
  * the same nodes (a sweep's points mostly change one level, or none).
  */
+/*
+ * The kept level 'L' (a copy of one built from what 'rc' holds but for the
+ * value of size attribute 'odd', with nothing said) with its size read
+ * from 'rc': what build_storage() makes of 'rc', and says (parse_size()'s
+ * words, then those about attribute 'odd'; the others said nothing then).
+ */
+static void reread_size(struct ld *ld, const struct raw_comp *rc, size_t odd, struct spec_level *L)
+{
+	struct spec_attr *attrs = arena_memdup(ld->a, L->attrs, (L->n_attrs + 1) * sizeof(*attrs));
+	struct attrs at;
+
+	attrs_init(&at, ld, rc);
+	L->has_size = false;
+	L->size_words = 0;
+	L->effective_size_words = 0;
+	L->min_utilization = 0;
+	parse_size(&at, L);
+	copy_attr(ld, &rc->attrs[odd], &attrs[odd]);   /* every attribute a scalar: same index */
+	L->attrs = attrs;
+	warn_misspelt_one(&at, &rc->attrs[odd]);
+}
+
+/*
+ * build_storage(), or the level an earlier build of the source made from
+ * the same nodes (a sweep's points mostly change one level, or none), or
+ * from the same nodes but for a size attribute (then its size is read).
+ */
 static int build_storage_memo(struct ld *ld, const struct raw_comp *rc, struct spec_level *L)
 {
 	struct spec_source *src = (struct spec_source *)ld->s->source;
-	bool worthy = memo_worthy(ld, rc), found = false;
-	size_t i, said;
+	size_t i, said, odd;
+	bool worthy = memo_worthy(ld, rc, &odd), found = false;
+	bool resize = !worthy && odd < rc->n_attrs && size_attr(rc->attrs[odd].key);
 	int r;
 
-	if (worthy) {
+	if (worthy || resize) {
 		pthread_mutex_lock(&src->cc_mu);
-		worthy = memo_classes(ld, src);
-		for (i = 0; worthy && i < src->n_levels_memo && !found; i++)
-			if (memo_matches(&src->levels_memo[i], rc)) {
+		if (!memo_classes(ld, src)) {
+			worthy = resize = false;
+		} else if (rc->flat && rc->flat->level_memo >= 0) {   /* the same nodes as then */
+			*L = src->levels_memo[rc->flat->level_memo].level;
+			found = true;
+		}
+		for (i = 0; (worthy || resize) && i < src->n_levels_memo && !found; i++)
+			if (memo_matches_but(&src->levels_memo[i], rc, odd)) {
 				*L = src->levels_memo[i].level;
 				found = true;
+				if (worthy && rc->flat)
+					rc->flat->level_memo = (int)i;
 			}
 		pthread_mutex_unlock(&src->cc_mu);
 	}
@@ -806,16 +913,21 @@ static int build_storage_memo(struct ld *ld, const struct raw_comp *rc, struct s
 		L->class_name = rc->class_name;
 		L->subclass = rc->subclass;
 		L->loc = rc->loc;
+		if (resize)
+			reread_size(ld, rc, odd, L);
 		return 0;
 	}
 	said = ld_said(ld);
 	r = build_storage(ld, rc, L);
-	if (worthy && r == 0 && ld_said(ld) == said) {
+	if ((worthy || resize) && r == 0 && ld_said(ld) == said) {
 		pthread_mutex_lock(&src->cc_mu);
 		for (i = 0; i < src->n_levels_memo && !found; i++)
-			found = memo_matches(&src->levels_memo[i], rc);
-		if (!found && src->n_levels_memo < LEVELS_MEMO_MAX)
-			memo_put(src, rc, L);
+			found = memo_matches_but(&src->levels_memo[i], rc, odd);
+		if (!found && src->n_levels_memo < LEVELS_MEMO_MAX) {
+			if (worthy && rc->flat)
+				rc->flat->level_memo = (int)src->n_levels_memo;
+			memo_put(src, rc, odd, L);
+		}
 		pthread_mutex_unlock(&src->cc_mu);
 	}
 	return r;
@@ -842,6 +954,49 @@ static int build_compute(struct ld *ld, const struct raw_comp *rc, struct spec_c
 	copy_attrs(ld, rc, &c->n_attrs, &c->attrs);
 	warn_misspelt(&at);
 	return at.mesh_bad ? -1 : 0;
+}
+
+/*
+ * build_compute(), or the compute unit an earlier build of the source read
+ * from the component flattened from the same nodes of the files.
+ */
+static int build_compute_memo(struct ld *ld, const struct raw_comp *rc, struct spec_compute *c)
+{
+	struct spec_source *src = (struct spec_source *)ld->s->source;
+	bool keep = rc->flat != NULL, found = false;
+	size_t said;
+	int r;
+
+	if (keep) {
+		pthread_mutex_lock(&src->cc_mu);
+		keep = memo_classes(ld, src);
+		if (keep && rc->flat->compute) {
+			*c = *rc->flat->compute;
+			found = true;
+		}
+		pthread_mutex_unlock(&src->cc_mu);
+	}
+	if (found) {
+		c->name = rc->name;
+		c->class_name = rc->class_name;
+		c->subclass = rc->subclass;
+		c->loc = rc->loc;
+		return 0;
+	}
+	said = ld_said(ld);
+	r = build_compute(ld, rc, c);
+	if (keep && r == 0 && ld_said(ld) == said) {
+		pthread_mutex_lock(&src->cc_mu);
+		if (!rc->flat->compute) {
+			struct spec_compute *m = arena_memdup(&src->cc_arena, c, sizeof(*m));
+			m->network_operand = memo_str(&src->cc_arena, c->network_operand);
+			m->network_result = memo_str(&src->cc_arena, c->network_result);
+			m->attrs = memo_attrs(src, c->n_attrs, c->attrs);
+			rc->flat->compute = m;
+		}
+		pthread_mutex_unlock(&src->cc_mu);
+	}
+	return r;
 }
 
 /* A user-declared network component. */
@@ -1040,7 +1195,7 @@ int spec_arch_build(struct ld *ld, bool partial)
 			rc = -1;
 		}
 	}
-	if (build_compute(ld, &ld->comps[i_compute], &sa->compute) < 0)
+	if (build_compute_memo(ld, &ld->comps[i_compute], &sa->compute) < 0)
 		rc = -1;
 	sa->n_levels = n_storage;
 	sa->levels = levels;

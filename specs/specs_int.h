@@ -66,6 +66,27 @@ struct raw_comp {
 	const char *constraints_path;
 	enum comp_kind kind;           /* set by spec_arch_build() */
 	int level;                     /* storage level index, or -1 */
+	struct ld_flat_memo *flat;     /* the source's copy it was taken from (arch.c), or NULL */
+};
+
+#define FLAT_MAX_SCOPES 8
+#define FLAT_MAX_PATH 24
+
+/*
+ * A 'local' entry flattened from nodes of the files alone, and everything
+ * local_entry_read() read to make it: the entry, the enclosing attribute
+ * maps, the instance count of the enclosing subtrees and the key path.
+ */
+struct ld_flat_memo {
+	const struct ysrc_node *entry;
+	const struct ysrc_node *scopes[FLAT_MAX_SCOPES];
+	size_t n_scopes;
+	uint64_t mult;
+	struct kpath path[FLAT_MAX_PATH];    /* innermost first; keys in cc_arena */
+	size_t n_path;
+	struct raw_comp comp;                /* strings and attributes in cc_arena */
+	int level_memo;                      /* level.c: its level's memo, or -1 (under cc_mu) */
+	const struct spec_compute *compute;  /* level.c: its compute unit as read, or NULL (cc_mu) */
 };
 
 /* --------------------------------------------------- the loader context */
@@ -160,6 +181,29 @@ struct spec_source {
 	 */
 	struct ld_problem_memo *problem_memo;
 	unsigned n_problem_memo;
+	/*
+	 * The walk (vars.c): the bare names the
+	 * files' walked values use that nothing of the files can bind (no key,
+	 * node name or top-level key is spelt so): the 'free' names, at most 63;
+	 * per node of the table above, the free names under it (walk_mask[2h]:
+	 * walked as a value, [2h+1]: as an 'attributes' mapping), bit 63 when
+	 * something under it may change whatever the names. A build skips a
+	 * node that uses none of the names it can bind. Made with the table.
+	 */
+	uint64_t *walk_mask;
+	unsigned n_free_names;
+	const char *free_names[63];
+	unsigned free_hash[63];          /* their hashes */
+	unsigned char free_slot[128];    /* index + 1 by hash (open addressing), 0 empty */
+	unsigned char free_bloom[256];   /* two bits per free name (name_bloom()) */
+	/*
+	 * The 'local' entries of the architecture tree flattened from nodes of
+	 * the files alone (arch.c): an entry read again with the same enclosing
+	 * attributes, instance count and key path is taken as flattened then.
+	 * Under cc_mu; each in cc_arena (a build may hold it), with its strings.
+	 */
+	struct ld_flat_memo **flat_memo;
+	size_t n_flat_memo, alloc_flat_memo;
 };
 
 struct ld_override;
@@ -443,6 +487,13 @@ struct raw_comp *ld_comp_add(struct ld *ld);
 void ld_comp_add_attr(struct ld *ld, struct raw_comp *rc, const char *key,
 		      const struct ysrc_node *value, bool inherited);
 const struct raw_attr *ld_comp_attr(const struct raw_comp *rc, const char *key);
+/* The names of a component's attributes while they are added (zeroed before the first). */
+struct ld_attr_ix {
+	unsigned char slot[128];       /* index + 1 by hash, 0 empty */
+};
+/* ld_comp_add_attr() without its scan of the attributes there ('ix' indexes them). */
+void ld_comp_add_attr_ix(struct ld *ld, struct raw_comp *rc, struct ld_attr_ix *ix,
+			 const char *key, const struct ysrc_node *value, bool inherited);
 enum comp_kind spec_classify(const char *class_name);
 /* Split "name[a..b]" into name and count; -1 on a malformed range. */
 int spec_split_range(struct arena *a, const char *text, const char **name, uint64_t *count);

@@ -50,11 +50,18 @@ struct binding {
 	const struct ysrc_node *value;
 };
 
-/* A frame of names; looked up from the last binding back, then 'up'. */
+#define FRAME_LOCAL 8
+
+/*
+ * A frame of names; looked up from the last binding back, then 'up'. The
+ * first FRAME_LOCAL bindings are held in the frame itself ('b' NULL until
+ * the first); release it with frame_release().
+ */
 struct frame {
 	const struct frame *up;
 	struct binding *b;
 	size_t n, alloc;
+	struct binding local[FRAME_LOCAL];
 };
 
 enum mode { TYPE_CHECK, DEFAULT_PARSE };
@@ -66,14 +73,29 @@ struct walker {
 	struct ysrc_node *spec;        /* 'spec': the top-level keys as walked so far */
 	const struct frame *cur;       /* the frame of the value being evaluated */
 	const struct spec_source *src; /* its table of inert nodes, or NULL */
+	uint64_t bindable;             /* the free names of 'src' this build can bind */
 };
 
 static void bind(struct frame *f, const char *name, const struct ysrc_node *value)
 {
+	if (!f->b) {
+		f->b = f->local;
+		f->alloc = FRAME_LOCAL;
+	} else if (f->n == f->alloc && f->b == f->local) {   /* to the heap */
+		f->b = xmalloc(2 * FRAME_LOCAL * sizeof(*f->b));
+		memcpy(f->b, f->local, sizeof(f->local));
+		f->alloc = 2 * FRAME_LOCAL;
+	}
 	XGROW(f->b, f->n + 1, f->alloc);
 	f->b[f->n].name = name;
 	f->b[f->n].value = value;
 	f->n++;
+}
+
+static void frame_release(struct frame *f)
+{
+	if (f->b != f->local)
+		free(f->b);
 }
 
 /* The outcome kept for node 'n', or NULL. */
@@ -367,6 +389,7 @@ static bool text_key(const char *key)
 
 static struct ysrc_node *walk(struct walker *w, struct ysrc_node *n, const struct kpath *p,
 			      const struct frame *f, enum mode mode, int *rc);
+static bool walk_unneeded(const struct walker *w, const struct ysrc_node *n, enum mode mode);
 
 /* True for a node of a node list that is a !Container. */
 static bool is_container(const struct ysrc_node *n)
@@ -392,7 +415,7 @@ static void bind_keys(struct frame *f, const struct ysrc_node *m)
 static struct ysrc_node *walk_map(struct walker *w, struct ysrc_node *n, const struct kpath *p,
 				  const struct frame *up, enum mode scalars, int *rc)
 {
-	struct frame f = { up, NULL, 0, 0 };
+	struct frame f = { .up = up };
 	struct ysrc_pair *pairs = NULL;
 	size_t i;
 
@@ -402,7 +425,10 @@ static struct ysrc_node *walk_map(struct walker *w, struct ysrc_node *n, const s
 		bool attrs = ysrc_key_eq(key, "attributes");
 		struct ysrc_node *v = n->pairs[i].value, *nv;
 
-		if (scalars == TYPE_CHECK && text_key(key) &&
+		if (v->kind == YSRC_SCALAR ? v->style != YSRC_PLAIN || plain_literal(v->str) :
+		    walk_unneeded(w, v, attrs ? DEFAULT_PARSE : TYPE_CHECK))
+			nv = v;         /* what either branch below gives: no text_key() needed */
+		else if (scalars == TYPE_CHECK && text_key(key) &&
 		    (v->kind != YSRC_SCALAR || !parenthesized(v->str)))
 			nv = v;
 		else if (v->kind == YSRC_SCALAR)
@@ -417,7 +443,7 @@ static struct ysrc_node *walk_map(struct walker *w, struct ysrc_node *n, const s
 		if (attrs)
 			bind_keys(&f, nv);
 	}
-	free(f.b);
+	frame_release(&f);
 	if (pairs) {
 		struct ysrc_node *copy = arena_memdup(w->ld->a, n, sizeof(*copy));
 		copy->pairs = pairs;
@@ -433,7 +459,7 @@ static struct ysrc_node *walk_map(struct walker *w, struct ysrc_node *n, const s
 static struct ysrc_node *walk_seq(struct walker *w, struct ysrc_node *n, const struct kpath *p,
 				  const struct frame *up, int *rc)
 {
-	struct frame f = { up, NULL, 0, 0 };
+	struct frame f = { .up = up };
 	struct ysrc_node **items = NULL;
 	size_t i;
 
@@ -448,7 +474,7 @@ static struct ysrc_node *walk_seq(struct walker *w, struct ysrc_node *n, const s
 		if (is_container(nv))
 			bind_keys(&f, ysrc_map_get(nv, "attributes"));
 	}
-	free(f.b);
+	frame_release(&f);
 	if (items) {
 		struct ysrc_node *copy = arena_memdup(w->ld->a, n, sizeof(*copy));
 		copy->items = items;
@@ -489,20 +515,14 @@ static unsigned inert_find(const struct spec_source *src, const struct ysrc_node
 	return 0;
 }
 
-/* How inert source node 'n' is: 0 not, 1 walked as a value, 2 as 'attributes' too. */
-static unsigned inert_get(const struct spec_source *src, const struct ysrc_node *n)
-{
-	unsigned v = inert_find(src, n);
-	return v ? v - 1 : 0;
-}
-
 bool ld_files_node(const struct spec_source *src, const struct ysrc_node *n)
 {
 	return src && inert_find(src, n) > 0;
 }
 
 /* Record node 'n' of the files, 'v' how inert (the first record of a node stays). */
-static void inert_put(struct spec_source *src, const struct ysrc_node *n, unsigned v)
+static void inert_put(struct spec_source *src, const struct ysrc_node *n, unsigned v,
+		      uint64_t as_value, uint64_t as_attrs)
 {
 	size_t h;
 	for (h = inert_slot(src, n); src->inert_key[h]; h = (h + 1) & (src->inert_cap - 1))
@@ -510,6 +530,174 @@ static void inert_put(struct spec_source *src, const struct ysrc_node *n, unsign
 			return;
 	src->inert_key[h] = n;
 	src->inert_val[h] = (unsigned char)(v + 1);
+	src->walk_mask[2 * h] = as_value;
+	src->walk_mask[2 * h + 1] = as_attrs;
+}
+
+/* The slot of source node 'n' in the table, or SIZE_MAX. */
+static size_t inert_slot_of(const struct spec_source *src, const struct ysrc_node *n)
+{
+	size_t h;
+	if (!src->inert_cap)
+		return SIZE_MAX;
+	for (h = inert_slot(src, n); src->inert_key[h]; h = (h + 1) & (src->inert_cap - 1))
+		if (src->inert_key[h] == n)
+			return h;
+	return SIZE_MAX;
+}
+
+/* ------------------------------------------------ names a build can bind */
+
+/*
+ * A bare name is looked up through every frame (earlier keys, attributes,
+ * node names), then the variables, 'variables' and 'spec' (lookup()); the
+ * walk leaves it as it is when nothing binds it. Every binding's name is a
+ * key of a mapping of the merged view (a walked copy keeps the keys; an
+ * expression's value is a node of the view, never a new mapping), the name
+ * of an architecture node, or a top-level key. So a name that no key, node
+ * name or top-level key of the files is spelt as, and that no node an
+ * override made adds, is bound by nothing in the build: the walk of a
+ * subtree whose every scalar is inert or such a name changes nothing.
+ */
+#define WALK_ANY ((uint64_t)1 << 63)   /* may change whatever the names */
+
+/* A set of strings (open addressing), for the table's making only. */
+struct nameset {
+	const char **k;
+	size_t cap, n;
+};
+
+static size_t name_hash(const char *s)
+{
+	size_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static bool nameset_has(const struct nameset *ns, const char *s)
+{
+	size_t h;
+	if (!ns->cap)
+		return false;
+	for (h = name_hash(s) & (ns->cap - 1); ns->k[h]; h = (h + 1) & (ns->cap - 1))
+		if (!strcmp(ns->k[h], s))
+			return true;
+	return false;
+}
+
+static void nameset_add(struct nameset *ns, const char *s)
+{
+	size_t h, i;
+	if (nameset_has(ns, s))
+		return;
+	if (2 * (ns->n + 1) > ns->cap) {
+		struct nameset bigger = { NULL, ns->cap ? 2 * ns->cap : 64, 0 };
+		bigger.k = xcalloc(bigger.cap, sizeof(*bigger.k));
+		for (i = 0; i < ns->cap; i++)
+			if (ns->k[i])
+				nameset_add(&bigger, ns->k[i]);
+		free(ns->k);
+		*ns = bigger;
+	}
+	for (h = name_hash(s) & (ns->cap - 1); ns->k[h]; h = (h + 1) & (ns->cap - 1))
+		;
+	ns->k[h] = s;
+	ns->n++;
+}
+
+/* Every key of the mappings under 'n'. */
+static void bound_keys(struct nameset *ns, const struct ysrc_node *n)
+{
+	size_t i;
+	for (i = 0; n->kind == YSRC_SEQ && i < n->n; i++)
+		bound_keys(ns, n->items[i]);
+	for (i = 0; n->kind == YSRC_MAP && i < n->n; i++) {
+		nameset_add(ns, n->pairs[i].key->str);
+		bound_keys(ns, n->pairs[i].value);
+	}
+}
+
+/* The names bind_node_names() gives the nodes of 'n' (without its tag test: more). */
+static void bound_node_names(struct nameset *ns, const struct ysrc_node *n)
+{
+	const struct ysrc_node *list = ysrc_map_get(n, "nodes"), *name;
+	size_t i;
+	if (!list || list->kind != YSRC_SEQ)
+		return;
+	for (i = 0; i < list->n; i++) {
+		name = ysrc_map_get(list->items[i], "name");
+		if (name && name->kind == YSRC_SCALAR)
+			nameset_add(ns, name->str);
+		bound_node_names(ns, list->items[i]);
+	}
+}
+
+static unsigned name_hash32(const char *s)
+{
+	unsigned h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* Two bits of 2048 for name 's', from its first three bytes: a filter before the hash. */
+static void name_bloom(const char *s, unsigned *b1, unsigned *b2)
+{
+	unsigned c0 = (unsigned char)s[0], c1 = c0 ? (unsigned char)s[1] : 0;
+	unsigned c2 = c1 ? (unsigned char)s[2] : 0;
+	*b1 = (c0 * 131u + c1) & 2047u;
+	*b2 = (c1 * 131u + c2 * 7u + c0) & 2047u;
+}
+
+/* The bit of free name 's', or 0 when it is none. */
+static uint64_t free_bit(const struct spec_source *src, const char *s)
+{
+	unsigned hv, h, k, b1, b2;
+
+	name_bloom(s, &b1, &b2);
+	if (!(src->free_bloom[b1 >> 3] & (1u << (b1 & 7))) ||
+	    !(src->free_bloom[b2 >> 3] & (1u << (b2 & 7))))
+		return 0;
+	hv = name_hash32(s);
+
+	for (h = hv & 127; (k = src->free_slot[h]) != 0; h = (h + 1) & 127)
+		if (src->free_hash[k - 1] == hv && !strcmp(src->free_names[k - 1], s))
+			return (uint64_t)1 << (k - 1);
+	return 0;
+}
+
+/* The bit of a bare name no binding of the files has (WALK_ANY past 63 of them). */
+static uint64_t free_name(struct spec_source *src, const char *s)
+{
+	uint64_t b = free_bit(src, s);
+	unsigned hv, h, k = src->n_free_names, b1, b2;
+	if (b)
+		return b;
+	if (k == ARRAY_SIZE(src->free_names))
+		return WALK_ANY;
+	hv = name_hash32(s);
+	for (h = hv & 127; src->free_slot[h]; h = (h + 1) & 127)
+		;
+	src->free_slot[h] = (unsigned char)(k + 1);
+	name_bloom(s, &b1, &b2);
+	src->free_bloom[b1 >> 3] |= (unsigned char)(1u << (b1 & 7));
+	src->free_bloom[b2 >> 3] |= (unsigned char)(1u << (b2 & 7));
+	src->free_hash[k] = hv;
+	src->free_names[k] = s;
+	src->n_free_names++;
+	return (uint64_t)1 << k;
+}
+
+/* What the walk of scalar 'n' depends on: nothing (0), a free name's bit, or anything. */
+static uint64_t scalar_mask(struct spec_source *src, const struct nameset *bound,
+			    const struct ysrc_node *n)
+{
+	if (inert_scalar(n))
+		return 0;
+	if (quick_syntax(n->str) != EXPR_SYNTAX_NAME || nameset_has(bound, n->str))
+		return WALK_ANY;
+	return free_name(src, n->str);
 }
 
 /* Record the nodes of a key the walk leaves alone: nodes of the files, nothing more. */
@@ -520,7 +708,7 @@ static void files_mark(struct spec_source *src, const struct ysrc_node *n, size_
 	if (count)
 		++*count;
 	else
-		inert_put(src, n, 0);
+		inert_put(src, n, 0, WALK_ANY, WALK_ANY);
 	for (i = 0; n->kind == YSRC_SEQ && i < n->n; i++)
 		files_mark(src, n->items[i], count);
 	for (i = 0; n->kind == YSRC_MAP && i < n->n; i++)
@@ -528,41 +716,41 @@ static void files_mark(struct spec_source *src, const struct ysrc_node *n, size_
 }
 
 /*
- * Record how inert 'n' and the nodes under it are, following walk_map()'s
- * and walk_seq()'s rules: in a mapping walked as a value, a name-valued key
- * (text_key) is skipped unless parenthesized; an 'attributes' mapping is
- * walked in default-parse mode, which skips nothing. 'count': nodes only.
+ * Record what the walk of 'n' and of the nodes under it depends on,
+ * following walk_map()'s and walk_seq()'s rules: in a mapping walked as a
+ * value, a name-valued key (text_key) is skipped unless parenthesized; an
+ * 'attributes' mapping is walked in default-parse mode, which skips
+ * nothing; a scalar is walked alike in both modes (a bare name nothing
+ * binds stays text in both). '*as_attrs': the mask of 'n' walked as an
+ * 'attributes' mapping; returns the mask walked as a value.
  */
-static unsigned inert_mark(struct spec_source *src, const struct ysrc_node *n, size_t *count)
+static uint64_t inert_mark(struct spec_source *src, const struct nameset *bound,
+			   const struct ysrc_node *n, uint64_t *as_attrs)
 {
-	unsigned v = 2;
+	uint64_t tc = 0, dp = 0, cdp;
 	size_t i;
 
-	if (count)
-		++*count;
 	if (n->kind == YSRC_SCALAR) {
-		v = inert_scalar(n) ? 2 : 0;
+		tc = dp = scalar_mask(src, bound, n);
 	} else if (n->kind == YSRC_SEQ) {
 		for (i = 0; i < n->n; i++)
-			if (inert_mark(src, n->items[i], count) == 0)
-				v = 0;
+			tc |= inert_mark(src, bound, n->items[i], &cdp);
+		dp = tc;
 	} else if (n->kind == YSRC_MAP) {
 		for (i = 0; i < n->n; i++) {
 			const char *key = n->pairs[i].key->str;
 			const struct ysrc_node *c = n->pairs[i].value;
-			unsigned cv = inert_mark(src, c, count);
+			uint64_t ctc = inert_mark(src, bound, c, &cdp);
+			uint64_t cm = c->kind != YSRC_SCALAR && ysrc_key_eq(key, "attributes") ? cdp : ctc;
 			bool skipped = text_key(key) && (c->kind != YSRC_SCALAR || !parenthesized(c->str));
-			if (ysrc_key_eq(key, "attributes") && cv < 2)
-				cv = 0;     /* walked in default-parse mode */
-			if (cv == 0 && !skipped)
-				v = 0;
-			else if (cv == 0 && v == 2)
-				v = 1;      /* inert only where name-valued keys are skipped */
+			dp |= cm;
+			if (!skipped)
+				tc |= cm;
 		}
 	}
-	if (!count)
-		inert_put(src, n, v);
-	return v;
+	inert_put(src, n, dp == 0 ? 2 : tc == 0 ? 1 : 0, tc, dp);
+	*as_attrs = dp;
+	return tc;
 }
 
 /* True for a top-level key the walk leaves to Accelergy (its input and output). */
@@ -577,38 +765,93 @@ static bool walk_skips(const char *key)
 static void inert_table(const struct ld *ld)
 {
 	struct spec_source *src = (struct spec_source *)ld->s->source;
+	struct nameset bound = { NULL, 0, 0 };
 	size_t i, f, count = 0;
+	uint64_t dp;
 
 	if (!src)
 		return;
 	pthread_mutex_lock(&src->cc_mu);
 	if (src->inert_state == 0) {
-		for (i = 0; i < src->n_top; i++)
-			for (f = 0; f < src->top[i].n; f++)
-				if (walk_skips(src->top[i].key))
-					files_mark(src, src->top[i].values[f], &count);
-				else
-					inert_mark(src, src->top[i].values[f], &count);
+		nameset_add(&bound, "variables");
+		nameset_add(&bound, "spec");
+		for (i = 0; i < src->n_top; i++) {
+			nameset_add(&bound, src->top[i].key);
+			for (f = 0; f < src->top[i].n; f++) {
+				files_mark(src, src->top[i].values[f], &count);
+				bound_keys(&bound, src->top[i].values[f]);
+				if (!strcmp(src->top[i].key, "architecture"))
+					bound_node_names(&bound, src->top[i].values[f]);
+			}
+		}
 		for (src->inert_cap = 16; src->inert_cap < 2 * count;)
 			src->inert_cap *= 2;
 		src->inert_key = xcalloc(src->inert_cap, sizeof(*src->inert_key));
 		src->inert_val = xcalloc(src->inert_cap, sizeof(*src->inert_val));
+		src->walk_mask = arena_calloc(&src->cc_arena, 2 * src->inert_cap, sizeof(*src->walk_mask));
 		for (i = 0; i < src->n_top; i++)   /* the walked keys first: theirs is the record */
 			for (f = 0; !walk_skips(src->top[i].key) && f < src->top[i].n; f++)
-				inert_mark(src, src->top[i].values[f], NULL);
+				inert_mark(src, &bound, src->top[i].values[f], &dp);
 		for (i = 0; i < src->n_top; i++)
 			for (f = 0; walk_skips(src->top[i].key) && f < src->top[i].n; f++)
 				files_mark(src, src->top[i].values[f], NULL);
 		src->inert_state = 1;
+		free(bound.k);
 	}
 	pthread_mutex_unlock(&src->cc_mu);
+}
+
+/* The free names that the nodes under 'n' which are not the files' can bind. */
+static uint64_t bindable_under(const struct spec_source *src, const struct ysrc_node *n)
+{
+	uint64_t b = 0;
+	size_t i;
+
+	if (inert_slot_of(src, n) != SIZE_MAX)
+		return 0;       /* a node of the files: its names are the files' */
+	for (i = 0; n->kind == YSRC_SEQ && i < n->n; i++)
+		b |= bindable_under(src, n->items[i]);
+	for (i = 0; n->kind == YSRC_MAP && i < n->n; i++) {
+		const struct ysrc_node *v = n->pairs[i].value;
+		b |= free_bit(src, n->pairs[i].key->str);
+		if (v->kind == YSRC_SCALAR && !strcmp(n->pairs[i].key->str, "name"))
+			b |= free_bit(src, v->str);     /* a node's name */
+		b |= bindable_under(src, v);
+	}
+	return b;
+}
+
+/*
+ * The names this build can bind, as a mask of the source's free names
+ * (WALK_ANY always): those its top-level keys and the nodes its overrides
+ * made are spelt as.
+ */
+static uint64_t bindable(const struct ld *ld, const struct spec_source *src)
+{
+	uint64_t b = WALK_ANY;
+	size_t i, f;
+
+	if (!src->n_free_names)
+		return b;
+	for (i = 0; i < ld->n_top; i++) {
+		b |= free_bit(src, ld->top[i].key);
+		for (f = 0; f < ld->top[i].n; f++)
+			b |= bindable_under(src, ld->top[i].values[f]);
+	}
+	return b;
+}
+
+/* True for a node of the files whose walk in 'mode' would change nothing in this build. */
+static bool walk_unneeded(const struct walker *w, const struct ysrc_node *n, enum mode mode)
+{
+	size_t h = w->src ? inert_slot_of(w->src, n) : SIZE_MAX;
+	return h != SIZE_MAX && !(w->src->walk_mask[2 * h + (mode == DEFAULT_PARSE)] & w->bindable);
 }
 
 static struct ysrc_node *walk(struct walker *w, struct ysrc_node *n, const struct kpath *p,
 			      const struct frame *f, enum mode mode, int *rc)
 {
-	if (n->kind != YSRC_SCALAR && w->src &&
-	    inert_get(w->src, n) >= (mode == DEFAULT_PARSE ? 2u : 1u))
+	if (n->kind != YSRC_SCALAR && walk_unneeded(w, n, mode))
 		return n;       /* a node of the files in which nothing would change */
 	if (n->kind == YSRC_MAP)
 		return walk_map(w, n, p, f, mode, rc);
@@ -742,7 +985,7 @@ static void spec_update(struct walker *w, const char *key, const struct ysrc_nod
 int spec_expressions_apply(struct ld *ld)
 {
 	struct walker w;
-	struct frame tops = { NULL, NULL, 0, 0 };
+	struct frame tops = { .up = NULL };
 	size_t i, f;
 	int rc = 0;
 
@@ -750,6 +993,8 @@ int spec_expressions_apply(struct ld *ld)
 	w.ld = ld;
 	inert_table(ld);
 	w.src = ld->s->source;
+	if (w.src)
+		w.bindable = bindable(ld, w.src);
 	make_spec(&w);
 	if (walk_variables(&w) < 0)
 		rc = -1;
@@ -762,18 +1007,18 @@ int spec_expressions_apply(struct ld *ld)
 			continue;     /* Accelergy's input and output: it evaluates them itself */
 		for (f = 0; f < t->n; f++) {
 			struct kpath p = KP_KEY(NULL, t->keys[f]->str);
-			struct frame names = { &tops, NULL, 0, 0 };
+			struct frame names = { .up = &tops };
 			struct ysrc_node *v = (struct ysrc_node *)t->values[f];
 			if (!strcmp(t->key, "architecture"))
 				bind_node_names(&names, v);
 			t->values[f] = walk(&w, v, &p, &names, TYPE_CHECK, &rc);
-			free(names.b);
+			frame_release(&names);
 		}
 		spec_update(&w, t->key, t->values[0]);
 		bind(&tops, t->key, t->values[0]);
 	}
-	free(tops.b);
-	free(w.globals.b);
+	frame_release(&tops);
+	frame_release(&w.globals);
 	return rc;
 }
 

@@ -261,6 +261,15 @@ static void test_attribute_warnings(void)
 	diag_list_release(&dl);
 }
 
+/* The architecture of the designs below up to their first level (a DRAM). */
+#define SYS_DRAM \
+	"architecture:\n" \
+	"  subtree:\n" \
+	"  - name: sys\n" \
+	"    attributes: {technology: 45nm}\n" \
+	"    local:\n" \
+	"    - {name: DRAM, class: DRAM, attributes: {width: 64, datawidth: 8}}\n"
+
 /*
  * The builds of one source take a level read from nodes of the files alone
  * as the first build read it (specs/level.c): the same display attributes
@@ -272,12 +281,7 @@ static void test_levels_once(void)
 {
 	static const char design[] =
 		"variables: {d: 5}\n"
-		"architecture:\n"
-		"  subtree:\n"
-		"  - name: sys\n"
-		"    attributes: {technology: 45nm}\n"
-		"    local:\n"
-		"    - {name: DRAM, class: DRAM, attributes: {width: 64, datawidth: 8}}\n"
+		SYS_DRAM
 		"    - {name: buf, class: SRAM, attributes: {depth: 100, datawidth: 8, wdith: 8}}\n"
 		"    - {name: reg, class: regfile, attributes: {depth: 10, datawidth: 8}}\n"
 		"    - {name: mac, class: intmac}\n";
@@ -339,6 +343,97 @@ static void test_levels_once(void)
 	spec_source_free(src);
 }
 
+/* The display value of attribute 'key' of level 'L', or NULL. */
+static const char *shown(const struct spec_level *L, const char *key)
+{
+	size_t i;
+	for (i = 0; i < L->n_attrs; i++)
+		if (!strcmp(L->attrs[i].key, key))
+			return L->attrs[i].value;
+	return NULL;
+}
+
+/*
+ * The keys of what builds of one source take from earlier ones (specs/
+ * arch.c, level.c, vars.c): a 'local' entry flattened by an earlier build
+ * is taken only under the same instance count (the enclosing subtree's
+ * name[1..2] doubles it); a level differing from a kept one in its depth
+ * alone gets its own size (depth x block size), display value and error,
+ * one differing in another attribute is read whole; the compute unit is
+ * read again when its attributes change; a bare name no file
+ * binds is evaluated in a build whose override binds it (a variable).
+ */
+static void test_kept_keys(void)
+{
+	static const char design[] =
+		SYS_DRAM
+		"    - {name: buf, class: SRAM, attributes: {depth: 100, width: 64, datawidth: 8}}\n"
+		"    - name: reg\n"
+		"      class: regfile\n"
+		"      attributes: {depth: 10, datawidth: 8, n_rdwr_ports: ports}\n"
+		"      required_actions: [write, read]\n"
+		"    - {name: mac, class: intmac, attributes: {datawidth: 16}}\n";
+	static const struct {
+		const char *ov;            /* NULL: none */
+		uint64_t instances;        /* of every level */
+		uint64_t buf_size;         /* words; 0: the build fails */
+		const char *buf_depth;     /* shown */
+		const char *ports;         /* reg's n_rdwr_ports shown */
+	} builds[] = {
+		{ NULL, 1, 800, "100", "ports" },
+		{ "architecture.subtree[0].name=sys[1..2]", 2, 800, "100", "ports" },
+		{ "architecture.subtree[0].local[name=buf].attributes.depth=300", 1, 2400, "300",
+		  "ports" },
+		{ "architecture.subtree[0].local[name=buf].attributes.depth=400", 1, 3200, "400",
+		  "ports" },
+		{ "architecture.subtree[0].local[name=buf].attributes.datawidth=16", 1, 400, "100",
+		  "ports" },
+		{ "architecture.subtree[0].local[name=buf].attributes.depth=-3", 1, 0, NULL, NULL },
+		{ "variables={ports: 3}", 1, 800, "100", "3" },
+		{ "architecture.subtree[0].local[name=mac].attributes.datawidth=4", 1, 800, "100",
+		  "ports" },
+		{ NULL, 1, 800, "100", "ports" },
+	};
+	struct spec_source *src = spec_source_new();
+	struct diag_list dl = DIAG_LIST_INIT;
+	size_t i;
+
+	CU_ASSERT_EQUAL_FATAL(spec_source_add_text(src, "d.yaml", design, strlen(design), &dl), 0);
+	CU_ASSERT_EQUAL_FATAL(spec_source_add_text(src, "p.yaml", prob, strlen(prob), &dl), 0);
+	for (i = 0; i < sizeof(builds) / sizeof(builds[0]); i++) {
+		struct spec_override ov = SPEC_OVERRIDE_INIT;
+		struct diag_list bl = DIAG_LIST_INIT;
+		struct spec_set *s;
+		if (builds[i].ov)
+			CU_ASSERT_EQUAL_FATAL(spec_override_parse(builds[i].ov, &ov, &bl), 0);
+		s = spec_set_build(src, builds[i].ov ? &ov : NULL, builds[i].ov ? 1 : 0, NULL, &bl);
+		if (!builds[i].buf_size) {
+			CU_ASSERT_PTR_NULL(s);
+			CU_ASSERT_EQUAL(bl.n_errors, 1);
+			CU_ASSERT(bl.n && strstr(bl.items[0].message, "'-3'") != NULL);
+		} else {
+			CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+			CU_ASSERT_EQUAL(bl.n_errors, 0);
+			CU_ASSERT_EQUAL_FATAL(s->arch.n_levels, 3);
+			CU_ASSERT_EQUAL(s->arch.levels[0].instances, builds[i].instances);
+			CU_ASSERT_EQUAL(s->arch.levels[1].instances, builds[i].instances);
+			CU_ASSERT_EQUAL(s->arch.levels[2].instances, builds[i].instances);
+			CU_ASSERT_EQUAL(s->arch.compute.instances, builds[i].instances);
+			CU_ASSERT_EQUAL(s->arch.compute.word_bits, i == 7 ? 4 : 16);
+			CU_ASSERT_EQUAL(s->arch.levels[1].size_words, builds[i].buf_size);
+			CU_ASSERT_EQUAL(s->arch.levels[1].effective_size_words, builds[i].buf_size);
+			CU_ASSERT_STRING_EQUAL(shown(&s->arch.levels[1], "depth"), builds[i].buf_depth);
+			CU_ASSERT_STRING_EQUAL(shown(&s->arch.levels[0], "n_rdwr_ports"), builds[i].ports);
+			CU_ASSERT_EQUAL(s->arch.levels[0].size_words, 10);
+		}
+		spec_set_free(s);
+		spec_override_release(&ov);
+		diag_list_release(&bl);
+	}
+	diag_list_release(&dl);
+	spec_source_free(src);
+}
+
 static CU_TestInfo tests[] = {
 	{ "word, block, cluster, size, technology", test_derivations },
 	{ "other attributes", test_other_attributes },
@@ -347,6 +442,7 @@ static CU_TestInfo tests[] = {
 	{ "attribute errors", test_errors },
 	{ "misspelt attributes warn", test_attribute_warnings },
 	{ "levels read once for the builds of a source", test_levels_once },
+	{ "what builds take from earlier ones, and when not", test_kept_keys },
 	CU_TEST_INFO_NULL,
 };
 
