@@ -208,8 +208,17 @@ static void dense_plan(const struct ipu_layer *L, const struct mm *mm, struct de
 	free(ns);
 }
 
-void ipu_dense_eval(const struct ipu_layer *L, struct accel_ipu_result *out)
+/*
+ * The dense matmul runs at the dense baseline's own partials type
+ * (dense_partials_type, specs/ipu.c): a copy of the layer with it in
+ * place of the sparse matmul's, for the vertex, the reduction, the cast and
+ * the partials' bytes.
+ */
+void ipu_dense_eval(const struct ipu_layer *Ls, struct accel_ipu_result *out)
 {
+	struct spec_ipu_layer dl = *Ls->l;
+	struct ipu_layer DL = *Ls;
+	const struct ipu_layer *L = &DL;
 	const struct mm mms[SPEC_IPU_N_PASSES] = {
 		[SPEC_IPU_FWD] = { L->X, L->Y, L->Z, true },
 		[SPEC_IPU_GRAD_A] = { L->Y, L->X, L->Z, true },
@@ -217,6 +226,10 @@ void ipu_dense_eval(const struct ipu_layer *L, struct accel_ipu_result *out)
 	};
 	unsigned p;
 
+	dl.partials_type = Ls->l->dense_partials_type;
+	DL.l = &dl;
+	DL.half_partials = dl.partials_type == SPEC_IPU_HALF;
+	DL.b_p = DL.half_partials ? 2 : 4;
 	for (p = 0; p < SPEC_IPU_N_PASSES; p++) {
 		struct dense_cost c = { 0, 0, 0, 0, 0 };
 		uint64_t bp[3] = { 1, 1, 1 };

@@ -235,8 +235,9 @@ int ipu_block_kind(unsigned b)
  * supervisor (lib/popsparse/codelets/asm/BlockSparseDenseMatMul.h.S, poplibs
  * 7eac0f2) then loads each block in two 16x8 halves and runs its workers
  * twice. Static sparsity has only a half-partials 16x16 kernel
- * (StaticBlock16x16SparseDenseMatMul_half_half.S; popsparse::static_ takes no
- * partials type): the input type's units, one run a block.
+ * (StaticBlock16x16SparseDenseMatMul_half_half.S; popsparse::static_ runs at
+ * the input type's partials, which the loader sets, specs/ipu.c): the input
+ * type's units, one run a block.
  */
 unsigned ipu_block_conv_units(const struct ipu_layer *L)
 {

@@ -261,7 +261,8 @@ static int parse_device(struct ld *ld, const struct ysrc_node *n, const struct k
 /* ------------------------------------------------------------------- layer */
 
 static const char *const layer_keys[] = {
-	"x", "y", "z", "block_size", "dtype", "partials_type", "passes", "sparsity",
+	"x", "y", "z", "block_size", "dtype", "partials_type", "dense_partials_type", "passes",
+	"sparsity",
 	"available_memory_proportion", "meta_info_bucket_oversize_proportion", "groups",
 	"ipus", "partition", "density",
 };
@@ -365,6 +366,7 @@ static int layer_scalars(struct ld *ld, const struct ysrc_node *n, const struct 
 	const struct ysrc_node *v;
 	struct kpath kb = KP_KEY(p, "block_size"), kd = KP_KEY(p, "dtype");
 	struct kpath kq = KP_KEY(p, "partials_type"), ks = KP_KEY(p, "sparsity");
+	struct kpath kdq = KP_KEY(p, "dense_partials_type");
 	struct kpath ka = KP_KEY(p, "available_memory_proportion");
 	struct kpath ko = KP_KEY(p, "meta_info_bucket_oversize_proportion");
 	struct kpath kg = KP_KEY(p, "groups"), ki = KP_KEY(p, "ipus");
@@ -397,6 +399,12 @@ static int layer_scalars(struct ld *ld, const struct ysrc_node *n, const struct 
 			rc = -1;
 		else
 			l->partials_type = (enum spec_ipu_dtype)k;
+	}
+	if ((v = ld_get(n, "dense_partials_type"))) {
+		if (keyword(ld, v, &kdq, "data type", dtype_names, ARRAY_SIZE(dtype_names), &k) < 0)
+			rc = -1;
+		else
+			l->dense_partials_type = (enum spec_ipu_dtype)k;
 	}
 	if ((v = ld_get(n, "sparsity"))) {
 		if (keyword(ld, v, &ks, "sparsity", sparsity_names, ARRAY_SIZE(sparsity_names), &k) < 0)
@@ -432,23 +440,45 @@ static int layer_scalars(struct ld *ld, const struct ysrc_node *n, const struct 
 }
 
 /*
- * validateOptions' two changes of the partials type (poplibs §1.1),
- * as warnings: float partials for element-wise sparsity, and never
- * narrower than the input type.
+ * The partials types. The dynamic options' two changes (validateOptions,
+ * poplibs §1.1), as warnings: float partials for element-wise sparsity,
+ * and never narrower than the input type. The dense baseline's
+ * (dense_partials_type) is poplin's option, given to the dense matmul
+ * alone (the benchmark's matmul_bench.cpp l.293; its matmul_bench.py
+ * l.199-200 passes half only with half data): by default the sparse
+ * matmul's as changed above, never narrower than the input type. Static
+ * sparsity then runs at its input type's partials whatever was asked:
+ * popsparse::static_ sets options.partialsType = inputType before it
+ * plans (lib/popsparse/StaticMatMul.cpp l.931, 948, 1415, poplibs
+ * 7eac0f2).
  */
 static void adjust_partials(struct ld *ld, const struct ysrc_node *n, const struct kpath *p,
 			    struct spec_ipu_layer *l)
 {
 	const struct ysrc_node *v = ld_get(n, "partials_type");
-	struct kpath kq = KP_KEY(p, "partials_type");
+	const struct ysrc_node *dv = ld_get(n, "dense_partials_type");
+	struct kpath kq = KP_KEY(p, "partials_type"), kdq = KP_KEY(p, "dense_partials_type");
 
-	if (l->partials_type == SPEC_IPU_FLOAT)
-		return;
-	if (l->block_size == 1 || l->dtype == SPEC_IPU_FLOAT) {
+	if (l->sparsity == SPEC_IPU_DYNAMIC && l->partials_type == SPEC_IPU_HALF &&
+	    (l->block_size == 1 || l->dtype == SPEC_IPU_FLOAT)) {
 		if (v)
 			ld_warning(ld, v, &kq, "%s: PopSparse uses float partials here",
 				   l->block_size == 1 ? "element-wise sparsity" : "float data");
 		l->partials_type = SPEC_IPU_FLOAT;
+	}
+	if (!dv)
+		l->dense_partials_type = l->partials_type;
+	if (l->dense_partials_type == SPEC_IPU_HALF && l->dtype == SPEC_IPU_FLOAT) {
+		if (dv)
+			ld_warning(ld, dv, &kdq, "float data: the dense matmul uses float "
+				   "partials here");
+		l->dense_partials_type = SPEC_IPU_FLOAT;
+	}
+	if (l->sparsity == SPEC_IPU_STATIC && l->partials_type != l->dtype) {
+		if (v)
+			ld_warning(ld, v, &kq, "static sparsity: PopSparse uses the input type's "
+				   "partials (%s)", spec_ipu_dtype_name(l->dtype));
+		l->partials_type = l->dtype;
 	}
 }
 
@@ -534,6 +564,7 @@ static int parse_layer(struct ld *ld, const struct ysrc_node *n, const struct kp
 	l->block_size = 1;
 	l->dtype = SPEC_IPU_HALF;
 	l->partials_type = SPEC_IPU_FLOAT;
+	l->dense_partials_type = SPEC_IPU_FLOAT;
 	l->passes = 1u << SPEC_IPU_FWD;
 	l->sparsity = SPEC_IPU_DYNAMIC;
 	l->available_memory_proportion = 0.6;          /* FullyConnectedOptions defaults */

@@ -765,7 +765,8 @@ struct spec_ipu_layer {
 	uint64_t x, y, z;              /* elements */
 	unsigned block_size;           /* 1 = element-wise */
 	enum spec_ipu_dtype dtype;
-	enum spec_ipu_dtype partials_type;
+	enum spec_ipu_dtype partials_type;      /* the sparse matmul's */
+	enum spec_ipu_dtype dense_partials_type;   /* the dense baseline's */
 	uint32_t passes;               /* bit (1 << enum spec_ipu_pass); fwd always */
 	enum spec_ipu_sparsity sparsity;
 	double available_memory_proportion;

@@ -63,6 +63,7 @@ void ipf_layer_init(struct ipf_layer *f, bool half, bool half_partials, unsigned
 	f->dev.block_macs_per_cycle[SPEC_IPU_FLOAT][1] = 8;
 	f->l.dtype = half ? SPEC_IPU_HALF : SPEC_IPU_FLOAT;
 	f->l.partials_type = half_partials ? SPEC_IPU_HALF : SPEC_IPU_FLOAT;
+	f->l.dense_partials_type = f->l.partials_type;
 	f->l.block_size = kb;
 	f->l.passes = 1u << SPEC_IPU_FWD;
 	f->l.available_memory_proportion = 0.6;

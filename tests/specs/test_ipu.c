@@ -179,11 +179,73 @@ static void test_partials(void)
 	diag_list_release(&dl);
 }
 
+/*
+ * The partials types as the layer keeps them: the sparse matmul's
+ * (dynamic: element-wise and float data raise half to float; static takes
+ * the input type's, popsparse::static_ StaticMatMul.cpp l.931, 948, 1415)
+ * and the dense baseline's (dense_partials_type: by default the sparse
+ * matmul's before static's change; half raised to float for float data).
+ */
+struct partials_case {
+	const char *layer;
+	enum spec_ipu_dtype partials, dense;
+	const char *warning;       /* NULL: none */
+};
+
+static const struct partials_case partials_cases[] = {
+	{ "block_size: 4", SPEC_IPU_FLOAT, SPEC_IPU_FLOAT, NULL },
+	{ "block_size: 4, partials_type: half", SPEC_IPU_HALF, SPEC_IPU_HALF, NULL },
+	{ "block_size: 4, dense_partials_type: half", SPEC_IPU_FLOAT, SPEC_IPU_HALF, NULL },
+	{ "dense_partials_type: half", SPEC_IPU_FLOAT, SPEC_IPU_HALF, NULL },
+	{ "partials_type: half", SPEC_IPU_FLOAT, SPEC_IPU_FLOAT, "element-wise sparsity" },
+	{ "dtype: float, dense_partials_type: half", SPEC_IPU_FLOAT, SPEC_IPU_FLOAT,
+	  "'ipu.layer.dense_partials_type': float data: the dense matmul uses float partials" },
+	{ "block_size: 4, sparsity: static", SPEC_IPU_HALF, SPEC_IPU_FLOAT, NULL },
+	{ "sparsity: static, dense_partials_type: half", SPEC_IPU_HALF, SPEC_IPU_HALF, NULL },
+	{ "block_size: 4, sparsity: static, partials_type: float", SPEC_IPU_HALF, SPEC_IPU_FLOAT,
+	  "static sparsity: PopSparse uses the input type's partials (half)" },
+	{ "block_size: 4, sparsity: static, dtype: float", SPEC_IPU_FLOAT, SPEC_IPU_FLOAT, NULL },
+	{ "sparsity: static, partials_type: half", SPEC_IPU_HALF, SPEC_IPU_HALF, NULL },
+	{ "block_size: 4, sparsity: static, dtype: float, partials_type: half", SPEC_IPU_FLOAT,
+	  SPEC_IPU_FLOAT, "static sparsity: PopSparse uses the input type's partials (float)" },
+};
+
+static void test_partials_table(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(partials_cases) / sizeof(partials_cases[0]); i++) {
+		const struct partials_case *c = &partials_cases[i];
+		struct diag_list dl = DIAG_LIST_INIT;
+		struct spec_set *s;
+		char layer[192];
+		char *d;
+
+		snprintf(layer, sizeof(layer), "x: 64, y: 64, z: 8, density: 0.5, %s", c->layer);
+		s = load("preset: bow", layer, NULL, &dl);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		CU_ASSERT_EQUAL(s->ipu->layer.partials_type, c->partials);
+		CU_ASSERT_EQUAL(s->ipu->layer.dense_partials_type, c->dense);
+		d = st_diags(&dl);
+		if (c->warning) {
+			CU_ASSERT(strstr(d, c->warning) != NULL);
+		} else {
+			CU_ASSERT_EQUAL(dl.n, 0);
+		}
+		if ((c->warning && !strstr(d, c->warning)) || (!c->warning && dl.n))
+			fprintf(stderr, "case %zu (%s): %s\n", i, c->layer, d);
+		free(d);
+		spec_set_free(s);
+		diag_list_release(&dl);
+	}
+}
+
 static CU_TestInfo tests[] = {
 	{ "presets and overrides", test_presets },
 	{ "layer defaults and workload", test_layer },
 	{ "--tensor W=FILE", test_tensor_file },
 	{ "partials type", test_partials },
+	{ "partials types, sparse and dense", test_partials_table },
 	CU_TEST_INFO_NULL,
 };
 
