@@ -1,7 +1,9 @@
 #include "util/arena.h"
 
+#include <pthread.h>
 #include <stdalign.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,13 +12,107 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_ASAN 1
+#endif
+#endif
+#ifdef ARENA_ASAN
+#include <sanitizer/asan_interface.h>
+#define SPARE_HIDE(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define SPARE_SHOW(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define SPARE_HIDE(p, n) ((void)(p), (void)(n))
+#define SPARE_SHOW(p, n) ((void)(p), (void)(n))
+#endif
+
 #define CHUNK_BYTES 65536
+
+/*
+ * Chunks of CHUNK_BYTES a thread keeps when it releases an arena, for its
+ * next arenas: a sweep worker builds a spec set a point and frees it, and
+ * without these every point malloc'd and freed its chunks, and glibc grew
+ * and shrank the thread's heap each time (an mprotect() per point or so).
+ * At most SPARE_MAX (2 MB) a thread; freed when the thread exits. Under
+ * AddressSanitizer a kept chunk is poisoned, so a use after release is
+ * still reported.
+ */
+#define SPARE_MAX 32
 
 struct arena_chunk {
 	struct arena_chunk *next;
 	size_t used, cap;
 	alignas(max_align_t) unsigned char data[];
 };
+
+struct spares {
+	struct arena_chunk *head;
+	unsigned n;
+	bool keyed;                /* the thread-exit destructor is set for this thread */
+};
+
+static _Thread_local struct spares spares;
+static pthread_key_t spares_key;
+static pthread_once_t spares_once = PTHREAD_ONCE_INIT;
+static bool spares_ok;         /* the key was made */
+
+static void spares_free(void *arg)
+{
+	struct spares *sp = arg;
+	struct arena_chunk *c = sp->head;
+
+	while (c) {
+		struct arena_chunk *next;
+		SPARE_SHOW(c, sizeof(*c));
+		next = c->next;
+		free(c);
+		c = next;
+	}
+	sp->head = NULL;
+	sp->n = 0;
+}
+
+static void spares_make_key(void)
+{
+	spares_ok = pthread_key_create(&spares_key, spares_free) == 0;
+}
+
+/* Keep chunk 'c' for this thread's next arenas: false when it is not kept. */
+static bool spare_put(struct arena_chunk *c)
+{
+	if (c->cap != CHUNK_BYTES || spares.n >= SPARE_MAX)
+		return false;
+	if (!spares.keyed) {
+		pthread_once(&spares_once, spares_make_key);
+		if (!spares_ok || pthread_setspecific(spares_key, &spares) != 0)
+			return false;
+		spares.keyed = true;
+	}
+	c->next = spares.head;
+	spares.head = c;
+	spares.n++;
+	SPARE_HIDE(c, sizeof(*c) + CHUNK_BYTES);
+	return true;
+}
+
+/* A chunk of CHUNK_BYTES, kept or new. */
+static struct arena_chunk *chunk_new(size_t cap)
+{
+	struct arena_chunk *c = spares.head;
+
+	if (cap == CHUNK_BYTES && c) {
+		SPARE_SHOW(c, sizeof(*c) + CHUNK_BYTES);
+		spares.head = c->next;
+		spares.n--;
+	} else {
+		c = xmalloc(sizeof(*c) + cap);
+	}
+	c->used = 0;
+	c->cap = cap;
+	return c;
+}
 
 static size_t align_up(size_t n)
 {
@@ -34,9 +130,7 @@ void *arena_alloc(struct arena *a, size_t size)
 		BUG("arena allocation of %zu bytes overflows", size);
 	if (!c || c->cap - c->used < need) {
 		size_t cap = need > CHUNK_BYTES ? need : CHUNK_BYTES;
-		c = xmalloc(sizeof(*c) + cap);
-		c->used = 0;
-		c->cap = cap;
+		c = chunk_new(cap);
 		if (need > CHUNK_BYTES && a->head) {
 			/* keep filling the current chunk: put the big one behind it */
 			c->next = a->head->next;
@@ -100,7 +194,8 @@ void arena_release(struct arena *a)
 	struct arena_chunk *c = a->head;
 	while (c) {
 		struct arena_chunk *next = c->next;
-		free(c);
+		if (!spare_put(c))
+			free(c);
 		c = next;
 	}
 	a->head = NULL;
