@@ -5,7 +5,6 @@
 #include "util/table.h"
 
 #include <math.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,24 +110,28 @@ static const double pow10_exact[] = {
  * m / 10^k (or m * 10^k) for |k| <= 22 is one correctly rounded operation,
  * so it is the double that the text of m and k reads as (strtod's exact
  * case); when that is 'v', the text is v's 15-digit rounding (two doubles
- * never share a 15-digit text), which is what %.15g prints. False: the
- * caller asks printf.
+ * never share a 15-digit text), which is what %.15g prints: 1. When it is
+ * not 'v' and m is surely v's 15-digit rounding (the product or quotient is
+ * off by at most 0.12 from the exact one, so a product within 0.38 of m
+ * rounds to m), %.15g does not read back: -1. Else 0: the caller asks
+ * printf.
  */
-static bool format_15(double v, char *buf, size_t size)
+static int format_15(double v, char *buf, size_t size)
 {
-	double a = fabs(v), back;
+	double a = fabs(v), back, scaled = 0;
 	char digits[16], *o = buf;
 	long long m;
 	int e, k, tries, i, n;
 
 	if (size < 32 || !(a >= 1e-7) || !(a < 1e22))   /* also NaN, inf, 0 */
-		return false;
+		return 0;
 	e = (int)floor(log10(a));
 	for (tries = 0; tries < 3; tries++) {
 		k = 14 - e;
 		if (k < -22 || k > 22)
-			return false;
-		m = llround(k >= 0 ? a * pow10_exact[k] : a / pow10_exact[-k]);
+			return 0;
+		scaled = k >= 0 ? a * pow10_exact[k] : a / pow10_exact[-k];
+		m = llround(scaled);
 		if (m >= P15_HI)
 			e++;
 		else if (m < P15_LO)
@@ -137,10 +140,10 @@ static bool format_15(double v, char *buf, size_t size)
 			break;
 	}
 	if (tries == 3)
-		return false;
+		return 0;
 	back = k >= 0 ? (double)m / pow10_exact[k] : (double)m * pow10_exact[-k];
 	if (back != a)
-		return false;
+		return m > P15_LO && m < P15_HI - 1 && fabs(scaled - (double)m) <= 0.38 ? -1 : 0;
 	for (i = 14; i >= 0; i--, m /= 10)
 		digits[i] = (char)('0' + m % 10);
 	for (n = 15; n > 1 && digits[n - 1] == '0'; n--)   /* %g drops trailing zeros */
@@ -174,7 +177,7 @@ static bool format_15(double v, char *buf, size_t size)
 		}
 		snprintf(o, size - (size_t)(o - buf), "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
 	}
-	return true;
+	return 1;
 }
 
 /*
@@ -184,11 +187,11 @@ static bool format_15(double v, char *buf, size_t size)
  */
 void table_format_real(double v, char *buf, size_t size)
 {
-	int prec;
+	int prec = 15, fast = format_15(v, buf, size);
 
-	if (format_15(v, buf, size))
+	if (fast > 0)
 		return;
-	for (prec = 15; prec < 17; prec++) {
+	for (prec = fast < 0 ? 16 : 15; prec < 17; prec++) {
 		snprintf(buf, size, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)
 			return;
