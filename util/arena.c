@@ -51,17 +51,25 @@ struct arena_chunk {
 	alignas(max_align_t) unsigned char data[];
 };
 
+/* A thread's kept chunks. */
 struct spares {
 	struct arena_chunk *head;
 	unsigned n;
-	bool keyed;                /* the thread-exit destructor is set for this thread */
+	struct spares *prev, *next;   /* in all_spares */
 };
 
-static _Thread_local struct spares spares;
+static _Thread_local struct spares *my_spares;
+/*
+ * Every thread's, linked from here so that they stay reachable (a leak
+ * checker sees the main thread's, which no destructor frees, as kept).
+ */
+static struct spares *all_spares;
+static pthread_mutex_t all_spares_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t spares_key;
 static pthread_once_t spares_once = PTHREAD_ONCE_INIT;
 static bool spares_ok;         /* the key was made */
 
+/* The thread-exit destructor: the thread's kept chunks freed. */
 static void spares_free(void *arg)
 {
 	struct spares *sp = arg;
@@ -74,8 +82,16 @@ static void spares_free(void *arg)
 		free(c);
 		c = next;
 	}
-	sp->head = NULL;
-	sp->n = 0;
+	pthread_mutex_lock(&all_spares_mu);
+	if (sp->prev)
+		sp->prev->next = sp->next;
+	else
+		all_spares = sp->next;
+	if (sp->next)
+		sp->next->prev = sp->prev;
+	pthread_mutex_unlock(&all_spares_mu);
+	free(sp);
+	my_spares = NULL;
 }
 
 static void spares_make_key(void)
@@ -83,21 +99,42 @@ static void spares_make_key(void)
 	spares_ok = pthread_key_create(&spares_key, spares_free) == 0;
 }
 
+/* This thread's spares, made on first use; NULL if they cannot be. */
+static struct spares *thread_spares(void)
+{
+	struct spares *sp = my_spares;
+
+	if (sp)
+		return sp;
+	pthread_once(&spares_once, spares_make_key);
+	if (!spares_ok)
+		return NULL;
+	sp = xcalloc(1, sizeof(*sp));
+	if (pthread_setspecific(spares_key, sp) != 0) {
+		free(sp);
+		return NULL;
+	}
+	pthread_mutex_lock(&all_spares_mu);
+	sp->next = all_spares;
+	if (all_spares)
+		all_spares->prev = sp;
+	all_spares = sp;
+	pthread_mutex_unlock(&all_spares_mu);
+	return my_spares = sp;
+}
+
 /* Keep chunk 'c' for this thread's next arenas: false when it is not kept. */
 static bool spare_put(struct arena_chunk *c)
 {
-	if (c->cap != CHUNK_BYTES || spares.n >= SPARE_MAX)
+	struct spares *sp;
+
+	if (c->cap != CHUNK_BYTES || (my_spares && my_spares->n >= SPARE_MAX) ||
+	    !(sp = thread_spares()))
 		return false;
-	if (!spares.keyed) {
-		pthread_once(&spares_once, spares_make_key);
-		if (!spares_ok || pthread_setspecific(spares_key, &spares) != 0)
-			return false;
-		spares.keyed = true;
-	}
 	memset(c->data, 0, c->used);
-	c->next = spares.head;
-	spares.head = c;
-	spares.n++;
+	c->next = sp->head;
+	sp->head = c;
+	sp->n++;
 	SPARE_HIDE(c, sizeof(*c) + CHUNK_BYTES);
 	return true;
 }
@@ -105,12 +142,14 @@ static bool spare_put(struct arena_chunk *c)
 /* A zeroed chunk of 'cap' bytes: a kept one for CHUNK_BYTES, else a new one. */
 static struct arena_chunk *chunk_new(size_t cap)
 {
-	struct arena_chunk *c = spares.head;
+	struct spares *sp = my_spares;
+	struct arena_chunk *c;
 
-	if (cap == CHUNK_BYTES && c) {
+	if (cap == CHUNK_BYTES && sp && sp->head) {
+		c = sp->head;
 		SPARE_SHOW(c, sizeof(*c) + CHUNK_BYTES);
-		spares.head = c->next;
-		spares.n--;
+		sp->head = c->next;
+		sp->n--;
 	} else {
 		c = xcalloc(1, sizeof(*c) + cap);
 	}
