@@ -36,8 +36,8 @@
  * without these every point malloc'd and freed its chunks, and glibc grew
  * and shrank the thread's heap each time (an mprotect() per point or so).
  * At most SPARE_MAX (2 MB) a thread; freed when the thread exits. Under
- * AddressSanitizer a kept chunk is poisoned, so a use after release is
- * still reported.
+ * AddressSanitizer a kept chunk's data is poisoned, so a use after release
+ * is still reported.
  *
  * A chunk's free part is always zero (calloc'd; a kept chunk's used part
  * cleared by one memset when it is kept), so arena_alloc() hands out zeroed
@@ -77,7 +77,6 @@ static void spares_free(void *arg)
 
 	while (c) {
 		struct arena_chunk *next;
-		SPARE_SHOW(c, sizeof(*c));
 		next = c->next;
 		free(c);
 		c = next;
@@ -135,7 +134,7 @@ static bool spare_put(struct arena_chunk *c)
 	c->next = sp->head;
 	sp->head = c;
 	sp->n++;
-	SPARE_HIDE(c, sizeof(*c) + CHUNK_BYTES);
+	SPARE_HIDE(c->data, CHUNK_BYTES);   /* the header stays readable: LeakSanitizer follows it */
 	return true;
 }
 
@@ -147,7 +146,7 @@ static struct arena_chunk *chunk_new(size_t cap)
 
 	if (cap == CHUNK_BYTES && sp && sp->head) {
 		c = sp->head;
-		SPARE_SHOW(c, sizeof(*c) + CHUNK_BYTES);
+		SPARE_SHOW(c->data, CHUNK_BYTES);
 		sp->head = c->next;
 		sp->n--;
 	} else {
