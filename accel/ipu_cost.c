@@ -18,7 +18,52 @@ struct tile_work {
 	uint64_t rows, nz;         /* of the tile's own sub-groups */
 	uint64_t n_info;
 	double groups_per_row;     /* GradW chunks */
+	double worker;             /* element-wise Fwd: the slowest workers, summed over sub-groups */
 };
+
+/*
+ * The slowest worker of one element-wise Fwd sub-group on a Z share of
+ * 'zgrains' grains of 'gz'. The supervisor
+ * (lib/popsparse/codelets/asm/SparseDenseMatMulElementWise.h.S l.109-150,
+ * poplibs 7eac0f2) walks its buckets' sub-groups and, for each one of this
+ * tile, syncs with the workers (sync TEXCH_SYNCZONE_LOCAL, l.121) and runs
+ * them (runall, l.140) on that sub-group alone, split as the partitioner
+ * split it into the metaInfo's worker entries (SparsePartitionerImpl.cpp
+ * l.826-840): by the rows' non-zeros when it has more than 2 W rows
+ * (ipu_split_workers_weighted(), each worker all the Z columns), else the
+ * grid of rows x Z grains. So every sub-group pays the worker overhead and
+ * its own slowest worker; PopLibs' planner estimate (§1.6 (c)) splits all
+ * the tile's rows once.
+ */
+static double ew_subgroup_worker(const struct ipu_layer *L, const struct ipu_subgroup *sg,
+				 uint64_t zgrains, unsigned gz)
+{
+	uint32_t ends[64], begin = 0, i;
+	unsigned np, k;
+	double worst = 0;
+	uint64_t rw, cw;
+
+	if (sg->n_rows == 0)
+		return 0;
+	if (sg->n_rows <= 2 * L->W || L->W > 64) {
+		ipu_split_workers(sg->n_rows, zgrains, L->W, &rw, &cw);
+		return ipu_ew_worker(IPU_EW_FWD, L->half, cw * gz, (double)rw,
+				     (double)sg->nz * (double)rw / (double)sg->n_rows);
+	}
+	np = ipu_split_workers_weighted(sg->rows, sg->n_rows, L->W, ends);
+	for (k = 0; k < np; k++) {
+		uint64_t nz = 0;
+		double v;
+		for (i = begin; i < ends[k]; i++)
+			nz += sg->rows[i].nz;
+		v = ipu_ew_worker(IPU_EW_FWD, L->half, zgrains * gz, (double)(ends[k] - begin),
+				  (double)nz);
+		if (v > worst)
+			worst = v;
+		begin = ends[k];
+	}
+	return worst;
+}
 
 /* The vertex kind of method 'meth' (element-wise) for the search costs. */
 static enum ipu_ew_kind ew_kind(enum accel_ipu_method meth)
@@ -37,7 +82,8 @@ static enum ipu_ew_kind ew_kind(enum accel_ipu_method meth)
 
 /* Add bucket 'b' to what tile 'sg' sees: its sub-groups and the search cost. */
 static void scan_bucket(const struct ipu_layer *L, enum accel_ipu_method meth,
-			const struct ipu_bucket *b, uint32_t sg, struct tile_work *w)
+			const struct ipu_bucket *b, uint32_t sg, uint64_t zgrains, unsigned gz,
+			struct tile_work *w)
 {
 	bool info = false;
 	uint32_t i;
@@ -47,6 +93,8 @@ static void scan_bucket(const struct ipu_layer *L, enum accel_ipu_method meth,
 			info = true;
 			w->rows += b->sgs[i].n_rows;
 			w->nz += b->sgs[i].nz;
+			if (meth == ACCEL_IPU_FORWARD)
+				w->worker += ew_subgroup_worker(L, &b->sgs[i], zgrains, gz);
 		}
 	if (info) {
 		w->n_info++;
@@ -100,14 +148,8 @@ static double tile_cycles(const struct ipu_layer *L, enum accel_ipu_method meth,
 	double worker = 0, sup, rows = (double)w->rows, nz = (double)w->nz;
 
 	switch (meth) {
-	case ACCEL_IPU_FORWARD:
-		sup = 30 + w->search;
-		if (w->rows) {
-			ipu_split_workers(w->rows, zgrains, L->W, &rw, &cw);
-			worker = ipu_ew_worker(IPU_EW_FWD, L->half, cw * gz, (double)rw,
-					       nz * (double)rw / rows);
-		}
-		return sup + (double)L->W * worker;
+	case ACCEL_IPU_FORWARD:      /* one run of the workers a sub-group (ew_subgroup_worker) */
+		return 30 + w->search + (double)L->W * w->worker;
 	case ACCEL_IPU_TRANSPOSE:
 		sup = 30 + w->search;
 		if (w->rows) {
@@ -161,7 +203,7 @@ static double dist_compute(const struct ipu_layer *L, enum accel_ipu_method meth
 			memset(&w, 0, sizeof(w));
 			for (z = 0; z < c->pz; z++)
 				scan_bucket(L, meth, &lay->buckets[pn_of(c, x, y, z)],
-					    (uint32_t)(x * c->py + y), &w);
+					    (uint32_t)(x * c->py + y), g->nz, gz, &w);
 			if (meth == ACCEL_IPU_GRAD_W || meth == ACCEL_IPU_GRAD_W_BLOCK ||
 			    meth == ACCEL_IPU_GRAD_W_AMP_BLOCK) {
 				/* GradW: P_z rounds, one bucket each; the worst bucket */
@@ -170,7 +212,7 @@ static double dist_compute(const struct ipu_layer *L, enum accel_ipu_method meth
 					struct tile_work one;
 					memset(&one, 0, sizeof(one));
 					scan_bucket(L, meth, &lay->buckets[pn_of(c, x, y, z)],
-						    (uint32_t)(x * c->py + y), &one);
+						    (uint32_t)(x * c->py + y), g->nz, gz, &one);
 					v = tile_cycles(L, meth, b, g->nz, gz, &one);
 					if (v > r)
 						r = v;
@@ -267,7 +309,7 @@ static double step_compute(const struct ipu_layer *L, enum accel_ipu_method meth
 		uint32_t owner = (uint32_t)(((xb + ox) % c->px) * c->py + (yb + oy) % c->py);
 		double v;
 		memset(&w, 0, sizeof(w));
-		scan_bucket(L, meth, &lay->buckets[pn], owner, &w);
+		scan_bucket(L, meth, &lay->buckets[pn], owner, g->nz, gz, &w);
 		v = tile_cycles(L, meth, b, g->nz, gz, &w);
 		if (v > worst)
 			worst = v;

@@ -142,6 +142,11 @@ struct ipu_row {
 	uint32_t nz;
 };
 
+/* splitTileBetweenWorkers(n, c, W) with the rows' non-zeros as weights: one
+ * past each piece's last row into 'ends' (W entries); returns the pieces. */
+unsigned ipu_split_workers_weighted(const struct ipu_row *rows, uint32_t n, unsigned W,
+				    uint32_t *ends);
+
 /* A sub-group in a bucket: rows of partition 'sg' (x * P_y + y). */
 struct ipu_subgroup {
 	uint32_t sg;

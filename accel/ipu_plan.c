@@ -187,6 +187,44 @@ void ipu_split_workers(uint64_t r, uint64_t c, unsigned W, uint64_t *rows, uint6
 	*cols = pc[big];
 }
 
+/*
+ * splitTileBetweenWorkers with row weights (§2 "Worker split";
+ * lib/popsparse/FullyConnectedUtils.cpp l.171-205 at poplibs 7eac0f2), the
+ * case the partitioner takes for an element-wise sub-group of more than 2 W
+ * rows, each row weighted by its non-zeros (SparsePartitionerImpl.cpp
+ * l.826-840): avg = ceil(total / W); worker w ends its rows before the first
+ * row whose running sum exceeds (w + 1) avg (std::upper_bound), a worker
+ * left without rows is skipped, the last takes every row left; each piece
+ * covers all the Z columns. Writes one past each piece's last row to
+ * 'ends' and returns the number of pieces (at most W).
+ */
+unsigned ipu_split_workers_weighted(const struct ipu_row *rows, uint32_t n, unsigned W,
+				    uint32_t *ends)
+{
+	uint64_t total = 0, avg, ps = 0;
+	uint32_t i = 0, begin = 0;
+	unsigned w, np = 0;
+
+	for (i = 0; i < n; i++)
+		total += rows[i].nz;
+	if (n == 0 || W == 0)
+		return 0;
+	avg = ceil_div_u64(total, W);
+	i = 0;
+	for (w = 0; w < W; w++) {
+		uint64_t t = (uint64_t)(w + 1) * avg;
+		while (i < n && ps + rows[i].nz <= t)
+			ps += rows[i++].nz;
+		if (begin == i)
+			continue;
+		ends[np++] = w + 1 == W ? n : i;
+		if (i == n)
+			break;
+		begin = ends[np - 1];
+	}
+	return np;
+}
+
 /* --------------------------------------------------------------- methods */
 
 unsigned ipu_methods(const struct ipu_layer *L, struct ipu_method *out)

@@ -113,12 +113,14 @@ struct sweep_ctx {
 
 /*
  * The overrides of point 'idx' into ov[0..ctx->n_ov): --set (borrowed), then
- * the axes' in order, made into ov[] (its own: released by the next call).
- * Unless 'fresh', ov[] and vi[] hold an earlier point's: an axis whose value
- * is the same keeps its override as made (the inner axes change most).
+ * the axes' in order, made into ov[] (its own: released by the next call),
+ * or, for an axis 'a' with kept[a] (a worker's), made once into kept[a] by
+ * value and path and borrowed from there. Unless 'fresh', ov[] and vi[]
+ * hold an earlier point's: an axis whose value is the same keeps its
+ * override as made (the inner axes change most).
  */
 static void point_overrides(const struct sweep_ctx *c, uint64_t idx, struct spec_override *ov,
-			    size_t *vi, bool fresh)
+			    size_t *vi, bool fresh, struct spec_override *const *kept)
 {
 	const struct job_sweep *sw = c->sw;
 	size_t a, p, k = 0, before[JOB_MAX_INPUTS];
@@ -128,9 +130,19 @@ static void point_overrides(const struct sweep_ctx *c, uint64_t idx, struct spec
 	for (k = 0; k < sw->design->n_overrides; k++)
 		ov[k] = sw->design->overrides[k];
 	for (a = 0; a < sw->n_axes; a++)
-		for (p = 0; p < sw->axes[a].n_paths; p++, k++)
-			if (fresh || vi[a] != before[a])
+		for (p = 0; p < sw->axes[a].n_paths; p++, k++) {
+			struct spec_override *m;
+			if (!fresh && vi[a] == before[a])
+				continue;
+			if (!kept || !kept[a]) {
 				job_axis_override(&sw->axes[a], vi[a], p, &ov[k]);
+				continue;
+			}
+			m = &kept[a][vi[a] * sw->axes[a].n_paths + p];
+			if (!m->text)
+				job_axis_override(&sw->axes[a], vi[a], p, m);
+			ov[k] = *m;
+		}
 }
 
 static void sweep_key(void *arg, uint64_t idx, char key[JOB_KEY_CHARS + 1])
@@ -166,33 +178,59 @@ static void sweep_describe(void *arg, uint64_t idx, unsigned k_row, struct job_r
 	row->kind = "point";
 	row->command = job_options_command_name(&c->opts);
 	row->design_hash = c->design_hash;
-	for (k = 0; k < sw->design->n_overrides; k++)
-		strbuf_addf(&row->overrides, "%s%s", k ? "\n" : "", sw->design->overrides[k].text);
+	/* "TEXT" and "PATH=VALUE" a line each (appended piece by piece: the main thread's per point) */
+	for (k = 0; k < sw->design->n_overrides; k++) {
+		if (k)
+			strbuf_addch(&row->overrides, '\n');
+		strbuf_addstr(&row->overrides, sw->design->overrides[k].text);
+	}
 	for (a = 0; a < sw->n_axes; a++)
-		for (p = 0; p < sw->axes[a].n_paths; p++, k++)
-			strbuf_addf(&row->overrides, "%s%s=%s", k ? "\n" : "", sw->axes[a].paths[p],
-				    sw->axes[a].values[vi[a]]);
+		for (p = 0; p < sw->axes[a].n_paths; p++, k++) {
+			if (k)
+				strbuf_addch(&row->overrides, '\n');
+			strbuf_addstr(&row->overrides, sw->axes[a].paths[p]);
+			strbuf_addch(&row->overrides, '=');
+			strbuf_addstr(&row->overrides, sw->axes[a].values[vi[a]]);
+		}
 	for (a = 0; a < sw->n_axes; a++)
 		row->inputs[a] = sw->axes[a].values[vi[a]];
 }
+
+/*
+ * An axis with at most this many overrides (values x paths) has each made
+ * once by a worker, the first time a point needs it, and kept: the points
+ * of an inner axis come back to its values again and again.
+ */
+#define SWEEP_KEPT_OVERRIDES 4096
 
 /* What a worker keeps between points. */
 struct sweep_ws {
 	struct spec_override *ov;
 	size_t vi[JOB_MAX_INPUTS];
 	bool made;                     /* ov[] and vi[] hold the last point's */
+	/* per axis: its overrides by value and path (ov[] borrows them), or NULL */
+	struct spec_override *kept[JOB_MAX_INPUTS];
 	struct job_options opts;       /* the sweep's, with this worker's scratch */
 };
 
 static void *sweep_ws_new(void *arg)
 {
 	struct sweep_ctx *c = arg;
+	const struct job_sweep *sw = c->sw;
 	struct sweep_ws *w = xcalloc(1, sizeof(*w));
-	size_t k;
+	size_t k, a;
 
 	w->ov = xcalloc(c->n_ov + 1, sizeof(*w->ov));
 	for (k = 0; k < c->n_ov; k++)
 		w->ov[k] = (struct spec_override)SPEC_OVERRIDE_INIT;
+	for (a = 0; a < sw->n_axes; a++) {
+		size_t n = sw->axes[a].n_values * sw->axes[a].n_paths;
+		if (n && n <= SWEEP_KEPT_OVERRIDES) {
+			w->kept[a] = xcalloc(n, sizeof(*w->kept[a]));
+			for (k = 0; k < n; k++)
+				w->kept[a][k] = (struct spec_override)SPEC_OVERRIDE_INIT;
+		}
+	}
 	w->opts = c->opts;
 	w->opts.scratch = job_scratch_new();
 	return w;
@@ -201,15 +239,23 @@ static void *sweep_ws_new(void *arg)
 static void sweep_ws_free(void *arg, void *ws)
 {
 	struct sweep_ctx *c = arg;
+	const struct job_sweep *sw = c->sw;
 	struct sweep_ws *w = ws;
-	size_t k;
+	size_t k = sw->design->n_overrides, a, p;
 
-	for (k = c->sw->design->n_overrides; k < c->n_ov; k++)   /* the axes', made here */
-		spec_override_release(&w->ov[k]);
+	for (a = 0; a < sw->n_axes; a++) {
+		for (p = 0; p < sw->axes[a].n_paths; p++, k++)
+			if (!w->kept[a])   /* the axes' made into ov[] */
+				spec_override_release(&w->ov[k]);
+		for (p = 0; w->kept[a] && p < sw->axes[a].n_values * sw->axes[a].n_paths; p++)
+			spec_override_release(&w->kept[a][p]);
+		free(w->kept[a]);
+	}
 	free(w->ov);
 	job_scratch_free(w->opts.scratch);
 	free(w);
 }
+
 
 /*
  * The diagnostics of 'dl' as text into 'buf', whole; when they do not fit,
@@ -280,7 +326,7 @@ static bool sweep_run_point(void *arg, void *ws, uint64_t idx, struct job_summar
 	struct sweep_ctx *c = arg;
 	struct sweep_ws *w = ws;
 
-	point_overrides(c, idx, w->ov, w->vi, !w->made);
+	point_overrides(c, idx, w->ov, w->vi, !w->made, w->kept);
 	w->made = true;
 	return job_run_built(c->src, &c->lo, w->ov, c->n_ov, &w->opts, c->stop, sum);
 }
@@ -393,7 +439,7 @@ static int sweep_probe(const struct sweep_ctx *c, struct diag_list *dl)
 	struct spec_set *s;
 	bool bad = false;
 
-	point_overrides(c, 0, ov, vi, true);
+	point_overrides(c, 0, ov, vi, true, NULL);
 	s = spec_set_build(c->src, ov, c->n_ov, &c->lo, &tmp);
 	for (i = 0; !s && i < tmp.n && !bad; i++)
 		bad = tmp.items[i].severity == DIAG_ERROR && axis_path_at(sw, tmp.items[i].loc, &a, &p);

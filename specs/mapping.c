@@ -6,6 +6,7 @@
 #include "specs/specs_int.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -889,15 +890,142 @@ static int check_products(struct ld *ld, struct spec_mapping *m, const struct ys
 	return rc;
 }
 
-int spec_mapping_load(struct ld *ld)
+/* ------------------------------------------------- mappings read once */
+
+/*
+ * What reading the mapping takes from outside its own nodes: the files'
+ * values of 'mapping' (nodes of the files: no override or expression of the
+ * build made them), and of the architecture and the workload exactly the
+ * fields spec_mapping_load() and the lookups it calls read (level names,
+ * which levels are spatial and which are a spatial container's, dimension
+ * names and bounds, data space names). The mesh sizes and the compute
+ * unit's name appear only in errors, and a read that says anything is
+ * never kept.
+ */
+struct ld_map_memo {
+	struct ld_map_memo *next;
+	size_t n_vals;
+	const struct ysrc_node *vals[LD_MAX_FILES_PER_KEY];
+	unsigned n_levels, n_dims, n_tensors;
+	uint32_t spatial, dummy, container;   /* per level: has_spatial, is_dummy, a dummy comp's */
+	const char *level_names[SPEC_MAX_LEVELS];
+	const char *dim_names[SPEC_MAX_DIMS];
+	uint64_t bounds[SPEC_MAX_DIMS];
+	const char *tensor_names[SPEC_MAX_TENSORS];
+	const struct spec_mapping *m;         /* in cc_arena, never changed */
+};
+
+#define LD_MAX_MAP_MEMO 32
+
+/* The key of this build's read into 'k' (its strings the build's); false: none can be kept. */
+static bool map_key(const struct ld *ld, const struct ld_top *top, struct ld_map_memo *k)
 {
-	const struct ld_top *top = ld_top_get(ld, "mapping");
+	const struct spec_source *src = ld->s->source;
+	const struct spec_arch *sa = &ld->s->arch;
+	const struct spec_workload *w = &ld->s->workload;
+	size_t i;
+
+	/* a value a reader computes (ld_uint on an expression) depends on the variables */
+	if (!src || ld->n_deferred || top->n > LD_MAX_FILES_PER_KEY ||
+	    sa->n_levels > SPEC_MAX_LEVELS || w->n_dims > SPEC_MAX_DIMS ||
+	    w->n_tensors > SPEC_MAX_TENSORS)
+		return false;
+	memset(k, 0, offsetof(struct ld_map_memo, level_names));
+	k->n_vals = top->n;
+	for (i = 0; i < top->n; i++) {
+		if (!ld_files_node(src, top->values[i]))
+			return false;
+		k->vals[i] = top->values[i];
+	}
+	k->n_levels = sa->n_levels;
+	for (i = 0; i < sa->n_levels; i++) {
+		k->level_names[i] = sa->levels[i].name;
+		if (sa->levels[i].fanout_x * sa->levels[i].fanout_y > 1)
+			k->spatial |= 1u << i;
+		if (sa->levels[i].is_dummy)
+			k->dummy |= 1u << i;
+	}
+	for (i = 0; i < ld->n_comps; i++)
+		if (ld->comps[i].is_dummy && ld->comps[i].level >= 0)
+			k->container |= 1u << ld->comps[i].level;
+	k->n_dims = w->n_dims;
+	for (i = 0; i < w->n_dims; i++) {
+		k->dim_names[i] = w->dim_names[i];
+		k->bounds[i] = w->bounds[i];
+	}
+	k->n_tensors = w->n_tensors;
+	for (i = 0; i < w->n_tensors; i++)
+		k->tensor_names[i] = w->tensors[i].name;
+	return true;
+}
+
+static bool same_names(const char *const *a, const char *const *b, unsigned n)
+{
+	unsigned i;
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i] && (!a[i] || !b[i] || strcmp(a[i], b[i])))
+			return false;
+	return true;
+}
+
+static bool map_key_eq(const struct ld_map_memo *a, const struct ld_map_memo *b)
+{
+	return a->n_vals == b->n_vals &&
+	       !memcmp(a->vals, b->vals, a->n_vals * sizeof(a->vals[0])) &&
+	       a->n_levels == b->n_levels && a->n_dims == b->n_dims &&
+	       a->n_tensors == b->n_tensors && a->spatial == b->spatial &&
+	       a->dummy == b->dummy && a->container == b->container &&
+	       !memcmp(a->bounds, b->bounds, a->n_dims * sizeof(a->bounds[0])) &&
+	       same_names(a->level_names, b->level_names, a->n_levels) &&
+	       same_names(a->dim_names, b->dim_names, a->n_dims) &&
+	       same_names(a->tensor_names, b->tensor_names, a->n_tensors);
+}
+
+/* The mapping an earlier build of the source read with key 'k', or NULL. Under cc_mu. */
+static const struct spec_mapping *map_memo_find(const struct spec_source *src,
+						const struct ld_map_memo *k)
+{
+	const struct ld_map_memo *e;
+	for (e = src->map_memo; e; e = e->next)
+		if (map_key_eq(e, k))
+			return e->m;
+	return NULL;
+}
+
+static void copy_names(struct arena *a, const char **to, const char *const *from, unsigned n)
+{
+	unsigned i;
+	for (i = 0; i < n; i++)
+		to[i] = from[i] ? arena_strdup(a, from[i]) : NULL;
+}
+
+/* Keep mapping 'm', read with key 'k' and nothing said, for later builds. */
+static void map_memo_put(struct spec_source *src, const struct ld_map_memo *k,
+			 const struct spec_mapping *m)
+{
+	struct ld_map_memo *e;
+
+	pthread_mutex_lock(&src->cc_mu);
+	if (src->n_map_memo < LD_MAX_MAP_MEMO && !map_memo_find(src, k)) {
+		e = arena_memdup(&src->cc_arena, k, sizeof(*k));
+		copy_names(&src->cc_arena, e->level_names, k->level_names, k->n_levels);
+		copy_names(&src->cc_arena, e->dim_names, k->dim_names, k->n_dims);
+		copy_names(&src->cc_arena, e->tensor_names, k->tensor_names, k->n_tensors);
+		e->m = arena_memdup(&src->cc_arena, m, sizeof(*m));
+		e->next = src->map_memo;
+		src->map_memo = e;
+		src->n_map_memo++;
+	}
+	pthread_mutex_unlock(&src->cc_mu);
+}
+
+/* Read the mapping of the files' values 'top' into ld->s->mapping. */
+static int mapping_read(struct ld *ld, const struct ld_top *top)
+{
 	struct map_state *st;
 	size_t f, i, n_dirs = 0;
 	int rc = 0;
 
-	if (!top || !ld->arch_ok)
-		return 0;
 	st = xcalloc(1, sizeof(*st));
 	st->m = arena_alloc(ld->a, sizeof(*st->m));
 	mapping_init(ld, st->m);
@@ -927,5 +1055,41 @@ int spec_mapping_load(struct ld *ld)
 		ld->s->has_mapping = true;
 	}
 	free(st);
+	return rc;
+}
+
+/*
+ * The 'mapping' key. A sweep's points mostly leave the mapping and what it
+ * reads alone (an axis on a buffer's depth or a density changes neither):
+ * such a build takes the mapping an earlier build of the source read.
+ */
+int spec_mapping_load(struct ld *ld)
+{
+	const struct ld_top *top = ld_top_get(ld, "mapping");
+	struct spec_source *src;
+	struct ld_map_memo key;
+	const struct spec_mapping *m = NULL;
+	bool keyed;
+	size_t said;
+	int rc;
+
+	if (!top || !ld->arch_ok)
+		return 0;
+	src = (struct spec_source *)ld->s->source;
+	keyed = map_key(ld, top, &key);
+	if (keyed) {
+		pthread_mutex_lock(&src->cc_mu);
+		m = map_memo_find(src, &key);
+		pthread_mutex_unlock(&src->cc_mu);
+	}
+	if (m) {
+		ld->s->mapping = m;
+		ld->s->has_mapping = true;
+		return 0;
+	}
+	said = ld_said(ld);
+	rc = mapping_read(ld, top);
+	if (keyed && rc == 0 && ld->s->has_mapping && ld_said(ld) == said)
+		map_memo_put(src, &key, ld->s->mapping);
 	return rc;
 }

@@ -55,6 +55,23 @@ struct ld_override {
 	const char *last;          /* its last step as written ("format", "[2]") */
 	unsigned last_col;
 	const char *last_key;      /* its last step when a key (a file value's key to take) */
+	struct ld_ov_memo *memo;   /* what the source keeps of the parse of this PATH=VALUE */
+};
+
+/*
+ * What the source keeps of the parse of one PATH=VALUE (a sweep's axis
+ * value is the same text at every point that has it): the steps of its path
+ * (their strings in cc_arena; the offsets and columns are the text's), and
+ * once a build has parsed it, its value when that is a scalar and nothing
+ * was said (each build takes a copy located in its own copy of the origin).
+ * Written under cc_mu; the steps never change once kept.
+ */
+struct ld_ov_memo {
+	const char *path, *value;
+	unsigned value_col;
+	unsigned n_steps;
+	const struct step *steps;
+	struct ysrc_node *node;                /* the value; NULL until a build parsed it */
 };
 
 /*
@@ -452,18 +469,51 @@ static struct ysrc_node *file_value(struct ld *ld, const struct ld_override *r, 
 	return root;
 }
 
-static struct ysrc_node *parse_value(struct ld *ld, const struct ld_override *r)
+/* A scalar value parsed with nothing said, for every build with this override's text. */
+static void memo_value(struct ld *ld, struct ld_override *r, const struct ysrc_node *root)
+{
+	struct spec_source *src = (struct spec_source *)ld->s->source;
+	struct ysrc_node *v;
+
+	pthread_mutex_lock(&src->cc_mu);
+	if (!r->memo->node) {
+		v = arena_memdup(&src->cc_arena, root, sizeof(*root));
+		v->str = arena_strdup(&src->cc_arena, root->str);
+		v->tag = root->tag ? arena_strdup(&src->cc_arena, root->tag) : NULL;
+		v->loc.file = NULL;
+		r->memo->node = v;
+	}
+	pthread_mutex_unlock(&src->cc_mu);
+}
+
+static struct ysrc_node *parse_value(struct ld *ld, struct ld_override *r)
 {
 	const struct spec_override *ov = r->ov;
+	struct spec_source *src = (struct spec_source *)ld->s->source;
+	const struct ysrc_node *kept = NULL;
 	struct ysrc_node *root;
+	size_t said;
 
 	if (ov->value_file)
 		return file_value(ld, r, r->last_key);
+	if (r->memo) {
+		pthread_mutex_lock(&src->cc_mu);
+		kept = r->memo->node;
+		pthread_mutex_unlock(&src->cc_mu);
+	}
+	if (kept) {   /* the build's own node, located in its copy of the origin */
+		root = arena_memdup(ld->a, kept, sizeof(*kept));
+		root->loc.file = r->file;
+		return root;
+	}
+	said = ld_said(ld);
 	if (ysrc_parse_at(ld->a, r->file, ov->value_col, ov->value, strlen(ov->value), ld->dl,
 			  &root) < 0)
 		return NULL;
 	if (!root)   /* empty: null, as "key:" is */
-		root = ysrc_scalar_new(ld->a, "", (struct diag_loc){ r->file, 1, ov->value_col });
+		return ysrc_scalar_new(ld->a, "", (struct diag_loc){ r->file, 1, ov->value_col });
+	if (r->memo && root->kind == YSRC_SCALAR && ld_said(ld) == said)
+		memo_value(ld, r, root);
 	return root;
 }
 
@@ -1200,12 +1250,112 @@ static int apply_named(struct ld *ld, struct ld_override *r, struct opath *op, s
 	return rc;
 }
 
+/* ------------------------------------------------- overrides parsed once */
+
+#define LD_MAX_OV_MEMO 1024
+
+static size_t ov_hash(const struct spec_override *ov)
+{
+	const unsigned char *s;
+	size_t h = 14695981039346656037ull;
+
+	for (s = (const unsigned char *)ov->path; *s; s++)
+		h = (h ^ *s) * 1099511628211ull;
+	h = (h ^ '=') * 1099511628211ull;
+	for (s = (const unsigned char *)ov->value; *s; s++)
+		h = (h ^ *s) * 1099511628211ull;
+	return h ^ ov->value_col;
+}
+
+/* The slot of 'ov' in the source's table: its entry, or the empty slot for it. Under cc_mu. */
+static struct ld_ov_memo **ov_slot(const struct spec_source *src, const struct spec_override *ov)
+{
+	size_t h = ov_hash(ov) & (src->ov_memo_cap - 1);
+	struct ld_ov_memo *e;
+
+	while ((e = src->ov_memo[h]) != NULL) {
+		if (e->value_col == ov->value_col && !strcmp(e->path, ov->path) &&
+		    !strcmp(e->value, ov->value))
+			break;
+		h = (h + 1) & (src->ov_memo_cap - 1);
+	}
+	return &src->ov_memo[h];
+}
+
+/* Keep the steps op->steps[0..op->n) of 'r''s path, for the next builds. Under cc_mu. */
+static struct ld_ov_memo *ov_keep(struct spec_source *src, const struct ld_override *r,
+				  const struct opath *op)
+{
+	struct ld_ov_memo **slot, *e;
+	struct step *steps;
+	unsigned i, c;
+
+	if (!src->ov_memo) {
+		src->ov_memo_cap = 2 * LD_MAX_OV_MEMO;
+		src->ov_memo = arena_calloc(&src->cc_arena, src->ov_memo_cap, sizeof(*src->ov_memo));
+	}
+	slot = ov_slot(src, r->ov);
+	if (*slot || src->n_ov_memo >= LD_MAX_OV_MEMO)
+		return *slot;
+	steps = arena_memdup(&src->cc_arena, op->steps, op->n * sizeof(*steps));
+	for (i = 0; i < op->n; i++) {
+		if (steps[i].key)
+			steps[i].key = arena_strdup(&src->cc_arena, steps[i].key);
+		for (c = 0; c < steps[i].n_conds; c++) {
+			steps[i].conds[c].key = arena_strdup(&src->cc_arena, steps[i].conds[c].key);
+			steps[i].conds[c].value = arena_strdup(&src->cc_arena,
+							       steps[i].conds[c].value);
+		}
+	}
+	e = arena_calloc(&src->cc_arena, 1, sizeof(*e));
+	e->path = arena_strdup(&src->cc_arena, r->ov->path);
+	e->value = arena_strdup(&src->cc_arena, r->ov->value);
+	e->value_col = r->ov->value_col;
+	e->n_steps = op->n;
+	e->steps = steps;
+	*slot = e;
+	src->n_ov_memo++;
+	return e;
+}
+
+/*
+ * Parse the path of 'r' into 'op': as an earlier build of the source parsed
+ * the same PATH=VALUE, or now (kept when it parses: a path's errors are
+ * reported by every build).
+ */
+static int parse_path_memo(struct ld *ld, struct ld_override *r, struct opath *op)
+{
+	struct spec_source *src = (struct spec_source *)ld->s->source;
+	const struct spec_override *ov = r->ov;
+	struct ld_ov_memo *e = NULL;
+
+	if (!src || !ov->path || !ov->value)
+		return parse_path(ld->a, r->file, ov->path, op, ld->dl);
+	pthread_mutex_lock(&src->cc_mu);
+	if (src->ov_memo)
+		e = *ov_slot(src, ov);
+	pthread_mutex_unlock(&src->cc_mu);
+	if (e) {
+		memcpy(op->steps, e->steps, e->n_steps * sizeof(*op->steps));
+		op->text = ov->path;
+		op->n = e->n_steps;
+		r->memo = e;
+		return 0;
+	}
+	if (parse_path(ld->a, r->file, ov->path, op, ld->dl) < 0)
+		return -1;
+	pthread_mutex_lock(&src->cc_mu);
+	r->memo = ov_keep(src, r, op);
+	pthread_mutex_unlock(&src->cc_mu);
+	return 0;
+}
+
 /* Resolve and apply override 'r' to the merged view of 'ld'. */
 static int apply_one(struct ld *ld, struct ld_override *r, struct opath *op, struct view *v)
 {
 	if (r->ov->whole_file)
 		return apply_file(ld, r);
-	if (parse_path(ld->a, r->file, r->ov->path, op, ld->dl) < 0)
+	if (parse_path_memo(ld, r, op) < 0)
 		return -1;
 	if (op->steps[op->n - 1].kind == STEP_KEY)
 		r->last_key = op->steps[op->n - 1].key;

@@ -506,12 +506,197 @@ static int load_problem_node(struct ld *ld, const struct ysrc_node *prob, const 
 	return spec_densities_load(ld, inst && inst->kind == YSRC_MAP ? inst : NULL, &ip);
 }
 
+/* ------------------------------------------------- workloads read once */
+
+/*
+ * One node of the 'problem' value as a key: a node of the files by its
+ * pointer (nothing below it can differ); a node an override made (or
+ * copied on its path) by its kind, style, tag and text, its children
+ * following it. Locations are not in the key: a workload is kept only when
+ * none of its locations is in an override, and only when its read said
+ * nothing.
+ */
+struct pm_token {
+	const struct ysrc_node *files;     /* a node of the files, or NULL */
+	const char *str, *tag;
+	unsigned kind, style;
+	size_t n;
+};
+
+#define PM_MAX_TOKENS 128
+
+struct ld_problem_memo {
+	struct ld_problem_memo *next;
+	size_t n_tokens;
+	struct pm_token *tokens;           /* strings in cc_arena */
+	struct spec_workload w;            /* its arrays and strings in cc_arena */
+};
+
+#define LD_MAX_PROBLEM_MEMO 256
+
+/* Append the tokens of 'n' to t[*k..); false when there are too many. */
+static bool pm_tokens(const struct spec_source *src, const struct ysrc_node *n,
+		      struct pm_token *t, size_t *k)
+{
+	size_t i;
+
+	if (*k >= PM_MAX_TOKENS)
+		return false;
+	memset(&t[*k], 0, sizeof(t[*k]));
+	if (ld_files_node(src, n)) {
+		t[(*k)++].files = n;
+		return true;
+	}
+	t[*k].str = n->kind == YSRC_SCALAR ? n->str : NULL;
+	t[*k].tag = n->tag;
+	t[*k].kind = n->kind;
+	t[*k].style = n->style;
+	t[*k].n = n->kind == YSRC_SCALAR ? 0 : n->n;
+	(*k)++;
+	for (i = 0; n->kind != YSRC_SCALAR && i < n->n; i++) {
+		if (n->kind == YSRC_MAP && !pm_tokens(src, n->pairs[i].key, t, k))
+			return false;
+		if (!pm_tokens(src, n->kind == YSRC_MAP ? n->pairs[i].value : n->items[i], t, k))
+			return false;
+	}
+	return true;
+}
+
+static bool pm_same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static bool pm_same(const struct pm_token *a, const struct pm_token *b, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (a[i].files != b[i].files || a[i].kind != b[i].kind || a[i].style != b[i].style ||
+		    a[i].n != b[i].n || !pm_same_text(a[i].str, b[i].str) ||
+		    !pm_same_text(a[i].tag, b[i].tag))
+			return false;
+	return true;
+}
+
+/* The workload an earlier build read from the same nodes, or NULL. Under cc_mu. */
+static const struct ld_problem_memo *pm_find(const struct spec_source *src,
+					     const struct pm_token *t, size_t n)
+{
+	const struct ld_problem_memo *e;
+	for (e = src->problem_memo; e; e = e->next)
+		if (e->n_tokens == n && pm_same(e->tokens, t, n))
+			return e;
+	return NULL;
+}
+
+/*
+ * True when the workload the build read can be kept: none of its locations
+ * is in an override (each build has its own copy of an override's text),
+ * and it holds nothing read from elsewhere (matrices, ragged extents,
+ * prunings).
+ */
+static bool pm_keepable(const struct ld *ld, const struct spec_workload *w)
+{
+	unsigned i;
+
+	if (w->n_ragged || ld_from_override(ld, w->loc))
+		return false;
+	for (i = 0; i < w->n_coefs; i++)
+		if (ld_from_override(ld, w->coefs[i].loc))
+			return false;
+	for (i = 0; i < w->n_tensors; i++) {
+		const struct spec_tensor *t = &w->tensors[i];
+		if (t->density.data || t->prune_source || ld_from_override(ld, t->loc) ||
+		    ld_from_override(ld, t->density.loc))
+			return false;
+	}
+	return true;
+}
+
+static const char *pm_str(struct arena *a, const char *s)
+{
+	return s ? arena_strdup(a, s) : NULL;
+}
+
+/* Keep workload 'w', read from the nodes of tokens t[0..n) with nothing said. */
+static void pm_put(struct spec_source *src, const struct pm_token *t, size_t n,
+		   const struct spec_workload *w)
+{
+	struct arena *a = &src->cc_arena;
+	struct ld_problem_memo *e;
+	struct spec_coef *coefs;
+	struct spec_tensor *ts;
+	unsigned i;
+
+	pthread_mutex_lock(&src->cc_mu);
+	if (src->n_problem_memo < LD_MAX_PROBLEM_MEMO && !pm_find(src, t, n)) {
+		e = arena_calloc(a, 1, sizeof(*e));
+		e->n_tokens = n;
+		e->tokens = arena_memdup(a, t, n * sizeof(*t));
+		for (i = 0; i < n; i++) {
+			e->tokens[i].str = pm_str(a, t[i].str);
+			e->tokens[i].tag = pm_str(a, t[i].tag);
+		}
+		e->w = *w;
+		e->w.shape_name = pm_str(a, w->shape_name);
+		for (i = 0; i < w->n_dims; i++)
+			e->w.dim_names[i] = pm_str(a, w->dim_names[i]);
+		coefs = arena_calloc(a, w->n_coefs ? w->n_coefs : 1, sizeof(*coefs));
+		for (i = 0; i < w->n_coefs; i++) {
+			coefs[i] = w->coefs[i];
+			coefs[i].name = pm_str(a, w->coefs[i].name);
+		}
+		e->w.coefs = coefs;
+		ts = arena_memdup(a, w->tensors, w->n_tensors * sizeof(*ts));
+		for (i = 0; i < w->n_tensors; i++)
+			ts[i].name = pm_str(a, w->tensors[i].name);
+		e->w.tensors = ts;
+		e->next = src->problem_memo;
+		src->problem_memo = e;
+		src->n_problem_memo++;
+	}
+	pthread_mutex_unlock(&src->cc_mu);
+}
+
+/*
+ * The 'problem' key. A sweep's points mostly leave the problem alone, or
+ * change it the same way for many points in a row (an outer axis): such a
+ * build takes the workload an earlier build of the source read (its data
+ * spaces copied: a cascade gives them densities in place).
+ */
 int spec_problem_load(struct ld *ld)
 {
 	const struct ld_top *top = ld_top_get(ld, "problem");
 	struct kpath p = KP_KEY(NULL, "problem");
+	struct spec_source *src = (struct spec_source *)ld->s->source;
+	const struct spec_load_options *opt = ld->opt;
+	struct pm_token tokens[PM_MAX_TOKENS];
+	const struct ld_problem_memo *e = NULL;
+	size_t n = 0, said;
+	bool keyed = false;
+	int rc;
 
 	if (!top)
 		return 0;
-	return load_problem_node(ld, top->values[0], &p);
+	/* a value a reader computes (an expression) depends on the variables; options read files */
+	if (src && !ld->n_deferred && !(opt && (opt->n_tensor_files || opt->n_prunes)))
+		keyed = pm_tokens(src, top->values[0], tokens, &n);
+	if (keyed) {
+		pthread_mutex_lock(&src->cc_mu);
+		e = pm_find(src, tokens, n);
+		pthread_mutex_unlock(&src->cc_mu);
+	}
+	if (e) {
+		ld->s->workload = e->w;
+		ld->s->workload.tensors = arena_memdup(ld->a, e->w.tensors,
+						       e->w.n_tensors * sizeof(*e->w.tensors));
+		ld->problem_ok = true;
+		return 0;
+	}
+	said = ld_said(ld);
+	rc = load_problem_node(ld, top->values[0], &p);
+	if (keyed && rc == 0 && ld->problem_ok && ld_said(ld) == said &&
+	    pm_keepable(ld, &ld->s->workload))
+		pm_put(src, tokens, n, &ld->s->workload);
+	return rc;
 }

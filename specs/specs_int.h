@@ -136,6 +136,30 @@ struct spec_source {
 	/* ERT tables read from nodes of the files, likewise (energy.c) */
 	struct ld_table_memo *tables_memo;
 	size_t n_tables_memo, alloc_tables_memo;
+	/*
+	 * Mappings read from nodes of the files (mapping.c), by what the read
+	 * takes from the architecture and the workload (level names, spatial
+	 * levels, dimensions, bounds, data space names): a build that reads the
+	 * same takes the mapping as built (shared, never changed). A list in
+	 * cc_arena, newest first, at most LD_MAX_MAP_MEMO; under cc_mu. Only
+	 * a read that said nothing is kept.
+	 */
+	struct ld_map_memo *map_memo;
+	unsigned n_map_memo;
+	/*
+	 * Overrides parsed once (override.c): by PATH and VALUE, the steps of
+	 * a path that parsed and a scalar value that parsed with nothing said.
+	 * An open-addressed table of ov_memo_cap slots (cc_arena); under cc_mu.
+	 */
+	struct ld_ov_memo **ov_memo;
+	size_t ov_memo_cap, n_ov_memo;
+	/*
+	 * Workloads read from the 'problem' key (problem.c), by its nodes: the
+	 * files' by pointer, those an override made by what they hold. A list
+	 * in cc_arena, newest first, at most LD_MAX_PROBLEM_MEMO; under cc_mu.
+	 */
+	struct ld_problem_memo *problem_memo;
+	unsigned n_problem_memo;
 };
 
 struct ld_override;

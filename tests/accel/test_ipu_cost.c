@@ -77,6 +77,51 @@ static void test_realize_by_hand(void)
 	ipu_layout_free(lay);
 }
 
+/*
+ * Element-wise Fwd runs its workers once per sub-group (the supervisor syncs
+ * and runs them on each of its sub-groups, split as the partitioner split
+ * that sub-group): half, X = 26 rows of 5 non-zeros, one X/Y partition,
+ * P_z = 2, Z = 16 (2 grains of 4 a tile). splitRegions puts 13 rows in each
+ * bucket; each is split by weight (more than 2 W rows): 2, 2, 2, 2, 3, 2
+ * rows, the slowest 3 rows of 5 at Z = 8: 28 + 3 x 15 + 3 x 15 = 118, twice.
+ * The tile: 30 + 2 sup(1) 93 + 6 x 2 x 118 = 1632, after zeroing 26 x 8
+ * partials (35 x 6 = 210). One split of all 26 rows (PopLibs' planner
+ * estimate, and the model before): 5 rows, 28 + 75 + 75 = 178, 1284.
+ */
+static void test_realize_subgroups(void)
+{
+	struct ipf_layer f;
+	struct ipu_method m;
+	struct ipu_geom g;
+	struct ipu_sizes z;
+	struct ipu_pass_est e;
+	struct ipu_part_cfg cfg = { 1, 1, 2, 100, 1000, 39 };
+	struct ipu_row r[26], *rows[1] = { r };
+	uint32_t n[1] = { 26 }, i;
+	struct ipu_layout *lay;
+
+	for (i = 0; i < 26; i++)
+		r[i] = (struct ipu_row){ i, 5 };
+	lay = ipu_partition(&cfg, rows, n);
+	CU_ASSERT_EQUAL_FATAL(lay->buckets[0].n, 1);
+	CU_ASSERT_EQUAL_FATAL(lay->buckets[0].sgs[0].n_rows, 13);
+	ipf_layer_init(&f, true, false, 1);
+	f.L.X = 26;
+	f.L.Y = 5;
+	f.L.Z = 16;
+	f.L.d = 1;
+	memset(&m, 0, sizeof(m));
+	m.gx = m.gy = 1;
+	m.gz = 4;
+	m.m[SPEC_IPU_FWD] = ACCEL_IPU_FORWARD;
+	ipu_geom_init(&f.L, &m, 1, 1, 2, &g);
+	ipu_sizes_init(&f.L, &m, &g, false, &z);
+	ipu_pass_realize(&f.L, &m, &g, &z, lay, SPEC_IPU_FWD, &e);
+	CU_ASSERT_DOUBLE_EQUAL(e.dist_compute, 210 + 30 + 2 * 93 + 6 * 2 * 118, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(e.prop, 0, 0);
+	ipu_layout_free(lay);
+}
+
 /* The busiest tile's blocks: distribution, and summed over the steps. */
 static void test_work(void)
 {
@@ -146,6 +191,7 @@ static void test_static(void)
 
 static CU_TestInfo tests[] = {
 	{ "realized cost by hand", test_realize_by_hand },
+	{ "element-wise workers run per sub-group", test_realize_subgroups },
 	{ "busiest tile's blocks", test_work },
 	{ "static is never dearer", test_static },
 	CU_TEST_INFO_NULL,

@@ -61,6 +61,35 @@ static void test_split(void)
 	}
 }
 
+/*
+ * splitTileBetweenWorkers with row weights (more than 2 W rows): avg =
+ * ceil(total / W), worker w ends before the first row whose running sum
+ * exceeds (w + 1) avg, workers left without rows are skipped, the last takes
+ * the rest.
+ */
+static void test_split_weighted(void)
+{
+	struct ipu_row even[13], heavy[13];
+	uint32_t ends[6], i;
+	static const uint32_t even_ends[] = { 2, 4, 6, 8, 11, 13 };
+	static const uint32_t heavy_ends[] = { 3, 7, 11, 13 };
+
+	for (i = 0; i < 13; i++) {
+		even[i] = (struct ipu_row){ i, 5 };
+		heavy[i] = (struct ipu_row){ i, i ? 1 : 10 };
+	}
+	/* 65 non-zeros, avg 11: 10, 20, 30, 40 and 55 end the first five pieces; the
+	 * fifth holds 3 rows (the grid split of 13 rows x 1 column gives 3 too) */
+	CU_ASSERT_EQUAL_FATAL(ipu_split_workers_weighted(even, 13, 6, ends), 6);
+	for (i = 0; i < 6; i++)
+		CU_ASSERT_EQUAL(ends[i], even_ends[i]);
+	/* 22 non-zeros, avg 4: the heavy first row exceeds 4 and 8, so workers 0 and 1
+	 * get nothing; worker 2 takes rows 0-2 (12), 3 rows 3-6 (16), 4 rows 7-10 */
+	CU_ASSERT_EQUAL_FATAL(ipu_split_workers_weighted(heavy, 13, 6, ends), 4);
+	for (i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(ends[i], heavy_ends[i]);
+}
+
 /* ceil(16 B / (round(16 E) h)); h = 2 when the receivers are all or an even number. */
 static void test_exchange(void)
 {
@@ -412,6 +441,7 @@ static void test_overflow_exhaustive(void)
 static CU_TestInfo tests[] = {
 	{ "uniform helper U(d, a, c)", test_uniform },
 	{ "worker split", test_split },
+	{ "worker split by row weights", test_split_weighted },
 	{ "exchange estimator", test_exchange },
 	{ "bucket sizes by hand", test_sizes },
 	{ "candidate methods", test_methods },

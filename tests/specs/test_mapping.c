@@ -240,6 +240,111 @@ static void test_required_mapping(void)
 	diag_list_release(&dl);
 }
 
+/*
+ * The builds of one source take the mapping an earlier one read when the
+ * mapping's nodes are the files' and what it reads of the architecture and
+ * the workload is the same (specs/mapping.c); each value the key covers,
+ * changed by an override, gives the new mapping (or the error it must).
+ */
+struct memo_row {
+	const char *ov;              /* NULL: none */
+	bool ok, same;               /* builds; the very mapping the second build took */
+	uint64_t glb_m;              /* GLB's temporal factor of M */
+	const char *error;           /* when !ok */
+};
+
+static const struct memo_row memo_rows[] = {
+	{ NULL, true, false, 8, NULL },                            /* read and kept */
+	{ NULL, true, true, 8, NULL },                             /* taken */
+	{ "problem.instance.M=4", true, false, 4, NULL },          /* a bound */
+	{ "problem.instance.M=4", true, false, 4, NULL },          /* taken, with M=4 */
+	{ "problem.instance.M=8", true, true, 8, NULL },           /* the files' bound again */
+	{ "architecture.subtree[0].local[name=GLB].attributes.depth=64", true, true, 8, NULL },
+	{ "problem.shape.data_spaces[name=Z].name=Y", false, false, 0,
+	  "unknown data space 'Z'" },                              /* a data space's name */
+	{ "architecture.subtree[0].local[name=GLB].name=L2", false, false, 0,
+	  "unknown storage level 'GLB'" },                         /* a level's name */
+	{ "mapping[0].factors=M0 N0 K0", true, false, 8, NULL },   /* an override's node */
+};
+
+/* A source of base.yaml and the mapping file 'map'. */
+static struct spec_source *base_source_with(const char *map, struct diag_list *dl)
+{
+	struct spec_source *src = spec_source_new();
+
+	CU_ASSERT_EQUAL_FATAL(spec_source_add_file(src, unit_data_path("specs/bad/base.yaml"),
+						   dl), 0);
+	CU_ASSERT_EQUAL_FATAL(spec_source_add_file(src, st_write("memo.yaml", map), dl), 0);
+	return src;
+}
+
+static void test_read_once(void)
+{
+	static const char map[] =
+		"mapping:\n"
+		"  - {target: GLB, type: temporal, factors: 'M0 N0 K0', permutation: KMN}\n"
+		"  - {target: GLB, type: datatype, bypass: [Z]}\n";
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct spec_source *src = base_source_with(map, &dl);
+	struct spec_set *taken = NULL, *s;
+	size_t i;
+
+	for (i = 0; i < sizeof(memo_rows) / sizeof(memo_rows[0]); i++) {
+		const struct memo_row *r = &memo_rows[i];
+		struct spec_override ov = SPEC_OVERRIDE_INIT;
+		struct diag_list bl = DIAG_LIST_INIT;
+		char *got;
+		if (r->ov)
+			CU_ASSERT_EQUAL_FATAL(spec_override_parse(r->ov, &ov, &dl), 0);
+		s = spec_set_build(src, &ov, r->ov ? 1 : 0, NULL, &bl);
+		got = st_diags(&bl);
+		CU_ASSERT_EQUAL(s != NULL, r->ok);
+		if (r->error)
+			CU_ASSERT_PTR_NOT_NULL(strstr(got, r->error));
+		if (s) {
+			CU_ASSERT_EQUAL(bl.n, 0);
+			CU_ASSERT_EQUAL(s->mapping->levels[1].temporal_factors[0], r->glb_m);
+			CU_ASSERT_EQUAL(s->mapping->levels[1].keep_mask, 3);
+			CU_ASSERT_EQUAL(s->mapping->levels[1].temporal_perm[0], 2);
+			if (taken)
+				CU_ASSERT_EQUAL(s->mapping == taken->mapping, r->same);
+		}
+		if (i == 1)
+			taken = s;
+		else
+			spec_set_free(s);
+		free(got);
+		diag_list_release(&bl);
+		spec_override_release(&ov);
+	}
+	spec_set_free(taken);
+	spec_source_free(src);
+	diag_list_release(&dl);
+}
+
+/* A mapping whose read says something is read (and says it) again by every build. */
+static void test_warning_read_again(void)
+{
+	static const char map[] =
+		"mapping:\n"
+		"  - {target: GLB, type: temporal, factors: 'M0 N0 K0'}\n"
+		"  - {target: GLB, type: skew, terms: []}\n";
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct spec_source *src = base_source_with(map, &dl);
+	struct spec_set *a, *b;
+
+	a = spec_set_build(src, NULL, 0, NULL, &dl);
+	b = spec_set_build(src, NULL, 0, NULL, &dl);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_EQUAL(dl.n_warnings, 2);
+	CU_ASSERT_PTR_NOT_EQUAL(a->mapping, b->mapping);
+	spec_set_free(a);
+	spec_set_free(b);
+	spec_source_free(src);
+	diag_list_release(&dl);
+}
+
 static CU_TestInfo tests[] = {
 	{ "factor forms", test_factor_forms },
 	{ "list factors, permutations, split", test_list_factors_and_permutations },
@@ -248,6 +353,8 @@ static CU_TestInfo tests[] = {
 	{ "a v0.4 container's level", test_container_levels },
 	{ "empty mapping", test_empty_mapping },
 	{ "required mapping", test_required_mapping },
+	{ "mappings read once for the builds of a source", test_read_once },
+	{ "a mapping that warns is read again", test_warning_read_again },
 	CU_TEST_INFO_NULL,
 };
 

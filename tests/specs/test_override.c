@@ -886,6 +886,67 @@ static void free_sources(void)
 		spec_source_free(sources[d]);
 }
 
+/*
+ * A PATH=VALUE is parsed once per source (specs/override.c): each build
+ * with it gets the value, located in its own override at the value's
+ * column; another value of the same path, or the same value at another
+ * column, is parsed anew; a value that does not parse is reported by
+ * every build.
+ */
+struct once_row {
+	const char *text;
+	double density;              /* of A; < 0: the build fails */
+	const char *error;
+};
+
+static const struct once_row once_rows[] = {
+	{ "problem.instance.densities.A.density=0.1", 0.1, NULL },
+	{ "problem.instance.densities.A.density=0.3", 0.3, NULL },
+	{ "problem.instance.densities.A.density=0.1", 0.1, NULL },
+	{ "problem.instance.densities.A.density= 0.1", 0.1, NULL },
+	{ "problem.instance.densities.A.density=[0.1", -1, "YAML syntax error" },
+	{ "problem.instance.densities.A.density=[0.1", -1, "YAML syntax error" },
+	{ "problem.instance.densities.A.density=1.5", -1, "expected a number in [0, 1]" },
+	{ "problem.instance.densities.A.density=1.5", -1, "expected a number in [0, 1]" },
+	{ "problem.instance.densities.A.density=0.3", 0.3, NULL },
+};
+
+static void test_parsed_once(void)
+{
+	size_t i, t;
+
+	for (i = 0; i < sizeof(once_rows) / sizeof(once_rows[0]); i++) {
+		const struct once_row *r = &once_rows[i];
+		const char *texts[] = { r->text, NULL };
+		struct spec_override ov[MAX_OV];
+		struct diag_list dl = DIAG_LIST_INIT;
+		struct spec_set *s = build(D_FLAT, texts, ov, &dl);
+		char *got = st_diags(&dl);
+		CU_ASSERT_EQUAL(s != NULL, r->density >= 0);
+		if (r->error)
+			CU_ASSERT_PTR_NOT_NULL(strstr(got, r->error));
+		for (t = 0; s && t < s->workload.n_tensors; t++)
+			if (!strcmp(s->workload.tensors[t].name, "A"))
+				CU_ASSERT_DOUBLE_EQUAL(s->workload.tensors[t].density.density,
+						       r->density, 0);
+		if (r->error) {   /* a message at the value of this build's override */
+			unsigned col = ov[0].value_col + (r->text[strlen(r->text) - 4] == ' ');
+			bool at = false;
+			size_t k;
+			for (k = 0; k < dl.n; k++)
+				at |= dl.items[k].loc.file &&
+				      !strcmp(dl.items[k].loc.file, ov[0].origin) &&
+				      dl.items[k].loc.line == 1 && dl.items[k].loc.col >= col &&
+				      dl.items[k].loc.col <= col + 1;
+			CU_ASSERT_TRUE(at);
+		}
+		free(got);
+		spec_set_free(s);
+		release_all(ov, texts);
+		diag_list_release(&dl);
+	}
+}
+
 static CU_TestInfo tests[] = {
 	{ "overrides give their values, in every dialect", test_good },
 	{ "bad overrides: exact diagnostics", test_bad },
@@ -897,6 +958,7 @@ static CU_TestInfo tests[] = {
 	{ "PATH=VALUE", test_parse },
 	{ "overrides located where a file wrote them", test_placed },
 	{ "threads share a source", test_threads },
+	{ "a PATH=VALUE parsed once", test_parsed_once },
 	CU_TEST_INFO_NULL,
 };
 

@@ -268,6 +268,86 @@ static void test_largest_operation_space(void)
 	diag_list_release(&dl);
 }
 
+/*
+ * The builds of one source take the workload an earlier one read from the
+ * same 'problem' nodes (specs/problem.c): the files' by pointer, an
+ * override's by what it holds. Each value an override changes (a density,
+ * a bound, a coefficient) gives the new workload; a density whose location
+ * is in the override is read by every build; each build has its own data
+ * spaces.
+ */
+struct pm_row {
+	const char *ov;              /* NULL: none */
+	double density;              /* of A */
+	uint64_t k, a_size;          /* K's bound, A's size */
+	bool own_loc;                /* A's density is located in the override */
+};
+
+static const struct pm_row pm_rows[] = {
+	{ NULL, 0.25, 16, 64, false },
+	{ NULL, 0.25, 16, 64, false },
+	{ "problem.instance.densities.A.density=0.1", 0.1, 16, 64, false },
+	{ "problem.instance.densities.A.density=0.3", 0.3, 16, 64, false },
+	{ "problem.instance.densities.A.density=0.1", 0.1, 16, 64, false },
+	{ "problem.instance.densities.A.density='0.1'", 0.1, 16, 64, false },
+	{ "problem.instance.K=4", 0.25, 4, 16, false },
+	{ "problem.instance.K=4", 0.25, 4, 16, false },
+	{ "problem.instance.S=2", 0.25, 16, 124, false },         /* a coefficient */
+	{ "problem.instance.densities.A=0.5", 0.5, 16, 64, true },
+	{ "problem.instance.densities.A=0.5", 0.5, 16, 64, true },
+	{ NULL, 0.25, 16, 64, false },
+};
+
+static void test_read_once(void)
+{
+	static const char design[] =
+		"architecture:\n"
+		"  subtree: [{name: s, local: [{name: b, class: SRAM}, {name: m, class: intmac}]}]\n"
+		"problem:\n"
+		"  shape:\n"
+		"    dimensions: [M, K]\n"
+		"    coefficients: [{name: S, default: 1}]\n"
+		"    data_spaces:\n"
+		"    - {name: A, projection: [M, [[K, S]]]}\n"
+		"    - {name: Z, projection: [M], read_write: true}\n"
+		"  instance:\n"
+		"    M: 4\n"
+		"    K: 16\n"
+		"    densities: {A: {distribution: fixed_structured, density: 0.25}}\n";
+	struct spec_source *src = spec_source_new();
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct spec_set *prev = NULL, *s;
+	size_t i;
+
+	CU_ASSERT_EQUAL_FATAL(spec_source_add_text(src, "d.yaml", design, strlen(design), &dl), 0);
+	for (i = 0; i < sizeof(pm_rows) / sizeof(pm_rows[0]); i++) {
+		const struct pm_row *r = &pm_rows[i];
+		struct spec_override ov = SPEC_OVERRIDE_INIT;
+		const struct spec_tensor *a;
+		if (r->ov)
+			CU_ASSERT_EQUAL_FATAL(spec_override_parse(r->ov, &ov, &dl), 0);
+		s = spec_set_build(src, &ov, r->ov ? 1 : 0, NULL, &dl);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		a = &s->workload.tensors[0];
+		CU_ASSERT_STRING_EQUAL(a->name, "A");
+		CU_ASSERT_DOUBLE_EQUAL(a->density.density, r->density, 0);
+		CU_ASSERT_EQUAL(s->workload.bounds[1], r->k);
+		CU_ASSERT_EQUAL(a->size, r->a_size);
+		CU_ASSERT_EQUAL(s->workload.tensors[1].size, 4);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(a->density.loc.file);
+		CU_ASSERT_STRING_EQUAL(a->density.loc.file, r->own_loc ? ov.origin : "d.yaml");
+		if (prev)   /* a cascade gives a set's data spaces densities in place */
+			CU_ASSERT_PTR_NOT_EQUAL(s->workload.tensors, prev->workload.tensors);
+		spec_set_free(prev);
+		prev = s;
+		spec_override_release(&ov);
+	}
+	CU_ASSERT_EQUAL(dl.n, 0);
+	spec_set_free(prev);
+	spec_source_free(src);
+	diag_list_release(&dl);
+}
+
 static CU_TestInfo tests[] = {
 	{ "projection forms, sizes, masks", test_sizes_and_masks },
 	{ "terms and coefficients", test_terms_and_coefficients },
@@ -275,6 +355,7 @@ static CU_TestInfo tests[] = {
 	{ "overflowing extents and sizes", test_huge_tensor_is_an_error },
 	{ "the largest extent", test_largest_extent },
 	{ "the largest operation space", test_largest_operation_space },
+	{ "workloads read once for the builds of a source", test_read_once },
 	CU_TEST_INFO_NULL,
 };
 
