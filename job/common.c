@@ -127,6 +127,20 @@ void job_model_options(const struct job_options *o, struct model_options *mo)
 							      : MODEL_IMPERFECT_EXACT;
 }
 
+/* 'v' in decimal, as "%llu" writes it. */
+static void add_u64(struct strbuf *sb, uint64_t v)
+{
+	char buf[24];
+	size_t n = sizeof(buf);
+
+	do {
+		buf[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	strbuf_add(sb, buf + n, sizeof(buf) - n);
+}
+
+/* (a row of every sweep point: strbuf_addstr, not strbuf_addf, for its cost) */
 void job_describe_mapping(const struct spec_set *s, const struct spec_mapping *m,
 			  struct strbuf *sb)
 {
@@ -135,27 +149,35 @@ void job_describe_mapping(const struct spec_set *s, const struct spec_mapping *m
 
 	for (l = (int)m->n_levels - 1; l >= 0; l--) {
 		bool first = true;
-		strbuf_addf(sb, "%s%s:", l == (int)m->n_levels - 1 ? "" : " | ",
-			    s->arch.levels[l].name);
+		if (l != (int)m->n_levels - 1)
+			strbuf_addstr(sb, " | ");
+		strbuf_addstr(sb, s->arch.levels[l].name);
+		strbuf_addch(sb, ':');
 		for (i = m->n_loops; i-- > 0;) {
 			const struct spec_loop *lp = &m->loops[i];
 			if (lp->level != (unsigned)l || lp->end <= 1)
 				continue;
-			strbuf_addf(sb, "%s%s%llu%s", first ? "" : " ", s->workload.dim_names[lp->dim],
-				    (unsigned long long)lp->end,
-				    lp->spacetime == SPEC_SPATIAL_X ? "x" :
-				    lp->spacetime == SPEC_SPATIAL_Y ? "y" : "");
+			if (!first)
+				strbuf_addch(sb, ' ');
+			strbuf_addstr(sb, s->workload.dim_names[lp->dim]);
+			add_u64(sb, lp->end);
+			if (lp->spacetime == SPEC_SPATIAL_X)
+				strbuf_addch(sb, 'x');
+			else if (lp->spacetime == SPEC_SPATIAL_Y)
+				strbuf_addch(sb, 'y');
 			first = false;
 		}
-		strbuf_addstr(sb, "[");
+		strbuf_addch(sb, '[');
 		first = true;
 		for (t = 0; t < s->workload.n_tensors; t++) {
 			if (!(m->levels[l].keep_mask & (1u << t)))
 				continue;
-			strbuf_addf(sb, "%s%s", first ? "" : " ", s->workload.tensors[t].name);
+			if (!first)
+				strbuf_addch(sb, ' ');
+			strbuf_addstr(sb, s->workload.tensors[t].name);
 			first = false;
 		}
-		strbuf_addstr(sb, "]");
+		strbuf_addch(sb, ']');
 	}
 }
 

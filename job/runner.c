@@ -48,6 +48,8 @@ struct runner {
 	atomic_int abort;              /* stop everything (a database error) */
 	struct result *res;            /* finished, not yet taken by the main thread */
 	size_t n_res, alloc_res;
+	struct job_summary **spare;    /* summaries the main thread is done with, for the workers */
+	size_t n_spare, alloc_spare;
 	unsigned n_workers, n_alive, n_busy;
 	/* rank 0 */
 	bool lookup;                   /* --resume of a database with points: look each job up */
@@ -166,8 +168,16 @@ static bool next_job(struct runner *R, uint64_t *idx)
 #define BATCH_ROWS 256
 #define COMMIT_S 0.5
 
-static void post_result(struct runner *R, uint64_t idx, bool keep, struct job_summary *sum)
+/*
+ * Hand the result over; returns a summary the main thread is done with, for
+ * the next job, or NULL. (A summary is 12 KB: a calloc and a free of one a
+ * job, the free on the main thread, made glibc grow the workers' heaps.)
+ */
+static struct job_summary *post_result(struct runner *R, uint64_t idx, bool keep,
+				       struct job_summary *sum)
 {
+	struct job_summary *next = NULL;
+
 	pthread_mutex_lock(&R->mu);
 	while (R->n_res >= MAX_PENDING)
 		pthread_cond_wait(&R->space_cv, &R->mu);
@@ -176,6 +186,21 @@ static void post_result(struct runner *R, uint64_t idx, bool keep, struct job_su
 	R->n_busy--;
 	if (!R->batched || R->n_res >= R->batch)   /* a batch waits for the rest */
 		pthread_cond_signal(&R->main_cv);
+	if (R->n_spare)
+		next = R->spare[--R->n_spare];
+	pthread_mutex_unlock(&R->mu);
+	return next;
+}
+
+/* The summaries of r[0..n) back to the workers (post_result()). */
+static void give_back(struct runner *R, struct result *r, size_t n)
+{
+	size_t i;
+
+	pthread_mutex_lock(&R->mu);
+	XGROW(R->spare, R->n_spare + n, R->alloc_spare);
+	for (i = 0; i < n; i++)
+		R->spare[R->n_spare++] = r[i].sum;
 	pthread_mutex_unlock(&R->mu);
 }
 
@@ -183,13 +208,20 @@ static void *worker_main(void *arg)
 {
 	struct runner *R = arg;
 	void *ws = R->jobs->ws_new ? R->jobs->ws_new(R->jobs->ctx) : NULL;
+	struct job_summary *next = NULL;
 	uint64_t idx;
 
 	while (next_job(R, &idx)) {
-		struct job_summary *sum = xcalloc(1, sizeof(*sum));
-		bool keep = R->jobs->run(R->jobs->ctx, ws, idx, sum);
-		post_result(R, idx, keep, sum);
+		struct job_summary *sum = next;
+		bool keep;
+		if (sum)
+			memset(sum, 0, sizeof(*sum));   /* as calloc gives it */
+		else
+			sum = xcalloc(1, sizeof(*sum));
+		keep = R->jobs->run(R->jobs->ctx, ws, idx, sum);
+		next = post_result(R, idx, keep, sum);
 	}
+	free(next);
 	if (R->jobs->ws_free)
 		R->jobs->ws_free(R->jobs->ctx, ws);
 	pthread_mutex_lock(&R->mu);
@@ -437,8 +469,7 @@ static int deliver(struct runner *R, struct result *r, size_t n)
 	}
 	for (i = 0; i < w.n; i++)
 		strbuf_release(&w.rr[i].overrides);
-	for (i = 0; i < n; i++)
-		free(r[i].sum);
+	give_back(R, r, n);
 	free(w.rr);
 	free(w.sum);
 	strbuf_release(&err);
@@ -541,8 +572,7 @@ static void lead(struct runner *R)
 		if (n && !failed && deliver(R, r, n) < 0)
 			failed = true;
 		else if (failed)
-			while (n)
-				free(r[--n].sum);
+			give_back(R, r, n);
 		free(r);
 		progress(R, false);
 		pthread_mutex_lock(&R->mu);
@@ -585,10 +615,9 @@ static void follow(struct runner *R)
 			}
 		}
 		r = take_results(R, &n, 0.001);
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < n; i++)
 			job_mpi_send_result(r[i].idx, r[i].keep, r[i].sum);
-			free(r[i].sum);
-		}
+		give_back(R, r, n);
 		free(r);
 		pthread_mutex_lock(&R->mu);
 		idle = R->n_alive == 0 && R->n_res == 0;
@@ -695,6 +724,9 @@ int job_runner_go(const struct job_runner_jobs *jobs, const struct job_runner *o
 	store_close(R.st);
 	free(R.pool);
 	free(R.res);
+	while (R.n_spare)
+		free(R.spare[--R.n_spare]);
+	free(R.spare);
 	pthread_cond_destroy(&R.work_cv);
 	pthread_cond_destroy(&R.space_cv);
 	pthread_cond_destroy(&R.main_cv);

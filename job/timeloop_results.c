@@ -148,12 +148,15 @@ void job_summarize_model(const struct spec_set *s, const struct job_options *o,
 			 struct job_summary *sum)
 {
 	struct strbuf sb = STRBUF_INIT;
+	size_t n;
 
 	job_summary_fill(sum, &job_metrics_model, s, r);
 	if (o->roofline)
 		job_summary_fill(sum, &job_metrics_roofline, s, r);
 	job_describe_mapping(s, m, &sb);
-	snprintf(sum->mapping, sizeof(sum->mapping), "%s", sb.buf);
+	n = sb.len < sizeof(sum->mapping) ? sb.len : sizeof(sum->mapping) - 1;   /* as snprintf cuts */
+	memcpy(sum->mapping, sb.buf, n);
+	sum->mapping[n] = '\0';
 	strbuf_release(&sb);
 }
 

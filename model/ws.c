@@ -181,6 +181,11 @@ struct model_ws *model_ws_new(const struct spec_set *s, const struct model_optio
 	return model_ws_reuse(NULL, s, opt, err);
 }
 
+/* model_ws_reuse() clears the head of the workspace around the projections. */
+_Static_assert(offsetof(struct model_ws, density_name) ==
+	       offsetof(struct model_ws, proj) + sizeof(((struct model_ws *)0)->proj),
+	       "nothing lies between proj and density_name");
+
 struct model_ws *model_ws_reuse(struct model_ws *ws, const struct spec_set *s,
 				const struct model_options *opt, struct strbuf *err)
 {
@@ -198,13 +203,24 @@ struct model_ws *model_ws_reuse(struct model_ws *ws, const struct spec_set *s,
 		 * mapping in the mapper), and clearing them cost more than the
 		 * evaluation (tests/model/test_ws checks against fresh workspaces).
 		 */
-		unsigned l;
+		unsigned l, pv, n_levels = ws->n_levels, n_tensors = ws->n_tensors;
 
 		model_fp_release(ws);
 		keep_sp = model_sparse_detach(ws);   /* its 2 MB, used again */
-		memset(ws, 0, offsetof(struct model_ws, loops));
+		/*
+		 * The projections (46 KB) and the tile extents (16 KB) are
+		 * written only for the old set's tensors and levels
+		 * (prepare_projections(), the nest): those are cleared, the
+		 * rest is still as calloc left it.
+		 */
+		memset(ws, 0, offsetof(struct model_ws, proj));
+		memset(ws->proj, 0, n_tensors * sizeof(ws->proj[0]));
+		memset(ws->density_name, 0,
+		       offsetof(struct model_ws, loops) - offsetof(struct model_ws, density_name));
 		memset(ws->lv, 0, offsetof(struct model_ws, nest) - offsetof(struct model_ws, lv));
-		memset(ws->tile_ext, 0, sizeof(ws->tile_ext));
+		for (l = 0; l < n_levels; l++)
+			for (pv = 0; pv < n_tensors; pv++)
+				memset(ws->tile_ext[l][pv], 0, sizeof(ws->tile_ext[l][pv]));
 		for (l = 0; l < SPEC_MAX_LEVELS; l++)   /* the mesh neighbours are computed again */
 			ws->nb[l].valid = false;
 	}

@@ -4,6 +4,7 @@
  */
 #include "util/table.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,10 +95,103 @@ void table_release(struct table *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* 10^k, k = 0..22: the powers of ten a double holds exactly. */
+static const double pow10_exact[] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+	1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+#define P15_LO 100000000000000LL    /* 10^14: the smallest 15-digit integer */
+#define P15_HI 1000000000000000LL   /* 10^15 */
+
+/*
+ * What snprintf("%.15g") writes for 'v', when that text reads back as 'v'
+ * (true), without printf: v = m * 10^(e - 14) with m a 15-digit integer.
+ * m / 10^k (or m * 10^k) for |k| <= 22 is one correctly rounded operation,
+ * so it is the double that the text of m and k reads as (strtod's exact
+ * case); when that is 'v', the text is v's 15-digit rounding (two doubles
+ * never share a 15-digit text), which is what %.15g prints: 1. When it is
+ * not 'v' and m is surely v's 15-digit rounding (the product or quotient is
+ * off by at most 0.12 from the exact one, so a product within 0.38 of m
+ * rounds to m), %.15g does not read back: -1. Else 0: the caller asks
+ * printf.
+ */
+static int format_15(double v, char *buf, size_t size)
+{
+	double a = fabs(v), back, scaled = 0;
+	char digits[16], *o = buf;
+	long long m;
+	int e, k, tries, i, n;
+
+	if (size < 32 || !(a >= 1e-7) || !(a < 1e22))   /* also NaN, inf, 0 */
+		return 0;
+	e = (int)floor(log10(a));
+	for (tries = 0; tries < 3; tries++) {
+		k = 14 - e;
+		if (k < -22 || k > 22)
+			return 0;
+		scaled = k >= 0 ? a * pow10_exact[k] : a / pow10_exact[-k];
+		m = llround(scaled);
+		if (m >= P15_HI)
+			e++;
+		else if (m < P15_LO)
+			e--;
+		else
+			break;
+	}
+	if (tries == 3)
+		return 0;
+	back = k >= 0 ? (double)m / pow10_exact[k] : (double)m * pow10_exact[-k];
+	if (back != a)
+		return m > P15_LO && m < P15_HI - 1 && fabs(scaled - (double)m) <= 0.38 ? -1 : 0;
+	for (i = 14; i >= 0; i--, m /= 10)
+		digits[i] = (char)('0' + m % 10);
+	for (n = 15; n > 1 && digits[n - 1] == '0'; n--)   /* %g drops trailing zeros */
+		;
+	if (v < 0)
+		*o++ = '-';
+	if (e >= -4 && e < 15) {           /* %f style */
+		if (e < 0) {
+			*o++ = '0';
+			*o++ = '.';
+			for (i = -1; i > e; i--)
+				*o++ = '0';
+			memcpy(o, digits, (size_t)n);
+			o += n;
+		} else {
+			memcpy(o, digits, (size_t)(e + 1));
+			o += e + 1;
+			if (n > e + 1) {
+				*o++ = '.';
+				memcpy(o, digits + e + 1, (size_t)(n - e - 1));
+				o += n - e - 1;
+			}
+		}
+		*o = '\0';
+	} else {                            /* %e style: d[.ddd]e+XX */
+		*o++ = digits[0];
+		if (n > 1) {
+			*o++ = '.';
+			memcpy(o, digits + 1, (size_t)(n - 1));
+			o += n - 1;
+		}
+		snprintf(o, size - (size_t)(o - buf), "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+	}
+	return 1;
+}
+
+/*
+ * The shortest of %.15g, %.16g, %.17g that reads back as 'v' (%.17g always
+ * does). Integers and values exact at 15 digits, most of a sweep's, take
+ * format_15(); it writes what %.15g writes.
+ */
 void table_format_real(double v, char *buf, size_t size)
 {
-	int prec;
-	for (prec = 15; prec < 17; prec++) {
+	int prec = 15, fast = format_15(v, buf, size);
+
+	if (fast > 0)
+		return;
+	for (prec = fast < 0 ? 16 : 15; prec < 17; prec++) {
 		snprintf(buf, size, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)
 			return;

@@ -133,8 +133,11 @@ static void test_reuse_designs(void)
 			first = ws;
 		moved += ws != first;
 		CU_ASSERT_PTR_EQUAL(model_ws_spec(ws), &d->s);
-		model_eval(ws, &d->m, &a_);   /* the design's mapping, later a random one */
 		fresh = model_ws_new(&d->s, &opt, NULL);
+		/* cleared only where the last design wrote: still all as a fresh one's */
+		CU_ASSERT(!memcmp(ws->proj, fresh->proj, sizeof(ws->proj)));
+		CU_ASSERT(!memcmp(ws->tile_ext, fresh->tile_ext, sizeof(ws->tile_ext)));
+		model_eval(ws, &d->m, &a_);   /* the design's mapping, later a random one */
 		model_eval(fresh, &d->m, &b_);
 		bad += result_diffs(&a_, &b_);
 		for (k = 0; k < 12; k++) {   /* mapping after mapping, whatever the last design left */

@@ -173,6 +173,46 @@ static void test_round_trip(void)
 }
 
 /*
+ * A point with more levels than one insert takes (16): every level's energy
+ * read back under its own name, in order.
+ */
+static void test_many_levels(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct table t = TABLE_INIT;
+	struct store_level lv[37];
+	char names[37][8];
+	const char *in[2];
+	struct store_value v[4];
+	struct store_row r;
+	struct store *st;
+	char path[300];
+	unsigned l;
+
+	st = store_open(db_path("levels.db", path, sizeof(path)), STORE_WRITE, &schema, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+	CU_ASSERT_EQUAL(store_begin_run(st, &run_def, &err), 0);
+	fill_row(&rows[0], in, lv, v, &r);
+	for (l = 0; l < 37; l++) {
+		snprintf(names[l], sizeof(names[l]), "L%u", l);
+		lv[l] = (struct store_level){ names[l], 0.5 * l };
+	}
+	r.n_levels = 37;
+	CU_ASSERT_EQUAL(store_put(st, &r, 1, &err), 0);
+	CU_ASSERT_EQUAL(store_query(st, NULL, 0, &t, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(t.n_rows, 1);
+	for (l = 0; l < 37; l++) {
+		char col[32], want[16];
+		snprintf(col, sizeof(col), "energy_pj.L%u", l);
+		snprintf(want, sizeof(want), "%g", 0.5 * l);
+		CU_ASSERT_STRING_EQUAL(cell(&t, 0, col), want);
+	}
+	table_release(&t);
+	store_close(st);
+	strbuf_release(&err);
+}
+
+/*
  * A metric that is not 'always' gets its column when a row first has a
  * value for it, and the rows before and without it read as NULL; a
  * database none of whose rows have it has no such column at all.
@@ -473,6 +513,7 @@ static int teardown(void)
 static CU_TestInfo store_tests[] = {
 	{ "rows round trip, ordered by index", test_round_trip },
 	{ "metric columns added with their first value", test_added_metrics },
+	{ "a point with more levels than one insert takes", test_many_levels },
 	{ "filters", test_where },
 	{ "kill -9 after two commits, then resume", test_crash_resume },
 	{ "refused files", test_refused },

@@ -1,6 +1,7 @@
 /* Typed tables: cells set and read back, columns added after rows, copies owned by the table. */
 #include "util/table.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,14 +55,44 @@ static void test_format_real(void)
 		{ 0.1 + 0.2, "0.30000000000000004" },      /* only 17 read back */
 		{ 1e300, "1e+300" },
 		{ 123456789012345678.0, "1.2345678901234568e+17" },
+		/* written without printf: integers and values exact at 15 digits */
+		{ 0, "0" },
+		{ -0.0, "-0" },
+		{ 200, "200" },
+		{ -0.0625, "-0.0625" },
+		{ 0.0001, "0.0001" },                      /* the last %f-style exponent */
+		{ 1e-05, "1e-05" },                        /* the first %e-style one */
+		{ 1.25e-7, "1.25e-07" },
+		{ 999999999999999.0, "999999999999999" },
+		{ 1e15, "1e+15" },
+		{ 1.5e21, "1.5e+21" },
+		{ 12345.678, "12345.678" },
+		{ 0.3, "0.3" },
 	};
 	size_t i;
+	int k;
 
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		char buf[32];
 		table_format_real(rows[i].v, buf, sizeof(buf));
 		CU_ASSERT_STRING_EQUAL(buf, rows[i].want);
 		CU_ASSERT(strtod(buf, NULL) == rows[i].v);
+	}
+	/* the text printf's shortest of %.15g, %.16g, %.17g would write, over many magnitudes */
+	for (k = 0; k < 20000; k++) {
+		double v = ((double)(k * 7919 % 100003) / 997.0) * pow(10.0, (double)(k % 44 - 22));
+		char buf[32], want[32];
+		int prec;
+		for (prec = 15; prec <= 17; prec++) {
+			snprintf(want, sizeof(want), "%.*g", prec, v);
+			if (strtod(want, NULL) == v)
+				break;
+		}
+		table_format_real(v, buf, sizeof(buf));
+		if (strcmp(buf, want) != 0) {
+			CU_FAIL("table_format_real differs from printf");
+			break;
+		}
 	}
 }
 

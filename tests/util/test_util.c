@@ -4,6 +4,7 @@
 #include "util/rng.h"
 #include "util/strbuf.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,52 @@ static void test_arena(void)
 	CU_ASSERT_TRUE(a.bytes >= 204000);
 	arena_release(&a);
 	CU_ASSERT_EQUAL(a.bytes, 0);
+}
+
+/*
+ * Chunks a thread keeps between its arenas: a later arena gets the same
+ * memory (no malloc a set), zeroed though the last one wrote all over it;
+ * a thread's kept chunks go with it (the sanitizer build's leak check).
+ */
+static void *fill_and_release(void *arg)
+{
+	struct arena a = ARENA_INIT;
+	int i;
+
+	(void)arg;
+	for (i = 0; i < 40; i++)
+		memset(arena_alloc(&a, 30000), 0xa5, 30000);
+	arena_release(&a);
+	return NULL;
+}
+
+static void test_arena_reuse(void)
+{
+	struct arena a = ARENA_INIT, b = ARENA_INIT;
+	unsigned char *p, *q, *big;
+	size_t i, nonzero = 0;
+	pthread_t t;
+
+	p = arena_alloc(&a, 1000);
+	memset(p, 0xff, 1000);
+	big = arena_alloc(&a, 100000);   /* a chunk of its own: freed, not kept */
+	memset(big, 0xff, 100000);
+	arena_release(&a);
+	q = arena_alloc(&b, 1000);
+	CU_ASSERT_PTR_EQUAL(q, p);       /* the kept chunk */
+	for (i = 0; i < 1000; i++)
+		nonzero += q[i] != 0;
+	for (i = 0; i < 200; i++) {      /* and the rest of the chunk, as it is handed out */
+		unsigned char *r = arena_alloc(&b, 300);
+		size_t k;
+		for (k = 0; k < 300; k++)
+			nonzero += r[k] != 0;
+	}
+	CU_ASSERT_EQUAL(nonzero, 0);
+	CU_ASSERT_STRING_EQUAL(arena_strdup(&b, "glb"), "glb");
+	arena_release(&b);
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, fill_and_release, NULL), 0);
+	CU_ASSERT_EQUAL(pthread_join(t, NULL), 0);
 }
 
 static void test_rng(void)
@@ -123,6 +170,7 @@ static CU_TestInfo util_tests[] = {
 	{ "UTF-8 characters", test_utf8_len },
 	{ "strbuf", test_strbuf },
 	{ "arena", test_arena },
+	{ "arena chunks kept for the thread's next arenas, zeroed", test_arena_reuse },
 	{ "rng determinism and spread", test_rng },
 	{ "checked math", test_ckmath },
 	CU_TEST_INFO_NULL,
