@@ -1377,8 +1377,14 @@ int spec_overrides_apply(struct ld *ld, const struct spec_override *ov, size_t n
 
 	if (!n)
 		return 0;
-	op = xmalloc(sizeof(*op));
-	v = xmalloc(sizeof(*v));
+	/*
+	 * The path and view scratch (~15 KB) come from the build's arena, not
+	 * malloc: a sweep worker's arena chunks are kept between its builds,
+	 * while a malloc'd and freed 15 KB made glibc grow and trim the
+	 * worker's heap at every point (an mprotect system call each time).
+	 */
+	op = arena_alloc(ld->a, sizeof(*op));
+	v = arena_alloc(ld->a, sizeof(*v));
 	ld->ovr = arena_calloc(ld->a, n, sizeof(*ld->ovr));
 	ld->n_ovr = n;
 	for (i = 0; i < n; i++) {
@@ -1390,8 +1396,6 @@ int spec_overrides_apply(struct ld *ld, const struct spec_override *ov, size_t n
 		else
 			r->applied = true;
 	}
-	free(op);
-	free(v);
 	return rc;
 }
 
