@@ -241,14 +241,32 @@ void cli_runner_init(const struct cli_command *cmd, const struct cli_args *a,
 	}
 }
 
-/* Why the jobs that did not succeed failed: each distinct reason with its count. */
+/* The most frequent reason first; equal counts by status, then by text. */
+static int reason_cmp(const void *a, const void *b)
+{
+	const struct job_reason *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	if (x->status != y->status)
+		return x->status < y->status ? -1 : 1;
+	return strcmp(x->text, y->text);
+}
+
+/*
+ * Why the jobs that did not succeed failed: each distinct reason with its
+ * count, in an order that does not depend on which worker met it first.
+ */
 static void print_reasons(const struct job_run_result *res)
 {
+	struct job_reason r[JOB_MAX_REASONS];
 	size_t i;
 
+	memcpy(r, res->reasons, res->n_reasons * sizeof(r[0]));
+	qsort(r, res->n_reasons, sizeof(r[0]), reason_cmp);
 	for (i = 0; i < res->n_reasons; i++)
-		fprintf(stderr, "  %llu x %s: %s\n", (unsigned long long)res->reasons[i].n,
-			job_status_name(res->reasons[i].status), res->reasons[i].text);
+		fprintf(stderr, "  %llu x %s: %s\n", (unsigned long long)r[i].n,
+			job_status_name(r[i].status), r[i].text);
 	if (res->n_other_reasons)
 		fprintf(stderr, "  %llu x other reasons ('fiberloop results DB --where status!=ok' "
 			"lists them)\n", (unsigned long long)res->n_other_reasons);

@@ -2,9 +2,10 @@
 # fiberloop sweep when things go wrong, and on long runs: an axis path that
 # matches nothing (a misspelt key, at the end or inside the path) fails
 # before any point runs, naming the axis with a did-you-mean; points that
-# fail are counted by distinct reason on stderr and the sweep exits 1; a
-# point's error is stored whole (not cut at 511 bytes); progress lines go
-# to stderr when it is not a terminal, the rate of slow points as s/point;
+# fail are counted by distinct reason on stderr (the most frequent first)
+# and the sweep exits 1; a point's error is stored whole (not cut at 511
+# bytes); progress lines go to stderr when it is not a terminal, the rate
+# of slow points as s/point;
 # a design with global_cycle_seconds gets a 'seconds' column.
 : "${TEST_DATA_DIR:?}" "${FIBERLOOP:?}"
 srcdir=${srcdir:-.}
@@ -83,6 +84,12 @@ grep -q "^  1 x bad-input: in 'sparse_optimizations.targets\[0\].representation_
 grep -q "^  2 x bad-input: in 'problem.instance.M': expected an integer >= 1, got '-1'$" "$tmp/err" &&
 grep -q "^  2 x bad-input: in 'problem.instance.M': expected an integer >= 1, got '0'$" "$tmp/err" ||
 	fail "M's reasons are not counted: $(cat "$tmp/err")"
+# the reasons in an order of their own, not the order a worker met them: the most frequent
+# first, equal counts by text ('0' is met first here)
+# shellcheck disable=SC2086
+"$FIBERLOOP" sweep $design --db "$tmp/o.db" --jobs 1 --axis 'problem.instance.M=0,64,-1,-1,-2' 2>"$tmp/err2"
+grep '^  [0-9]* x ' "$tmp/err2" | sed 's/.*, got //' | tr '\n' ' ' >"$tmp/order"
+[ "$(cat "$tmp/order")" = "'-1' '-2' '0' " ] || fail "the reasons' order: $(cat "$tmp/order") ($(cat "$tmp/err2"))"
 # not a terminal: progress lines, each whole on its own line
 grep -q '^sweep: [0-9]*/6 done (.*failed), [0-9.]*\(/s\| s/point\), [0-9.]* s' "$tmp/err" ||
 	fail "no progress line in the log: $(cat "$tmp/err")"
