@@ -458,6 +458,17 @@ static void effective_size_error(struct attrs *at, const struct spec_level *L, c
 	attr_error(at, "multiple_buffering", "out of range: the effective %s", buf);
 }
 
+/*
+ * The spellings of a level's size, in the order parse_size() tries them;
+ * size_attr() reads the same lists.
+ */
+static const char *const size_entries_keys[] = { "entries", NULL };
+static const char *const size_depth_keys[] = { "depth", "memory_depth", "data_storage_depth", NULL };
+static const char *const size_kb_keys[] = { "sizeKB", NULL };
+static const char *const *const size_key_lists[] = {
+	size_entries_keys, size_depth_keys, size_kb_keys,
+};
+
 /* size from entries, depth or sizeKB; effective size. */
 static void parse_size(struct attrs *at, struct spec_level *L)
 {
@@ -466,15 +477,14 @@ static void parse_size(struct attrs *at, struct spec_level *L)
 	L->multiple_buffering = 1.0;
 	get_double(at, A("multiple_buffering"), 1e-9, HUGE_VAL, &L->multiple_buffering);
 	get_double(at, A("min_utilization"), 0.0, 1.0, &L->min_utilization);
-	if (get_uint(at, A("entries"), 0, UINT64_MAX, &v)) {
+	if (get_uint(at, size_entries_keys, 0, UINT64_MAX, &v)) {
 		L->has_size = true;
 		L->size_words = v;
-	} else if (get_uint(at, A("depth", "memory_depth", "data_storage_depth"), 0, UINT64_MAX,
-			    &v)) {
+	} else if (get_uint(at, size_depth_keys, 0, UINT64_MAX, &v)) {
 		L->has_size = true;
 		if (!ck_mul_u64(v, L->block_size, &L->size_words))
 			attr_error(at, "depth", "depth x block_size overflows%s", "");
-	} else if (get_uint(at, A("sizeKB"), 0, UINT64_MAX / 8192, &v)) {
+	} else if (get_uint(at, size_kb_keys, 0, UINT64_MAX / 8192, &v)) {
 		L->has_size = true;
 		L->size_words = v * 1024 * 8 / L->word_bits;
 	}
@@ -761,13 +771,12 @@ static bool memo_worthy(const struct ld *ld, const struct raw_comp *rc, size_t *
  */
 static bool size_attr(const char *key)
 {
-	static const char *const keys[] = {
-		"entries", "depth", "memory_depth", "data_storage_depth", "sizeKB",
-	};
-	size_t k;
-	for (k = 0; k < ARRAY_SIZE(keys); k++)
-		if (ysrc_key_eq(key, keys[k]))
-			return true;
+	size_t l, k;
+
+	for (l = 0; l < ARRAY_SIZE(size_key_lists); l++)
+		for (k = 0; size_key_lists[l][k]; k++)
+			if (ysrc_key_eq(key, size_key_lists[l][k]))
+				return true;
 	return false;
 }
 
