@@ -37,8 +37,9 @@ static void text_header(const struct spec_set *s, const struct accel_ipu_result 
 		    (unsigned long long)l->y, (unsigned long long)l->z, l->block_size);
 	if (r->plan.kernel_block > 1 && r->plan.kernel_block != l->block_size)
 		strbuf_addf(sb, " (kernel %ux%u)", r->plan.kernel_block, r->plan.kernel_block);
-	strbuf_addf(sb, ", %s, partials %s, %s sparsity, passes", spec_ipu_dtype_name(l->dtype),
-		    spec_ipu_dtype_name(l->partials_type), spec_ipu_sparsity_name(l->sparsity));
+	strbuf_addf(sb, ", %s, partials %s (dense %s), %s sparsity, passes",
+		    spec_ipu_dtype_name(l->dtype), spec_ipu_dtype_name(l->partials_type),
+		    spec_ipu_dtype_name(l->dense_partials_type), spec_ipu_sparsity_name(l->sparsity));
 	for (p = 0; p < SPEC_IPU_N_PASSES; p++)
 		if ((l->passes >> p) & 1)
 			strbuf_addf(sb, " %s", pass_label(p));
@@ -183,6 +184,7 @@ void report_ipu_json(const struct spec_set *s, const struct accel_ipu_result *r,
 	json_u64(&w, "block_size", l->block_size);
 	json_str(&w, "dtype", spec_ipu_dtype_name(l->dtype));
 	json_str(&w, "partials_type", spec_ipu_dtype_name(l->partials_type));
+	json_str(&w, "dense_partials_type", spec_ipu_dtype_name(l->dense_partials_type));
 	json_str(&w, "sparsity", spec_ipu_sparsity_name(l->sparsity));
 	json_double(&w, "density", r->density);
 	json_u64(&w, "nz_blocks", r->nz_blocks);
@@ -380,10 +382,11 @@ static void text_ipu(struct strbuf *sb, const struct spec_set *s)
 		    d->clock_hz, d->exchange_bytes_per_cycle,
 		    d->exchange_bus_sharing ? " (bus sharing)" : "",
 		    d->amp_macs_per_cycle[SPEC_IPU_HALF], d->amp_macs_per_cycle[SPEC_IPU_FLOAT]);
-	strbuf_addf(sb, "IPU layer: X %llu, Y %llu, Z %llu, block %u, %s (partials %s), %s "
-		    "sparsity, passes", (unsigned long long)l->x, (unsigned long long)l->y,
+	strbuf_addf(sb, "IPU layer: X %llu, Y %llu, Z %llu, block %u, %s (partials %s, dense %s), "
+		    "%s sparsity, passes", (unsigned long long)l->x, (unsigned long long)l->y,
 		    (unsigned long long)l->z, l->block_size, spec_ipu_dtype_name(l->dtype),
-		    spec_ipu_dtype_name(l->partials_type), spec_ipu_sparsity_name(l->sparsity));
+		    spec_ipu_dtype_name(l->partials_type), spec_ipu_dtype_name(l->dense_partials_type),
+		    spec_ipu_sparsity_name(l->sparsity));
 	for (p = 0; p < SPEC_IPU_N_PASSES; p++)
 		if ((l->passes >> p) & 1)
 			strbuf_addf(sb, " %s", spec_ipu_pass_name((enum spec_ipu_pass)p));
@@ -420,6 +423,7 @@ static void json_ipu(struct json_writer *w, const struct spec_set *s)
 	json_u64(w, "block_size", l->block_size);
 	json_str(w, "dtype", spec_ipu_dtype_name(l->dtype));
 	json_str(w, "partials_type", spec_ipu_dtype_name(l->partials_type));
+	json_str(w, "dense_partials_type", spec_ipu_dtype_name(l->dense_partials_type));
 	json_str(w, "sparsity", spec_ipu_sparsity_name(l->sparsity));
 	json_open(w, "passes", '[');
 	for (p = 0; p < SPEC_IPU_N_PASSES; p++)

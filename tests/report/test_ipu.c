@@ -1,6 +1,7 @@
 /*
  * report/ipu.c: the text summary, the JSON document and the CSV row of an
- * IPU evaluation carry the result's figures; the header and the row have
+ * IPU evaluation carry the result's figures (and both partials types, the
+ * sparse passes' and the dense baseline's); the header and the row have
  * the same columns; the model-vs-executor text says whether they agree.
  */
 #include <CUnit/CUnit.h>
@@ -20,6 +21,7 @@ static struct spec_set *load(void)
 	static const char text[] =
 		"ipu:\n  device: {preset: bow}\n"
 		"  layer: {x: 64, y: 64, z: 8, block_size: 4, passes: [fwd, grad_a],\n"
+		"          dense_partials_type: half,\n"
 		"          density: {distribution: hypergeometric, density: 0.25}}\n";
 	const char *texts[1] = { text };
 	struct diag_list dl = DIAG_LIST_INIT;
@@ -54,6 +56,8 @@ static void test_writers(void)
 	snprintf(want, sizeof(want), "Plan: P_X %u x P_Y %u x P_Z %u = %llu tiles", r->plan.px,
 		 r->plan.py, r->plan.pz, (unsigned long long)r->plan.tiles);
 	CU_ASSERT(strstr(sb.buf, want) != NULL);
+	/* both partials types: the sparse passes' and the dense baseline's */
+	CU_ASSERT(strstr(sb.buf, ", half, partials float (dense half), dynamic sparsity") != NULL);
 	CU_ASSERT(strstr(sb.buf, "Pass fwd (ForwardAMPBlock):") != NULL);
 	CU_ASSERT(strstr(sb.buf, "Pass grad_a (TransposeAMPBlock):") != NULL);
 	snprintf(want, sizeof(want), "steps: expected %.4g", r->passes[SPEC_IPU_FWD].steps.expected);
@@ -65,6 +69,7 @@ static void test_writers(void)
 	snprintf(want, sizeof(want), "\"groups_per_bucket\": %llu",
 		 (unsigned long long)r->buckets.groups_per_bucket);
 	CU_ASSERT(strstr(sb.buf, want) != NULL);
+	CU_ASSERT(strstr(sb.buf, "\"partials_type\": \"float\",\n    \"dense_partials_type\": \"half\"") != NULL);
 	CU_ASSERT(strstr(sb.buf, "\"grad_a\": {") != NULL);
 	CU_ASSERT(strstr(sb.buf, "\"grad_w\"") == NULL);
 	CU_ASSERT_EQUAL(count_char(sb.buf, '{'), count_char(sb.buf, '}'));
