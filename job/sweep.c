@@ -256,7 +256,6 @@ static void sweep_ws_free(void *arg, void *ws)
 	free(w);
 }
 
-
 /*
  * The diagnostics of 'dl' as text into 'buf', whole; when they do not fit,
  * the whole lines that do and a last line saying how many were left out

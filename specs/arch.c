@@ -190,11 +190,6 @@ static bool flat_take(struct ld *ld, const struct ysrc_node *e, const struct kpa
 	return true;
 }
 
-static const char *flat_str(struct arena *a, const char *s)
-{
-	return s ? arena_strdup(a, s) : NULL;
-}
-
 /* Keep the component 'rc' just flattened (nothing said) for later builds. */
 static void flat_put(struct ld *ld, const struct raw_comp *rc, const struct ysrc_node *e,
 		     const struct kpath *p, const struct attr_scope *scope, uint64_t mult)
@@ -223,18 +218,18 @@ static void flat_put(struct ld *ld, const struct raw_comp *rc, const struct ysrc
 			m->scopes[m->n_scopes++] = scope->attrs;
 		m->mult = mult;
 		for (; p; p = p->up) {
-			m->path[m->n_path].key = flat_str(a, p->key);
+			m->path[m->n_path].key = arena_strdup(a, p->key);
 			m->path[m->n_path++].index = p->index;
 		}
 		m->comp = *rc;
-		m->comp.name = flat_str(a, rc->name);
-		m->comp.class_name = flat_str(a, rc->class_name);
-		m->comp.subclass = flat_str(a, rc->subclass);
-		m->comp.path = flat_str(a, rc->path);
+		m->comp.name = arena_strdup(a, rc->name);
+		m->comp.class_name = arena_strdup(a, rc->class_name);
+		m->comp.subclass = arena_strdup(a, rc->subclass);
+		m->comp.path = arena_strdup(a, rc->path);
 		m->comp.attrs = rc->n_attrs ? arena_memdup(a, rc->attrs, rc->n_attrs * sizeof(*rc->attrs))
 					    : NULL;
 		for (i = 0; i < rc->n_attrs; i++)
-			m->comp.attrs[i].key = flat_str(a, rc->attrs[i].key);
+			m->comp.attrs[i].key = arena_strdup(a, rc->attrs[i].key);
 		m->comp.alloc_attrs = rc->n_attrs;
 		m->comp.flat = m;
 		m->level_memo = -1;

@@ -463,7 +463,9 @@ static void effective_size_error(struct attrs *at, const struct spec_level *L, c
  * size_attr() reads the same lists.
  */
 static const char *const size_entries_keys[] = { "entries", NULL };
-static const char *const size_depth_keys[] = { "depth", "memory_depth", "data_storage_depth", NULL };
+static const char *const size_depth_keys[] = {
+	"depth", "memory_depth", "data_storage_depth", NULL,
+};
 static const char *const size_kb_keys[] = { "sizeKB", NULL };
 static const char *const *const size_key_lists[] = {
 	size_entries_keys, size_depth_keys, size_kb_keys,
@@ -786,10 +788,6 @@ static bool memo_classes(const struct ld *ld, const struct spec_source *src)
 	return src->cc_state == 1 && ld->s->components.classes == src->cc.classes;   /* cc_mu */
 }
 
-static bool same_text(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
 
 /* True when 'm' was built from what 'rc' holds, but for the value of attribute 'odd'. */
 static bool memo_matches_but(const struct ld_level_memo *m, const struct raw_comp *rc, size_t odd)
@@ -797,20 +795,15 @@ static bool memo_matches_but(const struct ld_level_memo *m, const struct raw_com
 	size_t i;
 
 	if (m->n_attrs != rc->n_attrs || m->instances != rc->instances ||
-	    !same_text(m->class_name, rc->class_name) || !same_text(m->subclass, rc->subclass))
+	    !ld_same_text(m->class_name, rc->class_name) ||
+	    !ld_same_text(m->subclass, rc->subclass))
 		return false;
 	for (i = 0; i < rc->n_attrs; i++)
 		if ((m->attrs[i].value != rc->attrs[i].value && i != odd) ||
 		    m->attrs[i].inherited != rc->attrs[i].inherited ||
-		    !same_text(m->attrs[i].key, rc->attrs[i].key))
+		    !ld_same_text(m->attrs[i].key, rc->attrs[i].key))
 			return false;
 	return true;
-}
-
-
-static const char *memo_str(struct arena *a, const char *s)
-{
-	return s ? arena_strdup(a, s) : NULL;
 }
 
 /* A copy of display attributes 'attrs' in cc_arena. */
@@ -821,8 +814,8 @@ static const struct spec_attr *memo_attrs(struct spec_source *src, size_t n,
 	size_t i;
 	for (i = 0; i < n; i++) {
 		v[i] = attrs[i];
-		v[i].key = memo_str(&src->cc_arena, attrs[i].key);
-		v[i].value = memo_str(&src->cc_arena, attrs[i].value);
+		v[i].key = arena_strdup(&src->cc_arena, attrs[i].key);
+		v[i].value = arena_strdup(&src->cc_arena, attrs[i].value);
 	}
 	return v;
 }
@@ -841,30 +834,26 @@ static void memo_put(struct spec_source *src, const struct raw_comp *rc, size_t 
 
 	XGROW(src->levels_memo, src->n_levels_memo + 1, src->alloc_levels_memo);
 	m = &src->levels_memo[src->n_levels_memo];
-	m->class_name = memo_str(&src->cc_arena, rc->class_name);
-	m->subclass = memo_str(&src->cc_arena, rc->subclass);
+	m->class_name = arena_strdup(&src->cc_arena, rc->class_name);
+	m->subclass = arena_strdup(&src->cc_arena, rc->subclass);
 	m->instances = rc->instances;
 	m->n_attrs = rc->n_attrs;
 	ra = arena_memdup(&src->cc_arena, rc->attrs, rc->n_attrs * sizeof(*ra));
 	for (i = 0; i < rc->n_attrs; i++)
-		ra[i].key = memo_str(&src->cc_arena, rc->attrs[i].key);
+		ra[i].key = arena_strdup(&src->cc_arena, rc->attrs[i].key);
 	if (odd < rc->n_attrs)
 		ra[odd].value = NULL;     /* a node of this build, matched by none */
 	m->attrs = ra;
 	m->level = *L;
-	m->level.network_read = memo_str(&src->cc_arena, L->network_read);
-	m->level.network_fill = memo_str(&src->cc_arena, L->network_fill);
-	m->level.network_update = memo_str(&src->cc_arena, L->network_update);
-	m->level.network_drain = memo_str(&src->cc_arena, L->network_drain);
-	m->level.network.network_type = memo_str(&src->cc_arena, L->network.network_type);
+	m->level.network_read = arena_strdup(&src->cc_arena, L->network_read);
+	m->level.network_fill = arena_strdup(&src->cc_arena, L->network_fill);
+	m->level.network_update = arena_strdup(&src->cc_arena, L->network_update);
+	m->level.network_drain = arena_strdup(&src->cc_arena, L->network_drain);
+	m->level.network.network_type = arena_strdup(&src->cc_arena, L->network.network_type);
 	m->level.attrs = memo_attrs(src, L->n_attrs, L->attrs);
 	src->n_levels_memo++;
 }
 
-/*
- * build_storage(), or the level an earlier build of the source made from
- * the same nodes (a sweep's points mostly change one level, or none).
- */
 /*
  * The kept level 'L' (a copy of one built from what 'rc' holds but for the
  * value of size attribute 'odd', with nothing said) with its size read
@@ -998,8 +987,8 @@ static int build_compute_memo(struct ld *ld, const struct raw_comp *rc, struct s
 		pthread_mutex_lock(&src->cc_mu);
 		if (!rc->flat->compute) {
 			struct spec_compute *m = arena_memdup(&src->cc_arena, c, sizeof(*m));
-			m->network_operand = memo_str(&src->cc_arena, c->network_operand);
-			m->network_result = memo_str(&src->cc_arena, c->network_result);
+			m->network_operand = arena_strdup(&src->cc_arena, c->network_operand);
+			m->network_result = arena_strdup(&src->cc_arena, c->network_result);
 			m->attrs = memo_attrs(src, c->n_attrs, c->attrs);
 			rc->flat->compute = m;
 		}

@@ -963,7 +963,7 @@ static bool same_names(const char *const *a, const char *const *b, unsigned n)
 {
 	unsigned i;
 	for (i = 0; i < n; i++)
-		if (a[i] != b[i] && (!a[i] || !b[i] || strcmp(a[i], b[i])))
+		if (!ld_same_text(a[i], b[i]))
 			return false;
 	return true;
 }
@@ -996,7 +996,7 @@ static void copy_names(struct arena *a, const char **to, const char *const *from
 {
 	unsigned i;
 	for (i = 0; i < n; i++)
-		to[i] = from[i] ? arena_strdup(a, from[i]) : NULL;
+		to[i] = arena_strdup(a, from[i]);
 }
 
 /* Keep mapping 'm', read with key 'k' and nothing said, for later builds. */

@@ -479,7 +479,7 @@ static void memo_value(struct ld *ld, struct ld_override *r, const struct ysrc_n
 	if (!r->memo->node) {
 		v = arena_memdup(&src->cc_arena, root, sizeof(*root));
 		v->str = arena_strdup(&src->cc_arena, root->str);
-		v->tag = root->tag ? arena_strdup(&src->cc_arena, root->tag) : NULL;
+		v->tag = arena_strdup(&src->cc_arena, root->tag);
 		v->loc.file = NULL;
 		r->memo->node = v;
 	}
@@ -1299,8 +1299,7 @@ static struct ld_ov_memo *ov_keep(struct spec_source *src, const struct ld_overr
 		return *slot;
 	steps = arena_memdup(&src->cc_arena, op->steps, op->n * sizeof(*steps));
 	for (i = 0; i < op->n; i++) {
-		if (steps[i].key)
-			steps[i].key = arena_strdup(&src->cc_arena, steps[i].key);
+		steps[i].key = arena_strdup(&src->cc_arena, steps[i].key);
 		for (c = 0; c < steps[i].n_conds; c++) {
 			steps[i].conds[c].key = arena_strdup(&src->cc_arena, steps[i].conds[c].key);
 			steps[i].conds[c].value = arena_strdup(&src->cc_arena,

@@ -562,18 +562,13 @@ static bool pm_tokens(const struct spec_source *src, const struct ysrc_node *n,
 	return true;
 }
 
-static bool pm_same_text(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
 static bool pm_same(const struct pm_token *a, const struct pm_token *b, size_t n)
 {
 	size_t i;
 	for (i = 0; i < n; i++)
 		if (a[i].files != b[i].files || a[i].kind != b[i].kind || a[i].style != b[i].style ||
-		    a[i].n != b[i].n || !pm_same_text(a[i].str, b[i].str) ||
-		    !pm_same_text(a[i].tag, b[i].tag))
+		    a[i].n != b[i].n || !ld_same_text(a[i].str, b[i].str) ||
+		    !ld_same_text(a[i].tag, b[i].tag))
 			return false;
 	return true;
 }
@@ -613,11 +608,6 @@ static bool pm_keepable(const struct ld *ld, const struct spec_workload *w)
 	return true;
 }
 
-static const char *pm_str(struct arena *a, const char *s)
-{
-	return s ? arena_strdup(a, s) : NULL;
-}
-
 /* Keep workload 'w', read from the nodes of tokens t[0..n) with nothing said. */
 static void pm_put(struct spec_source *src, const struct pm_token *t, size_t n,
 		   const struct spec_workload *w)
@@ -634,22 +624,22 @@ static void pm_put(struct spec_source *src, const struct pm_token *t, size_t n,
 		e->n_tokens = n;
 		e->tokens = arena_memdup(a, t, n * sizeof(*t));
 		for (i = 0; i < n; i++) {
-			e->tokens[i].str = pm_str(a, t[i].str);
-			e->tokens[i].tag = pm_str(a, t[i].tag);
+			e->tokens[i].str = arena_strdup(a, t[i].str);
+			e->tokens[i].tag = arena_strdup(a, t[i].tag);
 		}
 		e->w = *w;
-		e->w.shape_name = pm_str(a, w->shape_name);
+		e->w.shape_name = arena_strdup(a, w->shape_name);
 		for (i = 0; i < w->n_dims; i++)
-			e->w.dim_names[i] = pm_str(a, w->dim_names[i]);
+			e->w.dim_names[i] = arena_strdup(a, w->dim_names[i]);
 		coefs = arena_calloc(a, w->n_coefs ? w->n_coefs : 1, sizeof(*coefs));
 		for (i = 0; i < w->n_coefs; i++) {
 			coefs[i] = w->coefs[i];
-			coefs[i].name = pm_str(a, w->coefs[i].name);
+			coefs[i].name = arena_strdup(a, w->coefs[i].name);
 		}
 		e->w.coefs = coefs;
 		ts = arena_memdup(a, w->tensors, w->n_tensors * sizeof(*ts));
 		for (i = 0; i < w->n_tensors; i++)
-			ts[i].name = pm_str(a, w->tensors[i].name);
+			ts[i].name = arena_strdup(a, w->tensors[i].name);
 		e->w.tensors = ts;
 		e->next = src->problem_memo;
 		src->problem_memo = e;

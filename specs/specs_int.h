@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "specs/spec.h"
 #include "specs/ysrc_int.h"
@@ -326,6 +327,12 @@ bool ld_files_node(const struct spec_source *src, const struct ysrc_node *n);
 static inline size_t ld_said(const struct ld *ld)
 {
 	return ld->dl->n + ld->dl->n_errors + ld->dl->n_warnings;
+}
+
+/* Equal texts, either NULL (the keys of the reads kept per source). */
+static inline bool ld_same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
 }
 
 /*

@@ -567,9 +567,10 @@ struct nameset {
 	size_t cap, n;
 };
 
-static size_t name_hash(const char *s)
+/* FNV-1a, 32 bits: the name set's slots and the free names' table. */
+static unsigned name_hash(const char *s)
 {
-	size_t h = 2166136261u;
+	unsigned h = 2166136261u;
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 16777619u;
 	return h;
@@ -633,14 +634,6 @@ static void bound_node_names(struct nameset *ns, const struct ysrc_node *n)
 	}
 }
 
-static unsigned name_hash32(const char *s)
-{
-	unsigned h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 /* Two bits of 2048 for name 's', from its first three bytes: a filter before the hash. */
 static void name_bloom(const char *s, unsigned *b1, unsigned *b2)
 {
@@ -659,7 +652,7 @@ static uint64_t free_bit(const struct spec_source *src, const char *s)
 	if (!(src->free_bloom[b1 >> 3] & (1u << (b1 & 7))) ||
 	    !(src->free_bloom[b2 >> 3] & (1u << (b2 & 7))))
 		return 0;
-	hv = name_hash32(s);
+	hv = name_hash(s);
 
 	for (h = hv & 127; (k = src->free_slot[h]) != 0; h = (h + 1) & 127)
 		if (src->free_hash[k - 1] == hv && !strcmp(src->free_names[k - 1], s))
@@ -676,7 +669,7 @@ static uint64_t free_name(struct spec_source *src, const char *s)
 		return b;
 	if (k == ARRAY_SIZE(src->free_names))
 		return WALK_ANY;
-	hv = name_hash32(s);
+	hv = name_hash(s);
 	for (h = hv & 127; src->free_slot[h]; h = (h + 1) & 127)
 		;
 	src->free_slot[h] = (unsigned char)(k + 1);
