@@ -103,6 +103,7 @@ for sp in static dynamic; do
 done
 
 # The dense baseline beside the measured dense rates (model / measured, median over n per m).
+# $tmp/dense: dtype, m, n, measured and model TFLOP/s, measured dense cycles.
 clock=$("$fl" ipu "$here/layer.yaml" --format json --set 'ipu.layer.passes=[fwd]' 2>/dev/null |
 	awk '/^  "total_cycles"/ { c = $2 + 0 } /^  "seconds"/ { s = $2 + 0 } END { if (s > 0) printf "%.6g", c / s }')
 : >"$tmp/dense"
@@ -111,7 +112,8 @@ grep -v '^#' "$here/measured-dense.csv" | tail -n +2 | while IFS=, read -r dt m 
 		--set ipu.layer.z=$n --set ipu.layer.dtype=$dt --set ipu.layer.dense_partials_type=$dt \
 		--set ipu.layer.sparsity=static --set 'ipu.layer.passes=[fwd]' 2>/dev/null | tail -1 |
 		awk -F, -v dt=$dt -v m=$m -v n=$n -v meas=$meas -v hz="$clock" '$20 > 0 {
-			printf "%s %s %s %s %.4g\n", dt, m, n, meas, 2 * m * m * n / ($20 / hz) / 1e12 }' >>"$tmp/dense"
+			printf "%s %s %s %s %.4g %.10g\n", dt, m, n, meas, 2 * m * m * n / ($20 / hz) / 1e12,
+			       2 * m * m * n / (meas * 1e12) * hz }' >>"$tmp/dense"
 done
 echo
 echo "Dense baseline (measured-dense.csv, $(wc -l <"$tmp/dense") of $(grep -v '^#' "$here/measured-dense.csv" | tail -n +2 | wc -l) points; model at $clock Hz): model / measured FLOP rate"
@@ -134,7 +136,7 @@ echo "measured / model sparse cycles (above 1: the model's sparse matmul is too 
 echo
 echo "| b | n = 4 | 16 | 64 | 256 | 1024 |"
 echo "|---:|---:|---:|---:|---:|---:|"
-awk -v hz="$clock" 'NR == FNR { if ($1 == "half") d[$2 "," $3] = 2 * $2 * $2 * $3 / ($4 * 1e12) * hz; next }
+awk 'NR == FNR { if ($1 == "half") d[$2 "," $3] = $6; next }
 	FNR > 1 && $7 == "ok" && $8 > 0 && (($1 "," $2) in d) { print $4, $2, d[$1 "," $2] / $5 / $8 }' \
 	"$tmp/dense" FS=, "$out" | sort -k1,1n -k2,2n -k3,3g |
 	awk '{ k = $1 " " $2; v[k, ++c[k]] = $3 }
@@ -153,7 +155,7 @@ awk -v hz="$clock" 'NR == FNR { if ($1 == "half") d[$2 "," $3] = 2 * $2 * $2 * $
 # The grid's median factor with the measured dense (or sparse) cycles in place of the model's
 # where the dense rate was measured: which side the error is on.
 for side in dense sparse; do
-	awk -v hz="$clock" -v side=$side 'NR == FNR { if ($1 == "half") d[$2 "," $3] = 2 * $2 * $2 * $3 / ($4 * 1e12) * hz; next }
+	awk -v side=$side 'NR == FNR { if ($1 == "half") d[$2 "," $3] = $6; next }
 		FNR > 1 && $7 == "ok" && $8 > 0 {
 			r = $6 / $5; k = $1 "," $2
 			if (k in d) r = side == "dense" ? d[k] / $8 / $5 : ($9 / (d[k] / $5)) / $5
