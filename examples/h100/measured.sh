@@ -30,7 +30,8 @@
 #             sparse list without split-K stands for its default algorithm
 #             (the kernel of 'cutlass', the tokens padded to 32 first)
 #   mapper    cublas with A pruned 2:4
-# Call kinds: kernel (the kernel alone), pytorch (F.linear: 1 operator),
+# Call kinds: kernel (the kernel alone), pytorch (F.linear, or a linear
+# module calling a 2:4 backend's one operator: 1 operator),
 # pytorch-2to4 (the semi-structured subclass: 10 operators), and
 # pytorch-2to4-uncached (that, plus cuSPARSELt's descriptors and plan made
 # and destroyed every call).
