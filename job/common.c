@@ -127,19 +127,6 @@ void job_model_options(const struct job_options *o, struct model_options *mo)
 							      : MODEL_IMPERFECT_EXACT;
 }
 
-/* 'v' in decimal, as "%llu" writes it. */
-static void add_u64(struct strbuf *sb, uint64_t v)
-{
-	char buf[24];
-	size_t n = sizeof(buf);
-
-	do {
-		buf[--n] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	strbuf_add(sb, buf + n, sizeof(buf) - n);
-}
-
 /* (a row of every sweep point: strbuf_addstr, not strbuf_addf, for its cost) */
 void job_describe_mapping(const struct spec_set *s, const struct spec_mapping *m,
 			  struct strbuf *sb)
@@ -160,7 +147,7 @@ void job_describe_mapping(const struct spec_set *s, const struct spec_mapping *m
 			if (!first)
 				strbuf_addch(sb, ' ');
 			strbuf_addstr(sb, s->workload.dim_names[lp->dim]);
-			add_u64(sb, lp->end);
+			strbuf_add_u64(sb, lp->end);
 			if (lp->spacetime == SPEC_SPATIAL_X)
 				strbuf_addch(sb, 'x');
 			else if (lp->spacetime == SPEC_SPATIAL_Y)

@@ -10,6 +10,17 @@
 
 #include "util/strbuf.h"
 
+/* Write index 'v' as rendered ("[12]", "[-1]") just before 'end'; returns where it starts. */
+static char *index_back(char *end, long v)
+{
+	*--end = ']';
+	end = u64_decimal_back(end, v < 0 ? 0UL - (unsigned long)v : (unsigned long)v);
+	if (v < 0)
+		*--end = '-';
+	*--end = '[';
+	return end;
+}
+
 void ld_kpath_render(const struct kpath *p, struct strbuf *sb)
 {
 	if (!p)
@@ -21,17 +32,8 @@ void ld_kpath_render(const struct kpath *p, struct strbuf *sb)
 		strbuf_addstr(sb, p->key);
 	} else {
 		/* by hand: a printf per index was most of a model run's path rendering */
-		char buf[24], *e = buf + sizeof(buf), *d = e;
-		unsigned long v = p->index < 0 ? 0UL - (unsigned long)p->index
-					       : (unsigned long)p->index;
+		char buf[24], *e = buf + sizeof(buf), *d = index_back(e, p->index);
 
-		*--d = ']';
-		do
-			*--d = (char)('0' + v % 10);
-		while ((v /= 10) != 0);
-		if (p->index < 0)
-			*--d = '-';
-		*--d = '[';
 		strbuf_add(sb, d, (size_t)(e - d));
 	}
 }
@@ -72,15 +74,7 @@ const char *ld_kpath_strdup(struct ld *ld, const struct kpath *p)
 			if (q->up)
 				*--d = '.';
 		} else {
-			unsigned long v = q->index < 0 ? 0UL - (unsigned long)q->index
-						       : (unsigned long)q->index;
-			*--d = ']';
-			do
-				*--d = (char)('0' + v % 10);
-			while ((v /= 10) != 0);
-			if (q->index < 0)
-				*--d = '-';
-			*--d = '[';
+			d = index_back(d, q->index);
 		}
 	}
 	return r;

@@ -56,6 +56,21 @@ void strbuf_addch(struct strbuf *sb, int c)
 	sb->buf[sb->len] = '\0';
 }
 
+char *u64_decimal_back(char *end, uint64_t v)
+{
+	do
+		*--end = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	return end;
+}
+
+void strbuf_add_u64(struct strbuf *sb, uint64_t v)
+{
+	char buf[20], *e = buf + sizeof(buf), *d = u64_decimal_back(e, v);
+
+	strbuf_add(sb, d, (size_t)(e - d));
+}
+
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;

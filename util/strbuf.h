@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct strbuf {
 	size_t alloc;
@@ -33,6 +34,15 @@ void strbuf_addstr(struct strbuf *sb, const char *s);
 
 /* Append one character. */
 void strbuf_addch(struct strbuf *sb, int c);
+
+/*
+ * Write 'v' in decimal, as "%llu" writes it, into the bytes just before
+ * 'end' (at most 20); returns where it starts. No NUL is written.
+ */
+char *u64_decimal_back(char *end, uint64_t v);
+
+/* Append 'v' in decimal, as "%llu" writes it (without printf). */
+void strbuf_add_u64(struct strbuf *sb, uint64_t v);
 
 /* Append the contents of 'other'. */
 void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);

@@ -144,8 +144,7 @@ static int format_15(double v, char *buf, size_t size)
 	back = k >= 0 ? (double)m / pow10_exact[k] : (double)m * pow10_exact[-k];
 	if (back != a)
 		return m > P15_LO && m < P15_HI - 1 && fabs(scaled - (double)m) <= 0.38 ? -1 : 0;
-	for (i = 14; i >= 0; i--, m /= 10)
-		digits[i] = (char)('0' + m % 10);
+	u64_decimal_back(digits + 15, (uint64_t)m);   /* 15 digits: P15_LO <= m < P15_HI */
 	for (n = 15; n > 1 && digits[n - 1] == '0'; n--)   /* %g drops trailing zeros */
 		;
 	if (v < 0)
@@ -187,7 +186,7 @@ static int format_15(double v, char *buf, size_t size)
  */
 void table_format_real(double v, char *buf, size_t size)
 {
-	int prec = 15, fast = format_15(v, buf, size);
+	int prec, fast = format_15(v, buf, size);
 
 	if (fast > 0)
 		return;

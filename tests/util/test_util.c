@@ -34,6 +34,28 @@ static void test_strbuf(void)
 	strbuf_release(&sb);
 }
 
+/* strbuf_add_u64() and u64_decimal_back() write what "%llu" writes. */
+static void test_strbuf_u64(void)
+{
+	static const uint64_t vs[] = { 0, 9, 10, 1234567890123ull, UINT64_MAX };
+	struct strbuf sb = STRBUF_INIT, want = STRBUF_INIT;
+	char buf[20], *d;
+	size_t i;
+
+	for (i = 0; i < sizeof(vs) / sizeof(vs[0]); i++) {
+		strbuf_add_u64(&sb, vs[i]);
+		strbuf_addch(&sb, ' ');
+		strbuf_addf(&want, "%llu ", (unsigned long long)vs[i]);
+	}
+	CU_ASSERT_STRING_EQUAL(sb.buf, want.buf);
+	CU_ASSERT_STRING_EQUAL(sb.buf, "0 9 10 1234567890123 18446744073709551615 ");
+	d = u64_decimal_back(buf + sizeof(buf), UINT64_MAX);
+	CU_ASSERT_PTR_EQUAL(d, buf);   /* 20 digits fill the buffer */
+	CU_ASSERT_EQUAL(memcmp(d, "18446744073709551615", 20), 0);
+	strbuf_release(&sb);
+	strbuf_release(&want);
+}
+
 static void test_arena(void)
 {
 	struct arena a = ARENA_INIT;
@@ -169,6 +191,7 @@ static void test_utf8_len(void)
 static CU_TestInfo util_tests[] = {
 	{ "UTF-8 characters", test_utf8_len },
 	{ "strbuf", test_strbuf },
+	{ "strbuf: a uint64 in decimal, as %llu", test_strbuf_u64 },
 	{ "arena", test_arena },
 	{ "arena chunks kept for the thread's next arenas, zeroed", test_arena_reuse },
 	{ "rng determinism and spread", test_rng },
