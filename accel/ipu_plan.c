@@ -202,13 +202,13 @@ unsigned ipu_split_workers_weighted(const struct ipu_row *rows, uint32_t n, unsi
 				    uint32_t *ends)
 {
 	uint64_t total = 0, avg, ps = 0;
-	uint32_t i = 0, begin = 0;
+	uint32_t i, begin = 0;
 	unsigned w, np = 0;
 
-	for (i = 0; i < n; i++)
-		total += rows[i].nz;
 	if (n == 0 || W == 0)
 		return 0;
+	for (i = 0; i < n; i++)
+		total += rows[i].nz;
 	avg = ceil_div_u64(total, W);
 	i = 0;
 	for (w = 0; w < W; w++) {

@@ -479,7 +479,6 @@ static int deliver(struct runner *R, struct result *r, size_t n)
 	return rc;
 }
 
-
 static void progress(struct runner *R, bool force)
 {
 	struct job_run_progress p;

@@ -129,6 +129,19 @@ void report_ipu_text(const struct spec_set *s, const struct accel_ipu_result *r,
 
 /* ------------------------------------------------------------------ JSON */
 
+/* The layer's shape and types, as both JSON reports (a run's and a design's) write them. */
+static void json_layer_shape(struct json_writer *w, const struct spec_ipu_layer *l)
+{
+	json_u64(w, "x", l->x);
+	json_u64(w, "y", l->y);
+	json_u64(w, "z", l->z);
+	json_u64(w, "block_size", l->block_size);
+	json_str(w, "dtype", spec_ipu_dtype_name(l->dtype));
+	json_str(w, "partials_type", spec_ipu_dtype_name(l->partials_type));
+	json_str(w, "dense_partials_type", spec_ipu_dtype_name(l->dense_partials_type));
+	json_str(w, "sparsity", spec_ipu_sparsity_name(l->sparsity));
+}
+
 static void json_pass(struct json_writer *w, const struct accel_ipu_pass *p)
 {
 	json_str(w, "method", accel_ipu_method_name(p->method));
@@ -178,14 +191,7 @@ void report_ipu_json(const struct spec_set *s, const struct accel_ipu_result *r,
 	json_str(&w, "reason", r->reason);
 	json_open(&w, "layer", '{');
 	json_str(&w, "device", s->ipu->device.preset);
-	json_u64(&w, "x", l->x);
-	json_u64(&w, "y", l->y);
-	json_u64(&w, "z", l->z);
-	json_u64(&w, "block_size", l->block_size);
-	json_str(&w, "dtype", spec_ipu_dtype_name(l->dtype));
-	json_str(&w, "partials_type", spec_ipu_dtype_name(l->partials_type));
-	json_str(&w, "dense_partials_type", spec_ipu_dtype_name(l->dense_partials_type));
-	json_str(&w, "sparsity", spec_ipu_sparsity_name(l->sparsity));
+	json_layer_shape(&w, l);
 	json_double(&w, "density", r->density);
 	json_u64(&w, "nz_blocks", r->nz_blocks);
 	json_close(&w, '}');
@@ -417,14 +423,7 @@ static void json_ipu(struct json_writer *w, const struct spec_set *s)
 	json_u64(w, "exchange_bytes_per_cycle", d->exchange_bytes_per_cycle);
 	json_close(w, '}');
 	json_open(w, "layer", '{');
-	json_u64(w, "x", l->x);
-	json_u64(w, "y", l->y);
-	json_u64(w, "z", l->z);
-	json_u64(w, "block_size", l->block_size);
-	json_str(w, "dtype", spec_ipu_dtype_name(l->dtype));
-	json_str(w, "partials_type", spec_ipu_dtype_name(l->partials_type));
-	json_str(w, "dense_partials_type", spec_ipu_dtype_name(l->dense_partials_type));
-	json_str(w, "sparsity", spec_ipu_sparsity_name(l->sparsity));
+	json_layer_shape(w, l);
 	json_open(w, "passes", '[');
 	for (p = 0; p < SPEC_IPU_N_PASSES; p++)
 		if ((l->passes >> p) & 1)

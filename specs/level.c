@@ -788,7 +788,6 @@ static bool memo_classes(const struct ld *ld, const struct spec_source *src)
 	return src->cc_state == 1 && ld->s->components.classes == src->cc.classes;   /* cc_mu */
 }
 
-
 /* True when 'm' was built from what 'rc' holds, but for the value of attribute 'odd'. */
 static bool memo_matches_but(const struct ld_level_memo *m, const struct raw_comp *rc, size_t odd)
 {

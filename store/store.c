@@ -627,8 +627,7 @@ static sqlite3_stmt *put_levels(struct store *st, unsigned k, struct strbuf *err
 	strbuf_addstr(&sql, "INSERT INTO levels(point, level, name, energy_pj) VALUES(?, ?, ?, ?)");
 	for (i = 1; i < k; i++)
 		strbuf_addstr(&sql, ", (?, ?, ?, ?)");
-	if (prepare(st, sql.buf, &st->put_levels[k], err) < 0)
-		st->put_levels[k] = NULL;
+	prepare(st, sql.buf, &st->put_levels[k], err);   /* NULL on failure (sqlite3_prepare_v2) */
 	strbuf_release(&sql);
 	return st->put_levels[k];
 }

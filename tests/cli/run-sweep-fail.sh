@@ -99,7 +99,6 @@ n=$(wc -c <"$tmp/long")
 [ "$n" -gt 1024 ] || fail "the stored error is $n bytes: cut?"
 grep -q "unknown named format 'BOGUS'" "$tmp/long" || fail "the stored error lost its message"
 
-
 # seconds beside cycles where the design gives global_cycle_seconds (1e-9 here)
 d=$TEST_DATA_DIR/conformance/01.2.1-DUDU-dot-product
 "$FIBERLOOP" sweep "$d/input.yaml" "$d/map.yaml" "$d/ERT.yaml" --db "$tmp/s.db" \
